@@ -1,0 +1,81 @@
+# tilec — plain POSIX-ish GNU Makefile.
+#
+#   make                 library, tilec, test runner (build/)
+#   make check           set up (Debian packages if root), build, run every test
+#   make check-sanitize  the same tests built with ASan + UBSan (build/san/)
+#   make demo            the main demo
+#   make install PREFIX=/usr/local
+
+CC      ?= cc
+BUILD   ?= build
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+OPT     ?= -O2 -g
+CFLAGS  ?=
+ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -D_GNU_SOURCE -DTILEC_VERSION='"$(VERSION)"' \
+             -Isrc -Iinclude $(SAN_FLAGS) $(CFLAGS)
+LDLIBS   = -lm -lpthread -ldl
+
+ifeq ($(SAN),1)
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(sort $(wildcard tests/*.c tests/unit/*.c))
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+TOOL_OBJ := $(BUILD)/tools/tilec.o
+
+all: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec $(BUILD)/run_tests
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libtilec.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtilec.so: $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtilec.so.0 -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tilec: $(TOOL_OBJ) $(BUILD)/libtilec.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libtilec.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The test runner is started from the repository root so that it finds
+# kernels/ and tests/data/; it ends with the line "N passed, N failed".
+check: setup all
+	TILEC=$(BUILD)/tilec $(BUILD)/run_tests
+
+check-sanitize: setup
+	$(MAKE) BUILD=build/san SAN=1 OPT="-O1 -g" all
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  TILEC=build/san/tilec TILEC_SANITIZED=1 build/san/run_tests
+
+setup:
+	@sh scripts/setup-debian.sh
+
+demo: all
+	$(BUILD)/tilec demo
+
+format:
+	clang-format -i $$(find src tools tests bench include examples -name '*.[ch]' 2>/dev/null)
+
+install: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec
+	mkdir -p $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	cp $(BUILD)/libtilec.a $(DESTDIR)$(PREFIX)/lib/
+	cp $(BUILD)/libtilec.so $(DESTDIR)$(PREFIX)/lib/libtilec.so.0
+	ln -sf libtilec.so.0 $(DESTDIR)$(PREFIX)/lib/libtilec.so
+	cp $(BUILD)/tilec $(DESTDIR)$(PREFIX)/bin/
+	cp include/*.h $(DESTDIR)$(PREFIX)/include/ 2>/dev/null || true
+
+clean:
+	rm -rf build
+
+.PHONY: all check check-sanitize setup demo format install clean
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

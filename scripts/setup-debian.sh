@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs what the test suite uses beyond gcc and make, on Debian 12:
+#   python3-numpy   checks that our .npy files open in NumPy
+# Runs apt-get only when something is missing and we are root; otherwise says
+# what is missing (the tests that need it are then reported as skipped).
+set -u
+need=""
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || need="$need python3-numpy"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing$need"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq $need >/dev/null ||
+        echo "setup: apt-get failed; continuing without$need"
+else
+    echo "setup: missing$need (run as root on Debian to install); dependent tests will be skipped"
+fi
+exit 0

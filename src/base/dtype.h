@@ -1,0 +1,126 @@
+// Element types and exact conversions between them.
+//
+// Narrow floats are stored as their bit patterns (uint16_t / uint8_t). Every
+// narrowing conversion takes an explicit rounding mode; the modes are Ascend's
+// Cast modes (AscendC RoundMode):
+//   TL_CAST_NONE   same value as RINT (Ascend: "no rounding when exact, RINT otherwise")
+//   TL_CAST_RINT   round to nearest, ties to even
+//   TL_CAST_ROUND  round to nearest, ties away from zero
+//   TL_CAST_FLOOR  toward -inf
+//   TL_CAST_CEIL   toward +inf
+//   TL_CAST_TRUNC  toward zero
+//   TL_CAST_ODD    round to odd (von Neumann); defined for float -> float narrowing only
+//
+// Float -> float narrowing follows IEEE 754 for the chosen direction: NaN stays
+// NaN (quiet, sign kept), subnormals are produced and rounded like any value,
+// overflow gives Inf in the nearest modes and the largest finite value in the
+// directions that round toward zero. float8_e4m3fn has no Inf: it saturates to
+// +-448 in every mode, and NaN maps to 0x7F/0xFF.
+//
+// Float -> integer conversion rounds with the mode, then saturates to the target
+// range; NaN converts to 0. Integer -> integer conversion saturates too (Ascend
+// vector casts saturate). Conversions to bool give 1 for any non-zero value.
+#ifndef TL_BASE_DTYPE_H
+#define TL_BASE_DTYPE_H
+
+#include "base/common.h"
+
+typedef enum { TL_KIND_BOOL, TL_KIND_INT, TL_KIND_UINT, TL_KIND_FLOAT } tl_dtype_kind_t;
+
+// id, canonical name, bytes, kind, C type used in generated code
+#define TL_DTYPES(X)                                                                               \
+    X(TL_BOOL, "bool", 1, TL_KIND_BOOL, "uint8_t")                                                 \
+    X(TL_I8, "int8", 1, TL_KIND_INT, "int8_t")                                                     \
+    X(TL_U8, "uint8", 1, TL_KIND_UINT, "uint8_t")                                                  \
+    X(TL_I16, "int16", 2, TL_KIND_INT, "int16_t")                                                  \
+    X(TL_U16, "uint16", 2, TL_KIND_UINT, "uint16_t")                                               \
+    X(TL_I32, "int32", 4, TL_KIND_INT, "int32_t")                                                  \
+    X(TL_U32, "uint32", 4, TL_KIND_UINT, "uint32_t")                                               \
+    X(TL_I64, "int64", 8, TL_KIND_INT, "int64_t")                                                  \
+    X(TL_U64, "uint64", 8, TL_KIND_UINT, "uint64_t")                                               \
+    X(TL_F8E4M3, "float8_e4m3fn", 1, TL_KIND_FLOAT, "uint8_t")                                     \
+    X(TL_F8E5M2, "float8_e5m2", 1, TL_KIND_FLOAT, "uint8_t")                                       \
+    X(TL_F16, "float16", 2, TL_KIND_FLOAT, "uint16_t")                                             \
+    X(TL_BF16, "bfloat16", 2, TL_KIND_FLOAT, "uint16_t")                                           \
+    X(TL_F32, "float32", 4, TL_KIND_FLOAT, "float")                                                \
+    X(TL_F64, "float64", 8, TL_KIND_FLOAT, "double")
+
+typedef enum {
+#define X(id, name, bytes, kind, ctype) id,
+    TL_DTYPES(X)
+#undef X
+    TL_DTYPE_COUNT
+} tl_dtype_t;
+
+#define TL_CAST_MODES(X)                                                                           \
+    X(TL_CAST_NONE, "CAST_NONE")                                                                   \
+    X(TL_CAST_RINT, "CAST_RINT")                                                                   \
+    X(TL_CAST_ROUND, "CAST_ROUND")                                                                 \
+    X(TL_CAST_FLOOR, "CAST_FLOOR")                                                                 \
+    X(TL_CAST_CEIL, "CAST_CEIL")                                                                   \
+    X(TL_CAST_TRUNC, "CAST_TRUNC")                                                                 \
+    X(TL_CAST_ODD, "CAST_ODD")
+
+typedef enum {
+#define X(id, name) id,
+    TL_CAST_MODES(X)
+#undef X
+    TL_CAST_MODE_COUNT
+} tl_round_t;
+
+// --- type properties -------------------------------------------------------
+const char *tl_dtype_name(tl_dtype_t t);
+int tl_dtype_size(tl_dtype_t t);
+tl_dtype_kind_t tl_dtype_kind(tl_dtype_t t);
+const char *tl_dtype_ctype(tl_dtype_t t);
+bool tl_dtype_is_float(tl_dtype_t t);
+bool tl_dtype_is_int(tl_dtype_t t); // signed or unsigned integer (not bool)
+int tl_dtype_bits(tl_dtype_t t);    // 8 * size
+// Parses canonical names and the aliases kernels use: "float"/"fp32" -> float32,
+// "half"/"fp16" -> float16, "bf16" -> bfloat16, "int" -> int32,
+// "float8_e4m3"/"e4m3" -> float8_e4m3fn, "float8_e5m2"/"e5m2", "double" -> float64.
+bool tl_dtype_parse(const char *name, tl_dtype_t *out);
+// Range of an integer type as doubles (for saturation); bool is [0, 1].
+double tl_dtype_min(tl_dtype_t t);
+double tl_dtype_max(tl_dtype_t t);
+// Largest finite value of a float type (448 for e4m3fn, 57344 for e5m2, ...).
+double tl_dtype_max_finite(tl_dtype_t t);
+
+const char *tl_round_name(tl_round_t m);
+bool tl_round_parse(const char *name, tl_round_t *out); // "CAST_RINT" etc.
+
+// --- narrow float formats ------------------------------------------------------
+float tl_bf16_to_f32(uint16_t h);
+float tl_f16_to_f32(uint16_t h);
+float tl_f8e4m3_to_f32(uint8_t b);
+float tl_f8e5m2_to_f32(uint8_t b);
+uint16_t tl_f32_to_bf16(float f, tl_round_t mode);
+uint16_t tl_f32_to_f16(float f, tl_round_t mode);
+uint8_t tl_f32_to_f8e4m3(float f, tl_round_t mode);
+uint8_t tl_f32_to_f8e5m2(float f, tl_round_t mode);
+// Double -> float32 with a rounding mode (the FPU's own cast is RINT).
+float tl_f64_to_f32(double d, tl_round_t mode);
+
+// --- float -> integer -------------------------------------------------------
+// Rounds v to an integral double with the mode (TL_CAST_ODD is not defined
+// here: callers must reject it; this function treats it as TRUNC).
+double tl_round_integral(double v, tl_round_t mode);
+
+// --- generic element access -------------------------------------------------
+// Whether a cast (src -> dst, mode) is defined. Every pair is defined for the
+// modes NONE..TRUNC; ODD only when both are floats and dst is narrower.
+bool tl_cast_defined(tl_dtype_t dst, tl_dtype_t src, tl_round_t mode);
+// Loads element i of an array of type t as a double. Exact for every type but
+// 64-bit integers beyond 2^53.
+double tl_load_f64(tl_dtype_t t, const void *base, size_t i);
+// Stores v (rounded with `mode`, saturated for integers) as element i.
+void tl_store_f64(tl_dtype_t t, void *base, size_t i, double v, tl_round_t mode);
+// Loads/stores integers exactly (64-bit); floats are rounded with TRUNC on load.
+int64_t tl_load_i64(tl_dtype_t t, const void *base, size_t i);
+void tl_store_i64(tl_dtype_t t, void *base, size_t i, int64_t v);
+// Converts n elements. Exact rounding for every pair: a value is rounded once,
+// straight from the source to the destination type (no double rounding).
+void tl_convert(tl_dtype_t dst_t, void *dst, tl_dtype_t src_t, const void *src, size_t n,
+                tl_round_t mode);
+
+#endif

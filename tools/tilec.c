@@ -1,0 +1,28 @@
+// tilec: the command-line tool. Each subcommand is a thin layer over the library;
+// it prints diagnostics and turns statuses into exit codes (0 ok, 1 check failed,
+// 2 compile or usage error).
+#include <stdio.h>
+#include <string.h>
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: tilec <command> [args]\n"
+               "\n"
+               "commands:\n"
+               "  version        print the version\n"
+               "  help           this text\n");
+    return f == stderr ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return usage(stderr);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("tilec %s\n", TILEC_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return usage(stdout);
+    fprintf(stderr, "tilec: unknown command '%s'\n", cmd);
+    return usage(stderr);
+}
