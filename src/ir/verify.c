@@ -1,0 +1,284 @@
+// The IR verifier: structural invariants every stage relies on. It runs after
+// tracing and between passes in debug builds; every problem is reported at the
+// statement's source location.
+//
+// Checked: buffer names unique; operand counts and kinds match the op table;
+// regions have the buffer's rank and stay inside constant on-chip shapes; the
+// operand scopes are legal for the op (copy paths, gemm operands, vector ops on
+// UB); element counts of vector operands agree when constant; every variable is
+// defined before it is used.
+#include "ir/ir.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const tl_kernel_t *k;
+    tl_diag_t *d;
+    unsigned char *defined; // per var id
+    tl_status_t st;
+} verifier_t;
+
+static void fail(verifier_t *v, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
+
+static void fail(verifier_t *v, tl_loc_t loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    v->st = tl_diag_vreport(v->d, TL_SEV_ERROR, loc, TL_ERR_COMPILE, fmt, ap);
+    va_end(ap);
+}
+
+static void check_expr(verifier_t *v, const tl_expr_t *e)
+{
+    if (!e) return;
+    switch (e->kind) {
+    case TL_EX_INT:
+    case TL_EX_FLOAT: break;
+    case TL_EX_VAR:
+        if (!v->defined[e->var->id])
+            fail(v, e->loc, "'%s' is used outside the scope where it is defined", e->var->name);
+        break;
+    case TL_EX_LOAD:
+        if (e->load.buf->scope != TL_SCOPE_VAR && e->load.n != e->load.buf->ndim)
+            fail(v, e->loc, "'%s' has %d dimensions but is indexed with %d", e->load.buf->name,
+                 e->load.buf->ndim, e->load.n);
+        for (int i = 0; i < e->load.n; i++) check_expr(v, e->load.idx[i]);
+        break;
+    case TL_EX_BIN:
+        check_expr(v, e->op.a);
+        check_expr(v, e->op.b);
+        break;
+    case TL_EX_UN: check_expr(v, e->op.a); break;
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: check_expr(v, e->arg); break;
+    case TL_EX_SELECT:
+        check_expr(v, e->sel.cond);
+        check_expr(v, e->sel.a);
+        check_expr(v, e->sel.b);
+        break;
+    }
+}
+
+// Constant number of elements of a region, or -1 when an extent is symbolic.
+static int64_t region_count(const tl_region_t *r)
+{
+    int64_t n = 1, e;
+    for (int i = 0; i < r->ndim; i++) {
+        if (!tl_ir_is_const_int(r->extent[i], &e)) return -1;
+        n *= e;
+    }
+    return n;
+}
+
+static void check_region(verifier_t *v, const tl_region_t *r, tl_loc_t loc)
+{
+    const tl_buffer_t *b = r->buf;
+    if (r->ndim != b->ndim) {
+        fail(v, loc, "region of '%s' has rank %d, the buffer has rank %d", b->name, r->ndim,
+             b->ndim);
+        return;
+    }
+    for (int i = 0; i < r->ndim; i++) {
+        check_expr(v, r->start[i]);
+        check_expr(v, r->extent[i]);
+        int64_t s, e;
+        if (b->scope == TL_SCOPE_GM || b->scope == TL_SCOPE_VAR) continue;
+        if (tl_ir_is_const_int(r->extent[i], &e) && (e < 0 || e > b->shape[i]))
+            fail(v, loc, "region of '%s' has extent %" PRId64 " in dimension %d of size %" PRId64,
+                 b->name, e, i, b->shape[i]);
+        else if (tl_ir_is_const_int(r->start[i], &s) && tl_ir_is_const_int(r->extent[i], &e) &&
+                 (s < 0 || s + e > b->shape[i]))
+            fail(v, loc,
+                 "region [%" PRId64 ", %" PRId64 ") of '%s' is outside dimension %d of size %" PRId64,
+                 s, s + e, b->name, i, b->shape[i]);
+    }
+}
+
+static bool is(tl_scope_t s, tl_scope_t want)
+{
+    // Developer scopes are legal wherever one of their inferred scopes is.
+    if (s == want) return true;
+    if (s == TL_SCOPE_SHARED) return want == TL_SCOPE_L1 || want == TL_SCOPE_UB;
+    if (s == TL_SCOPE_FRAGMENT)
+        return want == TL_SCOPE_L0A || want == TL_SCOPE_L0B || want == TL_SCOPE_L0C;
+    return false;
+}
+
+static bool copy_path_legal(tl_scope_t s, tl_scope_t d)
+{
+    static const tl_scope_t paths[][2] = {
+        {TL_SCOPE_GM, TL_SCOPE_L1},   {TL_SCOPE_GM, TL_SCOPE_UB},   {TL_SCOPE_L1, TL_SCOPE_L0A},
+        {TL_SCOPE_L1, TL_SCOPE_L0B},  {TL_SCOPE_L0C, TL_SCOPE_GM},  {TL_SCOPE_UB, TL_SCOPE_GM},
+        {TL_SCOPE_UB, TL_SCOPE_UB},   {TL_SCOPE_L0C, TL_SCOPE_UB},  {TL_SCOPE_UB, TL_SCOPE_L1},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(paths); i++)
+        if (is(s, paths[i][0]) && is(d, paths[i][1])) return true;
+    return false;
+}
+
+static void check_op(verifier_t *v, const tl_stmt_t *st)
+{
+    const tl_op_t *op = &st->op;
+    const tl_opinfo_t *info = tl_op_info(op->code);
+    if (op->nargs < info->min_args || op->nargs > info->max_args) {
+        fail(v, st->loc, "%s takes %d to %d operands, got %d", info->name, info->min_args,
+             info->max_args, op->nargs);
+        return;
+    }
+    const char *sig = info->signature;
+    int ai = 0;
+    for (const char *p = sig; *p && ai < op->nargs; p++) {
+        if (*p == '[' || *p == ']') continue;
+        const tl_arg_t *a = &op->args[ai++];
+        bool want_region = *p == 'w' || *p == 'r' || *p == 'x';
+        bool want_scalar = *p == 's';
+        if (want_region && a->kind != TL_ARG_REGION)
+            fail(v, st->loc, "operand %d of %s must be a buffer or region", ai, info->name);
+        else if (want_scalar && a->kind != TL_ARG_SCALAR)
+            fail(v, st->loc, "operand %d of %s must be a scalar", ai, info->name);
+        if (a->kind == TL_ARG_REGION) check_region(v, &a->region, st->loc);
+        else check_expr(v, a->scalar);
+    }
+    check_expr(v, op->init);
+    check_expr(v, op->pad_value);
+    if (v->st != TL_OK) return;
+
+    const tl_region_t *r0 = op->nargs > 0 && op->args[0].kind == TL_ARG_REGION ? &op->args[0].region : NULL;
+    const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
+    switch (info->cls) {
+    case TL_OPC_COPY:
+        if (op->code == TL_OP_COPY && r0 && r1 && !copy_path_legal(r0->buf->scope, r1->buf->scope))
+            fail(v, st->loc, "T.copy from %s ('%s') to %s ('%s') is not a legal data path",
+                 tl_scope_name(r0->buf->scope), r0->buf->name, tl_scope_name(r1->buf->scope),
+                 r1->buf->name);
+        if (op->code == TL_OP_ATOMIC_ADD && r0 && r0->buf->scope != TL_SCOPE_GM)
+            fail(v, st->loc, "atomic_add destination '%s' must be a global tensor", r0->buf->name);
+        break;
+    case TL_OPC_GEMM: {
+        bool mma = op->code == TL_OP_MMA;
+        tl_scope_t want[3] = {mma ? TL_SCOPE_L0A : TL_SCOPE_L1, mma ? TL_SCOPE_L0B : TL_SCOPE_L1,
+                              TL_SCOPE_L0C};
+        static const char *role[3] = {"A", "B", "C"};
+        for (int i = 0; i < 3; i++) {
+            const tl_buffer_t *b = op->args[i].region.buf;
+            if (!is(b->scope, want[i]))
+                fail(v, st->loc, "%s operand %s ('%s') must be in %s, not %s", info->name, role[i],
+                     b->name, tl_scope_name(want[i]), tl_scope_name(b->scope));
+        }
+        break;
+    }
+    case TL_OPC_VEC:
+    case TL_OPC_REDUCE: {
+        int64_t n0 = -1;
+        for (int i = 0; i < op->nargs; i++) {
+            const tl_arg_t *a = &op->args[i];
+            if (a->kind != TL_ARG_REGION) continue;
+            if (!is(a->region.buf->scope, TL_SCOPE_UB)) {
+                fail(v, st->loc, "T.tile.%s operand '%s' must be in UB, not %s", info->name,
+                     a->region.buf->name, tl_scope_name(a->region.buf->scope));
+                continue;
+            }
+        }
+        // Element-wise ops need equal element counts on their full-size operands.
+        bool elementwise = info->cls == TL_OPC_VEC && op->code != TL_OP_BROADCAST &&
+                           op->code != TL_OP_GATHER && op->code != TL_OP_COMPARE &&
+                           op->code != TL_OP_SELECT && op->code != TL_OP_REINTERPRETCAST &&
+                           op->code != TL_OP_TRANSPOSE && !(op->code >= TL_OP_ROW_EXPAND_MUL &&
+                                                            op->code <= TL_OP_ROW_EXPAND_DIV);
+        if (!elementwise) break;
+        for (int i = 0; i < op->nargs; i++) {
+            const tl_arg_t *a = &op->args[i];
+            if (a->kind != TL_ARG_REGION) continue;
+            int64_t n = region_count(&a->region);
+            if (n < 0) continue;
+            if (n0 < 0) n0 = n;
+            else if (n != n0)
+                fail(v, st->loc,
+                     "T.tile.%s operands differ in size: '%s' has %" PRId64
+                     " elements, '%s' has %" PRId64,
+                     info->name, op->args[0].region.buf->name, n0, a->region.buf->name, n);
+        }
+        break;
+    }
+    case TL_OPC_STATE: break;
+    }
+}
+
+static void check_stmt(verifier_t *v, const tl_stmt_t *s)
+{
+    if (!s) return;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) check_stmt(v, s->seq.items[i]);
+        // Let-bound names go out of scope at the end of their sequence.
+        for (int i = 0; i < s->seq.n; i++)
+            if (s->seq.items[i]->kind == TL_ST_LET) v->defined[s->seq.items[i]->let.var->id] = 0;
+        break;
+    case TL_ST_FOR:
+        check_expr(v, s->for_.start);
+        check_expr(v, s->for_.end);
+        if (v->defined[s->for_.var->id])
+            fail(v, s->loc, "loop variable '%s' is already defined", s->for_.var->name);
+        v->defined[s->for_.var->id] = 1;
+        check_stmt(v, s->for_.body);
+        v->defined[s->for_.var->id] = 0;
+        break;
+    case TL_ST_WHILE:
+        check_expr(v, s->while_.cond);
+        check_stmt(v, s->while_.body);
+        break;
+    case TL_ST_IF:
+        check_expr(v, s->if_.cond);
+        check_stmt(v, s->if_.then_);
+        check_stmt(v, s->if_.else_);
+        break;
+    case TL_ST_LET:
+        check_expr(v, s->let.value);
+        v->defined[s->let.var->id] = 1;
+        break;
+    case TL_ST_STORE:
+        for (int i = 0; i < s->store.n; i++) check_expr(v, s->store.idx[i]);
+        check_expr(v, s->store.value);
+        if (s->store.buf->scope != TL_SCOPE_VAR && s->store.n != s->store.buf->ndim)
+            fail(v, s->loc, "'%s' has %d dimensions but the store uses %d indices",
+                 s->store.buf->name, s->store.buf->ndim, s->store.n);
+        break;
+    case TL_ST_OP: check_op(v, s); break;
+    case TL_ST_SCOPE: check_stmt(v, s->scope.body); break;
+    case TL_ST_SYNC: check_expr(v, s->sync.id); break;
+    case TL_ST_PRINT:
+        for (int i = 0; i < s->print.n; i++) check_expr(v, s->print.args[i]);
+        if (s->print.region) check_region(v, s->print.region, s->loc);
+        break;
+    case TL_ST_BREAK:
+    case TL_ST_CONTINUE: break;
+    }
+}
+
+tl_status_t tl_ir_verify(const tl_kernel_t *k, tl_diag_t *d)
+{
+    verifier_t v = {k, d, calloc((size_t)k->vars.len + 1, 1), TL_OK};
+    if (!v.defined) return TL_ERR_NOMEM;
+    for (int i = 0; i < k->vars.len; i++) {
+        const tl_var_t *var = k->vars.items[i];
+        if (var->kind == TL_VAR_DIM || var->kind == TL_VAR_PARAM || var->kind == TL_VAR_BLOCK ||
+            var->kind == TL_VAR_SUBBLOCK)
+            v.defined[var->id] = 1;
+    }
+    for (int i = 0; i < k->buffers.len; i++) {
+        const tl_buffer_t *a = k->buffers.items[i];
+        for (int j = 0; j < i; j++) {
+            const tl_buffer_t *b = k->buffers.items[j];
+            if (!strcmp(a->name, b->name)) {
+                fail(&v, a->loc, "buffer name '%s' is used twice", a->name);
+                break;
+            }
+        }
+    }
+    check_expr(&v, k->grid);
+    check_stmt(&v, k->body);
+    free(v.defined);
+    return v.st;
+}
