@@ -25,6 +25,8 @@
 
 #include "base/common.h"
 
+#include <string.h>
+
 typedef enum { TL_KIND_BOOL, TL_KIND_INT, TL_KIND_UINT, TL_KIND_FLOAT } tl_dtype_kind_t;
 
 // id, canonical name, bytes, kind, C type used in generated code
@@ -49,7 +51,7 @@ typedef enum {
 #define X(id, name, bytes, kind, ctype) id,
     TL_DTYPES(X)
 #undef X
-    TL_DTYPE_COUNT
+        TL_DTYPE_COUNT
 } tl_dtype_t;
 
 #define TL_CAST_MODES(X)                                                                           \
@@ -65,7 +67,7 @@ typedef enum {
 #define X(id, name) id,
     TL_CAST_MODES(X)
 #undef X
-    TL_CAST_MODE_COUNT
+        TL_CAST_MODE_COUNT
 } tl_round_t;
 
 // --- type properties -------------------------------------------------------
@@ -122,5 +124,88 @@ void tl_store_i64(tl_dtype_t t, void *base, size_t i, int64_t v);
 // straight from the source to the destination type (no double rounding).
 void tl_convert(tl_dtype_t dst_t, void *dst, tl_dtype_t src_t, const void *src, size_t n,
                 tl_round_t mode);
+
+// --- exact values (the generic conversion path) ------------------------------
+// Every finite value of every type is exactly (-1)^neg * mag * 2^exp. A
+// conversion decomposes the source this way and rounds once to the target.
+typedef enum { TL_XV_FINITE, TL_XV_INF, TL_XV_NAN } tl_xv_class_t;
+typedef struct {
+    tl_xv_class_t cls;
+    bool neg;
+    int exp;
+    uint64_t mag;
+} tl_xval_t;
+
+tl_xval_t tl_dtype_xval_f64(double d);
+tl_xval_t tl_dtype_xval_i64(int64_t v);
+// Exact value of element i of an array of type t.
+tl_xval_t tl_dtype_xval_load(tl_dtype_t t, const void *base, size_t i);
+// Rounds v once to float type t with the mode; returns its bit pattern.
+uint64_t tl_dtype_xval_round(tl_dtype_t t, tl_xval_t v, tl_round_t mode);
+// Rounds and saturates v to integer (or bool) type t; returns the result's
+// bits (two's complement for signed types). ODD is treated as TRUNC.
+uint64_t tl_dtype_xval_to_int(tl_dtype_t t, tl_xval_t v, tl_round_t mode);
+// Stores v rounded with the mode (saturated for integers) as element i.
+void tl_dtype_xval_store(tl_dtype_t t, void *base, size_t i, tl_xval_t v, tl_round_t mode);
+
+// --- inline fast paths (same results as the generic routine) ------------------
+static inline uint32_t tl_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float tl_f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline float tl_bf16_to_f32_fast(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u; // quiet NaN
+    return tl_f32_from_bits(u);
+}
+
+static inline float tl_f16_to_f32_fast(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return tl_f32_from_bits(sign | 0x7f800000u | (m << 13) | (m ? 0x00400000u : 0));
+    if (e == 0) return tl_f32_from_bits(sign | tl_f32_bits((float)m * 0x1p-24f));
+    return tl_f32_from_bits(sign | ((e + 112) << 23) | (m << 13));
+}
+
+// float32 -> bfloat16, round to nearest even.
+static inline uint16_t tl_f32_to_bf16_rint(float f)
+{
+    uint32_t u = tl_f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7fc0u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+// float32 -> float16, round to nearest even.
+static inline uint16_t tl_f32_to_f16_rint(float f)
+{
+    uint32_t u = tl_f32_bits(f);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    u &= 0x7fffffffu;
+    if (u > 0x7f800000u) return sign | 0x7e00u;
+    if (u >= 0x477ff000u) return sign | 0x7c00u; // >= 65520 rounds to Inf
+    if (u < 0x38800000u) {                       // below 2^-14: subnormal result
+        if (u <= 0x33000000u) return sign;       // <= 2^-25 rounds to 0
+        uint32_t shift = 126 - (u >> 23), m = (u & 0x7fffffu) | 0x800000u;
+        uint32_t n = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        n += (rem > half || (rem == half && (n & 1u))) ? 1u : 0u;
+        return (uint16_t)(sign | n);
+    }
+    u -= 112u << 23;
+    u += 0xfffu + ((u >> 13) & 1u);
+    return (uint16_t)(sign | (u >> 13));
+}
 
 #endif
