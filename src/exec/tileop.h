@@ -1,0 +1,74 @@
+// The tile-op library: the one implementation of what every tile op computes
+// (DESIGN.md §3: "each op's semantics is written once"). The functional
+// executor, the simulator and the code the CPU backend generates all call it on
+// typed views of memory.
+//
+// The caller (an executor) has already evaluated every expression of the op:
+// region starts and extents are numbers, scalar operands are values, attribute
+// expressions (gemm `init`, copy `pad_value`) are evaluated. The library checks
+// bounds and reports errors through the context; it never reads or writes
+// outside a view's buffer.
+#ifndef TL_EXEC_TILEOP_H
+#define TL_EXEC_TILEOP_H
+
+#include "base/diag.h"
+#include "ir/ir.h"
+
+// A buffer region with numbers: `data` is the buffer's first byte, shape the
+// buffer's shape (for GM tensors the run-time shape), start/extent the region.
+typedef struct {
+    uint8_t *data;
+    size_t bytes; // size of the buffer's memory reachable from data
+    tl_dtype_t dtype;
+    tl_scope_t scope;
+    int ndim;
+    int64_t shape[TL_MAX_DIMS];
+    int64_t start[TL_MAX_DIMS];
+    int64_t extent[TL_MAX_DIMS];
+    tl_region_form_t form;
+    const char *name;
+} tl_view_t;
+
+// A scalar operand: integers exactly, floats as double.
+typedef struct {
+    bool is_float;
+    int64_t i;
+    double f;
+} tl_scalar_t;
+
+typedef struct {
+    bool is_view;
+    tl_view_t view;
+    tl_scalar_t scalar;
+} tl_operand_t;
+
+// Per-agent state some ops read (T.set_deq_scale) and error reporting.
+typedef struct {
+    tl_diag_t *diag;
+    float deq_scale; // T.set_deq_scale; 1 by default
+    // When set, L0C->UB and UB->L1 copies (developer-mode hand-offs that the
+    // compiler later routes through GM) are executed as direct moves.
+    bool allow_virtual_copies;
+} tl_tileop_ctx_t;
+
+typedef struct {
+    const tl_op_t *op; // opcode and constant attributes
+    tl_loc_t loc;      // for error messages
+    int nargs;
+    tl_operand_t args[8];
+    tl_scalar_t init; // gemm: non-zero = overwrite C
+    bool has_pad;
+    tl_scalar_t pad; // copy GM -> UB tail fill value
+} tl_opcall_t;
+
+// Runs one tile op. Errors (out of bounds, unsupported shape or dtype pair,
+// illegal path) are reported to ctx->diag at call->loc naming the op, and give
+// TL_ERR_RUNTIME (or TL_ERR_UNSUPPORTED).
+tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+
+// Number of elements of a region, and the flat element offset of its origin in
+// row-major order (vector ops work on that contiguous span).
+int64_t tl_view_count(const tl_view_t *v);
+int64_t tl_view_offset(const tl_view_t *v);
+
+#endif

@@ -1,0 +1,304 @@
+// Compile-time values: construction, Python equality, repr/str.
+#include "front/value.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kind_names[] = {
+#define X(id, name) name,
+    TL_VALUE_KINDS(X)
+#undef X
+};
+_Static_assert(TL_ARRAY_LEN(kind_names) == TL_V_COUNT, "value kind table out of sync");
+
+const char *tl_value_type_name(const tl_value_t *v)
+{
+    return kind_names[v->kind];
+}
+
+// None, True and False are shared singletons (never written to).
+static tl_value_t none_value = {.kind = TL_V_NONE};
+static tl_value_t true_value = {.kind = TL_V_BOOL, .b = true};
+static tl_value_t false_value = {.kind = TL_V_BOOL, .b = false};
+
+tl_value_t *tl_value_new(tl_arena_t *a, tl_value_kind_t kind)
+{
+    tl_value_t *v = tl_arena_alloc(a, sizeof *v);
+    v->kind = kind;
+    return v;
+}
+
+tl_value_t *tl_value_none(void)
+{
+    return &none_value;
+}
+
+tl_value_t *tl_value_bool(bool b)
+{
+    return b ? &true_value : &false_value;
+}
+
+tl_value_t *tl_value_int(tl_arena_t *a, int64_t i)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_INT);
+    v->i = i;
+    return v;
+}
+
+tl_value_t *tl_value_float(tl_arena_t *a, double f)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_FLOAT);
+    v->f = f;
+    return v;
+}
+
+tl_value_t *tl_value_strn(tl_arena_t *a, const char *s, size_t n)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_STR);
+    v->str.s = tl_arena_strndup(a, s, n);
+    v->str.len = n;
+    return v;
+}
+
+tl_value_t *tl_value_str(tl_arena_t *a, const char *s)
+{
+    return tl_value_strn(a, s, strlen(s));
+}
+
+static tl_value_t *seq(tl_arena_t *a, tl_value_kind_t kind, int n, tl_value_t **items)
+{
+    tl_value_t *v = tl_value_new(a, kind);
+    v->seq.n = v->seq.cap = n;
+    if (n) v->seq.items = tl_arena_dup(a, items, sizeof *items * (size_t)n);
+    return v;
+}
+
+tl_value_t *tl_value_tuple(tl_arena_t *a, int n, tl_value_t **items)
+{
+    return seq(a, TL_V_TUPLE, n, items);
+}
+
+tl_value_t *tl_value_list(tl_arena_t *a, int n, tl_value_t **items)
+{
+    return seq(a, TL_V_LIST, n, items);
+}
+
+tl_value_t *tl_value_dict(tl_arena_t *a)
+{
+    return tl_value_new(a, TL_V_DICT);
+}
+
+tl_value_t *tl_value_expr(tl_arena_t *a, tl_expr_t *e)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_EXPR);
+    v->expr = e;
+    return v;
+}
+
+tl_value_t *tl_value_dtype(tl_arena_t *a, tl_dtype_t t)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_DTYPE);
+    v->dtype = t;
+    return v;
+}
+
+tl_value_t *tl_value_opaque(tl_arena_t *a, const char *what)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_OPAQUE);
+    v->opaque.what = tl_arena_strdup(a, what);
+    return v;
+}
+
+tl_value_t *tl_value_error(tl_arena_t *a, const char *message, tl_loc_t loc)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_ERROR);
+    v->error.message = tl_arena_strdup(a, message);
+    v->error.loc = loc;
+    return v;
+}
+
+tl_value_t *tl_value_builtin(tl_arena_t *a, const char *name, tl_builtin_fn fn, tl_value_t *self)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_BUILTIN);
+    v->builtin.name = name;
+    v->builtin.fn = fn;
+    v->builtin.self = self;
+    return v;
+}
+
+tl_value_t *tl_value_module(tl_arena_t *a, const char *name)
+{
+    tl_value_t *v = tl_value_new(a, TL_V_MODULE);
+    v->module.name = tl_arena_strdup(a, name);
+    v->module.attrs = tl_arena_alloc(a, sizeof(tl_map_t));
+    tl_map_init(v->module.attrs, a);
+    return v;
+}
+
+void tl_value_module_set(tl_arena_t *a, tl_value_t *module, const char *name, tl_value_t *v)
+{
+    tl_map_put(module->module.attrs, tl_arena_strdup(a, name), v);
+}
+
+tl_value_t *tl_value_module_get(const tl_value_t *module, const char *name)
+{
+    return tl_map_get(module->module.attrs, name);
+}
+
+void tl_value_list_append(tl_arena_t *a, tl_value_t *list, tl_value_t *item)
+{
+    if (list->seq.n == list->seq.cap) {
+        int cap = list->seq.cap ? list->seq.cap * 2 : 4;
+        list->seq.items = tl_arena_grow(a, list->seq.items, sizeof(tl_value_t *),
+                                        (size_t)list->seq.cap, (size_t)cap);
+        list->seq.cap = cap;
+    }
+    list->seq.items[list->seq.n++] = item;
+}
+
+bool tl_value_is_number(const tl_value_t *v)
+{
+    return v->kind == TL_V_BOOL || v->kind == TL_V_INT || v->kind == TL_V_FLOAT;
+}
+
+double tl_value_as_double(const tl_value_t *v)
+{
+    switch (v->kind) {
+    case TL_V_BOOL: return v->b;
+    case TL_V_INT: return (double)v->i;
+    case TL_V_FLOAT: return v->f;
+    default: return NAN;
+    }
+}
+
+bool tl_value_equal(const tl_value_t *a, const tl_value_t *b)
+{
+    if (a == b) return a->kind != TL_V_FLOAT || !isnan(a->f);
+    if (tl_value_is_number(a) && tl_value_is_number(b)) {
+        if (a->kind != TL_V_FLOAT && b->kind != TL_V_FLOAT)
+            return (a->kind == TL_V_BOOL ? a->b : a->i) == (b->kind == TL_V_BOOL ? b->b : b->i);
+        return tl_value_as_double(a) == tl_value_as_double(b);
+    }
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TL_V_NONE: return true;
+    case TL_V_STR: return a->str.len == b->str.len && !memcmp(a->str.s, b->str.s, a->str.len);
+    case TL_V_TUPLE:
+    case TL_V_LIST:
+        if (a->seq.n != b->seq.n) return false;
+        for (int i = 0; i < a->seq.n; i++)
+            if (!tl_value_equal(a->seq.items[i], b->seq.items[i])) return false;
+        return true;
+    case TL_V_DTYPE: return a->dtype == b->dtype;
+    case TL_V_BUFFER: return a->buffer == b->buffer;
+    default: return false;
+    }
+}
+
+tl_value_t *tl_value_dict_get(const tl_value_t *dict, const tl_value_t *key)
+{
+    for (int i = 0; i < dict->dict.n; i++)
+        if (tl_value_equal(dict->dict.keys[i], key)) return dict->dict.values[i];
+    return NULL;
+}
+
+void tl_value_dict_set(tl_arena_t *a, tl_value_t *dict, tl_value_t *key, tl_value_t *v)
+{
+    for (int i = 0; i < dict->dict.n; i++)
+        if (tl_value_equal(dict->dict.keys[i], key)) {
+            dict->dict.values[i] = v;
+            return;
+        }
+    if (dict->dict.n == dict->dict.cap) {
+        int cap = dict->dict.cap ? dict->dict.cap * 2 : 4;
+        dict->dict.keys = tl_arena_grow(a, dict->dict.keys, sizeof(tl_value_t *),
+                                        (size_t)dict->dict.cap, (size_t)cap);
+        dict->dict.values = tl_arena_grow(a, dict->dict.values, sizeof(tl_value_t *),
+                                          (size_t)dict->dict.cap, (size_t)cap);
+        dict->dict.cap = cap;
+    }
+    dict->dict.keys[dict->dict.n] = key;
+    dict->dict.values[dict->dict.n++] = v;
+}
+
+static void repr_float(tl_buf_t *out, double f)
+{
+    if (isnan(f)) {
+        tl_buf_puts(out, "nan");
+        return;
+    }
+    if (isinf(f)) {
+        tl_buf_puts(out, f > 0 ? "inf" : "-inf");
+        return;
+    }
+    // Shortest representation that round-trips, like Python's repr.
+    char s[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(s, sizeof s, "%.*g", prec, f);
+        if (strtod(s, NULL) == f) break;
+    }
+    tl_buf_puts(out, s);
+    if (!strpbrk(s, ".eEn")) tl_buf_puts(out, ".0");
+}
+
+static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote)
+{
+    switch (v->kind) {
+    case TL_V_NONE: tl_buf_puts(out, "None"); break;
+    case TL_V_BOOL: tl_buf_puts(out, v->b ? "True" : "False"); break;
+    case TL_V_INT: tl_buf_printf(out, "%" PRId64, v->i); break;
+    case TL_V_FLOAT: repr_float(out, v->f); break;
+    case TL_V_STR:
+        if (quote) tl_buf_putc(out, '\'');
+        tl_buf_putn(out, v->str.s, v->str.len);
+        if (quote) tl_buf_putc(out, '\'');
+        break;
+    case TL_V_TUPLE:
+    case TL_V_LIST:
+        tl_buf_putc(out, v->kind == TL_V_TUPLE ? '(' : '[');
+        for (int i = 0; i < v->seq.n; i++) {
+            if (i) tl_buf_puts(out, ", ");
+            repr_impl(out, v->seq.items[i], true);
+        }
+        if (v->kind == TL_V_TUPLE && v->seq.n == 1) tl_buf_putc(out, ',');
+        tl_buf_putc(out, v->kind == TL_V_TUPLE ? ')' : ']');
+        break;
+    case TL_V_DICT:
+        tl_buf_putc(out, '{');
+        for (int i = 0; i < v->dict.n; i++) {
+            if (i) tl_buf_puts(out, ", ");
+            repr_impl(out, v->dict.keys[i], true);
+            tl_buf_puts(out, ": ");
+            repr_impl(out, v->dict.values[i], true);
+        }
+        tl_buf_putc(out, '}');
+        break;
+    case TL_V_FUNC: tl_buf_printf(out, "<function %s>", v->func.name); break;
+    case TL_V_BUILTIN: tl_buf_printf(out, "<built-in %s>", v->builtin.name); break;
+    case TL_V_MODULE: tl_buf_printf(out, "<module %s>", v->module.name); break;
+    case TL_V_OPAQUE: tl_buf_printf(out, "<%s>", v->opaque.what); break;
+    case TL_V_DTYPE: tl_buf_puts(out, tl_dtype_name(v->dtype)); break;
+    case TL_V_EXPR: tl_ir_print_expr(out, v->expr); break;
+    case TL_V_BUFFER: tl_buf_puts(out, v->buffer->name); break;
+    case TL_V_REGION: tl_ir_print_region(out, v->region); break;
+    case TL_V_RANGE: tl_buf_puts(out, "<range>"); break;
+    case TL_V_FRAME: tl_buf_puts(out, "<frame>"); break;
+    case TL_V_KERNEL: tl_buf_printf(out, "<prim_func %s>", v->kernel.kernel->name); break;
+    case TL_V_JIT: tl_buf_printf(out, "<jit %s>", v->jit.factory->func.name); break;
+    case TL_V_ERROR: tl_buf_printf(out, "<error: %s>", v->error.message); break;
+    case TL_V_COUNT: break;
+    }
+}
+
+void tl_value_repr(tl_buf_t *out, const tl_value_t *v)
+{
+    repr_impl(out, v, true);
+}
+
+void tl_value_str_of(tl_buf_t *out, const tl_value_t *v)
+{
+    repr_impl(out, v, false);
+}
