@@ -106,6 +106,16 @@ void tl_diag_warning(tl_diag_t *d, tl_loc_t loc, const char *fmt, ...)
     va_end(ap);
 }
 
+tl_status_t tl_diag_fail(tl_diag_t *d, tl_status_t code, const char *fmt, ...)
+{
+    if (!d) return code;
+    va_list ap;
+    va_start(ap, fmt);
+    tl_diag_vreport(d, TL_SEV_ERROR, (tl_loc_t){0}, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 void tl_diag_note(tl_diag_t *d, tl_loc_t loc, const char *fmt, ...)
 {
     va_list ap;

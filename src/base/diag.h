@@ -47,6 +47,8 @@ tl_status_t tl_diag_vreport(tl_diag_t *d, tl_severity_t sev, tl_loc_t loc, tl_st
 tl_status_t tl_diag_error(tl_diag_t *d, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
 void tl_diag_warning(tl_diag_t *d, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
 void tl_diag_note(tl_diag_t *d, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
+// An error without a source location (runtime, I/O, files); d may be NULL.
+tl_status_t tl_diag_fail(tl_diag_t *d, tl_status_t code, const char *fmt, ...) TL_PRINTF(3, 4);
 
 const char *tl_diag_text(tl_diag_t *d);
 
