@@ -188,24 +188,60 @@ static inline uint16_t tl_f32_to_bf16_rint(float f)
     return (uint16_t)(u >> 16);
 }
 
-// float32 -> float16, round to nearest even.
-static inline uint16_t tl_f32_to_f16_rint(float f)
+static inline float tl_f8e4m3_to_f32_fast(uint8_t b)
+{
+    uint32_t sign = (uint32_t)(b & 0x80u) << 24;
+    uint32_t e = (b >> 3) & 0xfu, m = b & 7u;
+    if ((b & 0x7fu) == 0x7fu) return tl_f32_from_bits(sign | 0x7fc00000u);
+    if (e == 0) return tl_f32_from_bits(sign | tl_f32_bits((float)m * 0x1p-9f));
+    return tl_f32_from_bits(sign | ((e + 120) << 23) | (m << 20));
+}
+
+static inline float tl_f8e5m2_to_f32_fast(uint8_t b)
+{
+    return tl_f16_to_f32_fast((uint16_t)(b << 8)); // e5m2 is the top byte of float16
+}
+
+// float32 -> a narrower format with float32's layout but `ebits`/`mbits`
+// fields and bias `bias`, round to nearest even. Magnitudes (as float32 bits)
+// >= over_bits give over_pat; NaN gives nan_pat (sign kept).
+static inline uint32_t tl_f32_narrow_rint(float f, int ebits, int mbits, int bias,
+                                          uint32_t over_bits, uint32_t over_pat, uint32_t nan_pat)
 {
     uint32_t u = tl_f32_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    uint32_t sign = (u >> 31) << (ebits + mbits);
     u &= 0x7fffffffu;
-    if (u > 0x7f800000u) return sign | 0x7e00u;
-    if (u >= 0x477ff000u) return sign | 0x7c00u; // >= 65520 rounds to Inf
-    if (u < 0x38800000u) {                       // below 2^-14: subnormal result
-        if (u <= 0x33000000u) return sign;       // <= 2^-25 rounds to 0
-        uint32_t shift = 126 - (u >> 23), m = (u & 0x7fffffu) | 0x800000u;
+    if (u > 0x7f800000u) return sign | nan_pat;
+    if (u >= over_bits) return sign | over_pat;
+    if (u < (uint32_t)(128 - bias) << 23) { // below the smallest normal: subnormal result
+        if (u <= (uint32_t)(127 - bias - mbits) << 23) return sign; // <= half the smallest
+        uint32_t shift = (uint32_t)(151 - bias - mbits) - (u >> 23);
+        uint32_t m = (u & 0x7fffffu) | 0x800000u;
         uint32_t n = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
         n += (rem > half || (rem == half && (n & 1u))) ? 1u : 0u;
-        return (uint16_t)(sign | n);
+        return sign | n;
     }
-    u -= 112u << 23;
-    u += 0xfffu + ((u >> 13) & 1u);
-    return (uint16_t)(sign | (u >> 13));
+    u -= (uint32_t)(127 - bias) << 23;
+    u += (1u << (22 - mbits)) - 1 + ((u >> (23 - mbits)) & 1u);
+    return sign | (u >> (23 - mbits));
+}
+
+// float32 -> float16, round to nearest even; >= 65520 rounds to Inf.
+static inline uint16_t tl_f32_to_f16_rint(float f)
+{
+    return (uint16_t)tl_f32_narrow_rint(f, 5, 10, 15, 0x477ff000u, 0x7c00u, 0x7e00u);
+}
+
+// float32 -> float8_e5m2, round to nearest even; >= 61440 rounds to Inf.
+static inline uint8_t tl_f32_to_f8e5m2_rint(float f)
+{
+    return (uint8_t)tl_f32_narrow_rint(f, 5, 2, 15, 0x47700000u, 0x7cu, 0x7eu);
+}
+
+// float32 -> float8_e4m3fn, round to nearest even; saturates to +-448.
+static inline uint8_t tl_f32_to_f8e4m3_rint(float f)
+{
+    return (uint8_t)tl_f32_narrow_rint(f, 4, 3, 7, 0x43e00000u, 0x7eu, 0x7fu);
 }
 
 #endif

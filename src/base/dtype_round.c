@@ -152,16 +152,6 @@ static tl_xval_t xval_f32(float f)
     return decode(fmt_of(TL_F32), tl_f32_bits(f));
 }
 
-// Exact value of a float format's pattern as a float (narrow formats only).
-static float decode_f32(tl_dtype_t t, uint64_t bits)
-{
-    tl_xval_t x = decode(fmt_of(t), bits);
-    float s = x.neg ? -1.0f : 1.0f;
-    if (x.cls == TL_XV_NAN) return copysignf(NAN, s);
-    if (x.cls == TL_XV_INF) return s * INFINITY;
-    return s * ldexpf((float)x.mag, x.exp);
-}
-
 float tl_bf16_to_f32(uint16_t h)
 {
     return tl_bf16_to_f32_fast(h);
@@ -174,12 +164,12 @@ float tl_f16_to_f32(uint16_t h)
 
 float tl_f8e4m3_to_f32(uint8_t b)
 {
-    return decode_f32(TL_F8E4M3, b);
+    return tl_f8e4m3_to_f32_fast(b);
 }
 
 float tl_f8e5m2_to_f32(uint8_t b)
 {
-    return tl_f16_to_f32_fast((uint16_t)(b << 8)); // e5m2 is the top byte of float16
+    return tl_f8e5m2_to_f32_fast(b);
 }
 
 uint16_t tl_f32_to_bf16(float f, tl_round_t mode)
@@ -196,11 +186,13 @@ uint16_t tl_f32_to_f16(float f, tl_round_t mode)
 
 uint8_t tl_f32_to_f8e4m3(float f, tl_round_t mode)
 {
+    if (mode == TL_CAST_RINT || mode == TL_CAST_NONE) return tl_f32_to_f8e4m3_rint(f);
     return (uint8_t)round_fmt(fmt_of(TL_F8E4M3), xval_f32(f), mode);
 }
 
 uint8_t tl_f32_to_f8e5m2(float f, tl_round_t mode)
 {
+    if (mode == TL_CAST_RINT || mode == TL_CAST_NONE) return tl_f32_to_f8e5m2_rint(f);
     return (uint8_t)round_fmt(fmt_of(TL_F8E5M2), xval_f32(f), mode);
 }
 
