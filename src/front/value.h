@@ -40,6 +40,7 @@ typedef struct tl_ast_node tl_ast_node_t;
     X(TL_V_FRAME, "frame")        /* T.Kernel(...), T.Scope(...): a `with` context */              \
     X(TL_V_KERNEL, "PrimFunc")    /* a traced @T.prim_func */                                      \
     X(TL_V_JIT, "JITKernel")      /* @tilelang.jit factory (a wrapped function) */                 \
+    X(TL_V_TENSORTYPE, "Tensor")  /* T.Tensor(shape, dtype): a parameter annotation */             \
     X(TL_V_ERROR, "error")        /* a name whose definition failed; using it reports why */
 
 typedef enum {
@@ -127,6 +128,10 @@ struct tl_value {
         struct {
             tl_kernel_t *kernel;
         } kernel;
+        struct {
+            tl_value_t *shape; // tuple/list of ints and IR dims
+            tl_dtype_t dtype;
+        } tensortype;
         struct {
             tl_value_t *factory; // the decorated FUNC
             tl_value_t *out_idx, *workspace_idx, *pass_configs, *target;

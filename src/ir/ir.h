@@ -245,13 +245,13 @@ typedef struct {
 } tl_arg_t;
 
 // Compare / select modes of T.tile.compare and T.tile.select.
-#define TL_CMP_MODES(X) X(TL_CMP_EQ, "EQ") X(TL_CMP_NE, "NE") X(TL_CMP_GT, "GT") X(TL_CMP_GE, "GE") \
-    X(TL_CMP_LT, "LT") X(TL_CMP_LE, "LE")
+#define TL_CMP_MODES(X) X(TL_CMPMODE_EQ, "EQ") X(TL_CMPMODE_NE, "NE") X(TL_CMPMODE_GT, "GT") X(TL_CMPMODE_GE, "GE") \
+    X(TL_CMPMODE_LT, "LT") X(TL_CMPMODE_LE, "LE")
 typedef enum {
 #define X(id, name) id,
     TL_CMP_MODES(X)
 #undef X
-    TL_CMP_COUNT
+    TL_CMPMODE_COUNT
 } tl_cmp_mode_t;
 
 #define TL_SEL_MODES(X)                                                                            \
