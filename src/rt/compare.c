@@ -44,18 +44,15 @@ tl_status_t tl_compare(const tl_tensor_t *actual, const tl_tensor_t *expected, d
 {
     memset(r, 0, sizeof *r);
     r->rtol = rtol, r->atol = atol;
-    if (!(rtol >= 0) || !(atol >= 0)) {
-        if (!d) return TL_ERR_ARG;
-        return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_ARG,
-                              "compare: tolerances must be >= 0 (rtol %g, atol %g)", rtol, atol);
-    }
+    if (!(rtol >= 0) || !(atol >= 0))
+        return tl_diag_fail(d, TL_ERR_ARG, "compare: tolerances must be >= 0 (rtol %g, atol %g)",
+                            rtol, atol);
     if (!tl_tensor_same_shape(actual, expected)) {
         if (!d) return TL_ERR_ARG;
         char sa[128], se[128];
-        return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_ARG,
-                              "compare: shapes differ: got %s, expected %s",
-                              tl_tensor_shape_str(actual, sa, sizeof sa),
-                              tl_tensor_shape_str(expected, se, sizeof se));
+        return tl_diag_fail(d, TL_ERR_ARG, "compare: shapes differ: got %s, expected %s",
+                            tl_tensor_shape_str(actual, sa, sizeof sa),
+                            tl_tensor_shape_str(expected, se, sizeof se));
     }
     r->ndim = actual->ndim;
     r->numel = tl_tensor_numel(actual);

@@ -12,7 +12,6 @@
 #include "rt/rng.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,22 +105,11 @@ double tl_rng_normal(tl_rng_t *r)
     return u * f;
 }
 
-static tl_status_t fail(tl_diag_t *d, tl_status_t code, const char *fmt, ...) TL_PRINTF(3, 4);
-
-static tl_status_t fail(tl_diag_t *d, tl_status_t code, const char *fmt, ...)
-{
-    if (!d) return code;
-    va_list ap;
-    va_start(ap, fmt);
-    tl_status_t s = tl_diag_vreport(d, TL_SEV_ERROR, (tl_loc_t){0}, code, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
 tl_status_t tl_rng_fill_uniform(tl_rng_t *r, tl_tensor_t *t, double lo, double hi, tl_diag_t *d)
 {
     if (!(lo < hi) || !isfinite(hi - lo))
-        return fail(d, TL_ERR_ARG, "rng: uniform range [%g, %g) is empty or not finite", lo, hi);
+        return tl_diag_fail(d, TL_ERR_ARG, "rng: uniform range [%g, %g) is empty or not finite", lo,
+                            hi);
     int64_t idx[TL_TENSOR_MAX_DIMS] = {0};
     if (tl_tensor_numel(t) == 0) return TL_OK;
     do {
@@ -136,8 +124,9 @@ tl_status_t tl_rng_fill_uniform(tl_rng_t *r, tl_tensor_t *t, double lo, double h
 tl_status_t tl_rng_fill_normal(tl_rng_t *r, tl_tensor_t *t, double mean, double std, tl_diag_t *d)
 {
     if (!isfinite(mean) || !isfinite(std) || std < 0)
-        return fail(d, TL_ERR_ARG, "rng: normal(mean %g, std %g) needs a finite mean and std >= 0",
-                    mean, std);
+        return tl_diag_fail(d, TL_ERR_ARG,
+                            "rng: normal(mean %g, std %g) needs a finite mean and std >= 0", mean,
+                            std);
     int64_t idx[TL_TENSOR_MAX_DIMS] = {0};
     if (tl_tensor_numel(t) == 0) return TL_OK;
     do tl_tensor_set(t, idx, mean + std * tl_rng_normal(r));
@@ -171,11 +160,11 @@ static bool int_range_fits(tl_dtype_t dt, int64_t lo, int64_t hi)
 tl_status_t tl_rng_fill_int(tl_rng_t *r, tl_tensor_t *t, int64_t lo, int64_t hi, tl_diag_t *d)
 {
     if (lo > hi)
-        return fail(d, TL_ERR_ARG, "rng: integer range [%lld, %lld] is empty", (long long)lo,
-                    (long long)hi);
+        return tl_diag_fail(d, TL_ERR_ARG, "rng: integer range [%lld, %lld] is empty",
+                            (long long)lo, (long long)hi);
     if (!int_range_fits(t->dtype, lo, hi))
-        return fail(d, TL_ERR_ARG, "rng: integer range [%lld, %lld] does not fit %s", (long long)lo,
-                    (long long)hi, tl_dtype_name(t->dtype));
+        return tl_diag_fail(d, TL_ERR_ARG, "rng: integer range [%lld, %lld] does not fit %s",
+                            (long long)lo, (long long)hi, tl_dtype_name(t->dtype));
     uint64_t n = (uint64_t)hi - (uint64_t)lo + 1;
     int64_t idx[TL_TENSOR_MAX_DIMS] = {0};
     if (tl_tensor_numel(t) == 0) return TL_OK;
@@ -226,16 +215,17 @@ static void swaps_put(swaps_t *w, int64_t pos, int64_t val)
 
 tl_status_t tl_rng_fill_distinct(tl_rng_t *r, tl_tensor_t *t, int64_t n, tl_diag_t *d)
 {
-    if (t->ndim < 1) return fail(d, TL_ERR_ARG, "rng: distinct fill needs a tensor of rank >= 1");
+    if (t->ndim < 1)
+        return tl_diag_fail(d, TL_ERR_ARG, "rng: distinct fill needs a tensor of rank >= 1");
     int64_t k = t->shape[t->ndim - 1];
     if (n < k)
-        return fail(d, TL_ERR_ARG, "rng: cannot draw %lld distinct integers from [0, %lld)",
-                    (long long)k, (long long)n);
+        return tl_diag_fail(d, TL_ERR_ARG, "rng: cannot draw %lld distinct integers from [0, %lld)",
+                            (long long)k, (long long)n);
     bool fits = tl_dtype_is_float(t->dtype) ? (double)n <= float_exact_count(t->dtype)
                                             : int_range_fits(t->dtype, 0, n - 1);
     if (!fits)
-        return fail(d, TL_ERR_ARG, "rng: integers up to %lld are not all exact in %s",
-                    (long long)(n - 1), tl_dtype_name(t->dtype));
+        return tl_diag_fail(d, TL_ERR_ARG, "rng: integers up to %lld are not all exact in %s",
+                            (long long)(n - 1), tl_dtype_name(t->dtype));
     if (tl_tensor_numel(t) == 0) return TL_OK;
     size_t cap = 16;
     while (cap < 2 * (size_t)k) cap *= 2;
@@ -243,7 +233,7 @@ tl_status_t tl_rng_fill_distinct(tl_rng_t *r, tl_tensor_t *t, int64_t n, tl_diag
     if (!w.keys || !w.vals) {
         free(w.keys);
         free(w.vals);
-        return fail(d, TL_ERR_NOMEM, "rng: out of memory");
+        return tl_diag_fail(d, TL_ERR_NOMEM, "rng: out of memory");
     }
     int64_t idx[TL_TENSOR_MAX_DIMS] = {0};
     do {

@@ -7,8 +7,7 @@
 
 static tl_status_t err(tl_diag_t *d, tl_status_t code, const char *msg)
 {
-    if (!d) return code;
-    return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, code, "tensor: %s", msg);
+    return tl_diag_fail(d, code, "tensor: %s", msg);
 }
 
 // Checks dtype and shape and computes numel.
