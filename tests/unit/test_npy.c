@@ -4,6 +4,7 @@
 #include "../test.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 
 #include "rt/npy.h"
@@ -209,8 +210,8 @@ TEST(npy_io_errors_name_the_file)
     tl_tensor_destroy(x);
 }
 
-// Files written by NumPy 1.24 (tests/data/npy/gen.py).
-TEST(npy_reads_numpy_files)
+// The files tests/data/npy/gen.py makes NumPy write, checked in DIR.
+static void check_numpy_files(tl_test_t *t, const char *dir)
 {
     static const struct {
         const char *file;
@@ -230,8 +231,8 @@ TEST(npy_reads_numpy_files)
         {"int16_v3", TL_I16, 1, {7}},
     };
     for (size_t f = 0; f < TL_ARRAY_LEN(files); f++) {
-        char path[256];
-        snprintf(path, sizeof path, "tests/data/npy/numpy/%s.npy", files[f].file);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.npy", dir, files[f].file);
         tl_diag_t d;
         tl_diag_init(&d);
         tl_tensor_t *x;
@@ -259,6 +260,99 @@ TEST(npy_reads_numpy_files)
         free(data);
         tl_diag_free(&d);
     }
+}
+
+// Written by NumPy 1.24 and checked in, so this runs without Python too.
+TEST(npy_reads_checked_in_numpy_files)
+{
+    check_numpy_files(t, "tests/data/npy/numpy");
+}
+
+// --- live NumPy interop (skipped without /usr/bin/python3 + numpy) ------------
+
+static bool have_numpy(tl_test_t *t)
+{
+    char *argv[] = {"/usr/bin/python3", "-c", "import numpy", NULL};
+    if (tl_test_run(argv, NULL) == 0) return true;
+    tl_test_skip(t, "needs /usr/bin/python3 with numpy (Debian python3-numpy; `make setup` "
+                    "installs it as root)");
+    return false;
+}
+
+TEST(npy_numpy_writes_tilec_reads)
+{
+    if (!have_numpy(t)) return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", tl_test_tmp("npy_from_numpy"));
+    char *argv[] = {"/usr/bin/python3", "tests/data/npy/gen.py", "numpy", dir, NULL}, *out;
+    int rc = tl_test_run(argv, &out);
+    if (rc != 0) tl_test_fail(t, __FILE__, __LINE__, "gen.py numpy: exit %d\n%s", rc, out);
+    free(out);
+    if (rc == 0) check_numpy_files(t, dir);
+}
+
+// Writes name "<dtype>-<shape>-v<version>.npy" for gen.py check.
+static void write_for_numpy(tl_test_t *t, const char *dir, tl_tensor_t *x, int version)
+{
+    REQUIRE(x);
+    for (size_t i = 0; i < tl_tensor_numel(x); i++) tl_tensor_set_flat(x, i, formula(x->dtype, i));
+    char shape[64] = "scalar", path[1200];
+    for (int i = 0, n = 0; i < x->ndim; i++)
+        n += snprintf(shape + n, sizeof shape - (size_t)n, "%s%lld", i ? "x" : "",
+                      (long long)x->shape[i]);
+    snprintf(path, sizeof path, "%s/%s-%s-v%d.npy", dir, tl_dtype_name(x->dtype), shape,
+             version ? version : 1);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    if (tl_npy_write(path, x, version, &d) != TL_OK)
+        tl_test_fail(t, __FILE__, __LINE__, "%s", tl_diag_text(&d));
+    tl_diag_free(&d);
+}
+
+TEST(npy_tilec_writes_numpy_reads)
+{
+    if (!have_numpy(t)) return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", tl_test_tmp("npy_for_numpy"));
+    REQUIRE(mkdir(dir, 0777) == 0);
+    int64_t shape[] = {2, 3, 5};
+    int nfiles = 0;
+    for (int dt = 0; dt < TL_DTYPE_COUNT; dt++, nfiles++) {
+        tl_tensor_t *x = make_formula((tl_dtype_t)dt, 3, shape);
+        write_for_numpy(t, dir, x, 0);
+        tl_tensor_destroy(x);
+    }
+    // Versions 2 and 3, a scalar, an empty array and a strided (transposed) view.
+    static const struct {
+        tl_dtype_t dtype;
+        int version, ndim;
+        int64_t shape[2];
+    } extra[] = {{TL_F32, 2, 2, {4, 4}},
+                 {TL_BF16, 3, 1, {7}},
+                 {TL_I64, 1, 0, {0}},
+                 {TL_F8E4M3, 1, 0, {0}},
+                 {TL_F16, 1, 2, {0, 4}}};
+    for (size_t i = 0; i < TL_ARRAY_LEN(extra); i++, nfiles++) {
+        tl_tensor_t *x;
+        REQUIRE(tl_tensor_create(&x, extra[i].dtype, extra[i].ndim, extra[i].shape, NULL) == TL_OK);
+        write_for_numpy(t, dir, x, extra[i].version);
+        tl_tensor_destroy(x);
+    }
+    uint16_t mem[10];
+    int64_t vshape[] = {5, 2}, vstrides[] = {1, 5};
+    tl_tensor_t *view;
+    REQUIRE(tl_tensor_wrap(&view, TL_BF16, 2, vshape, vstrides, mem, NULL) == TL_OK);
+    write_for_numpy(t, dir, view, 1);
+    tl_tensor_destroy(view);
+    nfiles++;
+    char *argv[] = {"/usr/bin/python3", "tests/data/npy/gen.py", "check", dir, NULL}, *out;
+    int rc = tl_test_run(argv, &out);
+    char expect[64];
+    snprintf(expect, sizeof expect, "checked %d files, 0 bad", nfiles);
+    if (rc != 0 || !out || !strstr(out, expect))
+        tl_test_fail(t, __FILE__, __LINE__, "gen.py check: exit %d, want \"%s\":\n%s", rc, expect,
+                     out ? out : "");
+    free(out);
 }
 
 // --- malformed files --------------------------------------------------------

@@ -1,6 +1,10 @@
-# Regenerates the .npy test files in this folder (run with Debian's python3 + numpy):
-#   numpy/<dtype>_<what>.npy  written by NumPy; element i holds v(i) below
-#   bad/<case>.npy            malformed files; bad/<case>.expect is the expected message
+# The .npy test files of tests/unit/test_npy.c (Debian's python3 + numpy):
+#   gen.py              regenerates the files in this folder:
+#                       numpy/<dtype>_<what>.npy  written by NumPy; element i holds v(i) below
+#                       bad/<case>.npy            malformed; bad/<case>.expect: expected message
+#   gen.py numpy DIR    writes the numpy/ files into DIR (the live interop test)
+#   gen.py check DIR    checks the files tilec wrote into DIR, named <dtype>-<shape>-v<N>.npy
+#                       (shape "2x3", "0x4" or "scalar"), and prints "checked N files"
 # Values: k = (7 * i) % 13; signed ints k - 6, unsigned k, bool k % 2, floats (k - 6) / 2.
 import os
 import struct
@@ -17,8 +21,7 @@ def values(n, kind):
     return {"i": k - 6, "u": k, "b": k % 2, "f": (k - 6) / 2}[kind]
 
 
-def good():
-    out = os.path.join(here, "numpy")
+def good(out):
     os.makedirs(out, exist_ok=True)
 
     def save(name, shape, dtype, version=None):
@@ -117,6 +120,75 @@ def bad():
             f.write(msg + "\n")
 
 
-good()
-bad()
-print("wrote", os.path.join(here, "numpy"), "and", os.path.join(here, "bad"), file=sys.stderr)
+def decode_fp8(bits, ebits, mbits):
+    # Value of every 8-bit pattern of a float8 format (bias 2^(ebits-1) - 1; e4m3fn: no Inf).
+    bias = (1 << (ebits - 1)) - 1
+    table = []
+    for b in range(256):
+        s = -1.0 if b & 0x80 else 1.0
+        e = (b >> mbits) & ((1 << ebits) - 1)
+        m = b & ((1 << mbits) - 1)
+        if e == 0:
+            table.append(s * m / (1 << mbits) * 2.0 ** (1 - bias))
+        else:
+            table.append(s * (1 + m / (1 << mbits)) * 2.0 ** (e - bias))
+    return np.array(table)[bits]
+
+
+STRUCTURED = {"bfloat16": "<u2", "float8_e4m3fn": "|u1", "float8_e5m2": "|u1"}
+
+
+def check(path, dtype, shape, version):
+    with open(path, "rb") as f:
+        got_version = npf.read_magic(f)
+    if got_version != (version, 0):
+        return "version %s, expected %d.0" % (got_version, version)
+    a = np.load(path)
+    if a.shape != shape:
+        return "shape %s, expected %s" % (a.shape, shape)
+    if dtype in STRUCTURED:
+        if a.dtype.names != (dtype,) or a.dtype[dtype] != np.dtype(STRUCTURED[dtype]):
+            return "dtype %s, expected a structured %s field" % (a.dtype, dtype)
+        bits = a[dtype]
+        if dtype == "bfloat16":
+            got = (bits.astype(np.uint32) << 16).view(np.float32)
+        else:
+            got = decode_fp8(bits, 4 if dtype == "float8_e4m3fn" else 5,
+                             3 if dtype == "float8_e4m3fn" else 2)
+        kind = "f"
+    else:
+        if a.dtype != np.dtype(dtype):
+            return "dtype %s, expected %s" % (a.dtype, dtype)
+        got, kind = a, a.dtype.kind
+    want = values(a.size, kind).reshape(shape)
+    if not np.array_equal(np.asarray(got, dtype=np.float64), want.astype(np.float64)):
+        return "values %s, expected %s" % (got.ravel()[:8], want.ravel()[:8])
+    return None
+
+
+def check_dir(d):
+    n, errors = 0, []
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".npy"):
+            continue
+        dtype, shape, version = name[:-4].split("-")
+        shape = () if shape == "scalar" else tuple(int(x) for x in shape.split("x"))
+        err = check(os.path.join(d, name), dtype, shape, int(version[1:]))
+        if err:
+            errors.append("%s: %s" % (name, err))
+        n += 1
+    for e in errors:
+        print(e)
+    print("checked %d files, %d bad" % (n, len(errors)))
+    return 1 if errors else 0
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "numpy":
+    good(sys.argv[2])
+elif len(sys.argv) == 3 and sys.argv[1] == "check":
+    sys.exit(check_dir(sys.argv[2]))
+elif len(sys.argv) == 1:
+    good(os.path.join(here, "numpy"))
+    bad()
+else:
+    sys.exit("usage: gen.py [numpy DIR | check DIR]")
