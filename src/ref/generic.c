@@ -155,7 +155,7 @@ tl_status_t tl_generic_attn(const tl_generic_attn_params_t *p, const float *q, c
         return tl_ref_error(d, op, "invalid precision option");
     const int64_t sq = p->sq, skv = p->skv, dim = p->d;
     double *s = tl_ref_alloc((size_t)(skv + dim), sizeof *s), *acc = s + skv;
-    if (!s) return tl_ref_error(d, op, "out of memory");
+    if (!s) return tl_ref_nomem(d, op);
     for (int64_t bh = 0; bh < p->b * p->h; bh++) {
         const float *kb = k + bh * skv * dim, *vb = v + bh * skv * dim;
         for (int64_t i = 0; i < sq; i++) {

@@ -77,7 +77,7 @@ tl_status_t tl_hc_sinkhorn_ref(const tl_hc_sinkhorn_params_t *p, const float *mi
         return st;
 
     double *z = tl_ref_alloc((size_t)mix, sizeof *z);
-    if (!z) return tl_ref_error(d, OP, "out of memory");
+    if (!z) return tl_ref_nomem(d, OP);
     const double eps = p->eps;
     for (int64_t t = 0; t < p->n; t++) {
         const float *mt = mixes + (size_t)(t * mix);

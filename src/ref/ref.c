@@ -40,6 +40,11 @@ tl_status_t tl_ref_error(tl_diag_t *d, const char *op, const char *fmt, ...)
     return tl_diag_report(d, TL_SEV_ERROR, none, TL_ERR_ARG, "%s: %s", op, msg);
 }
 
+tl_status_t tl_ref_nomem(tl_diag_t *d, const char *op)
+{
+    return tl_diag_fail(d, TL_ERR_NOMEM, "%s: out of memory", op);
+}
+
 tl_status_t tl_ref_tensor(tl_diag_t *d, const char *op, const char *name, const void *ptr,
                           bool optional, int ndims, const int64_t *dims, size_t *count)
 {

@@ -155,6 +155,8 @@ double tl_ref_round(double v, tl_ref_prec_t p);
 bool tl_ref_prec_valid(tl_ref_prec_t p);
 // Reports "<op>: <message>" as an error to d (if not NULL); returns TL_ERR_ARG.
 tl_status_t tl_ref_error(tl_diag_t *d, const char *op, const char *fmt, ...) TL_PRINTF(3, 4);
+// Reports "<op>: out of memory"; returns TL_ERR_NOMEM.
+tl_status_t tl_ref_nomem(tl_diag_t *d, const char *op);
 // Checks a tensor argument: every dim >= 0, the element count fits in memory,
 // and ptr is not NULL when the count is non-zero (when `optional`, NULL is
 // accepted). Stores the element count in *count.

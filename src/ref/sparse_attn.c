@@ -45,7 +45,7 @@ tl_status_t tl_sparse_attn_ref(const tl_sparse_attn_params_t *p, const float *q,
     const int64_t dim = p->d, k = p->k, n = p->n;
     // Scores of the k slots, then the d accumulators.
     double *x = tl_ref_alloc((size_t)(k + dim), sizeof *x), *acc = x + k;
-    if (!x) return tl_ref_error(d, OP, "out of memory");
+    if (!x) return tl_ref_nomem(d, OP);
     for (int64_t bi = 0; bi < p->b; bi++) {
         const float *kvb = kv + (size_t)(bi * n * dim);
         for (int64_t i = 0; i < p->m; i++) {

@@ -33,14 +33,16 @@ TEST(ref_hc_sinkhorn_hc1_by_hand)
 TEST(ref_hc_sinkhorn_hc2_by_hand)
 {
     // hc = 2: t < 2 use scale[0] (pre), 2 <= t < 4 scale[1] (post), t >= 4 scale[2].
-    //   z = {2*0.5, -2*0.5, 4*0.25, 0*0.25, 0, (ln3/2)*2, 0, 0} = {1, -1, 1, 0 | 0, ln3, 0, 0}
+    //   z = {2*0.5, -2*0.5, 4*0.25, 0*0.25 | 0.5*2, ((1+ln3)/2)*2, 0, 0}
+    //     = {1, -1, 1, 0 | 1, 1+ln3, 0, 0}
     //   pre = {sigmoid(1), sigmoid(-1)} = {0.7310585786, 0.2689414214} (pre_eps 0)
     //   post = 2 * {sigmoid(1), sigmoid(0)} = {1.4621171573, 1}
-    // comb, eps = 1/4: softmax rows {1/4, 3/4}, {1/2, 1/2}; +eps -> {1/2, 1}, {3/4, 3/4}
+    // comb, eps = 1/4: softmax rows (shift-free) {1/4, 3/4}, {1/2, 1/2}; +eps -> {1/2, 1}, {3/4,
+    // 3/4}
     //   columns: sums + eps = 3/2 and 2 -> [[1/3, 1/2], [1/2, 3/8]]
     //   iters 2: rows / (sum + eps): [[4/13, 6/13], [4/9, 1/3]];
     //            columns / (sum + eps): [[144/469, 72/163], [208/469, 52/163]]
-    float mixes[] = {2, -2, 4, 0, 0, 0.54930614f, 0, 0};
+    float mixes[] = {2, -2, 4, 0, 0.5f, 1.04930614f, 0, 0};
     float scale[] = {0.5f, 0.25f, 2}, base[8] = {0};
     tl_hc_sinkhorn_params_t p = {.n = 1, .hc = 2, .iters = 1, .eps = 0.25f, .post_mult = 2};
     float pre[2], post[2], comb[4];

@@ -36,16 +36,21 @@ TEST(ref_int8_gemm_small_integers)
 
 TEST(ref_int8_gemm_accumulator_converts_once_with_rne)
 {
-    // k = 1041, all 127: acc = 1041 * 16129 = 16790289 > 2^24 (exact in int).
-    // fp32 spacing there is 2: a tie between 16790288 (mantissa even) and
-    // 16790290 -> 16790288.
-    enum { K = 1041 };
+    // Beyond 2^24 the fp32 spacing is 2, so odd accumulators are ties:
+    //   k = 1041, all 127: acc = 1041 * 16129 = 16790289 -> 16790288 (mantissa even)
+    //   k = 1043: 1040 * 16129 + 59*51 + 5*10 = 16774160 + 3009 + 50 = 2^24 + 3
+    //     -> 2^24 + 4 (even; truncation would give 2^24 + 2)
+    enum { K = 1043 };
     static int8_t a[K], b[K];
     for (int i = 0; i < K; i++) a[i] = b[i] = 127;
     float one = 1, out;
-    tl_int8_gemm_params_t p = dims(1, 1, K);
+    tl_int8_gemm_params_t p = dims(1, 1, 1041);
     REQUIRE(tl_int8_gemm_ref(&p, a, b, &one, &one, &out, NULL) == TL_OK);
     CHECK(out == 16790288.0f);
+    a[1040] = 59, b[1040] = 51, a[1041] = 5, b[1041] = 10, a[1042] = b[1042] = 0;
+    p.k = K;
+    REQUIRE(tl_int8_gemm_ref(&p, a, b, &one, &one, &out, NULL) == TL_OK);
+    CHECK(out == 16777220.0f);
 }
 
 TEST(ref_int8_gemm_bf16_output_is_rounded_after_fp32)
