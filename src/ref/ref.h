@@ -11,8 +11,9 @@
 // - a tl_ref_prec_t option rounds a value once, to nearest even, from the
 //   double it was computed in (TL_REF_EXACT: no extra rounding; a float output
 //   is then rounded to float on store, which is the same as TL_REF_F32);
-// - a zero-initialised params struct (plus its sizes) is a valid plain
-//   configuration; `*_defaults` functions give the DeepSeek-V4 settings.
+// - option fields left at zero mean the plain behaviour (no extra rounding, the
+//   kernel's scale order, no amax floor); `*_defaults` functions give the
+//   DeepSeek-V4 settings (hc_split_sinkhorn needs them: hc and iters >= 1).
 #ifndef TL_REF_REF_H
 #define TL_REF_REF_H
 
