@@ -202,46 +202,84 @@ static inline float tl_f8e5m2_to_f32_fast(uint8_t b)
     return tl_f16_to_f32_fast((uint16_t)(b << 8)); // e5m2 is the top byte of float16
 }
 
-// float32 -> a narrower format with float32's layout but `ebits`/`mbits`
-// fields and bias `bias`, round to nearest even. Magnitudes (as float32 bits)
-// >= over_bits give over_pat; NaN gives nan_pat (sign kept).
-static inline uint32_t tl_f32_narrow_rint(float f, int ebits, int mbits, int bias,
-                                          uint32_t over_bits, uint32_t over_pat, uint32_t nan_pat)
+// float32 -> a narrower binary format (ebits/mbits fields, bias; has_inf
+// false means an "fn" format that saturates and has NaN only at S.1..1.1..1),
+// rounded once with the mode. Same results as the generic routine.
+static inline uint32_t tl_f32_narrow(float f, int ebits, int mbits, int bias, bool has_inf,
+                                     tl_round_t mode)
 {
     uint32_t u = tl_f32_bits(f);
-    uint32_t sign = (u >> 31) << (ebits + mbits);
+    bool neg = (u >> 31) != 0;
+    uint32_t sign = (uint32_t)neg << (ebits + mbits);
+    uint32_t mmask = (1u << mbits) - 1, inf = ((1u << ebits) - 1) << mbits;
+    uint32_t maxpat = has_inf ? inf - 1 : inf | (mmask - 1);
     u &= 0x7fffffffu;
-    if (u > 0x7f800000u) return sign | nan_pat;
-    if (u >= over_bits) return sign | over_pat;
-    if (u < (uint32_t)(128 - bias) << 23) { // below the smallest normal: subnormal result
-        if (u <= (uint32_t)(127 - bias - mbits) << 23) return sign; // <= half the smallest
-        uint32_t shift = (uint32_t)(151 - bias - mbits) - (u >> 23);
-        uint32_t m = (u & 0x7fffffu) | 0x800000u;
-        uint32_t n = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        n += (rem > half || (rem == half && (n & 1u))) ? 1u : 0u;
-        return sign | n;
+    if (u > 0x7f800000u) return sign | (has_inf ? inf | (mmask + 1) >> 1 : inf | mmask);
+    if (u == 0x7f800000u) return sign | (has_inf ? inf : maxpat);
+    uint32_t n, rem, half;
+    if (u < (uint32_t)(128 - bias) << 23) { // subnormal result: quantum 2^(1-bias-mbits)
+        uint32_t e = u >> 23 ? u >> 23 : 1, m = u >> 23 ? (u & 0x7fffffu) | 0x800000u : u;
+        uint32_t shift = (uint32_t)(151 - bias - mbits) - e;
+        if (shift > 25) m = m != 0, shift = 25; // only the sticky bit matters
+        n = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    } else {
+        uint32_t v = u - ((uint32_t)(127 - bias) << 23), k = (uint32_t)(23 - mbits);
+        n = v >> k, rem = v & ((1u << k) - 1), half = 1u << (k - 1);
     }
-    u -= (uint32_t)(127 - bias) << 23;
-    u += (1u << (22 - mbits)) - 1 + ((u >> (23 - mbits)) & 1u);
-    return sign | (u >> (23 - mbits));
+    // Bitwise, not && / ||: the data decides, so branches would mispredict.
+    switch (mode) {
+    case TL_CAST_NONE:
+    case TL_CAST_RINT: n += (uint32_t)(rem > half) | ((uint32_t)(rem == half) & n & 1u); break;
+    case TL_CAST_ROUND: n += (uint32_t)(rem >= half); break;
+    case TL_CAST_FLOOR: n += (uint32_t)neg & (uint32_t)(rem != 0); break;
+    case TL_CAST_CEIL: n += (uint32_t)!neg & (uint32_t)(rem != 0); break;
+    case TL_CAST_ODD: n |= (uint32_t)(rem != 0); break;
+    default: break;
+    }
+    if (n > maxpat) {
+        bool to_inf = mode == TL_CAST_NONE || mode == TL_CAST_RINT || mode == TL_CAST_ROUND ||
+                      (mode == TL_CAST_FLOOR && neg) || (mode == TL_CAST_CEIL && !neg);
+        n = has_inf && to_inf ? inf : maxpat;
+    }
+    return sign | n;
+}
+
+static inline uint16_t tl_f32_to_f16_fast(float f, tl_round_t mode)
+{
+    return (uint16_t)tl_f32_narrow(f, 5, 10, 15, true, mode);
+}
+
+static inline uint16_t tl_f32_to_bf16_fast(float f, tl_round_t mode)
+{
+    return (uint16_t)tl_f32_narrow(f, 8, 7, 127, true, mode);
+}
+
+static inline uint8_t tl_f32_to_f8e4m3_fast(float f, tl_round_t mode)
+{
+    return (uint8_t)tl_f32_narrow(f, 4, 3, 7, false, mode);
+}
+
+static inline uint8_t tl_f32_to_f8e5m2_fast(float f, tl_round_t mode)
+{
+    return (uint8_t)tl_f32_narrow(f, 5, 2, 15, true, mode);
 }
 
 // float32 -> float16, round to nearest even; >= 65520 rounds to Inf.
 static inline uint16_t tl_f32_to_f16_rint(float f)
 {
-    return (uint16_t)tl_f32_narrow_rint(f, 5, 10, 15, 0x477ff000u, 0x7c00u, 0x7e00u);
+    return tl_f32_to_f16_fast(f, TL_CAST_RINT);
 }
 
 // float32 -> float8_e5m2, round to nearest even; >= 61440 rounds to Inf.
 static inline uint8_t tl_f32_to_f8e5m2_rint(float f)
 {
-    return (uint8_t)tl_f32_narrow_rint(f, 5, 2, 15, 0x47700000u, 0x7cu, 0x7eu);
+    return tl_f32_to_f8e5m2_fast(f, TL_CAST_RINT);
 }
 
 // float32 -> float8_e4m3fn, round to nearest even; saturates to +-448.
 static inline uint8_t tl_f32_to_f8e4m3_rint(float f)
 {
-    return (uint8_t)tl_f32_narrow_rint(f, 4, 3, 7, 0x43e00000u, 0x7eu, 0x7fu);
+    return tl_f32_to_f8e4m3_fast(f, TL_CAST_RINT);
 }
 
 #endif

@@ -147,11 +147,6 @@ uint64_t tl_dtype_xval_to_int(tl_dtype_t t, tl_xval_t v, tl_round_t mode)
 
 // --- narrow float formats ---------------------------------------------------
 
-static tl_xval_t xval_f32(float f)
-{
-    return decode(fmt_of(TL_F32), tl_f32_bits(f));
-}
-
 float tl_bf16_to_f32(uint16_t h)
 {
     return tl_bf16_to_f32_fast(h);
@@ -175,25 +170,22 @@ float tl_f8e5m2_to_f32(uint8_t b)
 uint16_t tl_f32_to_bf16(float f, tl_round_t mode)
 {
     if (mode == TL_CAST_RINT || mode == TL_CAST_NONE) return tl_f32_to_bf16_rint(f);
-    return (uint16_t)round_fmt(fmt_of(TL_BF16), xval_f32(f), mode);
+    return tl_f32_to_bf16_fast(f, mode);
 }
 
 uint16_t tl_f32_to_f16(float f, tl_round_t mode)
 {
-    if (mode == TL_CAST_RINT || mode == TL_CAST_NONE) return tl_f32_to_f16_rint(f);
-    return (uint16_t)round_fmt(fmt_of(TL_F16), xval_f32(f), mode);
+    return tl_f32_to_f16_fast(f, mode);
 }
 
 uint8_t tl_f32_to_f8e4m3(float f, tl_round_t mode)
 {
-    if (mode == TL_CAST_RINT || mode == TL_CAST_NONE) return tl_f32_to_f8e4m3_rint(f);
-    return (uint8_t)round_fmt(fmt_of(TL_F8E4M3), xval_f32(f), mode);
+    return tl_f32_to_f8e4m3_fast(f, mode);
 }
 
 uint8_t tl_f32_to_f8e5m2(float f, tl_round_t mode)
 {
-    if (mode == TL_CAST_RINT || mode == TL_CAST_NONE) return tl_f32_to_f8e5m2_rint(f);
-    return (uint8_t)round_fmt(fmt_of(TL_F8E5M2), xval_f32(f), mode);
+    return tl_f32_to_f8e5m2_fast(f, mode);
 }
 
 float tl_f64_to_f32(double d, tl_round_t mode)
@@ -205,18 +197,16 @@ float tl_f64_to_f32(double d, tl_round_t mode)
 double tl_round_integral(double v, tl_round_t mode)
 {
     if (!(fabs(v) < 0x1p52)) return v; // already integral, Inf or NaN
+    int64_t i = (int64_t)v;            // toward zero
+    double t = (double)i, diff = v - t, ad = fabs(diff), dir = v < 0 ? -1.0 : 1.0;
     double r;
     switch (mode) {
     case TL_CAST_NONE:
-    case TL_CAST_RINT: {
-        double fl = floor(v), diff = v - fl; // exact below 2^52
-        r = diff > 0.5 || (diff == 0.5 && fmod(fl, 2.0) != 0.0) ? fl + 1.0 : fl;
-        break;
-    }
-    case TL_CAST_ROUND: r = round(v); break;
-    case TL_CAST_FLOOR: r = floor(v); break;
-    case TL_CAST_CEIL: r = ceil(v); break;
-    default: r = trunc(v); break;
+    case TL_CAST_RINT: r = t + dir * ((ad > 0.5) | ((ad == 0.5) & (int)(i & 1))); break;
+    case TL_CAST_ROUND: r = t + dir * (ad >= 0.5); break;
+    case TL_CAST_FLOOR: r = t - (diff < 0); break;
+    case TL_CAST_CEIL: r = t + (diff > 0); break;
+    default: r = t; break;
     }
     return r == 0.0 ? copysign(0.0, v) : r;
 }

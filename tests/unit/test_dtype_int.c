@@ -118,6 +118,26 @@ TEST(round_integral)
                              tl_round_name(int_modes[m]), got, cases[i].want[m]);
         }
     }
+    // Against libm (the default environment rounds to nearest even): quarters
+    // around zero, then scattered magnitudes up to 2^60.
+    uint64_t seed = 12345;
+    int bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        double v;
+        if (i < 4000) {
+            v = (i - 2000) / 4.0;
+        } else {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            v = ldexp((double)(seed >> 11), (int)(seed % 72) - 64) * (seed & 1 ? -1 : 1);
+        }
+        double want[NM] = {nearbyint(v), round(v), floor(v), ceil(v), trunc(v)};
+        for (int m = 0; m < NM; m++) {
+            double got = tl_round_integral(v, int_modes[m]);
+            if ((got != want[m] || signbit(got) != signbit(want[m])) && bad++ < 5)
+                tl_test_fail(t, __FILE__, __LINE__, "%a %s: got %a want %a", v,
+                             tl_round_name(int_modes[m]), got, want[m]);
+        }
+    }
     CHECK(isnan(tl_round_integral(NAN, TL_CAST_RINT)));
     CHECK(tl_round_integral(-INFINITY, TL_CAST_CEIL) == -INFINITY);
     CHECK(signbit(tl_round_integral(-0.3, TL_CAST_TRUNC)));

@@ -265,35 +265,48 @@ TEST(nan_zero_and_f32_subnormals)
 }
 
 // The inline fast paths give the same bits as the generic routine.
-static void check_fast(tl_test_t *t, uint32_t u, int *fails)
+static void check_fast(tl_test_t *t, uint32_t u, tl_round_t mode, int *fails)
 {
+    static const tl_dtype_t ts[] = {TL_BF16, TL_F16, TL_F8E4M3, TL_F8E5M2};
     float x = tl_f32_from_bits(u);
     tl_xval_t v = tl_dtype_xval_f64(x);
-    unsigned gb = (unsigned)tl_dtype_xval_round(TL_BF16, v, TL_CAST_RINT);
-    unsigned gh = (unsigned)tl_dtype_xval_round(TL_F16, v, TL_CAST_RINT);
-    unsigned fb = tl_f32_to_bf16_rint(x), fh = tl_f32_to_f16_rint(x);
-    if ((fb != gb || fh != gh) && (*fails)++ < 5)
-        tl_test_fail(t, __FILE__, __LINE__,
-                     "f32 0x%08x: bf16 fast 0x%x generic 0x%x, f16 fast 0x%x generic 0x%x", u, fb,
-                     gb, fh, gh);
+    for (size_t k = 0; k < TL_ARRAY_LEN(ts); k++) {
+        unsigned g = (unsigned)tl_dtype_xval_round(ts[k], v, mode), f;
+        switch (ts[k]) {
+        case TL_BF16: f = tl_f32_to_bf16_fast(x, mode); break;
+        case TL_F16: f = tl_f32_to_f16_fast(x, mode); break;
+        case TL_F8E4M3: f = tl_f32_to_f8e4m3_fast(x, mode); break;
+        default: f = tl_f32_to_f8e5m2_fast(x, mode); break;
+        }
+        if (mode == TL_CAST_RINT && ts[k] == TL_BF16 && tl_f32_to_bf16_rint(x) != g) f = ~g;
+        if (f != g && (*fails)++ < 5)
+            tl_test_fail(t, __FILE__, __LINE__, "f32 0x%08x -> %s %s: fast 0x%x generic 0x%x", u,
+                         tl_dtype_name(ts[k]), tl_round_name(mode), f, g);
+    }
 }
 
 TEST(fast_paths_match_generic)
 {
     int fails = 0;
-    for (uint64_t u = 0; u < (UINT64_C(1) << 32); u += 1021) check_fast(t, (uint32_t)u, &fails);
-    // Around every bfloat16 rounding boundary and every float16 one.
-    static const uint32_t low16[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
-    static const uint32_t low13[] = {0x0000, 0x0fff, 0x1000, 0x1001, 0x1fff};
-    for (uint32_t hi = 0; hi < 0x10000; hi++) {
-        for (size_t i = 0; i < TL_ARRAY_LEN(low16); i++) check_fast(t, hi << 16 | low16[i], &fails);
-    }
-    // float16 range incl. subnormals (covers the fp8 ranges): every pattern
-    // near a float16 rounding boundary, which includes every fp8 boundary.
-    for (uint32_t u = 0x33000000u; u < 0x47800000u; u += 0x2000) {
-        for (size_t i = 0; i < TL_ARRAY_LEN(low13); i++) {
-            check_fast(t, u | low13[i], &fails);
-            check_fast(t, 0x80000000u | u | low13[i], &fails);
+    for (size_t mi = 0; mi < TL_ARRAY_LEN(modes); mi++) {
+        tl_round_t m = modes[mi];
+        uint32_t step = m == TL_CAST_RINT ? 1021 : 65521; // RINT is the hot one: denser
+        for (uint64_t u = 0; u < (UINT64_C(1) << 32); u += step)
+            check_fast(t, (uint32_t)u, m, &fails);
+        // Around every bfloat16 rounding boundary (every 8th for the other modes)...
+        static const uint32_t low16[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
+        for (uint32_t hi = 0; hi < 0x10000; hi += m == TL_CAST_RINT ? 1 : 8) {
+            for (size_t i = 0; i < TL_ARRAY_LEN(low16); i++)
+                check_fast(t, hi << 16 | low16[i], m, &fails);
+        }
+        // ...and every float16 one in its range incl. subnormals (which covers
+        // every fp8 boundary).
+        static const uint32_t low13[] = {0x0000, 0x0fff, 0x1000, 0x1001, 0x1fff};
+        for (uint32_t u = 0x33000000u; u < 0x47800000u; u += m == TL_CAST_RINT ? 0x2000 : 0x6000) {
+            for (size_t i = 0; i < TL_ARRAY_LEN(low13); i++) {
+                check_fast(t, u | low13[i], m, &fails);
+                check_fast(t, 0x80000000u | u | low13[i], m, &fails);
+            }
         }
     }
     CHECK_EQ(fails, 0);
