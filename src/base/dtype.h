@@ -19,7 +19,12 @@
 //
 // Float -> integer conversion rounds with the mode, then saturates to the target
 // range; NaN converts to 0. Integer -> integer conversion saturates too (Ascend
-// vector casts saturate). Conversions to bool give 1 for any non-zero value.
+// vector casts saturate). Conversions to bool give 1 for any non-zero value
+// (NaN and Inf included). Widening decodes of a NaN give a quiet NaN.
+//
+// Element loops and inner loops may call the static inline fast paths at the
+// end of this file (tl_f32_to_bf16_rint, tl_f32_to_f16_fast, ...); they give
+// the same bits as tl_convert.
 #ifndef TL_BASE_DTYPE_H
 #define TL_BASE_DTYPE_H
 
@@ -117,7 +122,8 @@ bool tl_cast_defined(tl_dtype_t dst, tl_dtype_t src, tl_round_t mode);
 double tl_load_f64(tl_dtype_t t, const void *base, size_t i);
 // Stores v (rounded with `mode`, saturated for integers) as element i.
 void tl_store_f64(tl_dtype_t t, void *base, size_t i, double v, tl_round_t mode);
-// Loads/stores integers exactly (64-bit); floats are rounded with TRUNC on load.
+// Loads/stores integers exactly (64-bit); floats are rounded with TRUNC on load
+// (NaN -> 0), and uint64 values above INT64_MAX saturate. Stores round with RINT.
 int64_t tl_load_i64(tl_dtype_t t, const void *base, size_t i);
 void tl_store_i64(tl_dtype_t t, void *base, size_t i, int64_t v);
 // Converts n elements. Exact rounding for every pair: a value is rounded once,
