@@ -1,0 +1,27 @@
+// A pthread pool with a blocking parallel for: tl_pool_run(pool, n, fn, ctx)
+// calls fn(ctx, task, thread) once for every task in [0, n) and returns when all
+// are done. The calling thread works too, as thread 0; `thread` is in
+// [0, tl_pool_size) and unique among the running tasks of one job, so it can
+// index per-thread scratch memory of that job. Tasks are handed out dynamically: write
+// results by task index and they do not depend on the schedule.
+//
+// A pool runs one job at a time (concurrent callers take turns); a task that
+// calls tl_pool_run on its own pool gets the nested job run serially on its
+// thread rather than a deadlock.
+#ifndef TL_RT_POOL_H
+#define TL_RT_POOL_H
+
+#include "base/diag.h"
+
+#define TL_POOL_MAX_THREADS 1024
+
+typedef struct tl_pool tl_pool_t;
+typedef void (*tl_pool_fn)(void *ctx, int64_t task, int thread);
+
+// nthreads counts the caller; <= 0 means one per online CPU.
+tl_status_t tl_pool_create(tl_pool_t **out, int nthreads, tl_diag_t *d);
+void tl_pool_destroy(tl_pool_t *p); // waits for the workers to exit; NULL is fine
+int tl_pool_size(const tl_pool_t *p);
+void tl_pool_run(tl_pool_t *p, int64_t ntasks, tl_pool_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,188 @@
+// Thread pool: every task runs exactly once, on truly parallel threads, with
+// results independent of the schedule; reuse, nesting and shutdown.
+#include "../test.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "rt/pool.h"
+#include "rt/rng.h"
+
+typedef struct {
+    atomic_int *count;
+    atomic_int bad_thread;
+    int nthreads;
+} count_ctx_t;
+
+static void count_task(void *arg, int64_t task, int thread)
+{
+    count_ctx_t *c = arg;
+    atomic_fetch_add(&c->count[task], 1);
+    if (thread < 0 || thread >= c->nthreads) atomic_fetch_add(&c->bad_thread, 1);
+}
+
+TEST(pool_runs_every_task_exactly_once)
+{
+    static const int sizes[] = {1, 2, 3, 8};
+    static const int64_t ntasks[] = {0, 1, 2, 3, 7, 100, 5000};
+    for (size_t s = 0; s < TL_ARRAY_LEN(sizes); s++) {
+        tl_pool_t *p;
+        REQUIRE(tl_pool_create(&p, sizes[s], NULL) == TL_OK);
+        CHECK_EQ(tl_pool_size(p), sizes[s]);
+        for (int rep = 0; rep < 20; rep++)
+            for (size_t k = 0; k < TL_ARRAY_LEN(ntasks); k++) {
+                int64_t n = ntasks[k];
+                count_ctx_t c = {calloc((size_t)n + 1, sizeof(atomic_int)), 0, sizes[s]};
+                REQUIRE(c.count);
+                tl_pool_run(p, n, count_task, &c);
+                int wrong = 0;
+                for (int64_t i = 0; i <= n; i++) wrong += atomic_load(&c.count[i]) != (i < n);
+                CHECK_EQ(wrong, 0);
+                CHECK_EQ(atomic_load(&c.bad_thread), 0);
+                free(c.count);
+            }
+        tl_pool_destroy(p);
+    }
+}
+
+// Each of the first n tasks waits until all n have started: only n threads
+// running at once can get past it. Records which thread ran each task.
+typedef struct {
+    atomic_int arrived;
+    int n;
+    int thread_of[64];
+    atomic_int timeouts;
+} rendezvous_t;
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void rendezvous_task(void *arg, int64_t task, int thread)
+{
+    rendezvous_t *r = arg;
+    r->thread_of[task] = thread;
+    if (task >= r->n) return;
+    atomic_fetch_add(&r->arrived, 1);
+    double start = seconds();
+    while (atomic_load(&r->arrived) < r->n) {
+        if (seconds() - start > 10) {
+            atomic_fetch_add(&r->timeouts, 1);
+            return;
+        }
+        sched_yield();
+    }
+}
+
+TEST(pool_threads_run_in_parallel)
+{
+    tl_pool_t *p;
+    REQUIRE(tl_pool_create(&p, 4, NULL) == TL_OK);
+    for (int rep = 0; rep < 5; rep++) {
+        rendezvous_t r = {0, 4, {0}, 0};
+        tl_pool_run(p, 4, rendezvous_task, &r);
+        CHECK_EQ(atomic_load(&r.timeouts), 0);
+        int seen = 0;
+        for (int i = 0; i < 4; i++) seen |= 1 << r.thread_of[i];
+        CHECK_EQ(seen, 15); // four distinct thread indices, the caller's 0 among them
+    }
+    tl_pool_destroy(p);
+}
+
+// Task i writes a value that depends only on i; a reduction in index order then
+// gives the same bits for every pool size and every run.
+static void fill_task(void *arg, int64_t task, int thread)
+{
+    (void)thread;
+    double *out = arg;
+    tl_rng_t r;
+    tl_rng_seed(&r, (uint64_t)task);
+    double acc = 0;
+    for (int k = 0; k < 100; k++) acc += tl_rng_normal(&r) / (1 + k);
+    out[task] = acc;
+}
+
+TEST(pool_results_are_deterministic)
+{
+    enum { N = 3000 };
+    double *ref = malloc(N * sizeof *ref), *got = malloc(N * sizeof *got);
+    REQUIRE(ref && got);
+    for (int64_t i = 0; i < N; i++) fill_task(ref, i, 0);
+    double ref_sum = 0;
+    for (int i = 0; i < N; i++) ref_sum += ref[i];
+    static const int sizes[] = {1, 2, 3, 7};
+    for (size_t s = 0; s < TL_ARRAY_LEN(sizes); s++) {
+        tl_pool_t *p;
+        REQUIRE(tl_pool_create(&p, sizes[s], NULL) == TL_OK);
+        for (int rep = 0; rep < 3; rep++) {
+            memset(got, 0, N * sizeof *got);
+            tl_pool_run(p, N, fill_task, got);
+            CHECK(memcmp(got, ref, N * sizeof *got) == 0);
+            double sum = 0;
+            for (int i = 0; i < N; i++) sum += got[i];
+            CHECK(sum == ref_sum);
+        }
+        tl_pool_destroy(p);
+    }
+    free(ref);
+    free(got);
+}
+
+typedef struct {
+    tl_pool_t *pool;
+    atomic_int inner;
+    atomic_int wrong_thread;
+} nest_ctx_t;
+
+static _Thread_local int outer_thread;
+
+static void inner_task(void *arg, int64_t task, int thread)
+{
+    (void)task;
+    nest_ctx_t *c = arg;
+    atomic_fetch_add(&c->inner, 1);
+    if (thread != outer_thread) atomic_fetch_add(&c->wrong_thread, 1);
+}
+
+static void outer_task(void *arg, int64_t task, int thread)
+{
+    (void)task;
+    nest_ctx_t *c = arg;
+    outer_thread = thread;
+    tl_pool_run(c->pool, 10, inner_task, c); // serial on this thread, no deadlock
+}
+
+TEST(pool_nested_run_is_serial)
+{
+    nest_ctx_t c = {NULL, 0, 0};
+    REQUIRE(tl_pool_create(&c.pool, 3, NULL) == TL_OK);
+    tl_pool_run(c.pool, 20, outer_task, &c);
+    CHECK_EQ(atomic_load(&c.inner), 200);
+    CHECK_EQ(atomic_load(&c.wrong_thread), 0);
+    tl_pool_destroy(c.pool);
+}
+
+TEST(pool_create_destroy_and_limits)
+{
+    tl_pool_t *p;
+    for (int i = 0; i < 50; i++) {
+        REQUIRE(tl_pool_create(&p, 1 + i % 5, NULL) == TL_OK);
+        tl_pool_destroy(p); // idle pools shut down cleanly
+    }
+    REQUIRE(tl_pool_create(&p, 0, NULL) == TL_OK); // one per CPU
+    CHECK(tl_pool_size(p) >= 1);
+    tl_pool_destroy(p);
+    tl_pool_destroy(NULL);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    p = (tl_pool_t *)&d;
+    CHECK(tl_pool_create(&p, TL_POOL_MAX_THREADS + 1, &d) == TL_ERR_ARG);
+    CHECK(p == NULL);
+    CHECK_CONTAINS(tl_diag_text(&d), "the limit is 1024");
+    tl_diag_free(&d);
+}
