@@ -33,7 +33,9 @@ static int clz64(uint64_t x)
     return __builtin_clzll(x);
 }
 
-// Rounds n + (half/2 + sticky/4...) of a unit to an integer with the mode.
+// Rounds the integer n plus a discarded fraction to an integer with the mode;
+// the fraction is described by its top bit (half) and whether any bit below
+// it is set (sticky).
 static uint64_t round_step(uint64_t n, bool half, bool sticky, bool neg, tl_round_t mode)
 {
     bool inexact = half || sticky;
