@@ -15,7 +15,7 @@ TEST(arena_zeroed_and_aligned)
     for (int i = 1; i < 2000; i += 37) {
         unsigned char *p = tl_arena_alloc(&a, (size_t)i);
         REQUIRE(p != NULL);
-        CHECK(((uintptr_t)p % sizeof(max_align_t)) == 0);
+        CHECK(((uintptr_t)p % _Alignof(max_align_t)) == 0);
         for (int k = 0; k < i; k++) CHECK(p[k] == 0);
         memset(p, 0xAB, (size_t)i);
     }
