@@ -1,5 +1,7 @@
-// Thread pool: workers sleep on a condition variable until a new job
-// generation starts, then claim task indices from a shared atomic counter.
+// Thread pool: workers wait for a new job generation, then claim task indices
+// from a shared atomic counter. Waiting spins briefly before sleeping on a
+// condition variable: a wake-up through the kernel costs tens of microseconds,
+// too much for back-to-back small jobs (kernel launches).
 #include "rt/pool.h"
 
 #include <pthread.h>
@@ -19,16 +21,27 @@ struct tl_pool {
     worker_t *workers;
     int nstarted;
     pthread_mutex_t run_lock; // one job at a time
-    pthread_mutex_t lock;     // guards everything below but `next`
+    pthread_mutex_t lock;     // taken to sleep on `start`/`done` and to change the state below
     pthread_cond_t start, done;
-    uint64_t generation;
-    bool stop;
-    int busy; // workers still inside the current job
+    atomic_uint_fast64_t generation; // bumped (release) after the job fields are written
+    atomic_bool stop;
+    atomic_int busy; // workers still inside the current job
     tl_pool_fn fn;
     void *ctx;
     int64_t ntasks;
     atomic_int_fast64_t next;
 };
+
+enum { SPIN = 4000 }; // pause instructions before going to sleep (some 10-100 us)
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
 
 // The pool whose task the current thread is running, and its thread index.
 static _Thread_local tl_pool_t *current_pool;
@@ -43,32 +56,43 @@ static void work(tl_pool_t *p, tl_pool_fn fn, void *ctx, int64_t ntasks, int thr
     current_pool = outer, current_thread = outer_thread;
 }
 
+// Waits until a job newer than `seen` starts (true) or the pool stops (false).
+static bool wait_job(tl_pool_t *p, uint64_t seen)
+{
+    for (int i = 0; i < SPIN; i++) {
+        if (atomic_load(&p->stop)) return false;
+        if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen) return true;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&p->lock);
+    while (!atomic_load(&p->stop) && atomic_load(&p->generation) == seen)
+        pthread_cond_wait(&p->start, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    return !atomic_load(&p->stop);
+}
+
 static void *worker_main(void *arg)
 {
     worker_t *w = arg;
     tl_pool_t *p = w->pool;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->lock);
-    for (;;) {
-        while (!p->stop && p->generation == seen) pthread_cond_wait(&p->start, &p->lock);
-        if (p->stop) break;
-        seen = p->generation;
-        tl_pool_fn fn = p->fn;
-        void *ctx = p->ctx;
-        int64_t ntasks = p->ntasks;
-        pthread_mutex_unlock(&p->lock);
-        work(p, fn, ctx, ntasks, w->index);
-        pthread_mutex_lock(&p->lock);
-        if (--p->busy == 0) pthread_cond_signal(&p->done);
+    while (wait_job(p, seen)) {
+        seen = atomic_load_explicit(&p->generation, memory_order_acquire);
+        work(p, p->fn, p->ctx, p->ntasks, w->index);
+        if (atomic_fetch_sub(&p->busy, 1) == 1) {
+            // The last one out wakes the caller (under the lock: no lost wake-up).
+            pthread_mutex_lock(&p->lock);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->lock);
+        }
     }
-    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
 static void stop_workers(tl_pool_t *p)
 {
     pthread_mutex_lock(&p->lock);
-    p->stop = true;
+    atomic_store(&p->stop, true);
     pthread_cond_broadcast(&p->start);
     pthread_mutex_unlock(&p->lock);
     for (int i = 0; i < p->nstarted; i++) pthread_join(p->threads[i], NULL);
@@ -107,6 +131,9 @@ tl_status_t tl_pool_create(tl_pool_t **out, int nthreads, tl_diag_t *d)
     pthread_cond_init(&p->start, NULL);
     pthread_cond_init(&p->done, NULL);
     atomic_init(&p->next, 0);
+    atomic_init(&p->generation, 0);
+    atomic_init(&p->stop, false);
+    atomic_init(&p->busy, 0);
     if (!p->threads || !p->workers) {
         tl_pool_destroy(p);
         return tl_diag_fail(d, TL_ERR_NOMEM, "pool: out of memory");
@@ -140,16 +167,19 @@ void tl_pool_run(tl_pool_t *p, int64_t ntasks, tl_pool_fn fn, void *ctx)
         return;
     }
     pthread_mutex_lock(&p->run_lock);
-    pthread_mutex_lock(&p->lock);
     p->fn = fn, p->ctx = ctx, p->ntasks = ntasks;
     atomic_store(&p->next, 0);
-    p->busy = p->n - 1;
-    p->generation++;
+    atomic_store(&p->busy, p->n - 1);
+    pthread_mutex_lock(&p->lock);
+    atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
     pthread_cond_broadcast(&p->start);
     pthread_mutex_unlock(&p->lock);
     work(p, fn, ctx, ntasks, 0);
-    pthread_mutex_lock(&p->lock);
-    while (p->busy > 0) pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < SPIN && atomic_load(&p->busy) > 0; i++) cpu_relax();
+    if (atomic_load(&p->busy) > 0) {
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load(&p->busy) > 0) pthread_cond_wait(&p->done, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
     pthread_mutex_unlock(&p->run_lock);
 }
