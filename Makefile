@@ -26,7 +26,8 @@ LIB_SRC  := $(sort $(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/*.c tests/unit/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-TOOL_OBJ := $(BUILD)/tools/tilec.o
+TOOL_SRC := $(sort $(wildcard tools/*.c))
+TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 
 all: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec $(BUILD)/run_tests
 

@@ -4,13 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
+
 static int usage(FILE *f)
 {
     fprintf(f, "usage: tilec <command> [args]\n"
                "\n"
                "commands:\n"
-               "  version        print the version\n"
-               "  help           this text\n");
+               "  ir FILE [-k NAME] [-a NAME=VALUE]...   print the Tile IR of a kernel\n"
+               "  version                                print the version\n"
+               "  help                                   this text\n"
+               "\n"
+               "kernel selection (every command that takes FILE):\n"
+               "  -k NAME               factory, builder, prim_func or Class.method (default: the only one)\n"
+               "  -a NAME=VALUE         factory argument, a Python expression\n"
+               "  --out-idx EXPR        output parameter indices (overrides @tilelang.jit)\n"
+               "  --pass-config K=V     pass config, e.g. tl.ascend_auto_sync=True\n");
     return f == stderr ? 2 : 0;
 }
 
@@ -23,6 +32,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return usage(stdout);
+    if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
     fprintf(stderr, "tilec: unknown command '%s'\n", cmd);
     return usage(stderr);
 }

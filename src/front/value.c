@@ -286,8 +286,13 @@ static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote)
     case TL_V_REGION: tl_ir_print_region(out, v->region); break;
     case TL_V_RANGE: tl_buf_puts(out, "<range>"); break;
     case TL_V_FRAME: tl_buf_puts(out, "<frame>"); break;
-    case TL_V_KERNEL: tl_buf_printf(out, "<prim_func %s>", v->kernel.kernel->name); break;
-    case TL_V_JIT: tl_buf_printf(out, "<jit %s>", v->jit.factory->func.name); break;
+    case TL_V_KERNEL:
+        tl_buf_printf(out, "<prim_func %s>", v->kernel.kernel ? v->kernel.kernel->name
+                                                              : v->kernel.pending->func.name);
+        break;
+    case TL_V_JIT:
+        tl_buf_printf(out, "<jit %s>", v->jit.factory ? v->jit.factory->func.name : "compiled");
+        break;
     case TL_V_TENSORTYPE: tl_buf_printf(out, "T.Tensor(..., %s)", tl_dtype_name(v->tensortype.dtype)); break;
     case TL_V_ERROR: tl_buf_printf(out, "<error: %s>", v->error.message); break;
     case TL_V_COUNT: break;

@@ -66,7 +66,14 @@ typedef struct {
 
 typedef tl_value_t *(*tl_builtin_fn)(tl_eval_t *ev, tl_call_t *call);
 
-typedef enum { TL_FRAME_KERNEL, TL_FRAME_SCOPE, TL_FRAME_NULL } tl_frame_kind_t;
+typedef enum {
+    TL_FRAME_KERNEL,
+    TL_FRAME_SCOPE,
+    TL_FRAME_IF,
+    TL_FRAME_THEN,
+    TL_FRAME_ELSE,
+    TL_FRAME_NULL
+} tl_frame_kind_t;
 
 struct tl_value {
     tl_value_kind_t kind;
@@ -122,19 +129,23 @@ struct tl_value {
         } range;
         struct {
             tl_frame_kind_t frame;
-            tl_value_t *result; // what `as` binds
+            tl_value_t *result; // T.Kernel: the grid (EXPR); T.If: the condition
             tl_side_t side;     // T.Scope
+            int threads;        // T.Kernel(..., threads=k)
         } frame;
         struct {
-            tl_kernel_t *kernel;
+            tl_kernel_t *kernel;      // NULL until traced
+            tl_value_t *pending;      // the @T.prim_func function, traced on first use
         } kernel;
         struct {
             tl_value_t *shape; // tuple/list of ints and IR dims
             tl_dtype_t dtype;
         } tensortype;
         struct {
-            tl_value_t *factory; // the decorated FUNC
+            tl_value_t *factory; // the decorated FUNC (NULL for a tilelang.compile result)
+            tl_value_t *compiled; // tilelang.compile(kernel, ...): the KERNEL it configures
             tl_value_t *out_idx, *workspace_idx, *pass_configs, *target;
+            tl_call_t *first_call; // arguments of the first module-level call, if any
         } jit;
         struct {
             const char *message; // first line of the error

@@ -431,6 +431,20 @@ tl_expr_t *tl_ir_reinterpret(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_
 tl_expr_t *tl_ir_select(tl_kernel_t *k, tl_expr_t *c, tl_expr_t *a, tl_expr_t *b, tl_loc_t loc);
 bool tl_ir_is_const_int(const tl_expr_t *e, int64_t *out);
 
+// --- analysis (simplify.c) ------------------------------------------------------------------
+enum { TL_LINEAR_MAX_TERMS = 8 };
+typedef struct {
+    int n;
+    const tl_expr_t *terms[TL_LINEAR_MAX_TERMS];
+    int64_t coefs[TL_LINEAR_MAX_TERMS];
+    int64_t c;
+} tl_linear_t;
+bool tl_ir_expr_equal(const tl_expr_t *a, const tl_expr_t *b);
+// Integer expression as sum(coefs[i] * terms[i]) + c; false if not expressible.
+bool tl_ir_linear(const tl_expr_t *e, tl_linear_t *out);
+// Whether a - b is a compile-time constant (stored in *diff).
+bool tl_ir_const_diff(const tl_expr_t *a, const tl_expr_t *b, int64_t *diff);
+
 tl_stmt_t *tl_ir_stmt(tl_kernel_t *k, tl_stmt_kind_t kind, tl_loc_t loc);
 tl_stmt_t *tl_ir_seq(tl_kernel_t *k, tl_loc_t loc);
 void tl_ir_seq_push(tl_kernel_t *k, tl_stmt_t *seq, tl_stmt_t *s);

@@ -1,0 +1,153 @@
+// The kernel-file evaluator: runs the factory's Python at compile time and
+// traces @T.prim_func bodies into Tile IR.
+//
+// One evaluator walks the AST for both jobs. Outside a prim_func every value is
+// a Python value. While a body is traced (`ev->kernel != NULL`), T.* calls emit
+// IR statements into the current block, loops over T.serial/T.Parallel/... emit
+// IR loops whose body is traced once, and `if` on an IR condition emits an IR if.
+//
+// Errors are reported to ev->diag at the offending source location; functions
+// return NULL (values) or false/TL_ERR_COMPILE and the caller stops.
+#ifndef TL_FRONT_EVAL_H
+#define TL_FRONT_EVAL_H
+
+#include "front/ast.h"
+#include "front/value.h"
+
+// A Python name scope: function locals chained to the defining scope.
+struct tl_scope_env {
+    tl_map_t names; // name -> tl_value_t*
+    tl_env_t *parent;
+};
+
+typedef struct tl_module_rec tl_module_rec_t;
+
+struct tl_eval {
+    tl_arena_t *arena;
+    tl_diag_t *diag;
+    tl_value_t *builtins; // Python builtins as a module value
+    tl_value_t *lang;     // tilelang.language (T)
+    tl_value_t *tilelang; // tilelang
+    tl_map_t files;       // absolute path -> tl_module_rec_t* (kernel files and their imports)
+    int call_depth;       // recursion guard
+
+    // Trace state: non-NULL while a @T.prim_func body is traced.
+    tl_kernel_t *kernel;
+    tl_stmt_t *block;       // the sequence statements are appended to
+    int parallel_depth;     // inside T.Parallel loops
+    bool in_launch;         // inside `with T.Kernel(...)`
+    tl_value_t *jit;        // the @tilelang.jit value whose factory is running, if any
+    const char *name_hint;  // assignment target name of the call being evaluated
+    tl_kernel_t *scratch;   // builds IR in the factory before a prim_func exists
+    tl_stmt_t *if_frame;    // the IR `if` of an open `with T.If(...)` frame
+    bool deferring;         // loading a file: kernel calls are recorded, not compiled
+};
+
+void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d);
+
+// Reports an error and returns NULL (for `return tl_eval_fail(...)` in value code).
+tl_value_t *tl_eval_fail(tl_eval_t *ev, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
+
+// --- operators on values (eval_ops.c) ------------------------------------------------
+// Python semantics on Python values; when an operand is IR, the result is IR.
+// `op` is one of the TL_BIN_* codes plus the extra Python operators below.
+enum {
+    TL_PYOP_TRUEDIV = TL_BIN_COUNT, // `/`
+    TL_PYOP_FLOORDIV,                // `//`
+    TL_PYOP_MATMUL,                  // `@`
+    TL_PYOP_IS,
+    TL_PYOP_IS_NOT,
+    TL_PYOP_IN,
+    TL_PYOP_NOT_IN,
+};
+tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc);
+tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t loc);
+// Truthiness of a Python value. For an IR value that is not a constant, *is_ir
+// is set and the caller must build IR (an `if` becomes an IR if).
+bool tl_eval_truth(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, bool *is_ir, bool *ok);
+
+// --- conversions for builtins (eval_conv.c) ----------------------------------------
+bool tl_value_to_int(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int64_t *out);
+bool tl_value_to_double(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, double *out);
+bool tl_value_to_bool(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out);
+const char *tl_value_to_cstr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what);
+bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out);
+// A Python number or an IR value as an IR expression (literals get int32/float32
+// unless `hint` is a valid dtype, which literals then take).
+tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint);
+// Whether v can become an IR expression (number, EXPR, dtype-constructed value).
+bool tl_value_is_exprlike(const tl_value_t *v);
+// A buffer, region or single-element load as a region operand.
+tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what);
+// An int or a tuple/list of ints as a constant shape.
+bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim);
+// Elements of a tuple or list (NULL with an error otherwise).
+tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int *n);
+
+// --- calls ----------------------------------------------------------------------------
+// Looks up argument `pos` positionally or by keyword `kw` (either may be -1/NULL).
+tl_value_t *tl_call_arg(const tl_call_t *c, int pos, const char *kw);
+tl_loc_t tl_call_arg_loc(const tl_call_t *c, int pos, const char *kw);
+// Checks counts and keyword names: at most max_pos positional, at least min_req
+// arguments counting keywords, every keyword in `kws` (NULL-terminated; may be NULL).
+bool tl_call_check(tl_eval_t *ev, const tl_call_t *c, const char *fname, int min_req, int max_pos,
+                   const char *const *kws);
+// Calls any callable value (function, builtin, dtype, jit ...).
+tl_value_t *tl_eval_call(tl_eval_t *ev, tl_value_t *fn, tl_call_t *call);
+
+// --- tracing helpers (trace.c) ----------------------------------------------------------
+void tl_trace_emit(tl_eval_t *ev, tl_stmt_t *s);
+// Requires an active trace; reports `what` cannot be used outside a prim_func otherwise.
+bool tl_trace_require(tl_eval_t *ev, tl_loc_t loc, const char *what);
+// The kernel IR is built in: the traced kernel, or (in the factory, before any
+// prim_func exists) a scratch kernel that owns symbolic dims and expressions.
+tl_kernel_t *tl_eval_ir(tl_eval_t *ev);
+
+// --- evaluator internals shared by eval*.c, module.c, trace.c ----------------------------
+typedef enum { TL_FLOW_NORMAL, TL_FLOW_RETURN, TL_FLOW_BREAK, TL_FLOW_CONTINUE, TL_FLOW_ERROR } tl_flow_t;
+
+typedef struct tl_frame {
+    tl_env_t *env;     // local names
+    tl_env_t *globals; // the module's names
+    tl_value_t *ret;   // value of `return`
+    const char *dir;   // directory of the file being evaluated (for imports)
+    tl_value_t *module_ns; // the module value the globals belong to
+    bool module_level; // top-level statements of a file (errors poison names)
+} tl_frame_t;
+
+tl_env_t *tl_env_new(tl_eval_t *ev, tl_env_t *parent);
+tl_value_t *tl_env_lookup(tl_env_t *env, const char *name);
+void tl_env_set(tl_eval_t *ev, tl_env_t *env, const char *name, tl_value_t *v);
+
+tl_value_t *tl_eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n);
+tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n);
+tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body);
+// Materialises a Python iterable (list, tuple, str, dict keys, Python range) as a list.
+tl_value_t *tl_eval_iterate(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc);
+int tl_eval_pyop_of_ast(int ast_binop);
+tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc);
+// Binds `target` (a name, tuple/list, subscript or attribute) to v.
+bool tl_eval_assign(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v);
+// Makes a user function value from a def/lambda node evaluated in `fr`.
+tl_value_t *tl_eval_make_function(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *def);
+
+// Trace forms of statements (trace.c): called by eval_stmt.c when the loop
+// iterable / condition / context is IR.
+tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *range);
+tl_flow_t tl_trace_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *cond);
+tl_flow_t tl_trace_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *cond);
+tl_flow_t tl_trace_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, int item,
+                        tl_value_t *ctx);
+// `name = value` inside a traced body: lets, alloc_var stores, buffer naming.
+bool tl_trace_bind(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v);
+// `buf[idx] = value` inside a traced body.
+bool tl_trace_store(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf, const tl_ast_node_t *index,
+                    tl_value_t *v, tl_loc_t loc);
+// `buf[idx]` inside a traced body: a load (all scalar indices) or a region.
+tl_value_t *tl_trace_subscript(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf,
+                               const tl_ast_node_t *index, tl_loc_t loc);
+
+// Module system (module.c).
+tl_flow_t tl_eval_import(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n);
+
+#endif

@@ -1,0 +1,314 @@
+// Attribute access: module members, buffer properties (shape, dtype), dtype
+// properties (bits), and the methods of str, list and dict that kernel files
+// use at compile time.
+#include "front/eval.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tl_value_t *self_of(tl_call_t *c)
+{
+    return c->self;
+}
+
+// --- str ------------------------------------------------------------------------------------
+
+static tl_value_t *str_case(tl_eval_t *ev, tl_call_t *c, int (*conv)(int))
+{
+    tl_value_t *s = self_of(c);
+    char *p = tl_arena_strndup(ev->arena, s->str.s, s->str.len);
+    for (size_t i = 0; i < s->str.len; i++) p[i] = (char)conv((unsigned char)p[i]);
+    return tl_value_strn(ev->arena, p, s->str.len);
+}
+
+static tl_value_t *m_str_upper(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_case(ev, c, toupper);
+}
+
+static tl_value_t *m_str_lower(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_case(ev, c, tolower);
+}
+
+static tl_value_t *m_str_affix(tl_eval_t *ev, tl_call_t *c, bool prefix)
+{
+    tl_value_t *s = self_of(c), *a = tl_call_arg(c, 0, NULL);
+    if (!a || a->kind != TL_V_STR) return tl_eval_fail(ev, c->loc, "expected a string argument");
+    if (a->str.len > s->str.len) return tl_value_bool(false);
+    const char *at = prefix ? s->str.s : s->str.s + s->str.len - a->str.len;
+    return tl_value_bool(!memcmp(at, a->str.s, a->str.len));
+}
+
+static tl_value_t *m_str_startswith(tl_eval_t *ev, tl_call_t *c)
+{
+    return m_str_affix(ev, c, true);
+}
+
+static tl_value_t *m_str_endswith(tl_eval_t *ev, tl_call_t *c)
+{
+    return m_str_affix(ev, c, false);
+}
+
+static tl_value_t *m_str_join(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *s = self_of(c), *it = tl_call_arg(c, 0, NULL);
+    if (!it) return tl_eval_fail(ev, c->loc, "join() needs an iterable");
+    tl_value_t *items = tl_eval_iterate(ev, it, c->loc);
+    if (!items) return NULL;
+    tl_buf_t b;
+    tl_buf_init(&b);
+    for (int i = 0; i < items->seq.n; i++) {
+        if (i) tl_buf_putn(&b, s->str.s, s->str.len);
+        tl_value_str_of(&b, items->seq.items[i]);
+    }
+    tl_value_t *r = tl_value_strn(ev->arena, tl_buf_cstr(&b), b.len);
+    tl_buf_free(&b);
+    return r;
+}
+
+// "{}" / "{0}" / "{name}" replacement; format specs after ':' are ignored.
+static tl_value_t *m_str_format(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *s = self_of(c);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    int auto_index = 0;
+    for (size_t i = 0; i < s->str.len; i++) {
+        char ch = s->str.s[i];
+        if (ch == '{' && i + 1 < s->str.len && s->str.s[i + 1] == '{') {
+            tl_buf_putc(&b, '{');
+            i++;
+            continue;
+        }
+        if (ch == '}' && i + 1 < s->str.len && s->str.s[i + 1] == '}') {
+            tl_buf_putc(&b, '}');
+            i++;
+            continue;
+        }
+        if (ch != '{') {
+            tl_buf_putc(&b, ch);
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < s->str.len && s->str.s[j] != '}') j++;
+        char field[64] = {0};
+        size_t flen = 0;
+        for (size_t k = i + 1; k < j && s->str.s[k] != ':' && s->str.s[k] != '!' && flen < 63; k++)
+            field[flen++] = s->str.s[k];
+        tl_value_t *v = NULL;
+        if (flen == 0) v = tl_call_arg(c, auto_index++, NULL);
+        else if (isdigit((unsigned char)field[0])) v = tl_call_arg(c, atoi(field), NULL);
+        else v = tl_call_arg(c, -1, field);
+        if (v) tl_value_str_of(&b, v);
+        i = j;
+    }
+    tl_value_t *r = tl_value_strn(ev->arena, tl_buf_cstr(&b), b.len);
+    tl_buf_free(&b);
+    return r;
+}
+
+static tl_value_t *m_str_replace(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *s = self_of(c), *a = tl_call_arg(c, 0, NULL), *r = tl_call_arg(c, 1, NULL);
+    if (!a || !r || a->kind != TL_V_STR || r->kind != TL_V_STR || a->str.len == 0)
+        return tl_eval_fail(ev, c->loc, "replace() needs two strings");
+    tl_buf_t b;
+    tl_buf_init(&b);
+    for (size_t i = 0; i < s->str.len;) {
+        if (i + a->str.len <= s->str.len && !memcmp(s->str.s + i, a->str.s, a->str.len)) {
+            tl_buf_putn(&b, r->str.s, r->str.len);
+            i += a->str.len;
+        } else {
+            tl_buf_putc(&b, s->str.s[i++]);
+        }
+    }
+    tl_value_t *out = tl_value_strn(ev->arena, tl_buf_cstr(&b), b.len);
+    tl_buf_free(&b);
+    return out;
+}
+
+// --- list -------------------------------------------------------------------------------------
+
+static tl_value_t *m_list_append(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *x = tl_call_arg(c, 0, NULL);
+    if (!x || c->nargs != 1) return tl_eval_fail(ev, c->loc, "append() takes exactly one argument");
+    tl_value_list_append(ev->arena, self_of(c), x);
+    return tl_value_none();
+}
+
+static tl_value_t *m_list_extend(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *x = tl_call_arg(c, 0, NULL);
+    if (!x) return tl_eval_fail(ev, c->loc, "extend() takes one argument");
+    tl_value_t *items = tl_eval_iterate(ev, x, c->loc);
+    if (!items) return NULL;
+    for (int i = 0; i < items->seq.n; i++) tl_value_list_append(ev->arena, self_of(c), items->seq.items[i]);
+    return tl_value_none();
+}
+
+static tl_value_t *m_list_pop(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *l = self_of(c);
+    if (l->seq.n == 0) return tl_eval_fail(ev, c->loc, "pop from empty list");
+    int64_t i = l->seq.n - 1;
+    tl_value_t *a = tl_call_arg(c, 0, NULL);
+    if (a && !tl_value_to_int(ev, a, c->loc, "the pop index", &i)) return NULL;
+    if (i < 0) i += l->seq.n;
+    if (i < 0 || i >= l->seq.n) return tl_eval_fail(ev, c->loc, "pop index out of range");
+    tl_value_t *v = l->seq.items[i];
+    memmove(l->seq.items + i, l->seq.items + i + 1, sizeof(tl_value_t *) * (size_t)(l->seq.n - i - 1));
+    l->seq.n--;
+    return v;
+}
+
+static tl_value_t *m_seq_index(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *l = self_of(c), *x = tl_call_arg(c, 0, NULL);
+    for (int i = 0; x && i < l->seq.n; i++)
+        if (tl_value_equal(l->seq.items[i], x)) return tl_value_int(ev->arena, i);
+    return tl_eval_fail(ev, c->loc, "value is not in the list");
+}
+
+static tl_value_t *m_seq_count(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *l = self_of(c), *x = tl_call_arg(c, 0, NULL);
+    int64_t n = 0;
+    for (int i = 0; x && i < l->seq.n; i++) n += tl_value_equal(l->seq.items[i], x);
+    return tl_value_int(ev->arena, n);
+}
+
+// --- dict -------------------------------------------------------------------------------------
+
+static tl_value_t *m_dict_get(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *k = tl_call_arg(c, 0, NULL), *d = tl_call_arg(c, 1, NULL);
+    if (!k) return tl_eval_fail(ev, c->loc, "get() needs a key");
+    tl_value_t *v = tl_value_dict_get(self_of(c), k);
+    return v ? v : d ? d : tl_value_none();
+}
+
+static tl_value_t *dict_view(tl_eval_t *ev, tl_call_t *c, int which)
+{
+    tl_value_t *d = self_of(c), *l = tl_value_list(ev->arena, 0, NULL);
+    for (int i = 0; i < d->dict.n; i++) {
+        tl_value_t *item;
+        if (which == 0) item = d->dict.keys[i];
+        else if (which == 1) item = d->dict.values[i];
+        else {
+            tl_value_t *kv[2] = {d->dict.keys[i], d->dict.values[i]};
+            item = tl_value_tuple(ev->arena, 2, kv);
+        }
+        tl_value_list_append(ev->arena, l, item);
+    }
+    return l;
+}
+
+static tl_value_t *m_dict_keys(tl_eval_t *ev, tl_call_t *c)
+{
+    return dict_view(ev, c, 0);
+}
+
+static tl_value_t *m_dict_values(tl_eval_t *ev, tl_call_t *c)
+{
+    return dict_view(ev, c, 1);
+}
+
+static tl_value_t *m_dict_items(tl_eval_t *ev, tl_call_t *c)
+{
+    return dict_view(ev, c, 2);
+}
+
+static tl_value_t *m_dict_update(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *d = self_of(c), *o = tl_call_arg(c, 0, NULL);
+    if (o && o->kind == TL_V_DICT)
+        for (int i = 0; i < o->dict.n; i++) tl_value_dict_set(ev->arena, d, o->dict.keys[i], o->dict.values[i]);
+    for (int i = 0; i < c->nkw; i++)
+        tl_value_dict_set(ev->arena, d, tl_value_str(ev->arena, c->kw_names[i]), c->kw_values[i]);
+    return tl_value_none();
+}
+
+typedef struct {
+    tl_value_kind_t kind;
+    const char *name;
+    tl_builtin_fn fn;
+} method_t;
+
+static const method_t methods[] = {
+    {TL_V_STR, "upper", m_str_upper},         {TL_V_STR, "lower", m_str_lower},
+    {TL_V_STR, "startswith", m_str_startswith}, {TL_V_STR, "endswith", m_str_endswith},
+    {TL_V_STR, "join", m_str_join},           {TL_V_STR, "format", m_str_format},
+    {TL_V_STR, "replace", m_str_replace},     {TL_V_LIST, "append", m_list_append},
+    {TL_V_LIST, "extend", m_list_extend},     {TL_V_LIST, "pop", m_list_pop},
+    {TL_V_LIST, "index", m_seq_index},        {TL_V_TUPLE, "index", m_seq_index},
+    {TL_V_LIST, "count", m_seq_count},        {TL_V_TUPLE, "count", m_seq_count},
+    {TL_V_DICT, "get", m_dict_get},           {TL_V_DICT, "keys", m_dict_keys},
+    {TL_V_DICT, "values", m_dict_values},     {TL_V_DICT, "items", m_dict_items},
+    {TL_V_DICT, "update", m_dict_update},
+};
+
+static tl_value_t *buffer_attr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc)
+{
+    tl_buffer_t *b = obj->buffer;
+    if (!strcmp(name, "shape")) {
+        tl_value_t *items[TL_MAX_DIMS];
+        for (int i = 0; i < b->ndim; i++)
+            items[i] = b->gm_shape[i] ? tl_value_expr(ev->arena, b->gm_shape[i])
+                                      : tl_value_int(ev->arena, b->shape[i]);
+        return tl_value_tuple(ev->arena, b->ndim, items);
+    }
+    if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(b->dtype));
+    if (!strcmp(name, "name")) return tl_value_str(ev->arena, b->name);
+    if (!strcmp(name, "scope")) return tl_value_str(ev->arena, tl_scope_name(b->scope));
+    return tl_eval_fail(ev, loc, "buffer '%s' has no attribute '%s'", b->name, name);
+}
+
+tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc)
+{
+    for (size_t i = 0; i < TL_ARRAY_LEN(methods); i++)
+        if (methods[i].kind == obj->kind && !strcmp(methods[i].name, name))
+            return tl_value_builtin(ev->arena, methods[i].name, methods[i].fn, obj);
+    switch (obj->kind) {
+    case TL_V_MODULE: {
+        tl_value_t *v = tl_value_module_get(obj, name);
+        if (v) return v;
+        if (obj->module.permissive) {
+            tl_buf_t b;
+            tl_buf_init(&b);
+            tl_buf_printf(&b, "%s.%s", obj->module.name, name);
+            v = tl_value_opaque(ev->arena, tl_buf_cstr(&b));
+            tl_buf_free(&b);
+            return v;
+        }
+        return tl_eval_fail(ev, loc, "'%s.%s' is not supported by tilec", obj->module.name, name);
+    }
+    case TL_V_OPAQUE: {
+        tl_buf_t b;
+        tl_buf_init(&b);
+        tl_buf_printf(&b, "%s.%s", obj->opaque.what, name);
+        tl_value_t *v = tl_value_opaque(ev->arena, tl_buf_cstr(&b));
+        tl_buf_free(&b);
+        return v;
+    }
+    case TL_V_BUFFER: return buffer_attr(ev, obj, name, loc);
+    case TL_V_DTYPE:
+        if (!strcmp(name, "bits")) return tl_value_int(ev->arena, tl_dtype_bits(obj->dtype));
+        if (!strcmp(name, "bytes")) return tl_value_int(ev->arena, tl_dtype_size(obj->dtype));
+        if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(obj->dtype));
+        break;
+    case TL_V_EXPR:
+        if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(obj->expr->dtype));
+        break;
+    case TL_V_FUNC:
+        if (!strcmp(name, "__name__")) return tl_value_str(ev->arena, obj->func.name);
+        break;
+    case TL_V_JIT:
+        return tl_value_opaque(ev->arena, "compiled kernel attribute");
+    case TL_V_ERROR: return tl_eval_fail(ev, loc, "%s", obj->error.message);
+    default: break;
+    }
+    return tl_eval_fail(ev, loc, "'%s' object has no attribute '%s'", tl_value_type_name(obj), name);
+}

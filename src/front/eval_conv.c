@@ -1,0 +1,323 @@
+// Conversions from compile-time values to what builtins need (integers, dtypes,
+// IR expressions, regions, shapes) and call-argument helpers. Each conversion
+// reports a precise error at the value's location when it fails.
+#include "front/eval.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+tl_value_t *tl_eval_fail(tl_eval_t *ev, tl_loc_t loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tl_diag_vreport(ev->diag, TL_SEV_ERROR, loc, TL_ERR_COMPILE, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+static bool error_value(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc)
+{
+    if (v->kind != TL_V_ERROR) return false;
+    tl_eval_fail(ev, loc, "%s", v->error.message);
+    return true;
+}
+
+// Names the variables an expression depends on, for "not a constant" errors.
+static void collect_vars(tl_buf_t *b, const tl_expr_t *e, int *n)
+{
+    if (!e || *n >= 3) return;
+    switch (e->kind) {
+    case TL_EX_VAR:
+        if (!strstr(tl_buf_cstr(b), e->var->name)) {
+            tl_buf_printf(b, "%s'%s'", *n ? ", " : "", e->var->name);
+            (*n)++;
+        }
+        break;
+    case TL_EX_LOAD:
+        if (!strstr(tl_buf_cstr(b), e->load.buf->name)) {
+            tl_buf_printf(b, "%s'%s'", *n ? ", " : "", e->load.buf->name);
+            (*n)++;
+        }
+        break;
+    case TL_EX_BIN:
+        collect_vars(b, e->op.a, n);
+        collect_vars(b, e->op.b, n);
+        break;
+    case TL_EX_UN: collect_vars(b, e->op.a, n); break;
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: collect_vars(b, e->arg, n); break;
+    case TL_EX_SELECT:
+        collect_vars(b, e->sel.cond, n);
+        collect_vars(b, e->sel.a, n);
+        collect_vars(b, e->sel.b, n);
+        break;
+    default: break;
+    }
+}
+
+static void not_constant(tl_eval_t *ev, const tl_expr_t *e, tl_loc_t loc, const char *what)
+{
+    tl_buf_t b;
+    tl_buf_init(&b);
+    int n = 0;
+    collect_vars(&b, e, &n);
+    tl_eval_fail(ev, loc, "%s must be a compile-time constant, but it depends on %s", what,
+                 n ? tl_buf_cstr(&b) : "run-time values");
+    tl_buf_free(&b);
+}
+
+bool tl_value_to_int(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int64_t *out)
+{
+    if (error_value(ev, v, loc)) return false;
+    switch (v->kind) {
+    case TL_V_INT: *out = v->i; return true;
+    case TL_V_BOOL: *out = v->b; return true;
+    case TL_V_EXPR:
+        if (tl_ir_is_const_int(v->expr, out)) return true;
+        not_constant(ev, v->expr, loc, what);
+        return false;
+    default:
+        tl_eval_fail(ev, loc, "%s must be an integer, got %s", what, tl_value_type_name(v));
+        return false;
+    }
+}
+
+bool tl_value_to_double(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, double *out)
+{
+    if (error_value(ev, v, loc)) return false;
+    if (tl_value_is_number(v)) {
+        *out = tl_value_as_double(v);
+        return true;
+    }
+    if (v->kind == TL_V_EXPR) {
+        int64_t i;
+        if (tl_ir_is_const_int(v->expr, &i)) {
+            *out = (double)i;
+            return true;
+        }
+        if (v->expr->kind == TL_EX_FLOAT) {
+            *out = v->expr->f;
+            return true;
+        }
+        not_constant(ev, v->expr, loc, what);
+        return false;
+    }
+    tl_eval_fail(ev, loc, "%s must be a number, got %s", what, tl_value_type_name(v));
+    return false;
+}
+
+bool tl_value_to_bool(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out)
+{
+    bool is_expr = false, ok = true;
+    bool t = tl_eval_truth(ev, v, loc, &is_expr, &ok);
+    if (!ok) return false;
+    if (is_expr) {
+        not_constant(ev, v->expr, loc, what);
+        return false;
+    }
+    *out = t;
+    return true;
+}
+
+const char *tl_value_to_cstr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what)
+{
+    if (error_value(ev, v, loc)) return NULL;
+    if (v->kind == TL_V_STR) return v->str.s;
+    tl_eval_fail(ev, loc, "%s must be a string, got %s", what, tl_value_type_name(v));
+    return NULL;
+}
+
+bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out)
+{
+    if (error_value(ev, v, loc)) return false;
+    if (v->kind == TL_V_DTYPE) {
+        *out = v->dtype;
+        return true;
+    }
+    if (v->kind == TL_V_STR) {
+        if (tl_dtype_parse(v->str.s, out)) return true;
+        tl_eval_fail(ev, loc, "unknown dtype '%s'", v->str.s);
+        return false;
+    }
+    tl_eval_fail(ev, loc, "expected a dtype (a string such as \"float16\" or T.float16), got %s",
+                 tl_value_type_name(v));
+    return false;
+}
+
+bool tl_value_is_exprlike(const tl_value_t *v)
+{
+    return tl_value_is_number(v) || v->kind == TL_V_EXPR ||
+           (v->kind == TL_V_BUFFER && v->buffer->scope == TL_SCOPE_VAR);
+}
+
+tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint)
+{
+    if (error_value(ev, v, loc)) return NULL;
+    tl_kernel_t *k = ev->kernel;
+    if (!k) {
+        tl_eval_fail(ev, loc, "IR expressions can only be built inside a @T.prim_func body");
+        return NULL;
+    }
+    bool has_hint = hint >= 0 && hint < TL_DTYPE_COUNT;
+    switch (v->kind) {
+    case TL_V_BOOL: return tl_ir_int(k, v->b, TL_BOOL, loc);
+    case TL_V_INT: {
+        if (has_hint && tl_dtype_is_float((tl_dtype_t)hint))
+            return tl_ir_float(k, (double)v->i, (tl_dtype_t)hint, loc);
+        tl_dtype_t t = has_hint && tl_dtype_is_int((tl_dtype_t)hint) ? (tl_dtype_t)hint
+                       : (v->i >= INT32_MIN && v->i <= INT32_MAX) ? TL_I32
+                                                                   : TL_I64;
+        return tl_ir_int(k, v->i, t, loc);
+    }
+    case TL_V_FLOAT:
+        return tl_ir_float(k, v->f,
+                           has_hint && tl_dtype_is_float((tl_dtype_t)hint) ? (tl_dtype_t)hint
+                                                                          : TL_F32,
+                           loc);
+    case TL_V_EXPR: return v->expr;
+    case TL_V_BUFFER:
+        if (v->buffer->scope == TL_SCOPE_VAR) {
+            tl_expr_t *zero = tl_ir_int(k, 0, TL_I32, loc);
+            return tl_ir_load(k, v->buffer, 1, &zero, loc);
+        }
+        tl_eval_fail(ev, loc, "buffer '%s' used where a scalar is expected (index it, e.g. %s[i])",
+                     v->buffer->name, v->buffer->name);
+        return NULL;
+    case TL_V_OPAQUE:
+        tl_eval_fail(ev, loc, "'%s' cannot be used inside a kernel", v->opaque.what);
+        return NULL;
+    default:
+        tl_eval_fail(ev, loc, "expected a scalar expression, got %s", tl_value_type_name(v));
+        return NULL;
+    }
+}
+
+static tl_region_t *whole_region(tl_eval_t *ev, tl_buffer_t *b, tl_loc_t loc)
+{
+    tl_kernel_t *k = ev->kernel;
+    tl_region_t *r = tl_arena_alloc(ev->arena, sizeof *r);
+    r->buf = b;
+    r->form = TL_REGION_WHOLE;
+    r->ndim = b->ndim;
+    r->loc = loc;
+    for (int i = 0; i < b->ndim; i++) {
+        r->start[i] = tl_ir_int(k, 0, TL_I32, loc);
+        r->extent[i] = b->gm_shape[i] ? b->gm_shape[i] : tl_ir_int(k, b->shape[i], TL_I32, loc);
+    }
+    return r;
+}
+
+tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what)
+{
+    if (error_value(ev, v, loc)) return NULL;
+    if (!tl_trace_require(ev, loc, what)) return NULL;
+    if (v->kind == TL_V_BUFFER) {
+        if (v->buffer->scope == TL_SCOPE_VAR) {
+            tl_eval_fail(ev, loc, "%s must be a buffer, but '%s' is a T.alloc_var scalar", what,
+                         v->buffer->name);
+            return NULL;
+        }
+        return whole_region(ev, v->buffer, loc);
+    }
+    if (v->kind == TL_V_REGION) return v->region;
+    if (v->kind == TL_V_EXPR && v->expr->kind == TL_EX_LOAD &&
+        v->expr->load.buf->scope != TL_SCOPE_VAR) {
+        const tl_expr_t *e = v->expr;
+        tl_region_t *r = tl_arena_alloc(ev->arena, sizeof *r);
+        r->buf = e->load.buf;
+        r->form = TL_REGION_POINT;
+        r->ndim = e->load.n;
+        r->loc = loc;
+        for (int i = 0; i < e->load.n; i++) {
+            r->start[i] = e->load.idx[i];
+            r->extent[i] = tl_ir_int(ev->kernel, 1, TL_I32, loc);
+        }
+        return r;
+    }
+    tl_eval_fail(ev, loc, "%s must be a buffer or a buffer region, got %s", what,
+                 tl_value_type_name(v));
+    return NULL;
+}
+
+tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int *n)
+{
+    if (error_value(ev, v, loc)) return NULL;
+    if (v->kind == TL_V_TUPLE || v->kind == TL_V_LIST) {
+        *n = v->seq.n;
+        static tl_value_t *empty[1];
+        return v->seq.n ? v->seq.items : empty;
+    }
+    tl_eval_fail(ev, loc, "%s must be a tuple or list, got %s", what, tl_value_type_name(v));
+    return NULL;
+}
+
+bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim)
+{
+    if (v->kind == TL_V_INT || v->kind == TL_V_EXPR) {
+        *ndim = 1;
+        if (!tl_value_to_int(ev, v, loc, "a buffer dimension", &shape[0])) return false;
+    } else {
+        int n;
+        tl_value_t **items = tl_value_items(ev, v, loc, "a shape", &n);
+        if (!items) return false;
+        if (n > TL_MAX_DIMS) {
+            tl_eval_fail(ev, loc, "shape has %d dimensions; at most %d are supported", n, TL_MAX_DIMS);
+            return false;
+        }
+        *ndim = n;
+        for (int i = 0; i < n; i++)
+            if (!tl_value_to_int(ev, items[i], loc, "an on-chip buffer dimension", &shape[i]))
+                return false;
+    }
+    for (int i = 0; i < *ndim; i++)
+        if (shape[i] <= 0) {
+            tl_eval_fail(ev, loc, "buffer dimension %d is %lld; dimensions must be positive", i,
+                         (long long)shape[i]);
+            return false;
+        }
+    return true;
+}
+
+tl_value_t *tl_call_arg(const tl_call_t *c, int pos, const char *kw)
+{
+    if (pos >= 0 && pos < c->nargs) return c->args[pos];
+    if (kw)
+        for (int i = 0; i < c->nkw; i++)
+            if (!strcmp(c->kw_names[i], kw)) return c->kw_values[i];
+    return NULL;
+}
+
+tl_loc_t tl_call_arg_loc(const tl_call_t *c, int pos, const char *kw)
+{
+    if (pos >= 0 && pos < c->nargs && c->arg_locs) return c->arg_locs[pos];
+    if (kw && c->kw_locs)
+        for (int i = 0; i < c->nkw; i++)
+            if (!strcmp(c->kw_names[i], kw)) return c->kw_locs[i];
+    return c->loc;
+}
+
+bool tl_call_check(tl_eval_t *ev, const tl_call_t *c, const char *fname, int min_req, int max_pos,
+                   const char *const *kws)
+{
+    if (c->nargs > max_pos) {
+        tl_eval_fail(ev, c->arg_locs ? c->arg_locs[max_pos] : c->loc,
+                     "%s takes at most %d positional argument%s, got %d", fname, max_pos,
+                     max_pos == 1 ? "" : "s", c->nargs);
+        return false;
+    }
+    for (int i = 0; i < c->nkw; i++) {
+        bool known = false;
+        for (int j = 0; kws && kws[j] && !known; j++) known = !strcmp(kws[j], c->kw_names[i]);
+        if (!known) {
+            tl_eval_fail(ev, c->kw_locs ? c->kw_locs[i] : c->loc,
+                         "%s got an unexpected keyword argument '%s'", fname, c->kw_names[i]);
+            return false;
+        }
+    }
+    if (c->nargs + c->nkw < min_req) {
+        tl_eval_fail(ev, c->loc, "%s needs at least %d argument%s, got %d", fname, min_req,
+                     min_req == 1 ? "" : "s", c->nargs + c->nkw);
+        return false;
+    }
+    return true;
+}

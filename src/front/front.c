@@ -1,0 +1,282 @@
+// The front end in one function: load the file, pick the kernel, evaluate the
+// factory with the user's arguments, trace, apply settings, verify.
+#include "front/front.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/parse.h"
+
+static void setup(tl_eval_t *ev, tl_arena_t *arena, tl_diag_t *d)
+{
+    tl_eval_init(ev, arena, d);
+    tl_front_install_builtins(ev);
+    tl_front_install_lang(ev);
+    tl_front_install_tilelang(ev);
+}
+
+// Evaluates `-a` / `--pass-config` values: Python expressions in the file's scope.
+static tl_value_t *eval_text(tl_eval_t *ev, tl_env_t *globals, const char *what, const char *text)
+{
+    const char *path = tl_arena_printf(ev->arena, "<%s>", what);
+    tl_source_t *src = tl_arena_alloc(ev->arena, sizeof *src);
+    src->path = path;
+    src->text = tl_arena_strdup(ev->arena, text);
+    src->len = strlen(text);
+    tl_ast_node_t *e;
+    if (tl_parse_expression(ev->arena, src, ev->diag, &e) != TL_OK) return NULL;
+    tl_frame_t fr = {0};
+    fr.env = fr.globals = globals;
+    return tl_eval_expr(ev, &fr, e);
+}
+
+// The names the file's own top-level statements bind, in order.
+static void top_names(tl_eval_t *ev, const tl_ast_module_t *m, tl_vec_t *out)
+{
+    for (int i = 0; i < m->body.len; i++) {
+        const tl_ast_node_t *n = m->body.items[i];
+        if (n->kind == TL_AST_FUNCTIONDEF) tl_vec_push(ev->arena, out, (void *)n->def.name);
+        else if (n->kind == TL_AST_ASSIGN)
+            for (int t = 0; t < n->assign.targets.len; t++)
+                if (n->assign.targets.items[t]->kind == TL_AST_NAME)
+                    tl_vec_push(ev->arena, out, (void *)n->assign.targets.items[t]->name.id);
+    }
+}
+
+static bool is_kernel_candidate(const tl_value_t *v)
+{
+    return v && ((v->kind == TL_V_JIT && v->jit.factory) || v->kind == TL_V_KERNEL);
+}
+
+static tl_value_t *select_kernel(tl_eval_t *ev, tl_module_rec_t *rec, const tl_ast_module_t *ast,
+                                 const char *want, const char **name_out)
+{
+    tl_env_t *g = tl_front_module_globals(rec);
+    tl_loc_t none = {0};
+    if (want) {
+        // "Class.method" walks attributes.
+        char *path = tl_arena_strdup(ev->arena, want);
+        char *dot = strchr(path, '.');
+        if (dot) *dot = 0;
+        tl_value_t *v = tl_env_lookup(g, path);
+        if (!v) {
+            tl_eval_fail(ev, none, "%s: no kernel, factory or function named '%s'", tl_front_module_source(rec)->path, path);
+            return NULL;
+        }
+        if (v->kind == TL_V_ERROR) {
+            tl_eval_fail(ev, v->error.loc, "'%s' cannot be used: %s", path, v->error.message);
+            return NULL;
+        }
+        while (dot) {
+            char *attr = dot + 1;
+            dot = strchr(attr, '.');
+            if (dot) *dot = 0;
+            v = tl_eval_getattr(ev, v, attr, none);
+            if (!v) return NULL;
+        }
+        *name_out = want;
+        return v;
+    }
+    tl_vec_t names = {0};
+    top_names(ev, ast, &names);
+    tl_value_t *found = NULL;
+    const char *found_name = NULL;
+    int count = 0;
+    tl_buf_t list;
+    tl_buf_init(&list);
+    for (int i = 0; i < names.len; i++) {
+        tl_value_t *v = tl_env_lookup(g, names.items[i]);
+        if (!is_kernel_candidate(v)) continue;
+        bool dup = false;
+        for (int j = 0; j < i; j++) dup = dup || !strcmp(names.items[j], names.items[i]);
+        if (dup) continue;
+        tl_buf_printf(&list, "%s%s", count ? ", " : "", (const char *)names.items[i]);
+        // A jit factory wins over prim_funcs it might also define at top level.
+        if (!found || (v->kind == TL_V_JIT && found->kind != TL_V_JIT)) {
+            found = v;
+            found_name = names.items[i];
+        }
+        count++;
+    }
+    int njit = 0;
+    for (int i = 0; i < names.len; i++) {
+        tl_value_t *v = tl_env_lookup(g, names.items[i]);
+        if (v && v->kind == TL_V_JIT && v->jit.factory) njit++;
+    }
+    if (!found) {
+        tl_eval_fail(ev, none, "%s defines no @tilelang.jit factory or @T.prim_func; name one with -k",
+                     tl_front_module_source(rec)->path);
+    } else if (njit > 1 || (njit == 0 && count > 1)) {
+        tl_eval_fail(ev, none, "%s defines several kernels (%s); pick one with -k NAME",
+                     tl_front_module_source(rec)->path, tl_buf_cstr(&list));
+        found = NULL;
+    }
+    tl_buf_free(&list);
+    *name_out = found_name;
+    return found;
+}
+
+// Builds the factory call: the first module-level call's arguments (as
+// keywords), overridden by -a NAME=VALUE.
+static tl_call_t *factory_call(tl_eval_t *ev, tl_value_t *fn, const tl_call_t *first,
+                               tl_env_t *globals, const tl_front_opts_t *opts)
+{
+    tl_call_t *c = tl_arena_alloc(ev->arena, sizeof *c);
+    int cap = (first ? first->nargs + first->nkw : 0) + opts->nargs + 1;
+    c->kw_names = tl_arena_alloc(ev->arena, sizeof(char *) * (size_t)cap);
+    c->kw_values = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * (size_t)cap);
+    c->loc = fn && fn->kind == TL_V_FUNC ? fn->func.def->loc : (tl_loc_t){0};
+    const tl_ast_list_t *params = fn && fn->kind == TL_V_FUNC ? &fn->func.def->def.params : NULL;
+    if (first) {
+        for (int i = 0; i < first->nargs; i++) {
+            if (!params || i >= params->len) break;
+            c->kw_names[c->nkw] = params->items[i]->param.name;
+            c->kw_values[c->nkw++] = first->args[i];
+        }
+        for (int i = 0; i < first->nkw; i++) {
+            c->kw_names[c->nkw] = first->kw_names[i];
+            c->kw_values[c->nkw++] = first->kw_values[i];
+        }
+    }
+    for (int i = 0; i < opts->nargs; i++) {
+        tl_value_t *v = eval_text(ev, globals, tl_arena_printf(ev->arena, "-a %s", opts->args[i].name),
+                                  opts->args[i].value);
+        if (!v) return NULL;
+        int slot = c->nkw;
+        for (int k = 0; k < c->nkw; k++)
+            if (!strcmp(c->kw_names[k], opts->args[i].name)) slot = k;
+        if (params) {
+            bool known = false;
+            for (int p = 0; p < params->len; p++) known = known || !strcmp(params->items[p]->param.name, opts->args[i].name);
+            bool has_kwargs = false;
+            for (int p = 0; p < params->len; p++) has_kwargs = has_kwargs || params->items[p]->param.kind == TL_PARAM_KWARG;
+            if (!known && !has_kwargs) {
+                tl_buf_t b;
+                tl_buf_init(&b);
+                for (int p = 0; p < params->len; p++) tl_buf_printf(&b, "%s%s", p ? ", " : "", params->items[p]->param.name);
+                tl_eval_fail(ev, (tl_loc_t){0}, "-a %s: '%s' has no parameter '%s' (parameters: %s)", opts->args[i].name,
+                             fn->func.name, opts->args[i].name, tl_buf_cstr(&b));
+                tl_buf_free(&b);
+                return NULL;
+            }
+        }
+        c->kw_names[slot] = opts->args[i].name;
+        c->kw_values[slot] = v;
+        if (slot == c->nkw) c->nkw++;
+    }
+    return c;
+}
+
+static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_opts_t *opts,
+                           tl_kernel_t **out)
+{
+    static const tl_front_opts_t no_opts;
+    if (!opts) opts = &no_opts;
+    tl_env_t *g = tl_front_module_globals(rec);
+    const tl_source_t *src = tl_front_module_source(rec);
+    const tl_ast_module_t *ast = tl_front_module_ast(rec);
+    const char *name = NULL;
+    tl_value_t *sel = select_kernel(ev, rec, ast, opts->kernel, &name);
+    if (!sel) return TL_ERR_COMPILE;
+    tl_value_t *kv = NULL;
+    switch (sel->kind) {
+    case TL_V_JIT:
+        if (sel->jit.factory) {
+            tl_call_t *c = factory_call(ev, sel->jit.factory, sel->jit.first_call, g, opts);
+            kv = c ? tl_front_instantiate(ev, sel, c) : NULL;
+        } else {
+            kv = tl_front_instantiate(ev, sel, NULL);
+        }
+        break;
+    case TL_V_KERNEL:
+        if (opts->nargs)
+            tl_diag_warning(ev->diag, (tl_loc_t){0}, "'%s' is a prim_func, not a factory: -a arguments are ignored", name);
+        kv = sel;
+        if (!kv->kernel.kernel) {
+            tl_value_t *t = tl_front_trace(ev, kv->kernel.pending, (tl_loc_t){0});
+            if (t) kv->kernel.kernel = t->kernel.kernel;
+            else kv = NULL;
+        }
+        break;
+    case TL_V_FUNC: {
+        // An undecorated builder that returns a prim_func (or a jit result).
+        tl_call_t *c = factory_call(ev, sel, NULL, g, opts);
+        tl_value_t *r = NULL;
+        if (c) {
+            bool saved = ev->deferring;
+            ev->deferring = false;
+            r = tl_eval_call(ev, sel, c);
+            ev->deferring = saved;
+        }
+        if (r && r->kind == TL_V_JIT) r = tl_front_instantiate(ev, r, NULL);
+        if (r && r->kind == TL_V_KERNEL && !r->kernel.kernel) {
+            tl_value_t *t = tl_front_trace(ev, r->kernel.pending, sel->func.def->loc);
+            r = t;
+        }
+        if (r && r->kind != TL_V_KERNEL) {
+            tl_eval_fail(ev, sel->func.def->loc, "'%s' returned %s, not a @T.prim_func", name, tl_value_type_name(r));
+            r = NULL;
+        }
+        kv = r;
+        break;
+    }
+    default:
+        tl_eval_fail(ev, (tl_loc_t){0}, "%s: '%s' is %s, not a kernel factory or prim_func", src->path, name,
+                     tl_value_type_name(sel));
+        return TL_ERR_COMPILE;
+    }
+    if (!kv) return TL_ERR_COMPILE;
+    tl_kernel_t *k = kv->kernel.kernel;
+    // Command-line settings override the file's.
+    if (opts->out_idx) {
+        for (int i = 0; i < k->nparams; i++)
+            if (k->params[i].role == TL_ROLE_OUTPUT) k->params[i].role = TL_ROLE_INPUT;
+        tl_value_t *v = eval_text(ev, g, "--out-idx", opts->out_idx);
+        if (!v || !tl_front_apply_jit(ev, k, v, NULL, NULL, NULL, (tl_loc_t){0})) return TL_ERR_COMPILE;
+    }
+    if (opts->npass_configs) {
+        tl_value_t *d = tl_value_dict(ev->arena);
+        for (int i = 0; i < opts->npass_configs; i++) {
+            tl_value_t *v = eval_text(ev, g, "--pass-config", opts->pass_configs[i].value);
+            if (!v) return TL_ERR_COMPILE;
+            tl_value_dict_set(ev->arena, d, tl_value_str(ev->arena, opts->pass_configs[i].name), v);
+        }
+        if (!tl_front_apply_jit(ev, k, NULL, NULL, d, NULL, (tl_loc_t){0})) return TL_ERR_COMPILE;
+    }
+    *out = k;
+    return TL_OK;
+}
+
+static tl_status_t run(tl_arena_t *arena, const char *path, const char *text,
+                       const tl_front_opts_t *opts, tl_diag_t *d, tl_kernel_t **out)
+{
+    jmp_buf oom;
+    jmp_buf *saved = arena->oom;
+    if (setjmp(oom)) {
+        arena->oom = saved;
+        return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_NOMEM, "out of memory while compiling '%s'", path);
+    }
+    arena->oom = &oom;
+    tl_eval_t ev;
+    setup(&ev, arena, d);
+    tl_status_t st = TL_ERR_COMPILE;
+    tl_module_rec_t *rec = text ? tl_front_load_text(&ev, path, text) : tl_front_load_file(&ev, path, "__tilec__");
+    if (rec) st = compile(&ev, rec, opts, out);
+    if (st == TL_OK && d->nerrors) st = TL_ERR_COMPILE;
+    arena->oom = saved;
+    if (st != TL_OK && !d->nerrors) tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, st, "compilation of '%s' failed", path);
+    return st == TL_OK ? TL_OK : (d->nerrors && st == TL_ERR_COMPILE ? TL_ERR_COMPILE : st);
+}
+
+tl_status_t tl_front_compile(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts,
+                             tl_diag_t *d, tl_kernel_t **out)
+{
+    return run(arena, path, NULL, opts, d, out);
+}
+
+tl_status_t tl_front_compile_source(tl_arena_t *arena, const char *path, const char *text,
+                                    const tl_front_opts_t *opts, tl_diag_t *d, tl_kernel_t **out)
+{
+    return run(arena, path, text, opts, d, out);
+}

@@ -1,0 +1,60 @@
+// The front end's entry point: a kernel file (plus the kernel name and factory
+// arguments the user gives) to verified Tile IR.
+//
+//   tl_front_compile(arena, "kernels/gemm.py", &opts, diag, &kernel)
+//
+// runs: read + parse the file, evaluate its top level (tolerantly), pick the
+// kernel, evaluate the factory with the arguments, trace the @T.prim_func body,
+// apply the @tilelang.jit settings (out_idx, workspace_idx, pass_configs),
+// verify. Everything lives in `arena`.
+#ifndef TL_FRONT_FRONT_H
+#define TL_FRONT_FRONT_H
+
+#include "front/eval.h"
+
+typedef struct {
+    const char *name;  // factory argument name
+    const char *value; // a Python expression (`128`, `"float16"`, `lambda a, b: a + b`)
+} tl_front_arg_t;
+
+typedef struct {
+    const char *kernel; // -k NAME: factory, builder, prim_func or Class.method; NULL = the only one
+    int nargs;
+    const tl_front_arg_t *args; // -a NAME=VALUE
+    const char *out_idx;        // --out-idx (Python expression), overrides the jit's
+    int npass_configs;
+    const tl_front_arg_t *pass_configs; // --pass-config KEY=VALUE
+} tl_front_opts_t;
+
+tl_status_t tl_front_compile(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts,
+                             tl_diag_t *d, tl_kernel_t **out);
+// The same with the file's text given (path used for messages and imports).
+tl_status_t tl_front_compile_source(tl_arena_t *arena, const char *path, const char *text,
+                                    const tl_front_opts_t *opts, tl_diag_t *d, tl_kernel_t **out);
+
+// --- shared by the front-end files ------------------------------------------------------------
+// Loads (once) and evaluates a file; NULL on error (reported).
+tl_module_rec_t *tl_front_load_file(tl_eval_t *ev, const char *path, const char *modname);
+tl_module_rec_t *tl_front_load_text(tl_eval_t *ev, const char *path, const char *text);
+tl_env_t *tl_front_module_globals(tl_module_rec_t *rec);
+const tl_ast_module_t *tl_front_module_ast(tl_module_rec_t *rec);
+const tl_source_t *tl_front_module_source(tl_module_rec_t *rec);
+// Builds the modelled modules (builtins, math, tilelang, T) into ev.
+void tl_front_install_builtins(tl_eval_t *ev);
+void tl_front_install_tilelang(tl_eval_t *ev);
+void tl_front_install_lang(tl_eval_t *ev);
+void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);
+// Traces a @T.prim_func function now (KERNEL value with kernel set).
+tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc);
+// Instantiates a jit factory with a call (returns a traced KERNEL value with
+// the jit's settings applied).
+tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call);
+// Calls a jit value (deferred while a file loads, see tilelang.c).
+tl_value_t *tl_front_call_jit(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call);
+// Applies out_idx / workspace_idx / pass_configs / target values to a kernel.
+bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
+                        tl_value_t *workspace_idx, tl_value_t *pass_configs, tl_value_t *target,
+                        tl_loc_t loc);
+const char *tl_trace_unique_name(tl_eval_t *ev, const char *base);
+
+#endif

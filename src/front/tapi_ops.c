@@ -1,0 +1,474 @@
+// Tile ops of the T namespace: T.copy, T.gemm_v0, T.mma, T.reduce_*, T.tile.*
+// (and the top-level aliases T.reinterpretcast, T.set_deq_scale). Arguments are
+// bound by position or by the upstream parameter names, converted to IR
+// operands by the op's signature (ops.h), and emitted as one TL_ST_OP.
+#include "front/front.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// Per-op parameter lists in upstream order. Each name is prefixed by its role:
+//   ':' the next operand of the op signature      '@' a mode string attribute
+//   '#' broadcast axis attribute                  '~' accepted and ignored
+typedef struct {
+    tl_opcode_t op;
+    const char *api; // name after T.tile.
+    const char *params;
+} tile_api_t;
+
+static const tile_api_t tile_apis[] = {
+    {TL_OP_FILL, "fill", ":buffer :value"},
+    {TL_OP_CAST, "cast", ":dst :src @mode :count"},
+    {TL_OP_ADD, "add", ":dst :src0 :src1"},
+    {TL_OP_SUB, "sub", ":dst :src0 :src1"},
+    {TL_OP_MUL, "mul", ":dst :src0 :src1"},
+    {TL_OP_DIV, "div", ":dst :src0 :src1"},
+    {TL_OP_MAX, "max", ":dst :src0 :src1"},
+    {TL_OP_MIN, "min", ":dst :src0 :src1"},
+    {TL_OP_AND, "bitwise_and", ":dst :src0 :src1"},
+    {TL_OP_OR, "bitwise_or", ":dst :src0 :src1"},
+    {TL_OP_XOR, "bitwise_xor", ":dst :src0 :src1 ~tmp"},
+    {TL_OP_SHL, "bitwise_lshift", ":dst :src0 :scalarValue"},
+    {TL_OP_SHR, "bitwise_rshift", ":dst :src0 :scalarValue"},
+    {TL_OP_POW, "pow", ":dst :src0 :src1"},
+    {TL_OP_EXP, "exp", ":dst :src0 :count"},
+    {TL_OP_LN, "ln", ":dst :src0 :count"},
+    {TL_OP_ABS, "abs", ":dst :src0 :count"},
+    {TL_OP_RECIPROCAL, "reciprocal", ":dst :src0 :count"},
+    {TL_OP_SQRT, "sqrt", ":dst :src0 :count"},
+    {TL_OP_RSQRT, "rsqrt", ":dst :src0 :count"},
+    {TL_OP_RELU, "relu", ":dst :src0 :count"},
+    {TL_OP_SIGMOID, "sigmoid", ":dst :src :count"},
+    {TL_OP_SILU, "silu", ":dst :src :count"},
+    {TL_OP_SIN, "sin", ":dst :src :count"},
+    {TL_OP_COS, "cos", ":dst :src :count"},
+    {TL_OP_ROUND, "round", ":out :buffer :count"},
+    {TL_OP_NOT, "bitwise_not", ":dst :src0 :count"},
+    {TL_OP_LEAKY_RELU, "leaky_relu", ":dst :src0 :scalar_value :count"},
+    {TL_OP_AXPY, "axpy", ":dst :src0 :scalar_value :count"},
+    {TL_OP_MUL_ADD_DST, "mul_add_dst", ":dst :src0 :src1 :count"},
+    {TL_OP_CLAMP, "clamp", ":out :buffer :min_scalar :max_scalar :count"},
+    {TL_OP_CLAMP_MAX, "clamp_max", ":out :buffer :scalar_value :count"},
+    {TL_OP_CLAMP_MIN, "clamp_min", ":out :buffer :scalar_value :count"},
+    {TL_OP_COMPARE, "compare", ":dst :src0 :src1 @mode"},
+    {TL_OP_SELECT, "select", ":dst :selMask :src0 :src1 @selMode"},
+    {TL_OP_BROADCAST, "broadcast", ":dst :src #axis"},
+    {TL_OP_ROW_EXPAND_MUL, "row_expand_mul", ":dst :src0 :src1 ~tmp"},
+    {TL_OP_ROW_EXPAND_MUL, "row_expand_mul_experiment", ":dst :src0 :src1 ~tmp"},
+    {TL_OP_ROW_EXPAND_SUB, "row_expand_sub_experiment", ":dst :src0 :src1 ~tmp"},
+    {TL_OP_ROW_EXPAND_DIV, "row_expand_div_experiment", ":dst :src0 :src1 ~tmp"},
+    {TL_OP_GATHER, "gather", ":dst :src :src_offset :src_base_addr"},
+    {TL_OP_CREATEVECINDEX, "createvecindex", ":dst :firstValue"},
+    {TL_OP_ARITH_PROGRESSION, "arith_progression", ":buffer :first_value :diff_value :count"},
+    {TL_OP_TRANSPOSE, "transpose", ":dst :src"},
+    {TL_OP_ATOMIC_ADD, "atomic_add", ":dst :src"},
+};
+
+// Converts one argument for signature letter `role`.
+static bool operand(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, char role, const char *what,
+                    tl_arg_t *out)
+{
+    if (role == 'w' || role == 'r' || role == 'x' ||
+        (role == 'v' && (v->kind == TL_V_BUFFER || v->kind == TL_V_REGION) &&
+         !(v->kind == TL_V_BUFFER && v->buffer->scope == TL_SCOPE_VAR))) {
+        tl_region_t *r = tl_value_to_region(ev, v, loc, what);
+        if (!r) return false;
+        out->kind = TL_ARG_REGION;
+        out->region = *r;
+        return true;
+    }
+    if (v->kind == TL_V_BUFFER && v->buffer->scope != TL_SCOPE_VAR) {
+        tl_eval_fail(ev, loc, "%s must be a scalar, got buffer '%s'", what, v->buffer->name);
+        return false;
+    }
+    if (v->kind == TL_V_REGION) {
+        tl_eval_fail(ev, loc, "%s must be a scalar, got a buffer region", what);
+        return false;
+    }
+    tl_expr_t *e = tl_value_to_expr(ev, v, loc, -1);
+    if (!e) return false;
+    out->kind = TL_ARG_SCALAR;
+    out->scalar = e;
+    return true;
+}
+
+static tl_stmt_t *new_op(tl_eval_t *ev, tl_opcode_t code, tl_loc_t loc, int nargs)
+{
+    tl_stmt_t *s = tl_ir_stmt(ev->kernel, TL_ST_OP, loc);
+    s->op.code = code;
+    s->op.args = tl_arena_alloc(ev->arena, sizeof(tl_arg_t) * (size_t)(nargs ? nargs : 1));
+    s->op.dim = -1;
+    s->op.clear = true;
+    s->op.round = TL_CAST_RINT;
+    return s;
+}
+
+static bool parse_mode(tl_eval_t *ev, tl_op_t *op, tl_value_t *v, tl_loc_t loc)
+{
+    const char *m = tl_value_to_cstr(ev, v, loc, "the mode");
+    if (!m) return false;
+    if (op->code == TL_OP_CAST) {
+        if (tl_round_parse(m, &op->round)) return true;
+        tl_eval_fail(ev, loc, "unknown cast mode \"%s\" (CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, "
+                              "CAST_CEIL, CAST_TRUNC, CAST_ODD)", m);
+        return false;
+    }
+    static const char *cmp[] = {
+#define X(id, name) name,
+        TL_CMP_MODES(X)
+#undef X
+    };
+    static const char *sel[] = {
+#define X(id, name) name,
+        TL_SEL_MODES(X)
+#undef X
+    };
+    if (op->code == TL_OP_COMPARE) {
+        for (int i = 0; i < TL_CMPMODE_COUNT; i++)
+            if (!strcmp(cmp[i], m)) {
+                op->cmp = (tl_cmp_mode_t)i;
+                return true;
+            }
+        tl_eval_fail(ev, loc, "unknown compare mode \"%s\" (EQ, NE, GT, GE, LT, LE)", m);
+        return false;
+    }
+    for (int i = 0; i < TL_SEL_COUNT; i++)
+        if (!strcmp(sel[i], m)) {
+            op->sel = (tl_sel_mode_t)i;
+            return true;
+        }
+    tl_eval_fail(ev, loc, "unknown select mode \"%s\" (VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, "
+                          "VSEL_TENSOR_TENSOR_MODE)", m);
+    return false;
+}
+
+// The generic T.tile.<op> handler; `call->self` carries the tile_api_t index.
+static tl_value_t *tile_call(tl_eval_t *ev, tl_call_t *c)
+{
+    const tile_api_t *api = &tile_apis[c->self->i];
+    const tl_opinfo_t *info = tl_op_info(api->op);
+    const char *fname = tl_arena_printf(ev->arena, "T.tile.%s", api->api);
+    if (!tl_trace_require(ev, c->loc, fname)) return NULL;
+    // Split the parameter list.
+    char names[8][32];
+    char roles[8];
+    int np = 0;
+    for (const char *p = api->params; *p && np < 8;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        roles[np] = *p++;
+        int n = 0;
+        while (*p && *p != ' ' && n < 31) names[np][n++] = *p++;
+        names[np][n] = 0;
+        np++;
+    }
+    if (c->nargs > np)
+        return tl_eval_fail(ev, c->arg_locs ? c->arg_locs[np] : c->loc, "%s takes at most %d arguments, got %d",
+                            fname, np, c->nargs);
+    tl_value_t *vals[8] = {0};
+    tl_loc_t locs[8];
+    for (int i = 0; i < np; i++) {
+        vals[i] = tl_call_arg(c, i, names[i]);
+        locs[i] = tl_call_arg_loc(c, i, names[i]);
+    }
+    for (int k = 0; k < c->nkw; k++) {
+        bool known = false;
+        for (int i = 0; i < np; i++) known = known || !strcmp(names[i], c->kw_names[k]);
+        if (!known)
+            return tl_eval_fail(ev, c->kw_locs ? c->kw_locs[k] : c->loc,
+                                "%s got an unexpected keyword argument '%s'", fname, c->kw_names[k]);
+    }
+    tl_stmt_t *s = new_op(ev, api->op, c->loc, info->max_args);
+    tl_op_t *op = &s->op;
+    const char *sig = info->signature;
+    int si = 0; // position in the signature (skipping brackets)
+    for (int i = 0; i < np; i++) {
+        if (roles[i] == '~') continue;
+        if (roles[i] == '@') {
+            if (!vals[i]) return tl_eval_fail(ev, c->loc, "%s needs its %s argument", fname, names[i]);
+            if (!parse_mode(ev, op, vals[i], locs[i])) return NULL;
+            continue;
+        }
+        if (roles[i] == '#') {
+            if (vals[i] && vals[i]->kind != TL_V_NONE) {
+                int64_t axis;
+                if (!tl_value_to_int(ev, vals[i], locs[i], "the broadcast axis", &axis)) return NULL;
+                if (axis < -1 || axis > 1) return tl_eval_fail(ev, locs[i], "broadcast axis must be 0 or 1");
+                op->dim = (int)axis;
+            }
+            continue;
+        }
+        while (sig[si] == '[' || sig[si] == ']') si++;
+        char role = sig[si] ? sig[si] : 's';
+        if (sig[si]) si++;
+        if (!vals[i]) {
+            if (op->nargs < info->min_args)
+                return tl_eval_fail(ev, c->loc, "%s is missing its '%s' argument", fname, names[i]);
+            continue;
+        }
+        const char *what = tl_arena_printf(ev->arena, "%s argument '%s'", fname, names[i]);
+        if (!operand(ev, vals[i], locs[i], role, what, &op->args[op->nargs])) return NULL;
+        op->nargs++;
+    }
+    if (op->nargs < info->min_args)
+        return tl_eval_fail(ev, c->loc, "%s needs %d operands, got %d", fname, info->min_args, op->nargs);
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static tl_value_t *t_clear(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "T.tile.clear", 1, 1, NULL) || !tl_trace_require(ev, c->loc, "T.tile.clear"))
+        return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_FILL, c->loc, 2);
+    if (!operand(ev, c->args[0], tl_call_arg_loc(c, 0, NULL), 'w', "T.tile.clear's buffer", &s->op.args[0]))
+        return NULL;
+    s->op.args[1].kind = TL_ARG_SCALAR;
+    s->op.args[1].scalar = tl_ir_int(ev->kernel, 0, TL_I32, c->loc);
+    s->op.nargs = 2;
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+// --- T.copy ----------------------------------------------------------------------------------------
+
+// Extents of a start-point operand from the other side (upstream rule: the
+// other side's extents; leading 1s when the point has more indices, the
+// trailing entries when it has fewer).
+static void infer_point(tl_region_t *pt, const tl_region_t *other, tl_kernel_t *k)
+{
+    int rp = pt->ndim, ro = other->ndim;
+    for (int i = 0; i < rp; i++) {
+        int j = i - (rp - ro);
+        pt->extent[i] = j >= 0 ? other->extent[j] : tl_ir_int(k, 1, TL_I32, pt->loc);
+    }
+}
+
+static tl_value_t *t_copy(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", "enable_relu", "transpose", "pad_value", NULL};
+    if (!tl_call_check(ev, c, "T.copy", 2, 5, kws) || !tl_trace_require(ev, c->loc, "T.copy")) return NULL;
+    tl_value_t *src = tl_call_arg(c, 0, "src"), *dst = tl_call_arg(c, 1, "dst");
+    if (!src || !dst) return tl_eval_fail(ev, c->loc, "T.copy needs a source and a destination");
+    tl_stmt_t *s = new_op(ev, TL_OP_COPY, c->loc, 2);
+    tl_op_t *op = &s->op;
+    if (!operand(ev, src, tl_call_arg_loc(c, 0, "src"), 'r', "T.copy's source", &op->args[0]) ||
+        !operand(ev, dst, tl_call_arg_loc(c, 1, "dst"), 'w', "T.copy's destination", &op->args[1]))
+        return NULL;
+    op->nargs = 2;
+    tl_region_t *a = &op->args[0].region, *b = &op->args[1].region;
+    if (a->form == TL_REGION_POINT && b->form == TL_REGION_POINT)
+        return tl_eval_fail(ev, c->loc, "T.copy cannot infer the copy size: both operands are single "
+                                        "elements (slice one of them, e.g. A[i:i+n, :])");
+    if (a->form == TL_REGION_POINT) infer_point(a, b, ev->kernel);
+    if (b->form == TL_REGION_POINT) infer_point(b, a, ev->kernel);
+    tl_value_t *relu = tl_call_arg(c, 2, "enable_relu"), *tr = tl_call_arg(c, 3, "transpose");
+    tl_value_t *pad = tl_call_arg(c, 4, "pad_value");
+    if (relu && !tl_value_to_bool(ev, relu, c->loc, "enable_relu", &op->enable_relu)) return NULL;
+    if (tr && tr->kind != TL_V_NONE && !tl_value_to_bool(ev, tr, c->loc, "transpose", &op->transpose)) return NULL;
+    if (pad && pad->kind != TL_V_NONE) {
+        op->pad_value = tl_value_to_expr(ev, pad, tl_call_arg_loc(c, 4, "pad_value"), b->buf->dtype);
+        if (!op->pad_value) return NULL;
+    }
+    // Whole-buffer copies must agree in shape (as upstream asserts).
+    if (a->form == TL_REGION_WHOLE && b->form == TL_REGION_WHOLE && !op->transpose &&
+        a->buf->scope != TL_SCOPE_GM && b->buf->scope != TL_SCOPE_GM) {
+        bool same = a->ndim == b->ndim;
+        for (int i = 0; same && i < a->ndim; i++) same = a->buf->shape[i] == b->buf->shape[i];
+        if (!same) {
+            tl_buf_t sa, sb;
+            tl_buf_init(&sa);
+            tl_buf_init(&sb);
+            tl_ir_print_region(&sa, a);
+            tl_ir_print_region(&sb, b);
+            for (int i = 0; i < a->ndim; i++) tl_buf_printf(&sa, "%s%lld", i ? "x" : " ", (long long)a->buf->shape[i]);
+            for (int i = 0; i < b->ndim; i++) tl_buf_printf(&sb, "%s%lld", i ? "x" : " ", (long long)b->buf->shape[i]);
+            tl_eval_fail(ev, c->loc, "T.copy of whole buffers needs equal shapes: %s vs %s",
+                         tl_buf_cstr(&sa), tl_buf_cstr(&sb));
+            tl_buf_free(&sa);
+            tl_buf_free(&sb);
+            return NULL;
+        }
+    }
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+// --- GEMM ------------------------------------------------------------------------------------------
+
+static tl_value_t *gemm(tl_eval_t *ev, tl_call_t *c, bool mma)
+{
+    static const char *kws_v0[] = {"A", "B", "C", "transpose_A", "transpose_B", "init", NULL};
+    static const char *kws_mma[] = {"A", "B", "C", "init", NULL};
+    const char *fname = mma ? "T.mma" : "T.gemm_v0";
+    if (!tl_call_check(ev, c, fname, 3, mma ? 4 : 6, mma ? kws_mma : kws_v0) ||
+        !tl_trace_require(ev, c->loc, fname))
+        return NULL;
+    tl_stmt_t *s = new_op(ev, mma ? TL_OP_MMA : TL_OP_GEMM_V0, c->loc, 3);
+    static const char *names[3] = {"A", "B", "C"};
+    for (int i = 0; i < 3; i++) {
+        tl_value_t *v = tl_call_arg(c, i, names[i]);
+        if (!v) return tl_eval_fail(ev, c->loc, "%s is missing operand %s", fname, names[i]);
+        const char *what = tl_arena_printf(ev->arena, "%s operand %s", fname, names[i]);
+        if (!operand(ev, v, tl_call_arg_loc(c, i, names[i]), i == 2 ? 'x' : 'r', what, &s->op.args[i]))
+            return NULL;
+    }
+    s->op.nargs = 3;
+    if (!mma) {
+        tl_value_t *ta = tl_call_arg(c, 3, "transpose_A"), *tb = tl_call_arg(c, 4, "transpose_B");
+        if (ta && !tl_value_to_bool(ev, ta, c->loc, "transpose_A", &s->op.transpose_a)) return NULL;
+        if (tb && !tl_value_to_bool(ev, tb, c->loc, "transpose_B", &s->op.transpose_b)) return NULL;
+    }
+    tl_value_t *init = tl_call_arg(c, mma ? 3 : 5, "init");
+    if (init) {
+        tl_expr_t *e = tl_value_to_expr(ev, init, tl_call_arg_loc(c, mma ? 3 : 5, "init"), TL_BOOL);
+        if (!e) return NULL;
+        int64_t v;
+        if (!(tl_ir_is_const_int(e, &v) && v == 0)) s->op.init = tl_ir_cast(ev->kernel, TL_BOOL, e, c->loc);
+    }
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static tl_value_t *t_gemm_v0(tl_eval_t *ev, tl_call_t *c)
+{
+    return gemm(ev, c, false);
+}
+
+static tl_value_t *t_mma(tl_eval_t *ev, tl_call_t *c)
+{
+    return gemm(ev, c, true);
+}
+
+// --- reductions ------------------------------------------------------------------------------------
+
+static tl_value_t *reduce(tl_eval_t *ev, tl_call_t *c, tl_opcode_t code, const char *fname)
+{
+    static const char *kws[] = {"buffer", "out", "dim", "clear", "real_shape", NULL};
+    if (!tl_call_check(ev, c, fname, 2, 5, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
+    tl_stmt_t *s = new_op(ev, code, c->loc, 2);
+    tl_value_t *in = tl_call_arg(c, 0, "buffer"), *out = tl_call_arg(c, 1, "out");
+    if (!in || !out) return tl_eval_fail(ev, c->loc, "%s needs a buffer and an output", fname);
+    if (!operand(ev, in, tl_call_arg_loc(c, 0, "buffer"), 'r', "the reduced buffer", &s->op.args[0]) ||
+        !operand(ev, out, tl_call_arg_loc(c, 1, "out"), 'x', "the reduction output", &s->op.args[1]))
+        return NULL;
+    s->op.nargs = 2;
+    int64_t dim = -1;
+    tl_value_t *d = tl_call_arg(c, 2, "dim");
+    if (d && !tl_value_to_int(ev, d, tl_call_arg_loc(c, 2, "dim"), "dim", &dim)) return NULL;
+    int rank = s->op.args[0].region.ndim;
+    // Normalise to 0 (reduce over rows: one result per column) or -1 (per row).
+    int r2 = rank >= 2 ? 2 : 1;
+    if (rank == 1) {
+        if (dim != 0 && dim != -1) return tl_eval_fail(ev, c->loc, "%s of a 1-D buffer takes dim 0 or -1", fname);
+        dim = -1;
+    } else {
+        int64_t norm = dim < 0 ? dim + rank : dim; // absolute axis
+        int64_t rel = norm - (rank - r2);          // relative to the trailing 2-D tile
+        if (rel != 0 && rel != 1)
+            return tl_eval_fail(ev, c->loc, "%s dim=%lld: only the last two axes can be reduced", fname, (long long)dim);
+        dim = rel == 1 ? -1 : 0;
+    }
+    s->op.dim = (int)dim;
+    // `clear` and `real_shape` may also come positionally, in either order.
+    for (int i = 3; i < c->nargs; i++) {
+        tl_value_t *v = c->args[i];
+        if (v->kind == TL_V_BOOL) s->op.clear = v->b;
+        else if (v->kind == TL_V_LIST || v->kind == TL_V_TUPLE) {
+            if (v->seq.n != 2) return tl_eval_fail(ev, c->arg_locs[i], "real_shape needs [rows, cols]");
+            for (int k = 0; k < 2; k++)
+                if (!tl_value_to_int(ev, v->seq.items[k], c->arg_locs[i], "real_shape", &s->op.real_shape[k])) return NULL;
+        } else if (v->kind != TL_V_NONE)
+            return tl_eval_fail(ev, c->arg_locs[i], "unexpected argument to %s", fname);
+    }
+    tl_value_t *cl = tl_call_arg(c, -1, "clear"), *rs = tl_call_arg(c, -1, "real_shape");
+    if (cl && !tl_value_to_bool(ev, cl, tl_call_arg_loc(c, -1, "clear"), "clear", &s->op.clear)) return NULL;
+    if (rs && rs->kind != TL_V_NONE) {
+        int n;
+        tl_value_t **items = tl_value_items(ev, rs, tl_call_arg_loc(c, -1, "real_shape"), "real_shape", &n);
+        if (!items) return NULL;
+        if (n != 2) return tl_eval_fail(ev, tl_call_arg_loc(c, -1, "real_shape"), "real_shape needs [rows, cols]");
+        for (int k = 0; k < 2; k++)
+            if (!tl_value_to_int(ev, items[k], tl_call_arg_loc(c, -1, "real_shape"), "real_shape", &s->op.real_shape[k]))
+                return NULL;
+    }
+    for (int k = 0; k < 2; k++)
+        if (s->op.real_shape[k] < 0) return tl_eval_fail(ev, c->loc, "real_shape entries must be >= 0");
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static tl_value_t *t_reduce_sum(tl_eval_t *ev, tl_call_t *c)
+{
+    return reduce(ev, c, TL_OP_REDUCE_SUM, "T.reduce_sum");
+}
+
+static tl_value_t *t_reduce_max(tl_eval_t *ev, tl_call_t *c)
+{
+    return reduce(ev, c, TL_OP_REDUCE_MAX, "T.reduce_max");
+}
+
+static tl_value_t *t_reduce_min(tl_eval_t *ev, tl_call_t *c)
+{
+    return reduce(ev, c, TL_OP_REDUCE_MIN, "T.reduce_min");
+}
+
+// --- state and bit casts -----------------------------------------------------------------------------
+
+static tl_value_t *t_set_deq_scale(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "T.set_deq_scale", 1, 1, NULL) || !tl_trace_require(ev, c->loc, "T.set_deq_scale"))
+        return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_SET_DEQ_SCALE, c->loc, 1);
+    if (!operand(ev, c->args[0], tl_call_arg_loc(c, 0, NULL), 's', "the dequantisation scale", &s->op.args[0]))
+        return NULL;
+    s->op.nargs = 1;
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static tl_value_t *t_reinterpretcast(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "T.reinterpretcast", 3, 3, NULL) ||
+        !tl_trace_require(ev, c->loc, "T.reinterpretcast"))
+        return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_REINTERPRETCAST, c->loc, 2);
+    if (!operand(ev, c->args[0], tl_call_arg_loc(c, 0, NULL), 'w', "T.reinterpretcast's destination", &s->op.args[0]) ||
+        !operand(ev, c->args[1], tl_call_arg_loc(c, 1, NULL), 'r', "T.reinterpretcast's source", &s->op.args[1]))
+        return NULL;
+    s->op.nargs = 2;
+    const char *t = tl_value_to_cstr(ev, c->args[2], tl_call_arg_loc(c, 2, NULL), "the cast type");
+    if (!t) return NULL;
+    // C spellings ("uint32_t", "float") name the destination's element type.
+    char name[32];
+    snprintf(name, sizeof name, "%s", t);
+    size_t n = strlen(name);
+    if (n > 2 && !strcmp(name + n - 2, "_t")) name[n - 2] = 0;
+    if (!tl_dtype_parse(name, &s->op.dtype))
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 2, NULL), "unknown cast type \"%s\"", t);
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static void def(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn)
+{
+    tl_value_module_set(ev->arena, m, name, tl_value_builtin(ev->arena, name, fn, NULL));
+}
+
+void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile)
+{
+    for (size_t i = 0; i < TL_ARRAY_LEN(tile_apis); i++)
+        tl_value_module_set(ev->arena, tile, tile_apis[i].api,
+                            tl_value_builtin(ev->arena, tile_apis[i].api, tile_call,
+                                             tl_value_int(ev->arena, (int64_t)i)));
+    def(ev, tile, "clear", t_clear);
+    def(ev, lang, "copy", t_copy);
+    def(ev, lang, "gemm_v0", t_gemm_v0);
+    def(ev, lang, "mma", t_mma);
+    def(ev, lang, "reduce_sum", t_reduce_sum);
+    def(ev, lang, "reduce_max", t_reduce_max);
+    def(ev, lang, "reduce_min", t_reduce_min);
+    def(ev, lang, "set_deq_scale", t_set_deq_scale);
+    def(ev, lang, "reinterpretcast", t_reinterpretcast);
+    def(ev, tile, "reinterpretcast", t_reinterpretcast);
+}

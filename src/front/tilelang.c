@@ -1,0 +1,247 @@
+// The `tilelang` module: @tilelang.jit, tilelang.compile, tilelang.cdiv,
+// DataType, PassConfigKey and the no-op cache/logging helpers; applying the
+// jit settings (out_idx, workspace_idx, pass_configs, target) to a kernel.
+#include "front/front.h"
+
+#include <string.h>
+
+// Both spellings of the four Ascend developer-mode switches.
+static const struct {
+    const char *key, *string;
+} pass_keys[] = {
+    {"TL_ASCEND_AUTO_SYNC", "tl.ascend_auto_sync"},
+    {"TL_ASCEND_MEMORY_PLANNING", "tl.ascend_memory_planning"},
+    {"TL_ASCEND_AUTO_CV_COMBINE", "tl.ascend_auto_cv_combine"},
+    {"TL_ASCEND_AUTO_CV_SYNC", "tl.ascend_auto_cross_core_sync"},
+};
+
+static tl_value_t *make_jit(tl_eval_t *ev, tl_value_t *factory, tl_call_t *cfg)
+{
+    tl_value_t *j = tl_value_new(ev->arena, TL_V_JIT);
+    j->jit.factory = factory;
+    if (cfg) {
+        j->jit.out_idx = tl_call_arg(cfg, -1, "out_idx");
+        j->jit.workspace_idx = tl_call_arg(cfg, -1, "workspace_idx");
+        j->jit.pass_configs = tl_call_arg(cfg, -1, "pass_configs");
+        j->jit.target = tl_call_arg(cfg, -1, "target");
+    }
+    return j;
+}
+
+// @tilelang.jit(...) returns this decorator; its self holds the settings call.
+static tl_value_t *jit_decorator(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *f = tl_call_arg(c, 0, NULL);
+    if (!f || f->kind != TL_V_FUNC) return tl_eval_fail(ev, c->loc, "@tilelang.jit decorates a function");
+    tl_call_t *cfg = (tl_call_t *)c->self->builtin.data;
+    return make_jit(ev, f, cfg);
+}
+
+static void *dup_n(tl_eval_t *ev, const void *p, size_t elem, int n)
+{
+    return p && n > 0 ? tl_arena_dup(ev->arena, p, elem * (size_t)n) : NULL;
+}
+
+static tl_call_t *copy_call(tl_eval_t *ev, const tl_call_t *c)
+{
+    tl_call_t *k = tl_arena_dup(ev->arena, c, sizeof *c);
+    k->args = dup_n(ev, c->args, sizeof(tl_value_t *), c->nargs);
+    k->arg_locs = dup_n(ev, c->arg_locs, sizeof(tl_loc_t), c->nargs);
+    k->kw_names = dup_n(ev, c->kw_names, sizeof(char *), c->nkw);
+    k->kw_values = dup_n(ev, c->kw_values, sizeof(tl_value_t *), c->nkw);
+    k->kw_locs = dup_n(ev, c->kw_locs, sizeof(tl_loc_t), c->nkw);
+    k->self = NULL;
+    return k;
+}
+
+static tl_value_t *l_jit(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"out_idx", "workspace_idx", "pass_configs", "target", "execution_backend",
+                                "target_host", "verbose", "platform", "debug_root_path", "compile_flags", NULL};
+    tl_value_t *f = tl_call_arg(c, 0, NULL);
+    if (f && f->kind == TL_V_FUNC && c->nkw == 0 && c->nargs == 1) return make_jit(ev, f, NULL); // bare @jit
+    if (!tl_call_check(ev, c, "tilelang.jit", 0, 0, kws)) return NULL;
+    tl_value_t *d = tl_value_builtin(ev->arena, "tilelang.jit(...)", jit_decorator, NULL);
+    d->builtin.self = d;
+    d->builtin.data = copy_call(ev, c);
+    return d;
+}
+
+// tilelang.compile(prim_func, out_idx=..., pass_configs=..., target=...)
+static tl_value_t *l_compile(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *k = tl_call_arg(c, 0, "func");
+    if (!k || k->kind != TL_V_KERNEL)
+        return tl_eval_fail(ev, c->loc, "tilelang.compile needs a @T.prim_func, got %s",
+                            k ? tl_value_type_name(k) : "nothing");
+    tl_value_t *j = make_jit(ev, NULL, c);
+    j->jit.compiled = k;
+    if (ev->deferring) return j;
+    return tl_front_instantiate(ev, j, NULL);
+}
+
+static tl_value_t *l_cdiv(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *fn = tl_value_module_get(ev->lang, "ceildiv");
+    return tl_eval_call(ev, fn, c);
+}
+
+static tl_value_t *l_datatype(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_dtype_t t;
+    tl_value_t *v = tl_call_arg(c, 0, NULL);
+    if (!v) return tl_eval_fail(ev, c->loc, "DataType() needs a dtype");
+    return tl_value_to_dtype(ev, v, c->loc, &t) ? tl_value_dtype(ev->arena, t) : NULL;
+}
+
+static tl_value_t *l_passthrough_decorator(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *f = tl_call_arg(c, 0, NULL);
+    if (f && (f->kind == TL_V_FUNC || f->kind == TL_V_JIT) && c->nkw == 0) return f;
+    // @tilelang.autotune(configs=...): a decorator that returns its argument.
+    tl_value_t *d = tl_value_builtin(ev->arena, "decorator", l_passthrough_decorator, NULL);
+    return d;
+}
+
+void tl_front_install_tilelang(tl_eval_t *ev)
+{
+    tl_arena_t *a = ev->arena;
+    tl_value_t *tl = tl_value_module(a, "tilelang");
+    tl->module.permissive = true; // cache, disable_cache, set_log_level, profiler, ...
+    tl_value_module_set(a, tl, "jit", tl_value_builtin(a, "tilelang.jit", l_jit, NULL));
+    tl_value_module_set(a, tl, "compile", tl_value_builtin(a, "tilelang.compile", l_compile, NULL));
+    tl_value_module_set(a, tl, "cdiv", tl_value_builtin(a, "tilelang.cdiv", l_cdiv, NULL));
+    tl_value_module_set(a, tl, "DataType", tl_value_builtin(a, "DataType", l_datatype, NULL));
+    tl_value_module_set(a, tl, "autotune", tl_value_builtin(a, "tilelang.autotune", l_passthrough_decorator, NULL));
+    tl_value_t *keys = tl_value_module(a, "tilelang.PassConfigKey");
+    keys->module.permissive = true; // other keys (TIR_MERGE_STATIC_SMEM ...) are accepted and ignored
+    for (size_t i = 0; i < TL_ARRAY_LEN(pass_keys); i++)
+        tl_value_module_set(a, keys, pass_keys[i].key, tl_value_str(a, pass_keys[i].string));
+    tl_value_module_set(a, tl, "PassConfigKey", keys);
+    tl_value_module_set(a, tl, "language", ev->lang);
+    tl_value_t *tvm = tl_value_module(a, "tvm");
+    tvm->module.permissive = true;
+    tl_value_module_set(a, tl, "tvm", tvm);
+    ev->tilelang = tl;
+}
+
+// --- applying the settings -----------------------------------------------------------------------
+
+static bool mark_params(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *idx, tl_param_role_t role,
+                        const char *what, tl_loc_t loc)
+{
+    if (!idx || idx->kind == TL_V_NONE) return true;
+    tl_value_t *one[1] = {idx};
+    tl_value_t **items = one;
+    int n = 1;
+    if (idx->kind == TL_V_LIST || idx->kind == TL_V_TUPLE) {
+        items = idx->seq.items;
+        n = idx->seq.n;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t p;
+        if (!tl_value_to_int(ev, items[i], loc, what, &p)) return false;
+        int64_t q = p < 0 ? p + k->nparams : p;
+        if (q < 0 || q >= k->nparams) {
+            tl_eval_fail(ev, loc, "%s %lld is out of range: the kernel has %d parameters", what,
+                         (long long)p, k->nparams);
+            return false;
+        }
+        if (!k->params[q].buf) {
+            tl_eval_fail(ev, loc, "%s %lld names scalar parameter '%s'; only tensors can be outputs or workspaces",
+                         what, (long long)p, k->params[q].name);
+            return false;
+        }
+        k->params[q].role = role;
+    }
+    return true;
+}
+
+static bool config_key(const tl_value_t *key, size_t *which)
+{
+    if (key->kind != TL_V_STR) return false;
+    for (size_t i = 0; i < TL_ARRAY_LEN(pass_keys); i++)
+        if (!strcmp(key->str.s, pass_keys[i].string) || !strcmp(key->str.s, pass_keys[i].key)) {
+            *which = i;
+            return true;
+        }
+    return false;
+}
+
+bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
+                        tl_value_t *workspace_idx, tl_value_t *pass_configs, tl_value_t *target,
+                        tl_loc_t loc)
+{
+    if (!mark_params(ev, k, out_idx, TL_ROLE_OUTPUT, "out_idx", loc)) return false;
+    if (!mark_params(ev, k, workspace_idx, TL_ROLE_WORKSPACE, "workspace_idx", loc)) return false;
+    if (pass_configs && pass_configs->kind == TL_V_DICT) {
+        for (int i = 0; i < pass_configs->dict.n; i++) {
+            size_t w;
+            if (!config_key(pass_configs->dict.keys[i], &w)) continue;
+            bool on;
+            if (!tl_value_to_bool(ev, pass_configs->dict.values[i], loc, "a pass_configs value", &on)) return false;
+            bool *flags[] = {&k->config.auto_sync, &k->config.memory_planning, &k->config.auto_cv_combine,
+                             &k->config.auto_cv_sync};
+            *flags[w] = on;
+        }
+    } else if (pass_configs && pass_configs->kind != TL_V_NONE) {
+        tl_eval_fail(ev, loc, "pass_configs must be a dict, got %s", tl_value_type_name(pass_configs));
+        return false;
+    }
+    if (target && target->kind != TL_V_NONE) {
+        const char *t = tl_value_to_cstr(ev, target, loc, "target");
+        if (!t) return false;
+        if (strcmp(t, "auto") && strcmp(t, "ascendc") && strcmp(t, "pto") && strcmp(t, "npuir")) {
+            tl_eval_fail(ev, loc, "unknown target \"%s\" (auto, ascendc, pto)", t);
+            return false;
+        }
+        k->config.target = tl_arena_strdup(ev->arena, t);
+    }
+    if (k->config.auto_cv_sync && !k->config.auto_cv_combine)
+        tl_diag_warning(ev->diag, loc,
+                        "TL_ASCEND_AUTO_CV_SYNC has no effect without TL_ASCEND_AUTO_CV_COMBINE "
+                        "(upstream ignores it silently; this kernel's own cross-core flags are used)");
+    return true;
+}
+
+tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call)
+{
+    tl_value_t *kv;
+    tl_loc_t loc = call ? call->loc : (tl_loc_t){0};
+    if (jit->jit.compiled) {
+        kv = jit->jit.compiled;
+    } else {
+        tl_value_t *saved = ev->jit;
+        bool saved_def = ev->deferring;
+        ev->jit = jit;
+        ev->deferring = false;
+        kv = tl_eval_call(ev, jit->jit.factory, call);
+        ev->jit = saved;
+        ev->deferring = saved_def;
+        if (!kv) return NULL;
+        if (jit->jit.factory->func.def) loc = jit->jit.factory->func.def->loc;
+    }
+    if (kv->kind == TL_V_JIT) return tl_front_instantiate(ev, kv, NULL);
+    if (kv->kind != TL_V_KERNEL)
+        return tl_eval_fail(ev, loc, "the kernel factory returned %s, not a @T.prim_func", tl_value_type_name(kv));
+    if (!kv->kernel.kernel) {
+        tl_value_t *t = tl_front_trace(ev, kv->kernel.pending, loc);
+        if (!t) return NULL;
+        kv->kernel.kernel = t->kernel.kernel;
+    }
+    if (!tl_front_apply_jit(ev, kv->kernel.kernel, jit->jit.out_idx, jit->jit.workspace_idx,
+                            jit->jit.pass_configs, jit->jit.target, loc))
+        return NULL;
+    return kv;
+}
+
+// Calling a jit value: compile now, or (while a file is being loaded) remember
+// the arguments of the first call so they can serve as the defaults later.
+tl_value_t *tl_front_call_jit(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call)
+{
+    if (ev->deferring) {
+        if (!jit->jit.first_call) jit->jit.first_call = copy_call(ev, call);
+        return tl_value_opaque(ev->arena, "compiled kernel");
+    }
+    return tl_front_instantiate(ev, jit, call);
+}

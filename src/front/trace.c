@@ -1,0 +1,538 @@
+// Tracing a @T.prim_func body into Tile IR: parameters, the kernel launch,
+// IR loops, ifs and whiles, `with` frames, name bindings (lets and alloc_var
+// stores), buffer subscripts (loads and regions) and element stores.
+//
+// Pure arithmetic bound to a name (`bx = cid % m`) is substituted where it is
+// used rather than bound with a let: it has no side effects and keeps region
+// extents analysable (`x[s : s + 64]` has extent 64). A value that reads a
+// buffer (`idx = idxs_ub[i]`) gets a let, because it must be read at that
+// point of the program.
+#include "front/eval.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void tl_trace_emit(tl_eval_t *ev, tl_stmt_t *s)
+{
+    tl_ir_seq_push(ev->kernel, ev->block, s);
+}
+
+bool tl_trace_require(tl_eval_t *ev, tl_loc_t loc, const char *what)
+{
+    if (ev->kernel) return true;
+    tl_eval_fail(ev, loc, "%s can only be used inside a @T.prim_func body", what);
+    return false;
+}
+
+static bool name_taken(const tl_kernel_t *k, const char *name)
+{
+    for (int i = 0; i < k->buffers.len; i++)
+        if (!strcmp(((tl_buffer_t *)k->buffers.items[i])->name, name)) return true;
+    for (int i = 0; i < k->vars.len; i++)
+        if (!strcmp(((tl_var_t *)k->vars.items[i])->name, name)) return true;
+    return false;
+}
+
+// `base`, or `base_1`, `base_2`... so that every buffer and variable of a kernel
+// has a distinct name in dumps and generated code.
+const char *tl_trace_unique_name(tl_eval_t *ev, const char *base)
+{
+    tl_kernel_t *k = ev->kernel;
+    if (!base || !*base || !strcmp(base, "_")) base = "v";
+    if (!name_taken(k, base)) return base;
+    for (int i = 1;; i++) {
+        char *n = tl_arena_printf(ev->arena, "%s_%d", base, i);
+        if (!name_taken(k, n)) return n;
+    }
+}
+
+static bool has_load(const tl_expr_t *e)
+{
+    if (!e) return false;
+    switch (e->kind) {
+    case TL_EX_LOAD: return true;
+    case TL_EX_BIN: return has_load(e->op.a) || has_load(e->op.b);
+    case TL_EX_UN: return has_load(e->op.a);
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: return has_load(e->arg);
+    case TL_EX_SELECT: return has_load(e->sel.cond) || has_load(e->sel.a) || has_load(e->sel.b);
+    default: return false;
+    }
+}
+
+// --- bindings and stores -------------------------------------------------------------------
+
+static tl_stmt_t *make_store(tl_eval_t *ev, tl_buffer_t *b, int n, tl_expr_t **idx, tl_value_t *v,
+                             tl_loc_t loc)
+{
+    tl_kernel_t *k = ev->kernel;
+    tl_expr_t *e = tl_value_to_expr(ev, v, loc, b->dtype);
+    if (!e) return NULL;
+    tl_stmt_t *s = tl_ir_stmt(k, TL_ST_STORE, loc);
+    s->store.buf = b;
+    s->store.n = n;
+    s->store.idx = tl_arena_dup(ev->arena, idx, sizeof *idx * (size_t)n);
+    s->store.value = tl_ir_cast(k, b->dtype, e, loc);
+    return s;
+}
+
+bool tl_trace_bind(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v)
+{
+    const char *name = target->name.id;
+    tl_value_t *old = tl_env_lookup(fr->env, name);
+    // Assigning to a T.alloc_var scalar stores into it (TileLang's parser rule).
+    if (old && old->kind == TL_V_BUFFER && old->buffer->scope == TL_SCOPE_VAR && old != v &&
+        tl_value_is_exprlike(v) && !(v->kind == TL_V_BUFFER && v->buffer->scope == TL_SCOPE_VAR)) {
+        tl_expr_t *zero = tl_ir_int(ev->kernel, 0, TL_I32, target->loc);
+        tl_stmt_t *s = make_store(ev, old->buffer, 1, &zero, v, target->loc);
+        if (!s) return false;
+        tl_trace_emit(ev, s);
+        return true;
+    }
+    if (v->kind == TL_V_EXPR && has_load(v->expr)) {
+        tl_kernel_t *k = ev->kernel;
+        tl_var_t *var = tl_ir_var(k, tl_trace_unique_name(ev, name), v->expr->dtype, TL_VAR_LET,
+                                  target->loc);
+        tl_stmt_t *s = tl_ir_stmt(k, TL_ST_LET, target->loc);
+        s->let.var = var;
+        s->let.value = v->expr;
+        tl_trace_emit(ev, s);
+        v = tl_value_expr(ev->arena, tl_ir_varref(k, var, target->loc));
+    }
+    tl_env_set(ev, fr->env, name, v);
+    return true;
+}
+
+// Evaluates the items of a subscript: each is a scalar index or a slice.
+typedef struct {
+    int n;
+    bool any_slice;
+    tl_expr_t *start[TL_MAX_DIMS], *extent[TL_MAX_DIMS];
+    tl_loc_t loc[TL_MAX_DIMS];
+} index_t;
+
+static tl_expr_t *dim_size(tl_eval_t *ev, const tl_buffer_t *b, int d, tl_loc_t loc)
+{
+    if (b->gm_shape[d]) return b->gm_shape[d];
+    return tl_ir_int(ev->kernel, b->shape[d], TL_I32, loc);
+}
+
+static tl_expr_t *index_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+{
+    tl_value_t *v = tl_eval_expr(ev, fr, n);
+    if (!v) return NULL;
+    tl_expr_t *e = tl_value_to_expr(ev, v, n->loc, -1);
+    if (e && tl_dtype_is_float(e->dtype)) {
+        tl_eval_fail(ev, n->loc, "buffer index must be an integer, got %s", tl_dtype_name(e->dtype));
+        return NULL;
+    }
+    return e;
+}
+
+static bool eval_index(tl_eval_t *ev, tl_frame_t *fr, const tl_buffer_t *b, const tl_ast_node_t *ix,
+                       index_t *out)
+{
+    tl_kernel_t *k = ev->kernel;
+    const tl_ast_node_t *items[TL_MAX_DIMS + 1];
+    int n = 0;
+    if (ix->kind == TL_AST_TUPLE) {
+        if (ix->seq.elts.len > TL_MAX_DIMS) {
+            tl_eval_fail(ev, ix->loc, "too many indices");
+            return false;
+        }
+        for (int i = 0; i < ix->seq.elts.len; i++) items[n++] = ix->seq.elts.items[i];
+    } else {
+        items[n++] = ix;
+    }
+    int ndim = b->scope == TL_SCOPE_VAR ? 1 : b->ndim;
+    if (n > ndim) {
+        tl_eval_fail(ev, ix->loc, "'%s' has %d dimension%s but is indexed with %d", b->name, ndim,
+                     ndim == 1 ? "" : "s", n);
+        return false;
+    }
+    memset(out, 0, sizeof *out);
+    out->n = ndim;
+    for (int i = 0; i < ndim; i++) {
+        const tl_ast_node_t *it = i < n ? items[i] : NULL;
+        out->loc[i] = it ? it->loc : ix->loc;
+        if (it && it->kind != TL_AST_SLICE) {
+            if (!(out->start[i] = index_expr(ev, fr, it))) return false;
+            out->extent[i] = NULL;
+            continue;
+        }
+        // A slice, or a missing trailing index (the whole dimension).
+        out->any_slice = true;
+        if (it && it->slice.step) {
+            tl_eval_fail(ev, it->slice.step->loc, "stepped slices of buffers are not supported");
+            return false;
+        }
+        tl_expr_t *lo = it && it->slice.lower ? index_expr(ev, fr, it->slice.lower)
+                                              : tl_ir_int(k, 0, TL_I32, out->loc[i]);
+        tl_expr_t *hi = it && it->slice.upper ? index_expr(ev, fr, it->slice.upper)
+                                              : dim_size(ev, b, i, out->loc[i]);
+        if (!lo || !hi) return false;
+        int64_t ext;
+        out->start[i] = lo;
+        out->extent[i] = tl_ir_const_diff(hi, lo, &ext) ? tl_ir_int(k, ext, TL_I32, out->loc[i])
+                                                        : tl_ir_bin(k, TL_BIN_SUB, hi, lo, out->loc[i]);
+        if (tl_ir_is_const_int(out->extent[i], &ext) && ext <= 0) {
+            tl_eval_fail(ev, out->loc[i], "empty slice of '%s' in dimension %d", b->name, i);
+            return false;
+        }
+    }
+    // Constant indices into on-chip buffers are checked now.
+    for (int i = 0; i < ndim && b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR; i++) {
+        int64_t s, e = 1;
+        if (!tl_ir_is_const_int(out->start[i], &s)) continue;
+        if (out->extent[i] && !tl_ir_is_const_int(out->extent[i], &e)) continue;
+        if (s < 0 || s + e > b->shape[i]) {
+            tl_eval_fail(ev, out->loc[i], "index %lld%s is out of bounds for dimension %d of '%s' "
+                                          "(size %lld)",
+                         (long long)s, e > 1 ? tl_arena_printf(ev->arena, ":%lld", (long long)(s + e)) : "",
+                         i, b->name, (long long)b->shape[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+tl_value_t *tl_trace_subscript(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf,
+                               const tl_ast_node_t *index, tl_loc_t loc)
+{
+    if (!tl_trace_require(ev, loc, "indexing a buffer")) return NULL;
+    tl_buffer_t *b = buf->buffer;
+    index_t ix;
+    if (!eval_index(ev, fr, b, index, &ix)) return NULL;
+    if (!ix.any_slice) {
+        if (b->scope == TL_SCOPE_VAR) {
+            int64_t z;
+            if (!tl_ir_is_const_int(ix.start[0], &z) || z != 0)
+                return tl_eval_fail(ev, loc, "a T.alloc_var scalar can only be indexed with [0]");
+        }
+        return tl_value_expr(ev->arena, tl_ir_load(ev->kernel, b, ix.n, ix.start, loc));
+    }
+    tl_region_t *r = tl_arena_alloc(ev->arena, sizeof *r);
+    r->buf = b;
+    r->form = TL_REGION_SLICE;
+    r->ndim = ix.n;
+    r->loc = loc;
+    for (int i = 0; i < ix.n; i++) {
+        r->start[i] = ix.start[i];
+        r->extent[i] = ix.extent[i] ? ix.extent[i] : tl_ir_int(ev->kernel, 1, TL_I32, loc);
+    }
+    tl_value_t *v = tl_value_new(ev->arena, TL_V_REGION);
+    v->region = r;
+    return v;
+}
+
+bool tl_trace_store(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf, const tl_ast_node_t *index,
+                    tl_value_t *v, tl_loc_t loc)
+{
+    if (!tl_trace_require(ev, loc, "storing into a buffer")) return false;
+    tl_buffer_t *b = buf->buffer;
+    index_t ix;
+    if (!eval_index(ev, fr, b, index, &ix)) return false;
+    if (ix.any_slice) {
+        tl_eval_fail(ev, loc, "assigning to a slice of '%s' is not supported; use T.copy or "
+                              "T.tile.fill", b->name);
+        return false;
+    }
+    if (!tl_value_is_exprlike(v)) {
+        tl_eval_fail(ev, loc, "cannot store %s into '%s'", tl_value_type_name(v), b->name);
+        return false;
+    }
+    tl_stmt_t *s = make_store(ev, b, ix.n, ix.start, v, loc);
+    if (!s) return false;
+    tl_trace_emit(ev, s);
+    return true;
+}
+
+// --- control flow -------------------------------------------------------------------------------
+
+// Runs `body` with statements going into a fresh sequence; returns it.
+static tl_stmt_t *trace_block(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body,
+                              tl_loc_t loc, tl_flow_t *flow)
+{
+    tl_stmt_t *saved = ev->block, *seq = tl_ir_seq(ev->kernel, loc);
+    ev->block = seq;
+    *flow = tl_exec_body(ev, fr, body);
+    ev->block = saved;
+    if (*flow == TL_FLOW_BREAK || *flow == TL_FLOW_CONTINUE) {
+        // `break`/`continue` inside an IR loop body became IR statements already.
+        *flow = TL_FLOW_NORMAL;
+    }
+    if (*flow == TL_FLOW_RETURN) {
+        tl_eval_fail(ev, loc, "'return' inside a kernel loop or branch is not supported");
+        *flow = TL_FLOW_ERROR;
+    }
+    return seq;
+}
+
+static const char *loop_target_name(tl_eval_t *ev, const tl_ast_node_t *t)
+{
+    if (t->kind == TL_AST_NAME) return t->name.id;
+    tl_eval_fail(ev, t->loc, "the loop variable of a kernel loop must be a name");
+    return NULL;
+}
+
+tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *range)
+{
+    tl_kernel_t *k = ev->kernel;
+    if (n->loop.orelse.len) {
+        tl_eval_fail(ev, n->loc, "'for ... else' is not supported for kernel loops");
+        return TL_FLOW_ERROR;
+    }
+    int ndim = range->range.ndim;
+    const tl_ast_node_t *target = n->loop.target;
+    const tl_ast_node_t *targets[TL_MAX_DIMS];
+    if (ndim > 1) {
+        if ((target->kind != TL_AST_TUPLE && target->kind != TL_AST_LIST) ||
+            target->seq.elts.len != ndim) {
+            tl_eval_fail(ev, target->loc, "T.Parallel with %d extents needs %d loop variables", ndim,
+                         ndim);
+            return TL_FLOW_ERROR;
+        }
+        for (int i = 0; i < ndim; i++) targets[i] = target->seq.elts.items[i];
+    } else {
+        if ((target->kind == TL_AST_TUPLE || target->kind == TL_AST_LIST) && target->seq.elts.len == 1)
+            target = target->seq.elts.items[0];
+        targets[0] = target;
+    }
+    // Build the nest outside-in; the innermost body gets the traced statements.
+    tl_stmt_t *outer = NULL, *parent_seq = ev->block;
+    tl_stmt_t *saved = ev->block;
+    for (int d = 0; d < ndim; d++) {
+        const char *name = loop_target_name(ev, targets[d]);
+        if (!name) return TL_FLOW_ERROR;
+        tl_expr_t *start, *end;
+        tl_value_t *step_v = range->range.step;
+        int64_t step = 1;
+        if (ndim > 1) {
+            start = tl_ir_int(k, 0, TL_I32, n->loc);
+            end = tl_value_to_expr(ev, range->range.extents[d], n->loop.iter->loc, -1);
+        } else {
+            start = tl_value_to_expr(ev, range->range.start, n->loop.iter->loc, -1);
+            end = tl_value_to_expr(ev, range->range.stop, n->loop.iter->loc, -1);
+            if (step_v && !tl_value_to_int(ev, step_v, n->loop.iter->loc, "a loop step", &step))
+                return TL_FLOW_ERROR;
+        }
+        if (!start || !end) return TL_FLOW_ERROR;
+        if (tl_dtype_is_float(start->dtype) || tl_dtype_is_float(end->dtype)) {
+            tl_eval_fail(ev, n->loop.iter->loc, "loop bounds must be integers");
+            return TL_FLOW_ERROR;
+        }
+        if (step == 0) {
+            tl_eval_fail(ev, n->loop.iter->loc, "loop step must not be zero");
+            return TL_FLOW_ERROR;
+        }
+        tl_var_t *var = tl_ir_var(k, tl_trace_unique_name(ev, name), TL_I32, TL_VAR_LOOP, targets[d]->loc);
+        tl_stmt_t *loop = tl_ir_stmt(k, TL_ST_FOR, n->loc);
+        loop->for_.var = var;
+        loop->for_.loop = range->range.loop;
+        loop->for_.num_stages = range->range.num_stages;
+        loop->for_.cross_interval = range->range.cross_interval;
+        tl_expr_t *iv = tl_ir_varref(k, var, targets[d]->loc);
+        if (step == 1) {
+            loop->for_.start = start;
+            loop->for_.end = end;
+        } else {
+            // for i in range(a, b, s): iterate j in [0, ceil((b - a) / s)), i = a + j * s.
+            tl_expr_t *span = tl_ir_bin(k, TL_BIN_SUB, end, start, n->loc);
+            tl_expr_t *s_e = tl_ir_int(k, step, TL_I32, n->loc);
+            tl_expr_t *adj = tl_ir_int(k, step > 0 ? step - 1 : step + 1, TL_I32, n->loc);
+            loop->for_.start = tl_ir_int(k, 0, TL_I32, n->loc);
+            loop->for_.end = tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, span, adj, n->loc), s_e, n->loc);
+            iv = tl_ir_bin(k, TL_BIN_ADD, start, tl_ir_bin(k, TL_BIN_MUL, iv, s_e, n->loc), n->loc);
+        }
+        tl_env_set(ev, fr->env, name, tl_value_expr(ev->arena, iv));
+        loop->for_.body = tl_ir_seq(k, n->loc);
+        tl_ir_seq_push(k, parent_seq, loop);
+        if (!outer) outer = loop;
+        parent_seq = loop->for_.body;
+    }
+    (void)outer;
+    bool parallel = range->range.loop == TL_LOOP_PARALLEL;
+    ev->parallel_depth += parallel;
+    ev->block = parent_seq;
+    tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
+    ev->block = saved;
+    ev->parallel_depth -= parallel;
+    if (f == TL_FLOW_RETURN) {
+        tl_eval_fail(ev, n->loc, "'return' inside a kernel loop is not supported");
+        return TL_FLOW_ERROR;
+    }
+    return f == TL_FLOW_ERROR ? f : TL_FLOW_NORMAL;
+}
+
+tl_flow_t tl_trace_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *cond)
+{
+    tl_kernel_t *k = ev->kernel;
+    if (!tl_trace_require(ev, n->loc, "an 'if' on a run-time value")) return TL_FLOW_ERROR;
+    tl_stmt_t *s = tl_ir_stmt(k, TL_ST_IF, n->loc);
+    s->if_.cond = cond->expr;
+    tl_flow_t f;
+    s->if_.then_ = trace_block(ev, fr, &n->cond.body, n->loc, &f);
+    if (f == TL_FLOW_ERROR) return f;
+    if (n->cond.orelse.len) {
+        s->if_.else_ = trace_block(ev, fr, &n->cond.orelse, n->loc, &f);
+        if (f == TL_FLOW_ERROR) return f;
+    }
+    tl_trace_emit(ev, s);
+    return TL_FLOW_NORMAL;
+}
+
+tl_flow_t tl_trace_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *cond)
+{
+    if (!tl_trace_require(ev, n->loc, "a 'while' on a run-time value")) return TL_FLOW_ERROR;
+    if (n->cond.orelse.len) {
+        tl_eval_fail(ev, n->loc, "'while ... else' is not supported in kernels");
+        return TL_FLOW_ERROR;
+    }
+    tl_stmt_t *s = tl_ir_stmt(ev->kernel, TL_ST_WHILE, n->loc);
+    s->while_.cond = cond->expr;
+    tl_flow_t f;
+    s->while_.body = trace_block(ev, fr, &n->cond.body, n->loc, &f);
+    if (f == TL_FLOW_ERROR) return f;
+    tl_trace_emit(ev, s);
+    return TL_FLOW_NORMAL;
+}
+
+// --- with frames --------------------------------------------------------------------------------
+
+static tl_flow_t with_rest(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, int item)
+{
+    if (item + 1 >= n->with.items.len) return tl_exec_body(ev, fr, &n->with.body);
+    const tl_ast_node_t *it = n->with.items.items[item + 1];
+    tl_value_t *ctx = tl_eval_expr(ev, fr, it->withitem.context);
+    if (!ctx) return TL_FLOW_ERROR;
+    if (ctx->kind != TL_V_FRAME) {
+        tl_eval_fail(ev, it->loc, "'with' on %s is not supported", tl_value_type_name(ctx));
+        return TL_FLOW_ERROR;
+    }
+    return tl_trace_with(ev, fr, n, item + 1, ctx);
+}
+
+static bool bind_launch(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_loc_t loc)
+{
+    tl_kernel_t *k = ev->kernel;
+    const tl_ast_node_t *names[2] = {NULL, NULL};
+    int n = 0;
+    if (target) {
+        if (target->kind == TL_AST_TUPLE || target->kind == TL_AST_LIST) {
+            n = target->seq.elts.len;
+            if (n < 1 || n > 2) {
+                tl_eval_fail(ev, target->loc, "T.Kernel binds (block index) or (block index, vector "
+                                              "core index)");
+                return false;
+            }
+            for (int i = 0; i < n; i++) names[i] = target->seq.elts.items[i];
+        } else {
+            names[0] = target;
+            n = 1;
+        }
+        for (int i = 0; i < n; i++)
+            if (names[i]->kind != TL_AST_NAME) {
+                tl_eval_fail(ev, names[i]->loc, "T.Kernel targets must be names");
+                return false;
+            }
+    }
+    if (k->threads && n == 2) {
+        tl_eval_fail(ev, target->loc, "T.Kernel(..., threads=%d) binds only the block index: write "
+                                      "`as cid`", k->threads);
+        return false;
+    }
+    const char *cid_name = names[0] && strcmp(names[0]->name.id, "_") ? names[0]->name.id : "cid";
+    const char *vid_name = names[1] && strcmp(names[1]->name.id, "_") ? names[1]->name.id : "vid";
+    k->cid = tl_ir_var(k, tl_trace_unique_name(ev, cid_name), TL_I32, TL_VAR_BLOCK,
+                       names[0] ? names[0]->loc : loc);
+    k->vid = tl_ir_var(k, tl_trace_unique_name(ev, vid_name), TL_I32, TL_VAR_SUBBLOCK,
+                       names[1] ? names[1]->loc : loc);
+    if (names[0]) tl_env_set(ev, fr->env, names[0]->name.id, tl_value_expr(ev->arena, tl_ir_varref(k, k->cid, loc)));
+    if (names[1]) tl_env_set(ev, fr->env, names[1]->name.id, tl_value_expr(ev->arena, tl_ir_varref(k, k->vid, loc)));
+    return true;
+}
+
+static tl_flow_t tl_trace_if_frame(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n,
+                                   int item, tl_stmt_t *ifs, int part);
+
+tl_flow_t tl_trace_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, int item,
+                        tl_value_t *ctx)
+{
+    const tl_ast_node_t *it = n->with.items.items[item];
+    tl_kernel_t *k = ev->kernel;
+    switch (ctx->frame.frame) {
+    case TL_FRAME_KERNEL: {
+        if (!tl_trace_require(ev, it->loc, "T.Kernel")) return TL_FLOW_ERROR;
+        if (k->grid) {
+            tl_eval_fail(ev, it->loc, "a prim_func can launch only one T.Kernel");
+            return TL_FLOW_ERROR;
+        }
+        k->grid = ctx->frame.result->expr;
+        k->threads = ctx->frame.threads;
+        if (!bind_launch(ev, fr, it->withitem.target, it->loc)) return TL_FLOW_ERROR;
+        ev->in_launch = true;
+        tl_flow_t f = with_rest(ev, fr, n, item);
+        ev->in_launch = false;
+        return f;
+    }
+    case TL_FRAME_SCOPE: {
+        if (!tl_trace_require(ev, it->loc, "T.Scope")) return TL_FLOW_ERROR;
+        tl_stmt_t *s = tl_ir_stmt(k, TL_ST_SCOPE, it->loc);
+        s->scope.side = ctx->frame.side;
+        tl_stmt_t *saved = ev->block;
+        s->scope.body = ev->block = tl_ir_seq(k, it->loc);
+        tl_flow_t f = with_rest(ev, fr, n, item);
+        ev->block = saved;
+        if (f == TL_FLOW_ERROR) return f;
+        tl_trace_emit(ev, s);
+        return f;
+    }
+    case TL_FRAME_IF: {
+        if (!tl_trace_require(ev, it->loc, "T.If")) return TL_FLOW_ERROR;
+        tl_stmt_t *s = tl_ir_stmt(k, TL_ST_IF, it->loc);
+        tl_expr_t *c = tl_value_to_expr(ev, ctx->frame.result, it->loc, -1);
+        if (!c) return TL_FLOW_ERROR;
+        s->if_.cond = c;
+        return tl_trace_if_frame(ev, fr, n, item, s, 0);
+    }
+    case TL_FRAME_THEN:
+    case TL_FRAME_ELSE:
+        if (!ev->if_frame) {
+            tl_eval_fail(ev, it->loc, "T.Then/T.Else must be directly inside `with T.If(...)`");
+            return TL_FLOW_ERROR;
+        }
+        return tl_trace_if_frame(ev, fr, n, item, ev->if_frame,
+                                 ctx->frame.frame == TL_FRAME_THEN ? 1 : 2);
+    case TL_FRAME_NULL: return with_rest(ev, fr, n, item);
+    }
+    return TL_FLOW_ERROR;
+}
+
+// --- T.If / T.Then / T.Else frames --------------------------------------------------------------
+// `with T.If(c): with T.Then(): A  with T.Else(): B` builds one IR if; the If
+// frame's body runs with ev->if_frame pointing at it.
+static tl_flow_t tl_trace_if_frame(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n,
+                                   int item, tl_stmt_t *ifs, int part)
+{
+    tl_stmt_t *saved_block = ev->block, *saved_if = ev->if_frame;
+    tl_flow_t f;
+    if (part == 0) { // T.If: the body holds Then/Else frames
+        ev->if_frame = ifs;
+        f = with_rest(ev, fr, n, item);
+        ev->if_frame = saved_if;
+        if (f != TL_FLOW_ERROR) {
+            if (!ifs->if_.then_) ifs->if_.then_ = tl_ir_seq(ev->kernel, ifs->loc);
+            tl_trace_emit(ev, ifs);
+        }
+        return f;
+    }
+    tl_stmt_t *seq = tl_ir_seq(ev->kernel, n->loc);
+    if (part == 1) ifs->if_.then_ = seq;
+    else ifs->if_.else_ = seq;
+    ev->block = seq;
+    ev->if_frame = NULL;
+    f = with_rest(ev, fr, n, item);
+    ev->block = saved_block;
+    ev->if_frame = saved_if;
+    return f;
+}

@@ -1,0 +1,117 @@
+// Option parsing and compilation shared by the subcommands.
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool split_kv(const char *opt, const char *s, tl_front_arg_t *out)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s) {
+        fprintf(stderr, "tilec: %s expects NAME=VALUE, got '%s'\n", opt, s);
+        return false;
+    }
+    static char names[2 * CLI_MAX_ITEMS][128];
+    static int used;
+    if (used == 2 * CLI_MAX_ITEMS || (size_t)(eq - s) >= sizeof names[0]) {
+        fprintf(stderr, "tilec: too many or too long %s options\n", opt);
+        return false;
+    }
+    char *n = names[used++];
+    memcpy(n, s, (size_t)(eq - s));
+    n[eq - s] = 0;
+    out->name = n;
+    out->value = eq + 1;
+    return true;
+}
+
+bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const char *opt))
+{
+    memset(o, 0, sizeof *o);
+    o->front.args = o->args;
+    o->front.pass_configs = o->pass_configs;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        // --opt=value and --opt value
+        char optbuf[64];
+        const char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+        if (eq && (size_t)(eq - a) < sizeof optbuf) {
+            memcpy(optbuf, a, (size_t)(eq - a));
+            optbuf[eq - a] = 0;
+            val = eq + 1;
+            a = optbuf;
+        }
+#define NEED_VALUE()                                                                               \
+    do {                                                                                           \
+        if (!val) {                                                                                \
+            if (i + 1 >= argc) {                                                                   \
+                fprintf(stderr, "tilec: %s needs a value\n", a);                                   \
+                return false;                                                                      \
+            }                                                                                      \
+            val = argv[++i];                                                                       \
+        }                                                                                          \
+    } while (0)
+        if (!strcmp(a, "-k") || !strcmp(a, "--kernel")) {
+            NEED_VALUE();
+            o->front.kernel = val;
+        } else if (!strcmp(a, "-a") || !strcmp(a, "--arg")) {
+            NEED_VALUE();
+            if (o->front.nargs == CLI_MAX_ITEMS || !split_kv("-a", val, &o->args[o->front.nargs])) return false;
+            o->front.nargs++;
+        } else if (!strcmp(a, "--out-idx")) {
+            NEED_VALUE();
+            o->front.out_idx = val;
+        } else if (!strcmp(a, "--pass-config")) {
+            NEED_VALUE();
+            if (o->front.npass_configs == CLI_MAX_ITEMS ||
+                !split_kv("--pass-config", val, &o->pass_configs[o->front.npass_configs]))
+                return false;
+            o->front.npass_configs++;
+        } else if (!strcmp(a, "--dump-after")) {
+            NEED_VALUE();
+            o->dump_after = val;
+        } else if (!strcmp(a, "--emit")) {
+            NEED_VALUE();
+            o->emit = val;
+        } else if (a[0] == '-' && a[1]) {
+            if (o->nrest + 2 > CLI_MAX_ITEMS) {
+                fprintf(stderr, "tilec: too many options\n");
+                return false;
+            }
+            o->rest[o->nrest++] = argv[i];
+            if (!eq && takes_value && takes_value(a)) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "tilec: %s needs a value\n", a);
+                    return false;
+                }
+                o->rest[o->nrest++] = argv[++i];
+            }
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            fprintf(stderr, "tilec: unexpected argument '%s'\n", a);
+            return false;
+        }
+#undef NEED_VALUE
+    }
+    if (!o->file) {
+        fprintf(stderr, "tilec: no kernel file given\n");
+        return false;
+    }
+    return true;
+}
+
+void cli_print_diag(tl_diag_t *d)
+{
+    fputs(tl_diag_text(d), stderr);
+}
+
+tl_kernel_t *cli_compile(tl_arena_t *arena, cli_opts_t *o, tl_diag_t *d)
+{
+    tl_kernel_t *k = NULL;
+    tl_status_t st = tl_front_compile(arena, o->file, &o->front, d, &k);
+    cli_print_diag(d);
+    tl_diag_clear(d);
+    return st == TL_OK ? k : NULL;
+}

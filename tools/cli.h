@@ -1,0 +1,34 @@
+// Shared pieces of the tilec command: option parsing for the kernel-selecting
+// options every subcommand takes, and the subcommand entry points.
+#ifndef TL_TOOLS_CLI_H
+#define TL_TOOLS_CLI_H
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "front/front.h"
+
+enum { CLI_MAX_ITEMS = 64 };
+
+typedef struct {
+    const char *file;
+    tl_front_opts_t front;
+    tl_front_arg_t args[CLI_MAX_ITEMS];
+    tl_front_arg_t pass_configs[CLI_MAX_ITEMS];
+    // options beyond kernel selection; each subcommand reads what it needs
+    const char *dump_after;
+    const char *emit;
+    int nrest;
+    const char *rest[CLI_MAX_ITEMS]; // options a subcommand handles itself
+} cli_opts_t;
+
+// Parses `FILE [-k NAME] [-a NAME=VALUE]... [--out-idx X] [--pass-config K=V]...`;
+// unknown options (with their values, when `takes_value` says so) are kept in
+// rest[] for the subcommand. Returns false after printing a usage error.
+bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const char *opt));
+// Compiles the selected kernel; prints diagnostics to stderr. NULL on error.
+tl_kernel_t *cli_compile(tl_arena_t *arena, cli_opts_t *o, tl_diag_t *d);
+void cli_print_diag(tl_diag_t *d);
+
+int cmd_ir(int argc, char **argv);
+
+#endif
