@@ -128,10 +128,10 @@ static void constant(tl_buf_t *out, const tl_ast_const_t *c)
             tl_buf_printf(out, "%lld", (long long)c->i);
         break;
     case TL_CONST_FLOAT: tl_lex_put_float(out, c->f); break;
-    case TL_CONST_STR: tl_lex_quote(out, c->s, c->len); break;
+    case TL_CONST_STR: tl_lex_quote(out, c->s, c->len, false); break;
     case TL_CONST_BYTES:
         tl_buf_putc(out, 'b');
-        tl_lex_quote(out, c->s, c->len);
+        tl_lex_quote(out, c->s, c->len, true);
         break;
     case TL_CONST_BOOL: tl_buf_puts(out, c->i ? "True" : "False"); break;
     case TL_CONST_NONE: tl_buf_puts(out, "None"); break;
@@ -463,7 +463,7 @@ static void stmt(tl_buf_t *out, const tl_ast_node_t *n, int indent)
         break;
     case TL_AST_ERROR:
         tl_buf_printf(out, "(error %d:%d ", n->loc.line, n->loc.col);
-        tl_lex_quote(out, n->error.msg, strlen(n->error.msg));
+        tl_lex_quote(out, n->error.msg, strlen(n->error.msg), false);
         if (n->error.defines.len) {
             tl_buf_puts(out, " :defines (");
             for (int i = 0; i < n->error.defines.len; i++)

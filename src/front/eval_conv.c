@@ -153,11 +153,7 @@ bool tl_value_is_exprlike(const tl_value_t *v)
 tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint)
 {
     if (error_value(ev, v, loc)) return NULL;
-    tl_kernel_t *k = ev->kernel;
-    if (!k) {
-        tl_eval_fail(ev, loc, "IR expressions can only be built inside a @T.prim_func body");
-        return NULL;
-    }
+    tl_kernel_t *k = tl_eval_ir(ev);
     bool has_hint = hint >= 0 && hint < TL_DTYPE_COUNT;
     switch (v->kind) {
     case TL_V_BOOL: return tl_ir_int(k, v->b, TL_BOOL, loc);

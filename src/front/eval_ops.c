@@ -241,8 +241,7 @@ static bool same_object(const tl_value_t *a, const tl_value_t *b)
 static tl_value_t *ir_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc)
 {
     if (!tl_value_is_exprlike(a) || !tl_value_is_exprlike(b)) return type_error(ev, op, a, b, loc);
-    tl_kernel_t *k = ev->kernel;
-    if (!k) return tl_eval_fail(ev, loc, "IR expression outside a prim_func body");
+    tl_kernel_t *k = tl_eval_ir(ev);
     tl_expr_t *x = tl_value_to_expr(ev, a, loc, -1), *y = tl_value_to_expr(ev, b, loc, -1);
     if (!x || !y) return NULL;
     tl_binop_t bop;
@@ -299,6 +298,10 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
         if (r || ev->diag->nerrors) return r;
         return type_error(ev, op, a, b, loc);
     }
+    if (a->kind == TL_V_OPAQUE || b->kind == TL_V_OPAQUE) {
+        tl_value_t *o = a->kind == TL_V_OPAQUE ? a : b;
+        return tl_eval_fail(ev, loc, "cannot compute with '%s' at compile time", o->opaque.what);
+    }
     if (op == TL_BIN_EQ) return tl_value_bool(tl_value_equal(a, b));
     if (op == TL_BIN_NE) return tl_value_bool(!tl_value_equal(a, b));
     bool same_seq = a->kind == b->kind &&
@@ -328,10 +331,6 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
         for (int i = 0; i < b->dict.n; i++) tl_value_dict_set(ev->arena, d, b->dict.keys[i], b->dict.values[i]);
         return d;
     }
-    if (a->kind == TL_V_OPAQUE || b->kind == TL_V_OPAQUE) {
-        tl_value_t *o = a->kind == TL_V_OPAQUE ? a : b;
-        return tl_eval_fail(ev, loc, "cannot compute with '%s' at compile time", o->opaque.what);
-    }
     return type_error(ev, op, a, b, loc);
 }
 
@@ -349,7 +348,7 @@ tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t lo
         if (op == TL_UN_BITNOT && tl_dtype_is_float(x->dtype))
             return tl_eval_fail(ev, loc, "operator ~ needs an integer operand, got %s",
                                 tl_dtype_name(x->dtype));
-        return tl_value_expr(ev->arena, tl_ir_un(ev->kernel, op, x, loc));
+        return tl_value_expr(ev->arena, tl_ir_un(tl_eval_ir(ev), op, x, loc));
     }
     if (is_intlike(a)) {
         int64_t v = as_int(a);

@@ -14,6 +14,7 @@ static void setup(tl_eval_t *ev, tl_arena_t *arena, tl_diag_t *d)
     tl_front_install_builtins(ev);
     tl_front_install_lang(ev);
     tl_front_install_tilelang(ev);
+    tl_front_install_pymods(ev);
 }
 
 // Evaluates `-a` / `--pass-config` values: Python expressions in the file's scope.
@@ -261,7 +262,7 @@ static tl_status_t run(tl_arena_t *arena, const char *path, const char *text,
     tl_eval_t ev;
     setup(&ev, arena, d);
     tl_status_t st = TL_ERR_COMPILE;
-    tl_module_rec_t *rec = text ? tl_front_load_text(&ev, path, text) : tl_front_load_file(&ev, path, "__tilec__");
+    tl_module_rec_t *rec = text ? tl_front_load_text(&ev, path, text) : tl_front_load_file(&ev, path, "__main__");
     if (rec) st = compile(&ev, rec, opts, out);
     if (st == TL_OK && d->nerrors) st = TL_ERR_COMPILE;
     arena->oom = saved;

@@ -43,6 +43,7 @@ const tl_source_t *tl_front_module_source(tl_module_rec_t *rec);
 void tl_front_install_builtins(tl_eval_t *ev);
 void tl_front_install_tilelang(tl_eval_t *ev);
 void tl_front_install_lang(tl_eval_t *ev);
+void tl_front_install_pymods(tl_eval_t *ev);
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);
 // Traces a @T.prim_func function now (KERNEL value with kernel set).
 tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc);

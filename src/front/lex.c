@@ -890,8 +890,9 @@ static void operator(lexer_t *lx)
         lx->p++;
         while (lx->p < lx->end && ((unsigned char)*lx->p & 0xC0) == 0x80) lx->p++;
         error_at(lx, line, col, off_of(lx, s),
-                 "invalid non-ASCII character '%.*s' outside a string or comment", (int)(lx->p - s),
-                 s);
+                 "non-ASCII character '%.*s' outside a string or comment (identifiers must be "
+                 "ASCII)",
+                 (int)(lx->p - s), s);
         return;
     }
     lx->p++;
@@ -919,6 +920,11 @@ static void finish(lexer_t *lx)
     if (lx->nbr > 0) bracket_error(lx, &lx->br[lx->nbr - 1], "");
     int line = lx->line, col = col_of(lx, lx->p);
     uint32_t off = off_of(lx, lx->p);
+    if (col == 1 && lx->last_line > 0) { // after the final newline: point at the last line's end
+        line = lx->last_line;
+        col = lx->last_col;
+        off = lx->last_off;
+    }
     if (lx->line_has_tok && !lx->paren)
         emit_layout(lx, TL_TOK_NEWLINE, lx->last_line, lx->last_col, lx->last_off);
     for (; lx->nind > 1; lx->nind--) emit_layout(lx, TL_TOK_DEDENT, line, col, off);
@@ -1015,7 +1021,7 @@ static void dump_fparts(tl_buf_t *out, const tl_source_t *src, tl_fpart_t **part
         const tl_fpart_t *f = parts[i];
         if (i) tl_buf_putc(out, ' ');
         if (!f->is_expr) {
-            tl_lex_quote(out, f->lit, f->lit_len);
+            tl_lex_quote(out, f->lit, f->lit_len, false);
             continue;
         }
         tl_buf_printf(out, "{%.*s", (int)f->len, src->text + f->off);
@@ -1049,7 +1055,7 @@ void tl_lex_dump(const tl_source_t *src, const tl_tokens_t *toks, tl_buf_t *out)
         case TL_TOK_STRING:
         case TL_TOK_BYTES:
             tl_buf_puts(out, t->kind == TL_TOK_STRING ? "STRING " : "BYTES ");
-            tl_lex_quote(out, t->v.str.s, t->v.str.len);
+            tl_lex_quote(out, t->v.str.s, t->v.str.len, t->kind == TL_TOK_BYTES);
             break;
         case TL_TOK_FSTRING:
             tl_buf_puts(out, "FSTRING [");
@@ -1067,7 +1073,7 @@ void tl_lex_dump(const tl_source_t *src, const tl_tokens_t *toks, tl_buf_t *out)
     }
 }
 
-void tl_lex_quote(tl_buf_t *out, const char *s, size_t n)
+void tl_lex_quote(tl_buf_t *out, const char *s, size_t n, bool ascii)
 {
     tl_buf_putc(out, '"');
     for (size_t i = 0; i < n; i++) {
@@ -1079,7 +1085,7 @@ void tl_lex_quote(tl_buf_t *out, const char *s, size_t n)
         case '\t': tl_buf_puts(out, "\\t"); break;
         case '\r': tl_buf_puts(out, "\\r"); break;
         default:
-            if (c < 0x20 || c == 0x7F)
+            if (c < 0x20 || c == 0x7F || (ascii && c >= 0x80))
                 tl_buf_printf(out, "\\x%02x", c);
             else
                 tl_buf_putc(out, (char)c);

@@ -187,8 +187,9 @@ const char *tl_lex_kind_name(int kind); // "NEWLINE", "if", "+", "name", ...
 // "number 12", "string \"abc\"".
 void tl_lex_describe(const tl_source_t *src, const tl_token_t *t, tl_buf_t *out);
 // Appends s[0, n) as a double-quoted string with C-style escapes for control
-// characters, quotes and backslashes (used by token and AST dumps).
-void tl_lex_quote(tl_buf_t *out, const char *s, size_t n);
+// characters, quotes and backslashes (used by token and AST dumps); with
+// `ascii` bytes >= 0x80 are escaped too (bytes literals).
+void tl_lex_quote(tl_buf_t *out, const char *s, size_t n, bool ascii);
 // Appends the shortest "%g" form that reads back as f, always with a '.' or an
 // exponent ("1.0", "1e-06", "inf").
 void tl_lex_put_float(tl_buf_t *out, double f);

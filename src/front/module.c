@@ -92,7 +92,7 @@ tl_module_rec_t *tl_front_load_file(tl_eval_t *ev, const char *path, const char 
 
 tl_module_rec_t *tl_front_load_text(tl_eval_t *ev, const char *path, const char *text)
 {
-    return load_source(ev, path, text, strlen(text), "__tilec__");
+    return load_source(ev, path, text, strlen(text), "__main__");
 }
 
 const tl_ast_module_t *tl_front_module_ast(tl_module_rec_t *rec)
@@ -140,6 +140,7 @@ static tl_value_t *resolve_module(tl_eval_t *ev, tl_frame_t *fr, const char *dot
         if (!strcmp(dotted, "tilelang")) return ev->tilelang;
         if (!strcmp(dotted, "tilelang.language")) return ev->lang;
         if (!strcmp(dotted, "math")) return tl_value_module_get(ev->builtins, "__math__");
+        if (!strcmp(dotted, "argparse")) return tl_value_module_get(ev->builtins, "__argparse__");
     }
     const char *dir = fr->dir ? fr->dir : ".";
     for (int i = 1; i < level; i++) dir = tl_arena_printf(ev->arena, "%s/..", dir);

@@ -483,6 +483,31 @@ static tl_value_t *t_pipelined(tl_eval_t *ev, tl_call_t *c)
     return r;
 }
 
+// T.Persistent(domain, wave_size, index, group_size=8): each block walks the
+// tiles index, index + wave, ... of the domain (traced in trace.c).
+static tl_value_t *t_persistent(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"domain", "wave_size", "index", "group_size", NULL};
+    if (!tl_call_check(ev, c, "T.Persistent", 3, 4, kws)) return NULL;
+    tl_value_t *dom = tl_call_arg(c, 0, "domain");
+    int n;
+    tl_value_t **items = dom ? tl_value_items(ev, dom, aloc(c, 0, "domain"), "the T.Persistent domain", &n) : NULL;
+    if (!items) return NULL;
+    if (n < 1 || n > TL_MAX_DIMS) return tl_eval_fail(ev, aloc(c, 0, "domain"), "T.Persistent needs 1 to %d extents", TL_MAX_DIMS);
+    tl_value_t *r = tl_value_new(ev->arena, TL_V_RANGE);
+    r->range.loop = TL_LOOP_SERIAL;
+    r->range.ndim = n;
+    for (int i = 0; i < n; i++) r->range.extents[i] = items[i];
+    r->range.wave = tl_call_arg(c, 1, "wave_size");
+    r->range.index = tl_call_arg(c, 2, "index");
+    r->range.group = tl_call_arg(c, 3, "group_size");
+    if (!r->range.group) r->range.group = tl_value_int(ev->arena, 8);
+    if (!r->range.wave || !r->range.index) return tl_eval_fail(ev, c->loc, "T.Persistent needs wave_size and index");
+    r->range.start = tl_value_int(ev->arena, 0);
+    r->range.stop = items[0];
+    return r;
+}
+
 // --- synchronisation ----------------------------------------------------------------------------
 
 static bool pipe_arg(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, tl_pipe_t *out)
@@ -786,7 +811,7 @@ void tl_front_install_lang(tl_eval_t *ev)
     removed(ev, T, "fill", "T.fill is not available on Ascend; use T.tile.fill");
     removed(ev, T, "clear", "T.clear is not available on Ascend; use T.tile.clear or T.tile.fill");
     removed(ev, T, "gemm", "T.gemm is the GPU GEMM; on Ascend use T.gemm_v0 (L1 operands) or T.mma (L0 operands)");
-    removed(ev, T, "Persistent", "T.Persistent is not supported by tilec yet; write the wave loop with T.serial");
+    def(ev, T, "Persistent", t_persistent);
     tl_value_t *tile = tl_value_module(ev->arena, "T.tile");
     tl_value_module_set(ev->arena, T, "tile", tile);
     tl_front_install_tile_ops(ev, T, tile);

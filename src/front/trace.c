@@ -275,8 +275,81 @@ static const char *loop_target_name(tl_eval_t *ev, const tl_ast_node_t *t)
     return NULL;
 }
 
+// for v0, v1 in T.Persistent([D0, D1], wave, index, group):
+//   for w in [0, ceil(D0*D1 / wave)): t = w*wave + index; if t >= D0*D1: break
+//   with the last extent tiled by g = min(group, D1): the grouped domain is
+//   [D1/g, D0, g], decomposed from t (last digit fastest); v0 = digit 1,
+//   v1 = digit 0 * g + digit 2 (upstream's PersistentFor, also for n extents).
+static tl_flow_t trace_persistent(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n,
+                                  tl_value_t *range)
+{
+    tl_kernel_t *k = ev->kernel;
+    int nd = range->range.ndim;
+    const tl_ast_node_t *target = n->loop.target;
+    const tl_ast_node_t *tg[TL_MAX_DIMS];
+    if (nd == 1 && target->kind == TL_AST_NAME) tg[0] = target;
+    else if ((target->kind == TL_AST_TUPLE || target->kind == TL_AST_LIST) && target->seq.elts.len == nd)
+        for (int i = 0; i < nd; i++) tg[i] = target->seq.elts.items[i];
+    else {
+        tl_eval_fail(ev, target->loc, "T.Persistent over %d extents needs %d loop variables", nd, nd);
+        return TL_FLOW_ERROR;
+    }
+    tl_loc_t loc = n->loc;
+    tl_expr_t *dom[TL_MAX_DIMS], *size = NULL;
+    for (int i = 0; i < nd; i++) {
+        if (!(dom[i] = tl_value_to_expr(ev, range->range.extents[i], n->loop.iter->loc, -1))) return TL_FLOW_ERROR;
+        size = size ? tl_ir_bin(k, TL_BIN_MUL, size, dom[i], loc) : dom[i];
+    }
+    tl_expr_t *wave = tl_value_to_expr(ev, range->range.wave, n->loop.iter->loc, -1);
+    tl_expr_t *index = tl_value_to_expr(ev, range->range.index, n->loop.iter->loc, -1);
+    tl_expr_t *group = tl_value_to_expr(ev, range->range.group, n->loop.iter->loc, -1);
+    if (!wave || !index || !group) return TL_FLOW_ERROR;
+    tl_expr_t *one = tl_ir_int(k, 1, TL_I32, loc);
+    tl_expr_t *waves = tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_SUB, tl_ir_bin(k, TL_BIN_ADD, size, wave, loc), one, loc), wave, loc);
+    tl_expr_t *g = tl_ir_bin(k, TL_BIN_MIN, group, dom[nd - 1], loc);
+    tl_expr_t *grouped[TL_MAX_DIMS + 1];
+    int ng = 0;
+    grouped[ng++] = tl_ir_bin(k, TL_BIN_DIV, dom[nd - 1], g, loc);
+    for (int i = 0; i < nd - 1; i++) grouped[ng++] = dom[i];
+    grouped[ng++] = g;
+    tl_var_t *w = tl_ir_var(k, tl_trace_unique_name(ev, "w"), TL_I32, TL_VAR_LOOP, loc);
+    tl_stmt_t *loop = tl_ir_stmt(k, TL_ST_FOR, loc);
+    loop->for_.var = w;
+    loop->for_.loop = TL_LOOP_SERIAL;
+    loop->for_.start = tl_ir_int(k, 0, TL_I32, loc);
+    loop->for_.end = waves;
+    loop->for_.body = tl_ir_seq(k, loc);
+    tl_expr_t *t = tl_ir_bin(k, TL_BIN_ADD, tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, w, loc), wave, loc), index, loc);
+    tl_stmt_t *guard = tl_ir_stmt(k, TL_ST_IF, loc);
+    guard->if_.cond = tl_ir_bin(k, TL_BIN_LE, size, t, loc);
+    guard->if_.then_ = tl_ir_seq(k, loc);
+    tl_ir_seq_push(k, guard->if_.then_, tl_ir_stmt(k, TL_ST_BREAK, loc));
+    tl_ir_seq_push(k, loop->for_.body, guard);
+    tl_expr_t *idx[TL_MAX_DIMS + 1], *rem = t;
+    for (int i = ng - 1; i >= 1; i--) {
+        idx[i] = tl_ir_bin(k, TL_BIN_MOD, rem, grouped[i], loc);
+        rem = tl_ir_bin(k, TL_BIN_DIV, rem, grouped[i], loc);
+    }
+    idx[0] = rem;
+    for (int i = 0; i < nd; i++) {
+        if (tg[i]->kind != TL_AST_NAME) {
+            tl_eval_fail(ev, tg[i]->loc, "T.Persistent loop variables must be names");
+            return TL_FLOW_ERROR;
+        }
+        tl_expr_t *v = i < nd - 1 ? idx[i + 1] : tl_ir_bin(k, TL_BIN_ADD, tl_ir_bin(k, TL_BIN_MUL, idx[0], g, loc), idx[nd], loc);
+        tl_env_set(ev, fr->env, tg[i]->name.id, tl_value_expr(ev->arena, v));
+    }
+    tl_trace_emit(ev, loop);
+    tl_stmt_t *saved = ev->block;
+    ev->block = loop->for_.body;
+    tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
+    ev->block = saved;
+    return f == TL_FLOW_ERROR ? f : TL_FLOW_NORMAL;
+}
+
 tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *range)
 {
+    if (range->range.wave) return trace_persistent(ev, fr, n, range);
     tl_kernel_t *k = ev->kernel;
     if (n->loop.orelse.len) {
         tl_eval_fail(ev, n->loc, "'for ... else' is not supported for kernel loops");

@@ -126,6 +126,7 @@ struct tl_value {
             tl_value_t *extents[TL_MAX_DIMS];
             int num_stages, cross_interval;
             bool python; // plain range() over Python ints (unrolled when iterated in Python)
+            tl_value_t *wave, *index, *group; // T.Persistent(extents, wave, index, group)
         } range;
         struct {
             tl_frame_kind_t frame;

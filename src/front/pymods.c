@@ -1,0 +1,113 @@
+// Small models of Python modules that kernel files use at module level to pick
+// their sizes: argparse (parse_args() returns the declared defaults, so
+// `M = args.m` is the script's default size) and tilelang.math.
+#include "front/front.h"
+
+#include <string.h>
+
+static tl_value_t *parser_defaults(tl_call_t *c)
+{
+    return c->self ? tl_value_module_get(c->self, "__defaults__") : NULL;
+}
+
+// add_argument("--block-m", "-b", type=int, default=64, dest=..., action=...)
+static tl_value_t *ap_add_argument(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *defaults = parser_defaults(c);
+    if (!defaults) return tl_value_none();
+    const char *dest = NULL;
+    tl_value_t *d = tl_call_arg(c, -1, "dest");
+    if (d && d->kind == TL_V_STR) dest = d->str.s;
+    for (int i = 0; i < c->nargs && !dest; i++) {
+        tl_value_t *n = c->args[i];
+        if (n->kind != TL_V_STR) continue;
+        if (!strncmp(n->str.s, "--", 2)) dest = n->str.s + 2;
+        else if (n->str.s[0] != '-') dest = n->str.s;
+    }
+    if (!dest && c->nargs && c->args[0]->kind == TL_V_STR) dest = c->args[0]->str.s + 1;
+    if (!dest) return tl_value_none();
+    char *name = tl_arena_strdup(ev->arena, dest);
+    for (char *p = name; *p; p++)
+        if (*p == '-') *p = '_';
+    tl_value_t *dflt = tl_call_arg(c, -1, "default");
+    tl_value_t *action = tl_call_arg(c, -1, "action");
+    if (!dflt && action && action->kind == TL_V_STR) {
+        if (!strcmp(action->str.s, "store_true")) dflt = tl_value_bool(false);
+        else if (!strcmp(action->str.s, "store_false")) dflt = tl_value_bool(true);
+    }
+    tl_value_t *type = tl_call_arg(c, -1, "type");
+    if (dflt && dflt->kind == TL_V_STR && type && type->kind == TL_V_BUILTIN) {
+        tl_value_t *args[1] = {dflt};
+        tl_call_t conv = {.nargs = 1, .args = args, .loc = c->loc};
+        dflt = tl_eval_call(ev, type, &conv); // type=int with default "128"
+        if (!dflt) return NULL;
+    }
+    tl_value_dict_set(ev->arena, defaults, tl_value_str(ev->arena, name), dflt ? dflt : tl_value_none());
+    return tl_value_none();
+}
+
+static tl_value_t *ap_parse_args(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *defaults = parser_defaults(c);
+    tl_value_t *ns = tl_value_module(ev->arena, "argparse.Namespace");
+    for (int i = 0; defaults && i < defaults->dict.n; i++)
+        tl_value_module_set(ev->arena, ns, defaults->dict.keys[i]->str.s, defaults->dict.values[i]);
+    return ns;
+}
+
+static tl_value_t *ap_parse_known_args(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *pair[2] = {ap_parse_args(ev, c), tl_value_list(ev->arena, 0, NULL)};
+    return tl_value_tuple(ev->arena, 2, pair);
+}
+
+static tl_value_t *ap_set_defaults(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *defaults = parser_defaults(c);
+    for (int i = 0; defaults && i < c->nkw; i++)
+        tl_value_dict_set(ev->arena, defaults, tl_value_str(ev->arena, c->kw_names[i]), c->kw_values[i]);
+    return tl_value_none();
+}
+
+static tl_value_t *ap_self(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)ev;
+    return c->self ? c->self : tl_value_none(); // add_argument_group returns the parser itself
+}
+
+static tl_value_t *ap_parser(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)c;
+    tl_arena_t *a = ev->arena;
+    tl_value_t *p = tl_value_module(a, "argparse.ArgumentParser");
+    tl_value_module_set(a, p, "__defaults__", tl_value_dict(a));
+    tl_value_module_set(a, p, "add_argument", tl_value_builtin(a, "add_argument", ap_add_argument, p));
+    tl_value_module_set(a, p, "parse_args", tl_value_builtin(a, "parse_args", ap_parse_args, p));
+    tl_value_module_set(a, p, "parse_known_args", tl_value_builtin(a, "parse_known_args", ap_parse_known_args, p));
+    tl_value_module_set(a, p, "set_defaults", tl_value_builtin(a, "set_defaults", ap_set_defaults, p));
+    tl_value_module_set(a, p, "add_argument_group", tl_value_builtin(a, "add_argument_group", ap_self, p));
+    tl_value_module_set(a, p, "add_mutually_exclusive_group", tl_value_builtin(a, "add_mutually_exclusive_group", ap_self, p));
+    return p;
+}
+
+static tl_value_t *tm_next_power_of_2(tl_eval_t *ev, tl_call_t *c)
+{
+    int64_t x;
+    if (!c->nargs || !tl_value_to_int(ev, c->args[0], c->loc, "next_power_of_2's argument", &x)) return NULL;
+    int64_t p = 1;
+    while (p < x && p < ((int64_t)1 << 62)) p <<= 1;
+    return tl_value_int(ev->arena, p);
+}
+
+void tl_front_install_pymods(tl_eval_t *ev)
+{
+    tl_arena_t *a = ev->arena;
+    tl_value_t *ap = tl_value_module(a, "argparse");
+    ap->module.permissive = true;
+    tl_value_module_set(a, ap, "ArgumentParser", tl_value_builtin(a, "ArgumentParser", ap_parser, NULL));
+    tl_value_module_set(a, ev->builtins, "__argparse__", ap);
+    tl_value_t *tm = tl_value_module(a, "tilelang.math");
+    tm->module.permissive = true;
+    tl_value_module_set(a, tm, "next_power_of_2", tl_value_builtin(a, "next_power_of_2", tm_next_power_of_2, NULL));
+    tl_value_module_set(a, ev->tilelang, "math", tm);
+}
