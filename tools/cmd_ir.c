@@ -4,13 +4,25 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pass/pass.h"
 
 int cmd_ir(int argc, char **argv)
 {
     cli_opts_t o;
     if (!cli_parse(argc, argv, &o, NULL)) return 2;
-    if (o.nrest) {
-        fprintf(stderr, "tilec ir: unknown option '%s'\n", o.rest[0]);
+    tl_pipeline_t pipeline = TL_PIPELINE_NPU;
+    for (int i = 0; i < o.nrest; i++) {
+        const char *r = o.rest[i];
+        if (!strcmp(r, "--pipeline=ref")) pipeline = TL_PIPELINE_REF;
+        else if (!strcmp(r, "--pipeline=npu")) pipeline = TL_PIPELINE_NPU;
+        else if (!strcmp(r, "--pipeline=cpu")) pipeline = TL_PIPELINE_CPU;
+        else {
+            fprintf(stderr, "tilec ir: unknown option '%s'\n", r);
+            return 2;
+        }
+    }
+    if (o.dump_after && !tl_pass_exists(o.dump_after)) {
+        fprintf(stderr, "tilec ir: no pass named '%s' (passes: %s, all)\n", o.dump_after, tl_pass_names());
         return 2;
     }
     tl_arena_t arena;
@@ -22,10 +34,17 @@ int cmd_ir(int argc, char **argv)
     if (k) {
         tl_buf_t b;
         tl_buf_init(&b);
-        tl_ir_print_kernel(&b, k);
+        if (o.dump_after) {
+            tl_pass_ctx_t ctx = {&d, o.dump_after, &b, true, true, false};
+            tl_status_t st = tl_pass_run_pipeline(k, pipeline, &ctx);
+            cli_print_diag(&d);
+            rc = st == TL_OK ? 0 : 2;
+        } else {
+            tl_ir_print_kernel(&b, k);
+            rc = 0;
+        }
         fputs(tl_buf_cstr(&b), stdout);
         tl_buf_free(&b);
-        rc = 0;
     }
     tl_diag_free(&d);
     tl_arena_free(&arena);

@@ -369,6 +369,20 @@ tl_expr_t *tl_ir_bin(tl_kernel_t *k, tl_binop_t op, tl_expr_t *a, tl_expr_t *b, 
         if ((op == TL_BIN_DIV || op == TL_BIN_FLOORDIV) && tl_ir_is_const_int(b, &c) && c == 1 &&
             a->dtype == t)
             return a;
+        if ((op == TL_BIN_MOD || op == TL_BIN_FLOORMOD) && tl_ir_is_const_int(b, &c) && (c == 1 || c == -1))
+            return tl_ir_int(k, 0, t, loc);
+        if (op == TL_BIN_MUL && ((tl_ir_is_const_int(b, &c) && c == 0) || (tl_ir_is_const_int(a, &c) && c == 0)))
+            return tl_ir_int(k, 0, t, loc);
+        // (x + c1) +- c2 and (x - c1) +- c2 fold their constants.
+        int64_t c1;
+        if ((op == TL_BIN_ADD || op == TL_BIN_SUB) && tl_ir_is_const_int(b, &c) && a->kind == TL_EX_BIN &&
+            (a->op.op == TL_BIN_ADD || a->op.op == TL_BIN_SUB) && tl_ir_is_const_int(a->op.b, &c1) &&
+            a->dtype == t) {
+            int64_t sum = (a->op.op == TL_BIN_ADD ? c1 : -c1) + (op == TL_BIN_ADD ? c : -c);
+            if (sum == 0) return a->op.a;
+            return tl_ir_bin(k, sum > 0 ? TL_BIN_ADD : TL_BIN_SUB, a->op.a,
+                             tl_ir_int(k, sum > 0 ? sum : -sum, b->dtype, loc), loc);
+        }
     }
     if (is_const(a) && is_const(b) && tl_dtype_is_float(operand_t)) {
         double x = const_value(a), y = const_value(b), r;

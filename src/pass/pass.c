@@ -1,0 +1,88 @@
+// The pass pipelines, written out in order (the whole compiler in one place),
+// with IR dumps by pass name and the verifier between passes.
+#include "pass/pass.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const tl_pass_t ref_pipeline[] = {
+    {"scope_infer", "traced IR", tl_pass_scope_infer},
+};
+
+static const tl_pass_t npu_pipeline[] = {
+    {"scope_infer", "traced IR", tl_pass_scope_infer},
+};
+
+static const tl_pass_t cpu_pipeline[] = {
+    {"scope_infer", "traced IR", tl_pass_scope_infer},
+};
+
+static const struct {
+    const tl_pass_t *passes;
+    size_t n;
+} pipelines[] = {
+    {ref_pipeline, TL_ARRAY_LEN(ref_pipeline)},
+    {npu_pipeline, TL_ARRAY_LEN(npu_pipeline)},
+    {cpu_pipeline, TL_ARRAY_LEN(cpu_pipeline)},
+};
+
+bool tl_pass_exists(const char *name)
+{
+    if (!strcmp(name, "all") || !strcmp(name, "trace")) return true;
+    for (size_t p = 0; p < TL_ARRAY_LEN(pipelines); p++)
+        for (size_t i = 0; i < pipelines[p].n; i++)
+            if (!strcmp(pipelines[p].passes[i].name, name)) return true;
+    return false;
+}
+
+const char *tl_pass_names(void)
+{
+    static char names[512];
+    if (names[0]) return names;
+    strcat(names, "trace");
+    for (size_t p = 0; p < TL_ARRAY_LEN(pipelines); p++)
+        for (size_t i = 0; i < pipelines[p].n; i++) {
+            const char *n = pipelines[p].passes[i].name;
+            char pat[64];
+            snprintf(pat, sizeof pat, ", %s", n);
+            if (!strstr(names, pat) && strlen(names) + strlen(pat) + 1 < sizeof names) strcat(names, pat);
+        }
+    return names;
+}
+
+static void dump(const tl_kernel_t *k, tl_pass_ctx_t *ctx, const char *name)
+{
+    if (!ctx->dump) return;
+    tl_buf_printf(ctx->dump, "// --- IR after %s ---\n", name);
+    tl_ir_print_kernel(ctx->dump, k);
+}
+
+tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ctx_t *ctx)
+{
+    const char *want = ctx->dump_after;
+    bool all = want && !strcmp(want, "all");
+    if (want && (all || !strcmp(want, "trace"))) {
+        dump(k, ctx, "trace");
+        if (!all && ctx->stop_after_dump) {
+            ctx->stopped = true;
+            return TL_OK;
+        }
+    }
+    for (size_t i = 0; i < pipelines[which].n; i++) {
+        const tl_pass_t *p = &pipelines[which].passes[i];
+        tl_status_t st = p->run(k, ctx);
+        if (st != TL_OK) return st;
+        if (ctx->verify && (st = tl_ir_verify(k, ctx->diag)) != TL_OK) {
+            tl_diag_note(ctx->diag, (tl_loc_t){0}, "the IR verifier failed after pass '%s'", p->name);
+            return TL_ERR_INTERNAL;
+        }
+        if (want && (all || !strcmp(want, p->name))) {
+            dump(k, ctx, p->name);
+            if (!all && ctx->stop_after_dump) {
+                ctx->stopped = true;
+                return TL_OK;
+            }
+        }
+    }
+    return TL_OK;
+}

@@ -1,0 +1,43 @@
+// Compiler passes over the Tile IR. Each pass lives in its own file, states in
+// a comment what it requires and what it guarantees, and can dump the IR after
+// it (`tilec ir --dump-after=NAME`). The pipelines are written out in pass.c.
+#ifndef TL_PASS_PASS_H
+#define TL_PASS_PASS_H
+
+#include "base/buf.h"
+#include "base/diag.h"
+#include "ir/ir.h"
+
+// Which backend a pipeline prepares the kernel for.
+typedef enum {
+    TL_PIPELINE_REF, // functional reference execution (tilec run)
+    TL_PIPELINE_NPU, // the modeled Ascend core (tilec sim): the developer-mode passes
+    TL_PIPELINE_CPU, // native CPU code generation
+} tl_pipeline_t;
+
+typedef struct {
+    tl_diag_t *diag;
+    const char *dump_after; // pass name, "all", or NULL
+    tl_buf_t *dump;         // where dumps go (NULL: none)
+    bool verify;            // run the IR verifier after every pass
+    bool stop_after_dump;   // stop the pipeline after the --dump-after pass
+    bool stopped;           // set when the pipeline stopped early
+} tl_pass_ctx_t;
+
+typedef struct {
+    const char *name;
+    const char *requires; // one line: what must hold before the pass runs
+    tl_status_t (*run)(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+} tl_pass_t;
+
+// Runs the pipeline for `which` on k (in place).
+tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ctx_t *ctx);
+// Whether `name` names a pass of some pipeline (for --dump-after validation).
+bool tl_pass_exists(const char *name);
+// Comma-separated list of every pass name, for help texts.
+const char *tl_pass_names(void);
+
+// --- the passes -------------------------------------------------------------------------
+tl_status_t tl_pass_scope_infer(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+
+#endif
