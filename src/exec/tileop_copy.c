@@ -1,0 +1,456 @@
+// T.copy (dispatch on the source and destination scopes) and T.tile.atomic_add.
+//
+// Paths (surface §2.3): GM->L1 and GM->UB (MTE2), L1->L0A/L0B (MTE1, optional
+// transpose), L0C->GM (FIX: accumulator conversion with RINT, optional ReLU,
+// int32->float16 through the deq scale), UB->GM (MTE3), UB->UB (V: same dtype
+// moves, different dtypes cast with CAST_NONE for the widening pairs of the
+// upstream table and CAST_RINT otherwise; int32->float16 uses the deq scale)
+// and, with ctx->allow_virtual_copies, L0C->UB (like FIX) and UB->L1 as direct
+// moves. Every other pair is an error naming both scopes. Layouts are logical
+// row-major on every scope.
+//
+// Shape rule (ours, a superset of upstream's 2-D behaviour): a start-point
+// operand (`A[i, j]`) takes the other side's extents; each side drops its
+// unit-extent dimensions; the remaining dimension lists are right-aligned
+// (the shorter padded with leading 1s); the GM side is clipped at the tensor
+// boundary per dimension; the moved box is the element-wise minimum. Where
+// upstream silently goes wrong we do the following instead:
+// - any number of dimensions is moved (upstream moves 2: rows x columns), and
+//   column regions (`A[a:b, j]`) move the right elements;
+// - a source larger than an on-chip destination is an error (upstream copies
+//   the source's valid region over whatever follows the destination);
+// - a GM start index of a unit dimension outside the tensor is an error
+//   (upstream reads or writes out of bounds); a start at or past the end of a
+//   clipped dimension moves nothing;
+// - GM->UB fills the rest of the destination region with the pad value for
+//   every dtype (upstream skips 8-bit tiles); GM->L1 zero-fills the rest of
+//   the destination region (upstream only when the copy targets the tile base).
+#include "exec/tileop_impl.h"
+
+// One operand of a transfer.
+typedef struct {
+    const tl_view_t *v;
+    int64_t ext[TL_MAX_DIMS]; // region extents (inferred for a start point)
+    int nd;                   // number of non-unit dimensions
+    int dims[TL_MAX_DIMS];    // their indices, in order
+    bool gm;
+} side_t;
+
+// The box that moves: per aligned dimension its size and each side's stride.
+typedef struct {
+    int k;
+    int64_t box[TL_MAX_DIMS];
+    int64_t ss[TL_MAX_DIMS], ds[TL_MAX_DIMS]; // element strides
+    uint8_t *src, *dst;                       // box origins
+    bool partial;                             // box smaller than the destination region
+} xfer_t;
+
+typedef enum { ROW_MOVE, ROW_CONVERT, ROW_ADD } row_kind_t;
+
+typedef struct {
+    row_kind_t kind;
+    tl_dtype_t st, dt;
+    tl_round_t mode;
+    bool relu;
+    bool deq;
+    float scale;
+} row_op_t;
+
+static void find_dims(side_t *s)
+{
+    s->nd = 0;
+    for (int d = 0; d < s->v->ndim; d++)
+        if (s->ext[d] != 1) s->dims[s->nd++] = d;
+}
+
+static void init_side(side_t *s, const tl_view_t *v)
+{
+    s->v = v;
+    s->gm = v->scope == TL_SCOPE_GM;
+    memcpy(s->ext, v->extent, sizeof s->ext);
+    find_dims(s);
+}
+
+// A start point takes the other side's non-unit extents, right-aligned.
+static tl_status_t infer_point(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, side_t *p,
+                               const side_t *o, bool reverse)
+{
+    char a[128];
+    int64_t l[TL_MAX_DIMS];
+    for (int i = 0; i < o->nd; i++) l[reverse ? o->nd - 1 - i : i] = o->ext[o->dims[i]];
+    if (o->nd > p->v->ndim)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "cannot place a %s tile at a %d-dimensional index of '%s'",
+                              tl_tileop_dims(a, sizeof a, l, o->nd), p->v->ndim, p->v->name);
+    int lead = p->v->ndim - o->nd;
+    for (int d = 0; d < p->v->ndim; d++) p->ext[d] = d < lead ? 1 : l[d - lead];
+    find_dims(p);
+    return TL_OK;
+}
+
+// Aligned extents of a side (its non-unit extents, right-aligned into k).
+static void aligned(const side_t *s, int k, bool reverse, int *map, int64_t *ext)
+{
+    for (int a = 0; a < k; a++) {
+        int i = a - (k - s->nd);
+        map[a] = i < 0 ? -1 : s->dims[reverse ? s->nd - 1 - i : i];
+        ext[a] = map[a] < 0 ? 1 : s->ext[map[a]];
+    }
+}
+
+static int64_t dim_stride(const tl_view_t *v, int d)
+{
+    int64_t s = 1;
+    for (int i = d + 1; i < v->ndim; i++) s *= v->shape[i];
+    return s;
+}
+
+static tl_status_t check_bounds(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const side_t *s)
+{
+    const tl_view_t *v = s->v;
+    char a[128], b[128], c[128];
+    for (int d = 0; d < v->ndim; d++) {
+        if (s->gm) {
+            if (s->ext[d] == 1 && v->start[d] >= v->shape[d])
+                return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                                      "index %lld is out of bounds for dimension %d of '%s' "
+                                      "(size %lld)",
+                                      (long long)v->start[d], d, v->name, (long long)v->shape[d]);
+        } else if (v->start[d] + s->ext[d] > v->shape[d]) {
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                                  "region at %s with extents %s is outside '%s' %s",
+                                  tl_tileop_dims(a, sizeof a, v->start, v->ndim),
+                                  tl_tileop_dims(b, sizeof b, s->ext, v->ndim), v->name,
+                                  tl_tileop_dims(c, sizeof c, v->shape, v->ndim));
+        }
+    }
+    return TL_OK;
+}
+
+static uint8_t *origin(const tl_view_t *v)
+{
+    int64_t off = 0;
+    for (int d = 0; d < v->ndim; d++) off += v->start[d] * dim_stride(v, d);
+    return v->data + off * tl_dtype_size(v->dtype);
+}
+
+static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
+                        const tl_view_t *dv, bool transpose, xfer_t *x)
+{
+    side_t s, d;
+    init_side(&s, sv);
+    init_side(&d, dv);
+    tl_status_t st = TL_OK;
+    if (sv->form == TL_REGION_POINT && dv->form != TL_REGION_POINT)
+        st = infer_point(ctx, call, &s, &d, transpose);
+    else if (dv->form == TL_REGION_POINT && sv->form != TL_REGION_POINT)
+        st = infer_point(ctx, call, &d, &s, transpose);
+    if (st != TL_OK) return st;
+    char a[128], b[128];
+    if (transpose && s.nd > 2)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "transpose needs a 2-D source, '%s' has extents %s", sv->name,
+                              tl_tileop_dims(a, sizeof a, s.ext, sv->ndim));
+    if ((st = check_bounds(ctx, call, &s)) != TL_OK || (st = check_bounds(ctx, call, &d)) != TL_OK)
+        return st;
+
+    int k = TL_MAX(s.nd, d.nd);
+    int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS];
+    int64_t sext[TL_MAX_DIMS], dext[TL_MAX_DIMS];
+    aligned(&s, k, transpose, smap, sext);
+    aligned(&d, k, false, dmap, dext);
+    if (!d.gm)
+        for (int i = 0; i < k; i++)
+            if (sext[i] > dext[i])
+                return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                                      "source %s does not fit destination '%s' %s (source '%s')",
+                                      tl_tileop_dims(a, sizeof a, sext, k), dv->name,
+                                      tl_tileop_dims(b, sizeof b, dext, k), sv->name);
+    x->k = k;
+    x->partial = false;
+    for (int i = 0; i < k; i++) {
+        int64_t se = sext[i], de = dext[i];
+        if (s.gm && smap[i] >= 0)
+            se = TL_MAX(0, TL_MIN(se, sv->shape[smap[i]] - sv->start[smap[i]]));
+        if (d.gm && dmap[i] >= 0)
+            de = TL_MAX(0, TL_MIN(de, dv->shape[dmap[i]] - dv->start[dmap[i]]));
+        x->box[i] = TL_MIN(se, de);
+        x->partial |= x->box[i] < dext[i];
+        x->ss[i] = smap[i] < 0 ? 0 : dim_stride(sv, smap[i]);
+        x->ds[i] = dmap[i] < 0 ? 0 : dim_stride(dv, dmap[i]);
+    }
+    if (k == 0) { // a single element
+        x->k = 1;
+        x->box[0] = 1;
+        x->ss[0] = x->ds[0] = 0;
+    }
+    x->src = origin(sv);
+    x->dst = origin(dv);
+    return TL_OK;
+}
+
+// Copies n elements of size sz with an element stride into a contiguous buffer.
+static void gather(uint8_t *out, const uint8_t *p, int64_t stride, int64_t n, int sz)
+{
+    for (int64_t i = 0; i < n; i++) memcpy(out + i * sz, p + i * stride * sz, (size_t)sz);
+}
+
+static void scatter(uint8_t *p, int64_t stride, const uint8_t *in, int64_t n, int sz)
+{
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * stride * sz, in + i * sz, (size_t)sz);
+}
+
+// Conversion with ReLU and/or the deq scale, rounded once into dt.
+static void convert_transformed(const row_op_t *op, uint8_t *out, const uint8_t *in, int64_t n)
+{
+    if (tl_dtype_is_float(op->st) && op->st != TL_F64) {
+        float w[TL_TILEOP_CHUNK];
+        tl_tileop_load_f32(op->st, in, n, w);
+        for (int64_t i = 0; i < n; i++) w[i] = w[i] < 0 ? 0.0f : w[i]; // only relu gets here
+        tl_convert(op->dt, out, TL_F32, w, (size_t)n, op->mode);
+        return;
+    }
+    double w[TL_TILEOP_CHUNK];
+    tl_convert(TL_F64, w, op->st, in, (size_t)n, TL_CAST_RINT);
+    for (int64_t i = 0; i < n; i++) {
+        if (op->deq) w[i] *= op->scale;
+        if (op->relu && w[i] < 0) w[i] = 0;
+    }
+    tl_convert(op->dt, out, TL_F64, w, (size_t)n, op->mode);
+}
+
+// dst += src (src already in dst's dtype); floats computed in float, rounded
+// to the dtype; integers wrap.
+static void add_into(tl_dtype_t t, uint8_t *dst, const uint8_t *src, int64_t n)
+{
+    if (t == TL_F32) {
+        float *d = (float *)dst;
+        const float *s = (const float *)src;
+        TL_VLOOP(float, n, d, i, d[i] + s[i]);
+    } else if (tl_tileop_is_vfloat(t)) {
+        float a[TL_TILEOP_CHUNK], b[TL_TILEOP_CHUNK];
+        tl_tileop_load_f32(t, dst, n, a);
+        tl_tileop_load_f32(t, src, n, b);
+        TL_VLOOP(float, n, a, i, a[i] + b[i]);
+        tl_tileop_store_f32(t, dst, n, a);
+    } else {
+        int64_t a[TL_TILEOP_CHUNK], b[TL_TILEOP_CHUNK];
+        tl_tileop_load_i64(t, dst, n, a);
+        tl_tileop_load_i64(t, src, n, b);
+        for (int64_t i = 0; i < n; i++) a[i] = (int64_t)((uint64_t)a[i] + (uint64_t)b[i]);
+        tl_tileop_store_i64(t, dst, n, a);
+    }
+}
+
+static void run_row(const row_op_t *op, uint8_t *d, int64_t dstr, const uint8_t *s, int64_t sstr,
+                    int64_t n)
+{
+    int ssz = tl_dtype_size(op->st), dsz = tl_dtype_size(op->dt);
+    bool plain = op->kind == ROW_MOVE || (op->kind == ROW_CONVERT && !op->relu && !op->deq);
+    if (plain && dstr == 1 && sstr == 1) {
+        if (op->kind == ROW_MOVE)
+            memmove(d, s, (size_t)(n * ssz));
+        else
+            tl_convert(op->dt, d, op->st, s, (size_t)n, op->mode);
+        return;
+    }
+    if (op->kind == ROW_MOVE) {
+        for (int64_t i = 0; i < n; i++) memcpy(d + i * dstr * dsz, s + i * sstr * ssz, (size_t)ssz);
+        return;
+    }
+    uint8_t sb[TL_TILEOP_CHUNK * 8], db[TL_TILEOP_CHUNK * 8], cb[TL_TILEOP_CHUNK * 8];
+    for (int64_t c = 0; c < n; c += TL_TILEOP_CHUNK) {
+        int64_t m = TL_MIN(TL_TILEOP_CHUNK, n - c);
+        const uint8_t *sp = s + c * sstr * ssz;
+        uint8_t *dp = d + c * dstr * dsz;
+        if (sstr != 1) gather(sb, sp, sstr, m, ssz), sp = sb;
+        if (op->kind == ROW_CONVERT) {
+            uint8_t *out = dstr == 1 ? dp : db;
+            if (op->relu || op->deq)
+                convert_transformed(op, out, sp, m);
+            else
+                tl_convert(op->dt, out, op->st, sp, (size_t)m, op->mode);
+            if (dstr != 1) scatter(dp, dstr, db, m, dsz);
+            continue;
+        }
+        if (op->st != op->dt) {
+            tl_convert(op->dt, cb, op->st, sp, (size_t)m, TL_CAST_RINT);
+            sp = cb;
+        }
+        if (dstr == 1) {
+            add_into(op->dt, dp, sp, m);
+        } else {
+            gather(db, dp, dstr, m, dsz);
+            add_into(op->dt, db, sp, m);
+            scatter(dp, dstr, db, m, dsz);
+        }
+    }
+}
+
+static void run_xfer(const row_op_t *op, const xfer_t *x)
+{
+    int64_t idx[TL_MAX_DIMS] = {0};
+    int k = x->k, ssz = tl_dtype_size(op->st), dsz = tl_dtype_size(op->dt);
+    for (int i = 0; i < k; i++)
+        if (x->box[i] <= 0) return;
+    for (;;) {
+        int64_t so = 0, dof = 0;
+        for (int i = 0; i < k - 1; i++) so += idx[i] * x->ss[i], dof += idx[i] * x->ds[i];
+        run_row(op, x->dst + dof * dsz, x->ds[k - 1], x->src + so * ssz, x->ss[k - 1],
+                x->box[k - 1]);
+        int i = k - 2;
+        while (i >= 0 && ++idx[i] == x->box[i]) idx[i--] = 0;
+        if (i < 0) return;
+    }
+}
+
+// Fills a view's whole region with one element value (elem: dtype-sized bytes).
+static void fill_region(const tl_view_t *v, const uint8_t *elem)
+{
+    int nd = v->ndim, sz = tl_dtype_size(v->dtype);
+    int64_t idx[TL_MAX_DIMS] = {0}, row = v->extent[nd - 1];
+    for (int d = 0; d < nd; d++)
+        if (v->extent[d] <= 0) return;
+    bool zero = true;
+    for (int i = 0; i < sz; i++) zero &= elem[i] == 0;
+    for (;;) {
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) off += (v->start[d] + idx[d]) * dim_stride(v, d);
+        uint8_t *p = v->data + off * sz;
+        if (zero)
+            memset(p, 0, (size_t)(row * sz));
+        else
+            for (int64_t j = 0; j < row; j++) memcpy(p + j * sz, elem, (size_t)sz);
+        int d = nd - 2;
+        while (d >= 0 && ++idx[d] == v->extent[d]) idx[d--] = 0;
+        if (d < 0) return;
+    }
+}
+
+// The UB->UB cast rule of the upstream copy_ub_to_ub helper.
+static tl_round_t ub_cast_mode(tl_dtype_t dt, tl_dtype_t st)
+{
+    bool none = (dt == TL_F32 && (st == TL_F16 || st == TL_BF16 || st == TL_I16)) ||
+                (dt == TL_F16 && st == TL_I8) || (dt == TL_I16 && st == TL_I32);
+    return none ? TL_CAST_NONE : TL_CAST_RINT;
+}
+
+// Conversion out of L0C (FIX pipe): float accumulators to any float dtype,
+// int32 to int32 or to float16 through the deq scale.
+static tl_status_t l0c_row_op(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
+                              const tl_view_t *dv, row_op_t *op)
+{
+    tl_dtype_t st = sv->dtype, dt = dv->dtype;
+    op->relu = call->op->enable_relu;
+    op->mode = TL_CAST_RINT;
+    if (st == dt) {
+        op->kind = op->relu ? ROW_CONVERT : ROW_MOVE;
+        return TL_OK;
+    }
+    op->kind = ROW_CONVERT;
+    if (tl_dtype_is_float(st) && tl_dtype_is_float(dt)) return TL_OK;
+    if (st == TL_I32 && dt == TL_F16) {
+        op->deq = true;
+        op->scale = ctx->deq_scale;
+        return TL_OK;
+    }
+    return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
+                          "L0C '%s' (%s) cannot be converted to %s on the way to '%s'", sv->name,
+                          tl_dtype_name(st), tl_dtype_name(dt), dv->name);
+}
+
+static tl_status_t need_same_dtype(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                                   const tl_view_t *sv, const tl_view_t *dv)
+{
+    if (sv->dtype == dv->dtype) return TL_OK;
+    return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                          "copying %s '%s' (%s) to %s '%s' (%s) needs equal dtypes; cast in UB "
+                          "(T.copy between UB buffers or T.tile.cast)",
+                          tl_scope_name(sv->scope), sv->name, tl_dtype_name(sv->dtype),
+                          tl_scope_name(dv->scope), dv->name, tl_dtype_name(dv->dtype));
+}
+
+tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    const tl_view_t *sv, *dv;
+    tl_status_t st;
+    if ((st = tl_tileop_view(ctx, call, 0, &sv)) != TL_OK ||
+        (st = tl_tileop_view(ctx, call, 1, &dv)) != TL_OK)
+        return st;
+    tl_scope_t s = sv->scope, d = dv->scope;
+    bool virt = ctx->allow_virtual_copies;
+    bool gm_l1 = s == TL_SCOPE_GM && d == TL_SCOPE_L1, gm_ub = s == TL_SCOPE_GM && d == TL_SCOPE_UB;
+    bool l1_l0 = s == TL_SCOPE_L1 && (d == TL_SCOPE_L0A || d == TL_SCOPE_L0B);
+    bool l0c_out = s == TL_SCOPE_L0C && (d == TL_SCOPE_GM || (virt && d == TL_SCOPE_UB));
+    bool ub_out = s == TL_SCOPE_UB && (d == TL_SCOPE_GM || (virt && d == TL_SCOPE_L1));
+    bool ub_ub = s == TL_SCOPE_UB && d == TL_SCOPE_UB;
+    if (!(gm_l1 || gm_ub || l1_l0 || l0c_out || ub_out || ub_ub)) {
+        bool dev =
+            (s == TL_SCOPE_L0C && d == TL_SCOPE_UB) || (s == TL_SCOPE_UB && d == TL_SCOPE_L1);
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "copy from %s ('%s') to %s ('%s') is not a legal data path%s",
+                              tl_scope_name(s), sv->name, tl_scope_name(d), dv->name,
+                              dev ? " (it is a developer-mode hand-off that the compiler routes "
+                                    "through GM)"
+                                  : "");
+    }
+    if (call->op->enable_relu && !l0c_out)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "enable_relu only applies to copies out of L0C");
+    if (call->op->transpose && !l1_l0)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "transpose only applies to copies from L1 to L0A/L0B");
+    if (call->has_pad && !gm_ub)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "pad_value only applies to GM->UB copies");
+
+    row_op_t op = {.kind = ROW_MOVE, .st = sv->dtype, .dt = dv->dtype, .mode = TL_CAST_RINT};
+    if (l0c_out) {
+        st = l0c_row_op(ctx, call, sv, dv, &op);
+    } else if (ub_ub && sv->dtype != dv->dtype) {
+        op.kind = ROW_CONVERT;
+        op.mode = ub_cast_mode(dv->dtype, sv->dtype);
+        if (sv->dtype == TL_I32 && dv->dtype == TL_F16) op.deq = true, op.scale = ctx->deq_scale;
+    } else if (!ub_ub) {
+        st = need_same_dtype(ctx, call, sv, dv);
+    }
+    if (st != TL_OK) return st;
+
+    xfer_t x;
+    if ((st = plan(ctx, call, sv, dv, call->op->transpose, &x)) != TL_OK) return st;
+    if (x.partial && (gm_ub || gm_l1)) {
+        uint8_t pad[8] = {0};
+        if (gm_ub && call->has_pad) tl_tileop_scalar_to(dv->dtype, &call->pad, pad);
+        fill_region(dv, pad);
+    }
+    run_xfer(&op, &x);
+    return TL_OK;
+}
+
+tl_status_t tl_tileop_copy_atomic_add(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    const tl_view_t *dv, *sv;
+    tl_status_t st;
+    if ((st = tl_tileop_view(ctx, call, 0, &dv)) != TL_OK ||
+        (st = tl_tileop_view(ctx, call, 1, &sv)) != TL_OK)
+        return st;
+    if (dv->scope != TL_SCOPE_GM || (sv->scope != TL_SCOPE_UB && sv->scope != TL_SCOPE_L0C))
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "adds a UB or L0C region into a GM region, not %s ('%s') into %s "
+                              "('%s')",
+                              tl_scope_name(sv->scope), sv->name, tl_scope_name(dv->scope),
+                              dv->name);
+    if (!tl_tileop_is_vfloat(dv->dtype) && !tl_tileop_is_vint(dv->dtype))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "cannot add into %s '%s'",
+                              tl_dtype_name(dv->dtype), dv->name);
+    if (sv->scope == TL_SCOPE_UB && (st = need_same_dtype(ctx, call, sv, dv)) != TL_OK) return st;
+    if (sv->scope == TL_SCOPE_L0C && sv->dtype != dv->dtype &&
+        !(tl_dtype_is_float(sv->dtype) && tl_dtype_is_float(dv->dtype)))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
+                              "L0C '%s' (%s) cannot be added into %s '%s'", sv->name,
+                              tl_dtype_name(sv->dtype), tl_dtype_name(dv->dtype), dv->name);
+    xfer_t x;
+    if ((st = plan(ctx, call, sv, dv, false, &x)) != TL_OK) return st;
+    row_op_t op = {.kind = ROW_ADD, .st = sv->dtype, .dt = dv->dtype, .mode = TL_CAST_RINT};
+    run_xfer(&op, &x);
+    return TL_OK;
+}

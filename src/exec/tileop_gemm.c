@@ -1,0 +1,186 @@
+// T.gemm_v0 (A, B in L1) and T.mma (A in L0A, B in L0B): C (+)= op(A) @ op(B)
+// with C in L0C (surface §2.4).
+//
+// Operands are 2-D regions (leading unit dimensions dropped) addressed with
+// their buffer's row pitch, so sub-tiles of a larger buffer work. M and N come
+// from C, K from A (A's rows when transpose_a), checked against B; `init`
+// overwrites C, otherwise the products accumulate onto it.
+//
+// Numerics: int8 x int8 (or uint8 x uint8) accumulate exactly into int32 (the
+// sum is formed in 64 bits and added to C modulo 2^32). Float inputs (float32,
+// float16, bfloat16, fp8) accumulate in float32: for every C element the
+// products are added in increasing k, each product and each addition rounded
+// to float32 (products of 16-bit or narrower inputs are exact). Upstream's
+// gemm_v0 miscomputes some transposed-A and K-tail cases; we compute the
+// logical product for every shape.
+#include "exec/tileop_impl.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    const tl_view_t *v;
+    int64_t rows, cols, ld; // ld: element stride between rows
+    uint8_t *p;             // element [0, 0] of the region
+} mat_t;
+
+static tl_status_t matrix(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i, const char *role,
+                          tl_scope_t scope, mat_t *m)
+{
+    char a[128], b[128], c[128];
+    const tl_view_t *v;
+    tl_status_t st = tl_tileop_view(ctx, call, i, &v);
+    if (st != TL_OK) return st;
+    if (v->scope != scope)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "operand %s ('%s') must be in %s, not %s",
+                              role, v->name, tl_scope_name(scope), tl_scope_name(v->scope));
+    int nd = v->ndim;
+    for (int d = 0; d < nd; d++) {
+        if (v->start[d] + v->extent[d] > v->shape[d])
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                                  "operand %s: region at %s with extents %s is outside '%s' %s",
+                                  role, tl_tileop_dims(a, sizeof a, v->start, nd),
+                                  tl_tileop_dims(b, sizeof b, v->extent, nd), v->name,
+                                  tl_tileop_dims(c, sizeof c, v->shape, nd));
+        if (d < nd - 2 && v->extent[d] != 1)
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                                  "operand %s ('%s') must be a 2-D region, got extents %s", role,
+                                  v->name, tl_tileop_dims(a, sizeof a, v->extent, nd));
+    }
+    m->v = v;
+    m->rows = nd >= 2 ? v->extent[nd - 2] : 1;
+    m->cols = v->extent[nd - 1];
+    m->ld = v->shape[nd - 1];
+    int64_t off = 0;
+    for (int d = 0; d < nd; d++) off = off * v->shape[d] + v->start[d];
+    m->p = v->data + off * tl_dtype_size(v->dtype);
+    return TL_OK;
+}
+
+// op(X) as a dense float32 [rows x cols] matrix (rows/cols of op(X)).
+static void load_float(const mat_t *m, bool trans, float *out)
+{
+    tl_dtype_t t = m->v->dtype;
+    int sz = tl_dtype_size(t);
+    if (!trans) {
+        for (int64_t r = 0; r < m->rows; r++)
+            tl_tileop_load_f32(t, m->p + r * m->ld * sz, m->cols, out + r * m->cols);
+        return;
+    }
+    float row[TL_TILEOP_CHUNK];
+    for (int64_t r = 0; r < m->rows; r++)
+        for (int64_t c0 = 0; c0 < m->cols; c0 += TL_TILEOP_CHUNK) {
+            int64_t n = TL_MIN(TL_TILEOP_CHUNK, m->cols - c0);
+            tl_tileop_load_f32(t, m->p + (r * m->ld + c0) * sz, n, row);
+            for (int64_t c = 0; c < n; c++) out[(c0 + c) * m->rows + r] = row[c];
+        }
+}
+
+static void load_int(const mat_t *m, bool trans, int32_t *out)
+{
+    const uint8_t *p = m->p;
+    bool sign = m->v->dtype == TL_I8;
+    for (int64_t r = 0; r < m->rows; r++)
+        for (int64_t c = 0; c < m->cols; c++) {
+            uint8_t b = p[r * m->ld + c];
+            int32_t x = sign ? (int8_t)b : b;
+            if (trans)
+                out[c * m->rows + r] = x;
+            else
+                out[r * m->cols + c] = x;
+        }
+}
+
+// C[M,N] (+)= A[M,K] @ B[K,N] on dense float32 rows; C rows ldc apart.
+static void gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C,
+                     int64_t ldc, bool init)
+{
+    for (int64_t i = 0; i < M; i++) {
+        float *c = C + i * ldc;
+        if (init) memset(c, 0, (size_t)N * sizeof *c);
+        for (int64_t k = 0; k < K; k++) {
+            float a = A[i * K + k];
+            const float *b = B + k * N;
+            TL_VLOOP(float, N, c, j, c[j] + a * b[j]);
+        }
+    }
+}
+
+static void gemm_i32(int64_t M, int64_t N, int64_t K, const int32_t *A, const int32_t *B,
+                     int32_t *C, int64_t ldc, bool init, int64_t *acc)
+{
+    for (int64_t i = 0; i < M; i++) {
+        memset(acc, 0, (size_t)N * sizeof *acc);
+        for (int64_t k = 0; k < K; k++) {
+            int64_t a = A[i * K + k];
+            const int32_t *b = B + k * N;
+            TL_VLOOP(int64_t, N, acc, j, acc[j] + a * b[j]);
+        }
+        int32_t *c = C + i * ldc;
+        for (int64_t j = 0; j < N; j++)
+            c[j] = (int32_t)(uint32_t)((uint64_t)(init ? 0 : (int64_t)c[j]) + (uint64_t)acc[j]);
+    }
+}
+
+static tl_status_t check_types(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const mat_t *a,
+                               const mat_t *b, const mat_t *c, bool *is_int)
+{
+    tl_dtype_t ta = a->v->dtype, tb = b->v->dtype, tc = c->v->dtype;
+    if (ta != tb)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "A '%s' is %s but B '%s' is %s; both need the same dtype", a->v->name,
+                              tl_dtype_name(ta), b->v->name, tl_dtype_name(tb));
+    *is_int = ta == TL_I8 || ta == TL_U8;
+    bool ok = *is_int ? tc == TL_I32 : tl_tileop_is_vfloat(ta) && tc == TL_F32;
+    if (!ok)
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
+                              "%s inputs cannot accumulate into %s C '%s' (int8 needs int32, "
+                              "float inputs need float32)",
+                              tl_dtype_name(ta), tl_dtype_name(tc), c->v->name);
+    return TL_OK;
+}
+
+tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    bool mma = call->op->code == TL_OP_MMA;
+    bool ta = !mma && call->op->transpose_a, tb = !mma && call->op->transpose_b;
+    mat_t a, b, c;
+    tl_status_t st;
+    if ((st = matrix(ctx, call, 0, "A", mma ? TL_SCOPE_L0A : TL_SCOPE_L1, &a)) != TL_OK ||
+        (st = matrix(ctx, call, 1, "B", mma ? TL_SCOPE_L0B : TL_SCOPE_L1, &b)) != TL_OK ||
+        (st = matrix(ctx, call, 2, "C", TL_SCOPE_L0C, &c)) != TL_OK)
+        return st;
+    int64_t M = ta ? a.cols : a.rows, K = ta ? a.rows : a.cols;
+    int64_t KB = tb ? b.cols : b.rows, N = tb ? b.rows : b.cols;
+    if (K != KB || M != c.rows || N != c.cols)
+        return tl_tileop_fail(
+            ctx, call, TL_ERR_RUNTIME,
+            "shapes do not match: A '%s' [%lld, %lld]%s, B '%s' [%lld, %lld]%s, C '%s' [%lld, "
+            "%lld]",
+            a.v->name, (long long)a.rows, (long long)a.cols, ta ? " (transposed)" : "", b.v->name,
+            (long long)b.rows, (long long)b.cols, tb ? " (transposed)" : "", c.v->name,
+            (long long)c.rows, (long long)c.cols);
+    bool is_int = false;
+    if ((st = check_types(ctx, call, &a, &b, &c, &is_int)) != TL_OK) return st;
+    bool init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
+    if (M == 0 || N == 0) return TL_OK;
+
+    size_t esz = is_int ? sizeof(int32_t) : sizeof(float);
+    void *abuf = malloc((size_t)(M * K) * esz + 1), *bbuf = malloc((size_t)(K * N) * esz + 1);
+    int64_t *acc = is_int ? malloc((size_t)N * sizeof *acc) : NULL;
+    if (!abuf || !bbuf || (is_int && !acc)) {
+        free(abuf), free(bbuf), free(acc);
+        return tl_tileop_fail(ctx, call, TL_ERR_NOMEM, "out of memory for a %lldx%lldx%lld gemm",
+                              (long long)M, (long long)N, (long long)K);
+    }
+    if (is_int) {
+        load_int(&a, ta, abuf);
+        load_int(&b, tb, bbuf);
+        gemm_i32(M, N, K, abuf, bbuf, (int32_t *)c.p, c.ld, init, acc);
+    } else {
+        load_float(&a, ta, abuf);
+        load_float(&b, tb, bbuf);
+        gemm_f32(M, N, K, abuf, bbuf, (float *)c.p, c.ld, init);
+    }
+    free(abuf), free(bbuf), free(acc);
+    return TL_OK;
+}

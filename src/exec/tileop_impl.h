@@ -1,0 +1,104 @@
+// Internals shared by the files of the tile-op library (tileop*.c): operand
+// access, flat spans, error reporting, scalar conversion and chunked element
+// loads/stores. Not part of the library's interface (that is tileop.h).
+#ifndef TL_EXEC_TILEOP_IMPL_H
+#define TL_EXEC_TILEOP_IMPL_H
+
+#include "exec/tileop.h"
+
+// Elements processed per chunk when narrow types are widened to float/int64.
+enum { TL_TILEOP_CHUNK = 512 };
+
+// `dst[i] = expr` for i in [0, n), written in blocks of 8 through a local array
+// so that GCC's -O2 (very cheap cost model) vectorizes it even when dst may
+// alias the operands.
+#define TL_VLOOP(T, n, dst, i, expr)                                                               \
+    do {                                                                                           \
+        int64_t vlb_ = 0, vln_ = (n);                                                              \
+        for (; vlb_ + 8 <= vln_; vlb_ += 8) {                                                      \
+            T vlt_[8];                                                                             \
+            for (int64_t i = vlb_; i < vlb_ + 8; i++) vlt_[i - vlb_] = (expr);                     \
+            for (int vlj_ = 0; vlj_ < 8; vlj_++) (dst)[vlb_ + vlj_] = vlt_[vlj_];                  \
+        }                                                                                          \
+        for (int64_t i = vlb_; i < vln_; i++) (dst)[i] = (expr);                                   \
+    } while (0)
+
+// A contiguous run of elements of one operand.
+typedef struct {
+    uint8_t *p; // first element
+    int64_t n;  // number of elements
+    tl_dtype_t t;
+    const tl_view_t *v;
+} tl_span_t;
+
+// The op as kernels spell it ("T.copy", "T.tile.add", "T.reduce_sum").
+const char *tl_tileop_name(const tl_opcall_t *call, char *buf, size_t size);
+// Reports an error at the call's location, prefixed with the op name.
+tl_status_t tl_tileop_fail(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, tl_status_t code,
+                           const char *fmt, ...) TL_PRINTF(4, 5);
+// "[a, b, c]" into buf; returns buf.
+const char *tl_tileop_dims(char *buf, size_t size, const int64_t *d, int nd);
+
+// Operand i as a view (error if it is missing or a scalar).
+tl_status_t tl_tileop_view(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i,
+                           const tl_view_t **out);
+// Operand i as a scalar (error if it is missing or a region).
+tl_status_t tl_tileop_scalar(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i,
+                             tl_scalar_t *out);
+// Optional element count at operand i: *out = -1 when absent; error if negative.
+tl_status_t tl_tileop_count(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i, int64_t *out);
+
+// The flat span of a view: count < 0 means the region's own elements (which
+// must be contiguous in the buffer); otherwise `count` elements from the
+// region origin. Errors when the span leaves the buffer.
+tl_status_t tl_tileop_span(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *v,
+                           int64_t count, tl_span_t *out);
+// Checks that the view's shape fits its memory and its region is well formed
+// (non-negative starts and extents).
+tl_status_t tl_tileop_check_view(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *v);
+// Operands di (destination) and si (source) as spans of `count` elements
+// (count < 0: their regions), with equal element counts and, if same_dtype,
+// equal dtypes.
+tl_status_t tl_tileop_pair(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int di, int si,
+                           int64_t count, bool same_dtype, tl_span_t *d, tl_span_t *s);
+// Error unless a and b have the same dtype.
+tl_status_t tl_tileop_same_dtype(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *a,
+                                 const tl_view_t *b);
+// Error unless the two spans have the same number of elements.
+tl_status_t tl_tileop_same_count(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_span_t *a,
+                                 const tl_span_t *b);
+
+// Float dtypes the vector unit computes on (through float32): f32, f16, bf16, fp8.
+bool tl_tileop_is_vfloat(tl_dtype_t t);
+// Integer dtypes the vector unit computes on (through int64, two's complement):
+// every integer type but uint64.
+bool tl_tileop_is_vint(tl_dtype_t t);
+
+// The scalar converted to dtype t (floats: RINT; float -> int: truncation with
+// saturation; int -> int: two's complement wrap), stored as one element at out.
+void tl_tileop_scalar_to(tl_dtype_t t, const tl_scalar_t *s, void *out);
+// The scalar converted to float dtype t and read back as float.
+float tl_tileop_scalar_f32(tl_dtype_t t, const tl_scalar_t *s);
+// The scalar converted to integer dtype t and read back as int64.
+int64_t tl_tileop_scalar_i64(tl_dtype_t t, const tl_scalar_t *s);
+// The scalar's value as a double / an int64 (floats truncated, saturated).
+double tl_tileop_scalar_value(const tl_scalar_t *s);
+int64_t tl_tileop_scalar_int(const tl_scalar_t *s);
+
+// Chunk conversions: float dtypes to/from float32 (store rounds RNE), integer
+// dtypes to/from int64 (store wraps).
+void tl_tileop_load_f32(tl_dtype_t t, const uint8_t *p, int64_t n, float *out);
+void tl_tileop_store_f32(tl_dtype_t t, uint8_t *p, int64_t n, const float *in);
+void tl_tileop_load_i64(tl_dtype_t t, const uint8_t *p, int64_t n, int64_t *out);
+void tl_tileop_store_i64(tl_dtype_t t, uint8_t *p, int64_t n, const int64_t *in);
+
+// Op families (one file each).
+tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_copy_atomic_add(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_vec_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_unary_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_misc_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_reduce_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+
+#endif
