@@ -161,6 +161,9 @@ static TL_PRINTF(5, 6) void error_at(lexer_t *lx, int line, int col, uint32_t of
         lx->bol_pending = false;
     }
     lx->line_has_tok = true;
+    lx->last_line = lx->line;
+    lx->last_col = col_of(lx, lx->p);
+    lx->last_off = off_of(lx, lx->p);
 }
 
 // Line and column of `at`, which lies after `from` (at line:col, which may be
@@ -298,17 +301,22 @@ static void bracket_error(lexer_t *lx, const bracket_t *b, const char *what)
     error_at(lx, b->line, b->col, b->off, "'%c' was never closed%s", b->c, what);
 }
 
-// Inside brackets, a physical line that starts in column 1 with a statement
-// keyword means a bracket was never closed: report it and resume there, so
-// one missing ')' does not swallow the rest of the file.
+// Inside brackets, a physical line that starts with a keyword that only
+// starts statements (`from` only in column 1: `yield from` may continue a
+// line) means a bracket was never closed: report it and resume there, so one
+// missing ')' does not swallow the rest of the file.
 static void check_unclosed(lexer_t *lx)
 {
-    const char *q = lx->p, *e = q;
-    while (e < lx->end && is_name_char(*e)) e++;
-    if (e == q || !statement_keyword(keyword(q, (size_t)(e - q)))) return;
+    const char *q = lx->p, *e;
+    while (q < lx->end && (*q == ' ' || *q == '\t' || *q == '\f')) q++;
+    for (e = q; e < lx->end && is_name_char(*e);) e++;
+    int kw = e > q ? keyword(q, (size_t)(e - q)) : TL_TOK_NAME;
+    if (!statement_keyword(kw) || (kw == TL_TOK_FROM && q != lx->p)) return;
+    int line = lx->last_line, col = lx->last_col; // end the line after its last token
+    uint32_t off = lx->last_off;
     bracket_error(lx, &lx->br[lx->nbr - 1], "");
     lx->nbr = 0;
-    emit_layout(lx, TL_TOK_NEWLINE, lx->last_line, lx->last_col, lx->last_off);
+    emit_layout(lx, TL_TOK_NEWLINE, line, col, off);
     lx->line_has_tok = false;
     lx->at_line_start = true;
 }
@@ -1024,7 +1032,14 @@ static void dump_fparts(tl_buf_t *out, const tl_source_t *src, tl_fpart_t **part
             tl_lex_quote(out, f->lit, f->lit_len, false);
             continue;
         }
-        tl_buf_printf(out, "{%.*s", (int)f->len, src->text + f->off);
+        tl_buf_putc(out, '{');
+        for (uint32_t k = 0; k < f->len; k++) {
+            char c = src->text[f->off + k];
+            if (c == '\n')
+                tl_buf_puts(out, "\\n");
+            else
+                tl_buf_putc(out, c);
+        }
         if (f->conv) tl_buf_printf(out, " !%c", f->conv);
         if (f->has_spec) {
             tl_buf_puts(out, " :[");

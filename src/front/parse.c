@@ -195,24 +195,35 @@ static void line_names(tl_arena_t *a, const tl_token_t *t, int i, int e, tl_vec_
         while (j < e && t[j].kind != TL_TOK_IN) j++;
         target_names(a, t, i + 1, j, out);
     } else if (k == TL_TOK_WITH) {
-        for (int j = i + 1; j < e; j++) {
+        for (int j = i + 1; j + 1 < e; j++) {
             if (t[j].kind != TL_TOK_AS) continue;
-            int s = ++j;
-            while (j < e && t[j].kind != TL_TOK_COMMA && t[j].kind != TL_TOK_COLON) {
-                j = is_open(t[j].kind) ? skip_brackets(t, j, e) : j + 1;
-            }
-            target_names(a, t, s, j, out);
+            int s = j + 1;
+            target_names(a, t, s, is_open(t[s].kind) ? skip_brackets(t, s, e) : s + 1, out);
         }
     } else if (k == TL_TOK_NAME || k == TL_TOK_LPAR || k == TL_TOK_LSQB || k == TL_TOK_STAR) {
         // a = b = value: every '=' at bracket depth 0 ends a target list
         int s = i;
-        for (int j = i; j < e && t[j].kind != TL_TOK_LAMBDA && t[j].kind != TL_TOK_SEMI;) {
+        for (int j = i; j < e && t[j].kind != TL_TOK_LAMBDA;) {
             if (t[j].kind == TL_TOK_EQ) {
                 target_names(a, t, s, j, out);
                 s = j + 1;
             }
             j = is_open(t[j].kind) ? skip_brackets(t, j, e) : j + 1;
         }
+    }
+}
+
+// The names the simple statements of one logical line [i, e) bind: the
+// pieces between ';' at bracket depth 0.
+static void logical_line_names(tl_arena_t *a, const tl_token_t *t, int i, int e, tl_vec_t *out)
+{
+    for (int s = i, j = i; j <= e;) {
+        if (j == e || t[j].kind == TL_TOK_SEMI) {
+            if (j > s) line_names(a, t, s, j, out);
+            s = ++j;
+            continue;
+        }
+        j = is_open(t[j].kind) ? skip_brackets(t, j, e) : j + 1;
     }
 }
 
@@ -233,7 +244,7 @@ static tl_ast_names_t defined_names(tl_parser_t *p, int s, int e)
             continue;
         }
         skip_deeper = -1;
-        line_names(p->a, t, i, j, &out);
+        logical_line_names(p->a, t, i, j, &out);
         int k = t[i].kind == TL_TOK_ASYNC && i + 1 < e ? t[i + 1].kind : t[i].kind;
         if (k == TL_TOK_DEF || k == TL_TOK_CLASS) skip_deeper = depth;
         i = j;

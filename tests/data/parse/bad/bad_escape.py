@@ -1,0 +1,2 @@
+# expect: 2:6: truncated \xXX escape
+s = "\x4"

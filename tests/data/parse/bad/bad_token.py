@@ -1,0 +1,2 @@
+# expect: 2:7: invalid character '?'
+x = 1 ? 2

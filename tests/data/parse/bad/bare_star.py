@@ -1,0 +1,3 @@
+# expect: 2:7: named arguments must follow bare *
+def f(*):
+    pass

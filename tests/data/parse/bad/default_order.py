@@ -1,0 +1,3 @@
+# expect: 2:12: non-default argument follows default argument
+def f(a=1, b):
+    pass

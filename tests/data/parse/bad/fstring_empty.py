@@ -1,0 +1,2 @@
+# expect: 2:9: f-string: empty expression not allowed
+s = f"{ }"

@@ -1,0 +1,2 @@
+# expect: 2:8: f-string: single '}' is not allowed
+s = f"a}b"

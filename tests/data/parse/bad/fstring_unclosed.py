@@ -1,0 +1,2 @@
+# expect: 2:9: f-string: expecting '}'
+s = f"{x"

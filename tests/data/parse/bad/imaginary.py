@@ -1,0 +1,2 @@
+# expect: 2:5: imaginary literals are not supported
+z = 2j

@@ -1,0 +1,2 @@
+# expect: 2:10: closing parenthesis ']' does not match opening parenthesis '('
+x = (1, 2]

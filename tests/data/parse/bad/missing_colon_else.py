@@ -1,0 +1,5 @@
+# expect: 4:5: expected ':' after 'else', found NEWLINE
+if a:
+    pass
+else
+    pass

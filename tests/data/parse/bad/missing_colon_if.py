@@ -1,0 +1,3 @@
+# expect: 2:10: expected ':' after 'if' condition, found NEWLINE
+if x == 1
+    pass

@@ -1,0 +1,2 @@
+# expect: 2:8: expected expression, found NEWLINE
+x = 1 +

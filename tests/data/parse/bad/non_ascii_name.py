@@ -1,0 +1,2 @@
+# expect: 2:1: non-ASCII character 'é' outside a string or comment (identifiers must be ASCII)
+été = 1

@@ -1,0 +1,3 @@
+# expect: 3:5: unexpected indent
+a = 1
+    b = 2
