@@ -263,7 +263,7 @@ static double const_value(const tl_expr_t *e)
 // Result dtype of a binary arithmetic op. A constant operand adapts to the other
 // side (as TVMScript converts Python literals); otherwise float beats int and
 // the wider type wins.
-static tl_dtype_t promote(const tl_expr_t *a, const tl_expr_t *b)
+tl_dtype_t tl_ir_promote(const tl_expr_t *a, const tl_expr_t *b)
 {
     tl_dtype_t ta = a->dtype, tb = b->dtype;
     if (ta == tb) return ta;
@@ -351,8 +351,8 @@ static int64_t wrap_int(int64_t v, tl_dtype_t t)
 
 tl_expr_t *tl_ir_bin(tl_kernel_t *k, tl_binop_t op, tl_expr_t *a, tl_expr_t *b, tl_loc_t loc)
 {
-    tl_dtype_t t = is_compare(op) ? TL_BOOL : promote(a, b);
-    tl_dtype_t operand_t = is_compare(op) ? promote(a, b) : t;
+    tl_dtype_t t = is_compare(op) ? TL_BOOL : tl_ir_promote(a, b);
+    tl_dtype_t operand_t = is_compare(op) ? tl_ir_promote(a, b) : t;
     if (a->kind == TL_EX_INT && b->kind == TL_EX_INT && !tl_dtype_is_float(operand_t)) {
         int64_t r;
         if (fold_int(op, a->i, b->i, &r)) return tl_ir_int(k, wrap_int(r, t), t, loc);
@@ -450,7 +450,7 @@ tl_expr_t *tl_ir_select(tl_kernel_t *k, tl_expr_t *c, tl_expr_t *a, tl_expr_t *b
 {
     int64_t cv;
     if (tl_ir_is_const_int(c, &cv)) return cv ? a : b;
-    tl_expr_t *e = expr(k, TL_EX_SELECT, promote(a, b), loc);
+    tl_expr_t *e = expr(k, TL_EX_SELECT, tl_ir_promote(a, b), loc);
     e->sel.cond = c;
     e->sel.a = a;
     e->sel.b = b;

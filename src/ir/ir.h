@@ -425,6 +425,9 @@ tl_expr_t *tl_ir_load(tl_kernel_t *k, tl_buffer_t *b, int n, tl_expr_t **idx, tl
 // Typed, with constant folding of constant operands; dtype follows the usual
 // promotion (float wins over int; the wider wins; comparisons give bool).
 tl_expr_t *tl_ir_bin(tl_kernel_t *k, tl_binop_t op, tl_expr_t *a, tl_expr_t *b, tl_loc_t loc);
+// The operand dtype tl_ir_bin gives a binary op of a and b (the executor
+// evaluates comparisons in it).
+tl_dtype_t tl_ir_promote(const tl_expr_t *a, const tl_expr_t *b);
 tl_expr_t *tl_ir_un(tl_kernel_t *k, tl_unop_t op, tl_expr_t *a, tl_loc_t loc);
 tl_expr_t *tl_ir_cast(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_t loc);
 tl_expr_t *tl_ir_reinterpret(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_t loc);

@@ -1,0 +1,119 @@
+// The functional executor (`tilec run`): executes a kernel's IR exactly as the
+// language defines it (DESIGN.md §2). Every later backend is checked against it.
+//
+// Usage: create an executor for a kernel, give it arguments by parameter name
+// (input tensors, scalar values, optional symbolic dims), run, read the outputs.
+// Output and workspace tensors not given by the caller are allocated and filled
+// with 0xFF bytes (NaN for floats): a kernel must not read what it did not write.
+//
+//   tl_exec_t *x;
+//   tl_exec_create(&x, kernel, NULL, &diag);
+//   tl_exec_set_tensor(x, "A", a);
+//   tl_exec_set_int(x, "n", 128);
+//   if (tl_exec_run(x) == TL_OK) c = tl_exec_tensor(x, "C");
+//   tl_exec_destroy(x);
+//
+// Model: each block is one cube agent (AIC: L1, L0A, L0B, L0C) and two vector
+// agents (AIV0/AIV1: one UB each; a single vector agent with a UB of `threads`
+// times the size for `T.Kernel(n, threads=k)`), each with its own alloc_var
+// registers; GM is shared. Scratchpads are byte arrays; buffers live at their
+// planned address (buf->addr >= 0) or are placed in declaration order.
+//
+// Expert mode (config.auto_cv_combine false): the agents of a block run the
+// body concurrently with T.Scope filtering, synchronised only by cross-core
+// flags (counting semaphores) under a deterministic round-robin scheduler.
+// Developer mode: one logical program per block in program order; cube
+// statements run on the AIC, vector statements on each vector lane.
+//
+// Every error (bounds, scopes, flags, deadlock, ...) is reported to the diag
+// given at creation with the statement's source location, and TL_ERR_RUNTIME is
+// returned; the executor never exits or prints.
+#ifndef TL_EXEC_EXEC_H
+#define TL_EXEC_EXEC_H
+
+#include "exec/tileop.h"
+#include "ir/ir.h"
+#include "rt/tensor.h"
+
+typedef struct tl_exec tl_exec_t;
+
+// The agents of one block.
+typedef enum { TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1, TL_AGENT_COUNT } tl_agent_t;
+
+// --- hooks for the simulator -------------------------------------------------------
+// Called after each executed leaf statement on each agent (and for each scalar
+// load inside an expression), so that timing models and race detectors can be
+// built on top without touching the semantics. Pointers are valid during the
+// call only. A status other than TL_OK stops the run with that status.
+typedef enum {
+    TL_EXEC_EV_OP,    // tile op; `call` holds its evaluated operands
+    TL_EXEC_EV_SYNC,  // sync statement completed (a wait: once satisfied); `id`
+    TL_EXEC_EV_LOAD,  // scalar element load; `buf`, `elem`, `addr`
+    TL_EXEC_EV_STORE, // scalar element store; `buf`, `elem`, `addr`
+    TL_EXEC_EV_LET,   // let binding
+} tl_exec_event_kind_t;
+
+typedef struct {
+    tl_exec_event_kind_t kind;
+    int64_t block;
+    tl_agent_t agent;
+    const tl_stmt_t *stmt;   // the statement (for LOAD: the one evaluating the load)
+    const tl_opcall_t *call; // OP
+    int64_t id;              // SYNC: evaluated event or flag id (-1 for barriers)
+    const tl_buffer_t *buf;  // LOAD / STORE
+    int64_t elem;            // LOAD / STORE: row-major element index
+    int64_t addr;            // LOAD / STORE: byte address in the scratchpad (-1: GM, register)
+} tl_exec_event_t;
+
+typedef tl_status_t (*tl_exec_hook_fn)(void *arg, const tl_exec_event_t *ev);
+
+// Options; an all-zero struct (or NULL) gives the defaults.
+typedef struct {
+    bool warn_uninit;  // warn when a read touches scratchpad bytes never written in the block
+    bool vector_first; // expert mode: schedule the vector agents before the AIC
+    int max_resident;  // blocks run together for mode-0 flags / T.sync_all (default 64)
+    int64_t max_steps; // stop with an error after this many statements (0: no limit)
+    int64_t capacity[TL_SCOPE_COUNT]; // scratchpad bytes per scope (0: Ascend A2 sizes)
+    tl_exec_hook_fn hook;
+    void *hook_arg;
+} tl_exec_opts_t;
+
+// A2 scratchpad capacities (research/ascend_model.md §2.1).
+enum {
+    TL_EXEC_L1_BYTES = 524032,
+    TL_EXEC_L0A_BYTES = 65536,
+    TL_EXEC_L0B_BYTES = 65536,
+    TL_EXEC_L0C_BYTES = 131072,
+    TL_EXEC_UB_BYTES = 196352,
+};
+
+tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_opts_t *opts,
+                           tl_diag_t *d);
+void tl_exec_destroy(tl_exec_t *x); // NULL is fine
+
+// Arguments by parameter name. Tensors are borrowed: the caller keeps them alive
+// until the executor is destroyed; outputs given here are written in place.
+tl_status_t tl_exec_set_tensor(tl_exec_t *x, const char *name, tl_tensor_t *t);
+tl_status_t tl_exec_set_int(tl_exec_t *x, const char *name, int64_t v);
+tl_status_t tl_exec_set_float(tl_exec_t *x, const char *name, double v);
+// Explicit value of a symbolic dim (`-d topk=8`); checked against the shapes.
+tl_status_t tl_exec_set_dim(tl_exec_t *x, const char *name, int64_t v);
+
+// Checks the arguments (dtype, rank and dims of every tensor), infers the
+// symbolic dims and allocates missing outputs and workspaces. tl_exec_run calls
+// it when needed.
+tl_status_t tl_exec_bind(tl_exec_t *x);
+tl_status_t tl_exec_run(tl_exec_t *x);
+
+// The tensor bound to a parameter (given or allocated), or NULL. Allocated
+// tensors belong to the executor unless taken (the caller then destroys it).
+tl_tensor_t *tl_exec_tensor(tl_exec_t *x, const char *name);
+tl_tensor_t *tl_exec_take_tensor(tl_exec_t *x, const char *name);
+bool tl_exec_dim(const tl_exec_t *x, const char *name, int64_t *out);
+int64_t tl_exec_num_blocks(const tl_exec_t *x); // after bind
+// Text printed by T.printf / T.dump_tensor during the run.
+const char *tl_exec_output(tl_exec_t *x);
+
+const char *tl_exec_agent_name(tl_agent_t a); // "AIC", "AIV0", "AIV1"
+
+#endif

@@ -1,0 +1,428 @@
+// The interpreter and its scheduler. A thread executes the statement tree with
+// an explicit frame stack (statement, lanes, iteration state) rather than C
+// recursion, so that it can block in the middle of a loop nest on a cross-core
+// wait or T.sync_all and resume later.
+//
+// Expert mode: one thread per agent (one lane each); T.Scope bodies run only on
+// their side; tile ops, stores and prints only on the agents owning their
+// memory. Developer mode: one thread per block over the lanes AIC, AIV0, AIV1;
+// a statement runs on the lanes of its side; a compound statement whose side is
+// not BOTH runs lane after lane; one mixing cube and vector statements runs in
+// lockstep, and its loop bounds and conditions must agree on every lane.
+//
+// Threads are scheduled round-robin (each runs until it blocks or finishes);
+// when no thread can make progress the run stops with a deadlock error naming
+// every agent, what it waits for and where.
+#include "exec/exec_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_compound(tl_stmt_kind_t k)
+{
+    return k == TL_ST_SEQ || k == TL_ST_FOR || k == TL_ST_WHILE || k == TL_ST_IF ||
+           k == TL_ST_SCOPE;
+}
+
+static int next_lane(uint8_t mask, int from)
+{
+    for (int l = from; l < TL_AGENT_COUNT; l++)
+        if (mask & TL_LANE(l)) return l;
+    return -1;
+}
+
+static int popcount(uint8_t m)
+{
+    int n = 0;
+    for (; m; m &= (uint8_t)(m - 1)) n++;
+    return n;
+}
+
+static tl_exec_ctx_t lane_ctx(tl_exec_t *x, tl_exec_thread_t *th, int lane, const tl_stmt_t *s)
+{
+    tl_exec_ctx_t c = {x, &th->blk->ag[lane < 0 ? 0 : lane], s};
+    return c;
+}
+
+static const char *side_text(tl_side_t s)
+{
+    return s == TL_SIDE_CUBE ? "cube" : s == TL_SIDE_VEC ? "vector" : "shared";
+}
+
+static const char *leaf_name(const tl_stmt_t *s)
+{
+    if (s->kind == TL_ST_OP) return tl_op_info(s->op.code)->name;
+    if (s->kind == TL_ST_SYNC) return tl_sync_name(s->sync.kind);
+    if (s->kind == TL_ST_STORE) return "scalar store";
+    return "statement";
+}
+
+static tl_status_t push_frame(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, uint8_t mask,
+                              tl_side_t scope, tl_frame_kind_t kind)
+{
+    if (th->sp == th->cap) {
+        int cap = th->cap ? th->cap * 2 : 16;
+        tl_exec_frame_t *fr = realloc(th->fr, sizeof *fr * (size_t)cap);
+        if (!fr) return tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
+        th->fr = fr;
+        th->cap = cap;
+    }
+    tl_exec_frame_t f = {s, mask, (uint8_t)kind, false, scope, 0, 0, 0};
+    th->fr[th->sp++] = f;
+    return TL_OK;
+}
+
+// Schedules s to run on `mask` inside a T.Scope of side `scope` (NONE outside).
+static tl_status_t push(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, uint8_t mask,
+                        tl_side_t scope)
+{
+    if (!s) return TL_OK;
+    tl_side_t side = tl_exec_side(x, s);
+    bool compound = is_compound(s->kind);
+    if (!compound && scope != TL_SIDE_NONE && (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) &&
+        side != scope) {
+        tl_exec_ctx_t c = lane_ctx(x, th, next_lane(mask, 0), s);
+        return tl_exec_fail(&c, s->loc, "%s works on %s memory but is inside T.Scope(\"%s\")",
+                            leaf_name(s), side_text(side), scope == TL_SIDE_CUBE ? "C" : "V");
+    }
+    if (!x->dev) return push_frame(x, th, s, mask, scope, TL_FR_NORMAL);
+    mask &= tl_exec_side_lanes(x, side);
+    if (!mask) return TL_OK;
+    bool perlane =
+        compound && popcount(mask) > 1 && side != TL_SIDE_BOTH && !tl_exec_side_lockstep(x, s);
+    return push_frame(x, th, s, mask, scope, perlane ? TL_FR_PERLANE : TL_FR_NORMAL);
+}
+
+// Evaluates e on every lane of the frame; in lockstep all lanes must agree.
+static tl_status_t eval_agree(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_frame_t *f,
+                              const tl_expr_t *e, tl_num_t *out)
+{
+    int first = -1;
+    for (int l = next_lane(f->mask, 0); l >= 0; l = next_lane(f->mask, l + 1)) {
+        tl_exec_ctx_t c = lane_ctx(x, th, l, f->s);
+        tl_num_t v;
+        tl_status_t st = tl_exec_eval(&c, e, &v);
+        if (st) return st;
+        if (first < 0) {
+            first = l;
+            *out = v;
+        } else if (!tl_exec_num_same(v, *out)) {
+            const char *what = f->s->kind == TL_ST_FOR  ? "loop bound"
+                               : f->s->kind == TL_ST_IF ? "if condition"
+                                                        : "while condition";
+            const char *in = f->s->kind == TL_ST_IF ? "an if" : "a loop";
+            tl_buf_t a, b;
+            tl_buf_init(&a);
+            tl_buf_init(&b);
+            tl_exec_num_print(&a, *out);
+            tl_exec_num_print(&b, v);
+            tl_status_t r = tl_exec_fail(
+                &c, e->loc.line ? e->loc : f->s->loc,
+                "%s depends on vid in %s that mixes cube and vector statements (%s: %s, %s: %s)",
+                what, in, tl_exec_agent_name((tl_agent_t)first), tl_buf_cstr(&a),
+                tl_exec_agent_name((tl_agent_t)l), tl_buf_cstr(&b));
+            tl_buf_free(&a);
+            tl_buf_free(&b);
+            return r;
+        }
+    }
+    return TL_OK;
+}
+
+// Expert mode: whether agent ag executes the op / store / print s.
+static tl_status_t expert_runs(tl_exec_t *x, const tl_exec_ctx_t *c, bool *runs)
+{
+    const tl_stmt_t *s = c->st;
+    tl_side_t side = tl_exec_side(x, s);
+    *runs = true;
+    if (x->dev || side == TL_SIDE_NONE) return TL_OK;
+    if (side == TL_SIDE_BOTH) {
+        const tl_buffer_t *cube = NULL, *vec = NULL;
+        for (int i = 0; i < s->op.nargs; i++) {
+            if (s->op.args[i].kind != TL_ARG_REGION) continue;
+            const tl_buffer_t *b = s->op.args[i].region.buf;
+            if (tl_scope_side(b->scope) == TL_SIDE_CUBE && !cube) cube = b;
+            if (tl_scope_side(b->scope) == TL_SIDE_VEC && !vec) vec = b;
+        }
+        return tl_exec_fail(c, s->loc,
+                            "%s mixes cube and vector memory ('%s' in %s, '%s' in %s); only "
+                            "developer mode (auto_cv_combine) allows that",
+                            tl_op_info(s->op.code)->name, cube->name, tl_scope_name(cube->scope),
+                            vec->name, tl_scope_name(vec->scope));
+    }
+    *runs = side == tl_exec_agent_side(c->ag);
+    return TL_OK;
+}
+
+static tl_status_t leaf(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_frame_t *f, int lane,
+                        bool *blocked)
+{
+    const tl_stmt_t *s = f->s;
+    tl_exec_ctx_t c = lane_ctx(x, th, lane, s);
+    tl_status_t st;
+    bool runs;
+    switch (s->kind) {
+    case TL_ST_LET: {
+        tl_num_t v;
+        if ((st = tl_exec_eval(&c, s->let.value, &v))) return st;
+        c.ag->vals[s->let.var->id] = tl_exec_cast(v, s->let.var->dtype);
+        c.ag->defined[s->let.var->id] = 1;
+        tl_exec_event_t ev = {.kind = TL_EXEC_EV_LET, .addr = -1};
+        return tl_exec_hook(&c, &ev);
+    }
+    case TL_ST_STORE:
+    case TL_ST_OP:
+    case TL_ST_PRINT:
+        if ((st = expert_runs(x, &c, &runs)) || !runs) return st;
+        return s->kind == TL_ST_STORE ? tl_exec_store(&c)
+               : s->kind == TL_ST_OP  ? tl_exec_op(&c)
+                                      : tl_exec_print(&c);
+    case TL_ST_SYNC: return tl_exec_sync(&c, th, blocked);
+    default: return tl_exec_fail(&c, s->loc, "unexpected statement kind %d", (int)s->kind);
+    }
+}
+
+// break / continue: unwinds to the innermost loop, which must run on the same lanes.
+static tl_status_t unwind(tl_exec_t *x, tl_exec_thread_t *th)
+{
+    const tl_exec_frame_t f = th->fr[--th->sp];
+    while (th->sp > 0) {
+        tl_exec_frame_t *g = &th->fr[th->sp - 1];
+        if (g->mask != f.mask || g->kind == TL_FR_PERLANE) {
+            tl_exec_ctx_t c = lane_ctx(x, th, next_lane(f.mask, 0), f.s);
+            return tl_exec_fail(&c, f.s->loc,
+                                "%s runs on only some lanes of a loop that mixes cube and "
+                                "vector statements",
+                                f.s->kind == TL_ST_BREAK ? "break" : "continue");
+        }
+        if (g->s->kind == TL_ST_FOR || g->s->kind == TL_ST_WHILE) {
+            if (f.s->kind == TL_ST_BREAK) th->sp--;
+            return TL_OK;
+        }
+        th->sp--;
+    }
+    tl_exec_ctx_t c = lane_ctx(x, th, next_lane(f.mask, 0), f.s);
+    return tl_exec_fail(&c, f.s->loc, "break or continue outside a loop");
+}
+
+static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
+{
+    tl_exec_frame_t *f = &th->fr[th->sp - 1];
+    const tl_stmt_t *s = f->s;
+    uint8_t mask = f->mask;
+    tl_side_t scope = f->scope;
+    tl_status_t st;
+    if (f->kind == TL_FR_PERLANE) {
+        int l = next_lane(mask, f->lane);
+        if (l < 0) {
+            th->sp--;
+            return TL_OK;
+        }
+        f->lane = l + 1;
+        return push_frame(x, th, s, (uint8_t)TL_LANE(l), scope, TL_FR_NORMAL);
+    }
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        if (f->i >= s->seq.n) {
+            th->sp--;
+            return TL_OK;
+        }
+        return push(x, th, s->seq.items[f->i++], mask, scope);
+    case TL_ST_FOR: {
+        if (!f->started) {
+            tl_num_t a, b;
+            if ((st = eval_agree(x, th, f, s->for_.start, &a))) return st;
+            if ((st = eval_agree(x, th, f, s->for_.end, &b))) return st;
+            if (tl_dtype_is_float(a.t) || tl_dtype_is_float(b.t)) {
+                tl_exec_ctx_t c = lane_ctx(x, th, next_lane(mask, 0), s);
+                return tl_exec_fail(&c, s->loc, "loop bounds must be integers");
+            }
+            f->i = a.i;
+            f->end = b.i;
+            f->started = true;
+        } else {
+            f->i++;
+        }
+        if (f->i >= f->end) {
+            th->sp--;
+            return TL_OK;
+        }
+        const tl_var_t *v = s->for_.var;
+        for (int l = next_lane(mask, 0); l >= 0; l = next_lane(mask, l + 1)) {
+            th->blk->ag[l].vals[v->id] = tl_exec_num_int(f->i, v->dtype);
+            th->blk->ag[l].defined[v->id] = 1;
+        }
+        return push(x, th, s->for_.body, mask, scope);
+    }
+    case TL_ST_WHILE:
+    case TL_ST_IF: {
+        tl_num_t cond;
+        if ((st = eval_agree(x, th, f, s->kind == TL_ST_IF ? s->if_.cond : s->while_.cond, &cond)))
+            return st;
+        bool yes = tl_exec_num_true(cond);
+        if (s->kind == TL_ST_WHILE)
+            return yes ? push(x, th, s->while_.body, mask, scope) : (th->sp--, TL_OK);
+        th->sp--;
+        return push(x, th, yes ? s->if_.then_ : s->if_.else_, mask, scope);
+    }
+    case TL_ST_SCOPE: {
+        th->sp--;
+        tl_side_t side = s->scope.side;
+        if (!x->dev) {
+            if (tl_exec_agent_side(&th->blk->ag[next_lane(mask, 0)]) != side) return TL_OK;
+            return push(x, th, s->scope.body, mask, side);
+        }
+        mask &= tl_exec_side_lanes(x, side);
+        return mask ? push(x, th, s->scope.body, mask, side) : TL_OK;
+    }
+    case TL_ST_BREAK:
+    case TL_ST_CONTINUE: return unwind(x, th);
+    default: break;
+    }
+    // A leaf: run it on each lane in turn; a blocked lane resumes here later.
+    // T.sync_all is one arrival per thread; side-less GM stores run once.
+    if ((s->kind == TL_ST_SYNC && s->sync.kind == TL_SYNC_ALL) ||
+        (x->dev && tl_exec_side_once(x, s)))
+        mask = (uint8_t)TL_LANE(next_lane(mask, 0));
+    for (int l = next_lane(mask, f->lane); l >= 0; l = next_lane(mask, l + 1)) {
+        if ((st = leaf(x, th, f, l, blocked))) return st;
+        if (*blocked) {
+            th->fr[th->sp - 1].lane = l;
+            return TL_OK;
+        }
+    }
+    th->sp--;
+    return TL_OK;
+}
+
+static tl_status_t run_thread(tl_exec_t *x, tl_exec_thread_t *th, bool *progress)
+{
+    *progress = false;
+    while (th->sp > 0) {
+        bool blocked = false;
+        tl_status_t st = step(x, th, &blocked);
+        if (st) return st;
+        if (blocked) {
+            th->state = TL_TH_BLOCKED;
+            return TL_OK;
+        }
+        *progress = true;
+        th->state = TL_TH_READY;
+        if (x->opts.max_steps > 0 && ++x->steps > x->opts.max_steps) {
+            const tl_stmt_t *s = th->sp ? th->fr[th->sp - 1].s : NULL;
+            return tl_diag_report(x->d, TL_SEV_ERROR, s ? s->loc : x->k->loc, TL_ERR_RUNTIME,
+                                  "the kernel did not finish within %" PRId64 " steps",
+                                  x->opts.max_steps);
+        }
+    }
+    th->state = TL_TH_DONE;
+    return TL_OK;
+}
+
+static tl_status_t deadlock(tl_exec_t *x)
+{
+    tl_buf_t msg;
+    tl_buf_init(&msg);
+    const tl_exec_thread_t *first = NULL;
+    for (int i = 0; i < x->nthreads; i++) {
+        const tl_exec_thread_t *th = &x->threads[i];
+        if (msg.len) tl_buf_puts(&msg, "; ");
+        if (th->state == TL_TH_DONE) {
+            tl_buf_printf(&msg, "block %" PRId64 " %s finished", th->blk->index,
+                          x->dev ? "lanes"
+                                 : tl_exec_agent_name((tl_agent_t)next_lane(th->mask, 0)));
+            continue;
+        }
+        if (!first) first = th;
+        tl_buf_printf(&msg, "block %" PRId64 " %s ", th->blk->index,
+                      tl_exec_agent_name((tl_agent_t)th->wait_lane));
+        if (th->wait_id >= 0)
+            tl_buf_printf(&msg, "waits for cross-core flag %" PRId64, th->wait_id);
+        else
+            tl_buf_puts(&msg, "waits in T.sync_all");
+        tl_buf_printf(&msg, " (line %d)", th->wait_stmt->loc.line);
+    }
+    tl_status_t st =
+        tl_diag_report(x->d, TL_SEV_ERROR, first->wait_stmt->loc, TL_ERR_RUNTIME,
+                       "deadlock: every unfinished agent is blocked: %s", tl_buf_cstr(&msg));
+    tl_buf_free(&msg);
+    return st;
+}
+
+static tl_status_t schedule(tl_exec_t *x)
+{
+    for (;;) {
+        bool progress = false, alive = false;
+        for (int i = 0; i < x->nthreads; i++) {
+            tl_exec_thread_t *th = &x->threads[i];
+            if (th->state == TL_TH_DONE) continue;
+            alive = true;
+            bool p;
+            tl_status_t st = run_thread(x, th, &p);
+            if (st) return st;
+            progress |= p;
+        }
+        if (!alive) return TL_OK;
+        if (!progress) return deadlock(x);
+    }
+}
+
+// Creates the threads of blocks [0, x->nres) and pushes the kernel body.
+static tl_status_t start_threads(tl_exec_t *x)
+{
+    static const int order[2][TL_AGENT_COUNT] = {
+        {TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1},
+        {TL_AGENT_AIV0, TL_AGENT_AIV1, TL_AGENT_AIC},
+    };
+    x->nthreads = 0;
+    x->barrier_count = 0;
+    for (int b = 0; b < x->nres; b++) {
+        for (int j = 0; j < (x->dev ? 1 : TL_AGENT_COUNT); j++) {
+            int a = order[x->opts.vector_first][j];
+            if (!x->dev && !(x->lanes & TL_LANE(a))) continue;
+            tl_exec_thread_t *th = &x->threads[x->nthreads++];
+            th->blk = &x->blocks[b];
+            th->mask = x->dev ? x->lanes : (uint8_t)TL_LANE(a);
+            th->sp = 0;
+            th->state = TL_TH_READY;
+            th->at_barrier = false;
+            tl_status_t st = push(x, th, x->k->body, th->mask, TL_SIDE_NONE);
+            if (st) return st;
+        }
+    }
+    return TL_OK;
+}
+
+tl_status_t tl_exec_run_blocks(tl_exec_t *x)
+{
+    int64_t n = x->nblocks;
+    int max = x->opts.max_resident > 0 ? x->opts.max_resident : 64;
+    if (x->all_resident && n > max)
+        return tl_diag_report(x->d, TL_SEV_ERROR, x->k->loc, TL_ERR_RUNTIME,
+                              "the kernel uses T.sync_all or mode-0 cross-core flags, which need "
+                              "all %" PRId64 " blocks resident at once; at most %d can be",
+                              n, max);
+    int nres = x->all_resident ? (int)n : 1;
+    if (n <= 0) return TL_OK;
+    x->blocks = calloc((size_t)nres, sizeof *x->blocks);
+    x->threads = calloc((size_t)nres * TL_AGENT_COUNT, sizeof *x->threads);
+    tl_status_t st = TL_OK;
+    if (!x->blocks || !x->threads) st = tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
+    for (int64_t base = 0; base < n && !st; base += nres) {
+        x->nres = nres;
+        for (int b = 0; b < nres && !st; b++)
+            st = tl_exec_mem_block_init(x, &x->blocks[b], base + b);
+        if (!st) st = start_threads(x);
+        if (!st) st = schedule(x);
+        for (int b = 0; b < nres && !st; b++) tl_exec_sync_residual(x, &x->blocks[b]);
+    }
+    for (int b = 0; x->blocks && b < nres; b++) tl_exec_mem_block_free(&x->blocks[b]);
+    for (int i = 0; x->threads && i < nres * TL_AGENT_COUNT; i++) free(x->threads[i].fr);
+    free(x->blocks);
+    free(x->threads);
+    x->blocks = NULL;
+    x->threads = NULL;
+    x->nres = 0;
+    return st;
+}
