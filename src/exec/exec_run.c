@@ -55,6 +55,7 @@ static const char *leaf_name(const tl_stmt_t *s)
     if (s->kind == TL_ST_OP) return tl_op_info(s->op.code)->name;
     if (s->kind == TL_ST_SYNC) return tl_sync_name(s->sync.kind);
     if (s->kind == TL_ST_STORE) return "scalar store";
+    if (s->kind == TL_ST_PRINT) return s->print.region ? "T.dump_tensor" : "T.printf";
     return "statement";
 }
 
@@ -137,6 +138,8 @@ static tl_status_t expert_runs(tl_exec_t *x, const tl_exec_ctx_t *c, bool *runs)
     tl_side_t side = tl_exec_side(x, s);
     *runs = true;
     if (x->dev || side == TL_SIDE_NONE) return TL_OK;
+    if (side == TL_SIDE_BOTH && s->kind != TL_ST_OP)
+        return tl_exec_fail(c, s->loc, "%s reads both cube and vector memory", leaf_name(s));
     if (side == TL_SIDE_BOTH) {
         const tl_buffer_t *cube = NULL, *vec = NULL;
         for (int i = 0; i < s->op.nargs; i++) {

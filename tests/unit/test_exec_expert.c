@@ -359,3 +359,34 @@ TEST(exec_step_limit_stops_endless_loops)
     CHECK_CONTAINS(kb_text(&b), "did not finish within 1000 steps");
     kb_free(&b);
 }
+
+// printf outside scopes (every agent), then AIV1 fills a UB tile and dumps it.
+static void print_kernel(kb_t *b, const char *fmt)
+{
+    kb_init(b, "print");
+    tl_buffer_t *ub = kb_buf(b, "x_ub", TL_SCOPE_UB, TL_F32, 2, 2);
+    kb_printf(b, 2, fmt, kb_cid(b));
+    kb_scope(b, 3, TL_SIDE_VEC);
+    kb_if(b, 4, kb_bin(b, TL_BIN_EQ, kb_vid(b), kb_i(b, 1)));
+    double v[4] = {0.5, 1, -2, 3.25};
+    for (int i = 0; i < 4; i++)
+        kb_store2(b, 5, ub, kb_i(b, i / 2), kb_i(b, i % 2), kb_f(b, v[i], TL_F32));
+    kb_dump(b, 6, "after", ub);
+    kb_end(b);
+    kb_end(b);
+}
+
+TEST(exec_printf_and_dump_tensor_write_the_output_text)
+{
+    kb_t b;
+    print_kernel(&b, "cid=%d|");
+    REQUIRE(kb_run(&b) == TL_OK);
+    CHECK_STREQ(tl_exec_output(b.x),
+                "cid=0|cid=0|cid=0|after x_ub (block 0 AIV1): 0.5 1 -2 3.25\n");
+    kb_free(&b);
+    print_kernel(&b, "cid=%d x=%.2f%%\n");
+    CHECK(kb_run(&b) == TL_ERR_RUNTIME);
+    CHECK_CONTAINS(kb_text(&b), "k.py:2:5: error: T.printf: the format needs more than 1 argument");
+    CHECK_STREQ(tl_exec_output(b.x), "cid=0 x=");
+    kb_free(&b);
+}

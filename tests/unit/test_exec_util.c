@@ -287,6 +287,33 @@ void kb_printf(kb_t *b, int line, const char *fmt, tl_expr_t *arg)
     add(b, s);
 }
 
+// The region of a whole-buffer or start-point argument.
+static void region_of(kb_t *b, int line, const kb_arg_t *arg, tl_region_t *r)
+{
+    tl_buffer_t *buf = arg->buf;
+    bool point = arg->at[0] != NULL;
+    r->buf = buf;
+    r->form = point ? TL_REGION_POINT : TL_REGION_WHOLE;
+    r->ndim = buf->ndim;
+    r->loc = kb_loc(b, line);
+    for (int d = 0; d < buf->ndim; d++) {
+        r->start[d] = point ? arg->at[d] : kb_i(b, 0);
+        r->extent[d] = point              ? kb_i(b, 1)
+                       : buf->gm_shape[d] ? buf->gm_shape[d]
+                                          : kb_i(b, buf->shape[d]);
+    }
+}
+
+void kb_dump(kb_t *b, int line, const char *desc, tl_buffer_t *buf)
+{
+    tl_stmt_t *s = tl_ir_stmt(b->k, TL_ST_PRINT, kb_loc(b, line));
+    s->print.fmt = tl_arena_strdup(&b->arena, desc);
+    s->print.region = tl_arena_alloc(&b->arena, sizeof(tl_region_t));
+    kb_arg_t arg = KB_BUF(buf);
+    region_of(b, line, &arg, s->print.region);
+    add(b, s);
+}
+
 tl_stmt_t *kb_op(kb_t *b, int line, tl_opcode_t code, int nargs, const kb_arg_t *args)
 {
     tl_stmt_t *s = tl_ir_stmt(b->k, TL_ST_OP, kb_loc(b, line));
@@ -295,23 +322,12 @@ tl_stmt_t *kb_op(kb_t *b, int line, tl_opcode_t code, int nargs, const kb_arg_t 
     s->op.args = tl_arena_alloc(&b->arena, sizeof(tl_arg_t) * (size_t)nargs);
     for (int i = 0; i < nargs; i++) {
         tl_arg_t *a = &s->op.args[i];
-        if (!args[i].buf) {
+        if (args[i].buf) {
+            a->kind = TL_ARG_REGION;
+            region_of(b, line, &args[i], &a->region);
+        } else {
             a->kind = TL_ARG_SCALAR;
             a->scalar = args[i].expr;
-            continue;
-        }
-        tl_buffer_t *buf = args[i].buf;
-        bool point = args[i].at[0] != NULL;
-        a->kind = TL_ARG_REGION;
-        a->region.buf = buf;
-        a->region.form = point ? TL_REGION_POINT : TL_REGION_WHOLE;
-        a->region.ndim = buf->ndim;
-        a->region.loc = kb_loc(b, line);
-        for (int d = 0; d < buf->ndim; d++) {
-            a->region.start[d] = point ? args[i].at[d] : kb_i(b, 0);
-            a->region.extent[d] = point              ? kb_i(b, 1)
-                                  : buf->gm_shape[d] ? buf->gm_shape[d]
-                                                     : kb_i(b, buf->shape[d]);
         }
     }
     add(b, s);

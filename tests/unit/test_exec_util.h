@@ -66,6 +66,7 @@ void kb_sync(kb_t *b, int line, tl_sync_kind_t kind, tl_pipe_t src, tl_pipe_t ds
 void kb_cross_set(kb_t *b, int line, tl_pipe_t pipe, int64_t id, int mode);
 void kb_cross_wait(kb_t *b, int line, int64_t id);
 void kb_printf(kb_t *b, int line, const char *fmt, tl_expr_t *arg);
+void kb_dump(kb_t *b, int line, const char *desc, tl_buffer_t *buf); // T.dump_tensor
 // A tile op: each argument is a whole buffer KB_BUF(x), a start point
 // KB_AT(x, i, j) (j NULL for one dimension; the other operand gives the
 // extents) or a scalar KB_EXPR(e).
