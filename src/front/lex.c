@@ -1,13 +1,11 @@
 // Lexer for kernel files: turns a source into tokens (see lex.h).
-#include "front/lex.h"
+#include "front/lex_impl.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { MAX_INDENT = 100, MAX_BRACKETS = 200, TABSIZE = 8 };
 
 typedef struct {
     const char *s;
@@ -33,76 +31,31 @@ static const char *kind_names[TL_TOK_COUNT] = {
 #undef X
 };
 
-typedef struct {
-    char c; // the opening bracket
-    int line, col;
-    uint32_t off;
-} bracket_t;
-
-typedef struct {
-    tl_arena_t *a;
-    const tl_source_t *src;
-    const char *p, *end, *line_start;
-    int line;
-    int ind[MAX_INDENT], alt[MAX_INDENT], nind; // indent stack: columns with tab size 8 and 1
-    bracket_t br[MAX_BRACKETS];
-    int nbr;
-    bool paren;              // TL_TOKF_PAREN: no NEWLINE/INDENT/DEDENT
-    bool at_line_start;      // indentation of the next line still to be measured
-    bool bol_pending;        // the next token starts a logical line
-    bool line_has_tok;       // the current logical line has tokens (so it needs a NEWLINE)
-    int last_line, last_col; // end of the last token: where NEWLINE is placed
-    uint32_t last_off;
-    tl_token_t *toks;
-    int len, cap;
-    tl_buf_t scratch; // decoded string contents
-} lexer_t;
+static void chain(const spelling_t *table, int n, int8_t *first, int8_t *next)
+{
+    memset(first, -1, 128);
+    for (int i = n - 1; i >= 0; i--) {
+        unsigned char c = (unsigned char)table[i].s[0];
+        next[i] = first[c];
+        first[c] = (int8_t)i;
+    }
+}
 
 const char *tl_lex_kind_name(int kind)
 {
     return kind >= 0 && kind < TL_TOK_COUNT ? kind_names[kind] : "?";
 }
 
-static bool is_name_start(char c)
+static int keyword(const tl_lexer_t *lx, const char *s, size_t n)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static bool is_name_char(char c)
-{
-    return is_name_start(c) || is_digit(c);
-}
-
-static bool in(char c, const char *set)
-{
-    return c && strchr(set, c);
-}
-
-static int keyword(const char *s, size_t n)
-{
-    for (size_t i = 0; i < TL_ARRAY_LEN(keywords); i++)
-        if ((size_t)keywords[i].len == n && keywords[i].s[0] == s[0] &&
-            memcmp(keywords[i].s, s, n) == 0)
+    if ((unsigned char)s[0] >= 128) return TL_TOK_NAME;
+    for (int i = lx->kw_first[(unsigned char)s[0]]; i >= 0; i = lx->kw_next[i])
+        if ((size_t)keywords[i].len == n && memcmp(keywords[i].s, s, n) == 0)
             return keywords[i].kind;
     return TL_TOK_NAME;
 }
 
-static int col_of(const lexer_t *lx, const char *at)
-{
-    return (int)(at - lx->line_start) + 1;
-}
-
-static uint32_t off_of(const lexer_t *lx, const char *at)
-{
-    return (uint32_t)(at - lx->src->text);
-}
-
-static tl_token_t *push(lexer_t *lx, int kind, int line, int col, uint32_t off)
+static tl_token_t *push(tl_lexer_t *lx, int kind, int line, int col, uint32_t off)
 {
     if (lx->len == lx->cap) {
         int cap = lx->cap ? lx->cap * 2 : 256;
@@ -120,11 +73,9 @@ static tl_token_t *push(lexer_t *lx, int kind, int line, int col, uint32_t off)
     return t;
 }
 
-// A token that ends at lx->p and started at `start` (line:col).
-static tl_token_t *emit(lexer_t *lx, int kind, const char *start, int line, int col)
+// Bookkeeping for a token from the line's content (not INDENT/DEDENT/NEWLINE).
+static void content(tl_lexer_t *lx, tl_token_t *t)
 {
-    tl_token_t *t = push(lx, kind, line, col, off_of(lx, start));
-    t->len = (uint32_t)(lx->p - start);
     if (lx->bol_pending) {
         t->flags |= TL_TOKF_BOL;
         t->depth = (uint8_t)(lx->nind - 1);
@@ -135,17 +86,23 @@ static tl_token_t *emit(lexer_t *lx, int kind, const char *start, int line, int 
     lx->last_line = lx->line;
     lx->last_col = col_of(lx, lx->p);
     lx->last_off = off_of(lx, lx->p);
+}
+
+tl_token_t *tl_lex_emit(tl_lexer_t *lx, int kind, const char *start, int line, int col)
+{
+    tl_token_t *t = push(lx, kind, line, col, off_of(lx, start));
+    t->len = (uint32_t)(lx->p - start);
+    content(lx, t);
     return t;
 }
 
 // Indentation tokens carry no text and never start a logical line themselves.
-static void emit_layout(lexer_t *lx, int kind, int line, int col, uint32_t off)
+static void emit_layout(tl_lexer_t *lx, int kind, int line, int col, uint32_t off)
 {
     push(lx, kind, line, col, off);
 }
 
-static TL_PRINTF(5, 6) void error_at(lexer_t *lx, int line, int col, uint32_t off, const char *fmt,
-                                     ...)
+void tl_lex_error_at(tl_lexer_t *lx, int line, int col, uint32_t off, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -155,33 +112,11 @@ static TL_PRINTF(5, 6) void error_at(lexer_t *lx, int line, int col, uint32_t of
     tl_token_t *t = push(lx, TL_TOK_ERROR, line, col, off);
     t->v.str.s = tl_arena_strdup(lx->a, tmp);
     t->v.str.len = strlen(tmp);
-    if (lx->bol_pending) {
-        t->flags |= TL_TOKF_BOL;
-        t->depth = (uint8_t)(lx->nind - 1);
-        lx->bol_pending = false;
-    }
-    lx->line_has_tok = true;
-    lx->last_line = lx->line;
-    lx->last_col = col_of(lx, lx->p);
-    lx->last_off = off_of(lx, lx->p);
-}
-
-// Line and column of `at`, which lies after `from` (at line:col, which may be
-// on an earlier line).
-static void locate(const char *from, int line, int col, const char *at, int *oline, int *ocol)
-{
-    for (const char *q = from; q < at; q++) {
-        if (*q == '\n' || (*q == '\r' && q[1] != '\n'))
-            line++, col = 1;
-        else
-            col++;
-    }
-    *oline = line;
-    *ocol = col;
+    content(lx, t);
 }
 
 // Consumes one line end ("\n", "\r\n" or "\r") at lx->p.
-static void eat_newline(lexer_t *lx)
+void tl_lex_eat_newline(tl_lexer_t *lx)
 {
     if (*lx->p == '\r' && lx->p + 1 < lx->end && lx->p[1] == '\n') lx->p++;
     lx->p++;
@@ -189,15 +124,15 @@ static void eat_newline(lexer_t *lx)
     lx->line_start = lx->p;
 }
 
-static void indent_error(lexer_t *lx, const char *at, const char *msg)
+static void indent_error(tl_lexer_t *lx, const char *at, const char *msg)
 {
-    error_at(lx, lx->line, col_of(lx, at), off_of(lx, at), "%s", msg);
+    tl_lex_error_at(lx, lx->line, col_of(lx, at), off_of(lx, at), "%s", msg);
 }
 
 // Compares a new line's indentation with the stack (CPython's rules) and emits
 // INDENT/DEDENT. On an inconsistent dedent the line becomes a new block level,
 // so the token stream stays balanced for the parser's recovery.
-static void indent_to(lexer_t *lx, int col, int alt, const char *at)
+static void indent_to(tl_lexer_t *lx, int col, int alt, const char *at)
 {
     static const char tab_msg[] = "inconsistent use of tabs and spaces in indentation";
     int line = lx->line, c = col_of(lx, at);
@@ -209,7 +144,7 @@ static void indent_to(lexer_t *lx, int col, int alt, const char *at)
     }
     if (col > lx->ind[n - 1]) {
         if (alt <= lx->alt[n - 1]) indent_error(lx, at, tab_msg);
-        if (n == MAX_INDENT) {
+        if (n == TL_LEX_MAX_INDENT) {
             indent_error(lx, at, "too many levels of indentation");
             return;
         }
@@ -239,7 +174,7 @@ static void indent_to(lexer_t *lx, int col, int alt, const char *at)
 
 // At the start of a physical line outside brackets: skips blank and
 // comment-only lines, then handles the indentation. False at end of input.
-static bool indentation(lexer_t *lx)
+static bool indentation(tl_lexer_t *lx)
 {
     for (;;) {
         int col = 0, alt = 0;
@@ -248,7 +183,7 @@ static bool indentation(lexer_t *lx)
             if (*q == ' ')
                 col++, alt++;
             else if (*q == '\t')
-                col = (col / TABSIZE + 1) * TABSIZE, alt++;
+                col = (col / TL_LEX_TABSIZE + 1) * TL_LEX_TABSIZE, alt++;
             else if (*q == '\f')
                 col = alt = 0;
             else
@@ -259,7 +194,7 @@ static bool indentation(lexer_t *lx)
         if (*q == '#' || *q == '\n' || *q == '\r') {
             while (lx->p < lx->end && *lx->p != '\n' && *lx->p != '\r') lx->p++;
             if (lx->p >= lx->end) return false;
-            eat_newline(lx);
+            tl_lex_eat_newline(lx);
             continue;
         }
         lx->at_line_start = false;
@@ -296,21 +231,21 @@ static bool statement_keyword(int kind)
     }
 }
 
-static void bracket_error(lexer_t *lx, const bracket_t *b, const char *what)
+static void bracket_error(tl_lexer_t *lx, const tl_bracket_t *b, const char *what)
 {
-    error_at(lx, b->line, b->col, b->off, "'%c' was never closed%s", b->c, what);
+    tl_lex_error_at(lx, b->line, b->col, b->off, "'%c' was never closed%s", b->c, what);
 }
 
 // Inside brackets, a physical line that starts with a keyword that only
 // starts statements (`from` only in column 1: `yield from` may continue a
 // line) means a bracket was never closed: report it and resume there, so one
 // missing ')' does not swallow the rest of the file.
-static void check_unclosed(lexer_t *lx)
+static void check_unclosed(tl_lexer_t *lx)
 {
     const char *q = lx->p, *e;
     while (q < lx->end && (*q == ' ' || *q == '\t' || *q == '\f')) q++;
     for (e = q; e < lx->end && is_name_char(*e);) e++;
-    int kw = e > q ? keyword(q, (size_t)(e - q)) : TL_TOK_NAME;
+    int kw = e > q ? keyword(lx, q, (size_t)(e - q)) : TL_TOK_NAME;
     if (!statement_keyword(kw) || (kw == TL_TOK_FROM && q != lx->p)) return;
     int line = lx->last_line, col = lx->last_col; // end the line after its last token
     uint32_t off = lx->last_off;
@@ -321,9 +256,9 @@ static void check_unclosed(lexer_t *lx)
     lx->at_line_start = true;
 }
 
-static void newline(lexer_t *lx)
+static void newline(tl_lexer_t *lx)
 {
-    eat_newline(lx);
+    tl_lex_eat_newline(lx);
     if (lx->paren) return;
     if (lx->nbr > 0) {
         check_unclosed(lx);
@@ -335,34 +270,26 @@ static void newline(lexer_t *lx)
     lx->at_line_start = true;
 }
 
-static void continuation(lexer_t *lx)
+static void continuation(tl_lexer_t *lx)
 {
     const char *at = lx->p++;
     if (lx->p < lx->end && (*lx->p == '\n' || *lx->p == '\r')) {
-        eat_newline(lx);
+        tl_lex_eat_newline(lx);
         if (lx->p >= lx->end)
-            error_at(lx, lx->line - 1, col_of(lx, at), off_of(lx, at),
-                     "unexpected end of file after line continuation character");
+            tl_lex_error_at(lx, lx->line - 1, col_of(lx, at), off_of(lx, at),
+                            "unexpected end of file after line continuation character");
         return;
     }
-    error_at(lx, lx->line, col_of(lx, at) + 1, off_of(lx, at) + 1,
-             "unexpected character after line continuation character");
+    tl_lex_error_at(lx, lx->line, col_of(lx, at) + 1, off_of(lx, at) + 1,
+                    "unexpected character after line continuation character");
 }
 
 // --- numbers ---------------------------------------------------------------
 
-static int digit_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return 99;
-}
-
 // Scans digits of `radix` with single underscores between them (and, after a
 // base prefix, before the first one). Returns the digit count, or -1 when an
 // underscore is misplaced.
-static int digits(lexer_t *lx, int radix, bool lead_underscore)
+static int digits(tl_lexer_t *lx, int radix, bool lead_underscore)
 {
     int n = 0;
     for (;;) {
@@ -378,7 +305,7 @@ static int digits(lexer_t *lx, int radix, bool lead_underscore)
     }
 }
 
-static void number_value(lexer_t *lx, tl_token_t *t, const char *s, const char *e, int radix)
+static void number_value(tl_token_t *t, const char *s, const char *e, int radix)
 {
     uint64_t v = 0;
     bool over = false;
@@ -390,14 +317,13 @@ static void number_value(lexer_t *lx, tl_token_t *t, const char *s, const char *
         v = v * (unsigned)radix + d;
         f = f * radix + d;
     }
-    (void)lx;
     t->v.num.i = (int64_t)v;
     t->v.num.f = f;
     if (over || v > INT64_MAX) t->flags |= TL_TOKF_BIG;
     if (!over && v > INT64_MAX) t->flags |= TL_TOKF_U64;
 }
 
-static void number(lexer_t *lx)
+static void number(tl_lexer_t *lx)
 {
     const char *s = lx->p;
     int line = lx->line, col = col_of(lx, s);
@@ -432,416 +358,65 @@ static void number(lexer_t *lx)
         if (!bad && !is_float && *s == '0') {
             for (const char *q = s; q < lx->p; q++)
                 if (*q != '0' && *q != '_') {
-                    error_at(lx, line, col, off_of(lx, s),
-                             "leading zeros in decimal integer literals are not permitted; use "
-                             "an 0o prefix for octal integers");
+                    tl_lex_error_at(
+                        lx, line, col, off_of(lx, s),
+                        "leading zeros in decimal integer literals are not permitted; use "
+                        "an 0o prefix for octal integers");
                     return;
                 }
         }
     }
     if (!bad && lx->p < lx->end && (*lx->p == 'j' || *lx->p == 'J')) {
         lx->p++;
-        error_at(lx, line, col, off_of(lx, s), "imaginary literals are not supported");
+        tl_lex_error_at(lx, line, col, off_of(lx, s), "imaginary literals are not supported");
         return;
     }
     if (!bad && lx->p < lx->end && is_name_char(*lx->p)) {
         // "1if x else y" is valid: a keyword may follow a number directly
         const char *e = lx->p;
         while (e < lx->end && is_name_char(*e)) e++;
-        bad = keyword(lx->p, (size_t)(e - lx->p)) == TL_TOK_NAME;
+        bad = keyword(lx, lx->p, (size_t)(e - lx->p)) == TL_TOK_NAME;
     }
     if (bad) {
         while (lx->p < lx->end && (is_name_char(*lx->p) || *lx->p == '.')) lx->p++;
-        error_at(lx, line, col, off_of(lx, s), "invalid %s literal", what);
+        tl_lex_error_at(lx, line, col, off_of(lx, s), "invalid %s literal", what);
         return;
     }
     if (is_float) {
         char *buf = tl_arena_alloc(lx->a, (size_t)(lx->p - s) + 1), *b = buf;
         for (const char *q = s; q < lx->p; q++)
             if (*q != '_') *b++ = *q;
-        tl_token_t *t = emit(lx, TL_TOK_FLOAT, s, line, col);
+        tl_token_t *t = tl_lex_emit(lx, TL_TOK_FLOAT, s, line, col);
         t->v.num.f = strtod(buf, NULL);
         return;
     }
-    tl_token_t *t = emit(lx, TL_TOK_INT, s, line, col);
-    number_value(lx, t, radix == 10 ? s : s + 2, lx->p, radix);
-}
-
-// --- strings -----------------------------------------------------------------
-
-enum { STR_RAW = 1, STR_BYTES = 2, STR_F = 4 };
-
-// String prefix flags for the name [s, s+n) directly followed by a quote, or -1.
-static int string_prefix(const char *s, size_t n)
-{
-    int f = 0;
-    if (n > 2) return -1;
-    for (size_t i = 0; i < n; i++) {
-        int bit;
-        switch (s[i] | 0x20) {
-        case 'r': bit = STR_RAW; break;
-        case 'b': bit = STR_BYTES; break;
-        case 'f': bit = STR_F; break;
-        case 'u': bit = n == 1 ? 0 : -1; break;
-        default: bit = -1;
-        }
-        if (bit < 0 || (f & bit)) return -1;
-        f |= bit;
-    }
-    if ((f & STR_BYTES) && (f & STR_F)) return -1;
-    return f;
-}
-
-static void put_utf8(tl_buf_t *b, uint32_t c)
-{
-    if (c < 0x80) {
-        tl_buf_putc(b, (char)c);
-    } else if (c < 0x800) {
-        tl_buf_putc(b, (char)(0xC0 | (c >> 6)));
-        tl_buf_putc(b, (char)(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-        tl_buf_putc(b, (char)(0xE0 | (c >> 12)));
-        tl_buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3F)));
-        tl_buf_putc(b, (char)(0x80 | (c & 0x3F)));
-    } else {
-        tl_buf_putc(b, (char)(0xF0 | (c >> 18)));
-        tl_buf_putc(b, (char)(0x80 | ((c >> 12) & 0x3F)));
-        tl_buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3F)));
-        tl_buf_putc(b, (char)(0x80 | (c & 0x3F)));
-    }
-}
-
-// Hex escape of exactly n digits at q; false when too short.
-static bool hex_escape(const char *q, const char *e, int n, uint32_t *out)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < n; i++) {
-        if (q + i >= e || digit_value(q[i]) >= 16) return false;
-        v = v * 16 + (uint32_t)digit_value(q[i]);
-    }
-    *out = v;
-    return true;
-}
-
-// Appends the contents [s, e) with escapes decoded (unless raw). Returns NULL
-// or an error message; *err_at then points at the offending backslash.
-static const char *decode(const char *s, const char *e, int flags, tl_buf_t *out,
-                          const char **err_at)
-{
-    bool bytes = flags & STR_BYTES;
-    for (const char *q = s; q < e;) {
-        if (bytes && (unsigned char)*q >= 0x80) {
-            *err_at = q;
-            return "bytes can only contain ASCII literal characters";
-        }
-        if (*q == '\r') { // line ends inside literals read as "\n", as in Python
-            tl_buf_putc(out, '\n');
-            q += q + 1 < e && q[1] == '\n' ? 2 : 1;
-            continue;
-        }
-        if (*q != '\\' || (flags & STR_RAW) || q + 1 >= e) {
-            tl_buf_putc(out, *q++);
-            continue;
-        }
-        const char *bs = q++;
-        char c = *q++;
-        uint32_t v;
-        switch (c) {
-        case '\n': break;
-        case '\r':
-            if (q < e && *q == '\n') q++;
-            break;
-        case '\\':
-        case '\'':
-        case '"': tl_buf_putc(out, c); break;
-        case 'a': tl_buf_putc(out, '\a'); break;
-        case 'b': tl_buf_putc(out, '\b'); break;
-        case 'f': tl_buf_putc(out, '\f'); break;
-        case 'n': tl_buf_putc(out, '\n'); break;
-        case 'r': tl_buf_putc(out, '\r'); break;
-        case 't': tl_buf_putc(out, '\t'); break;
-        case 'v': tl_buf_putc(out, '\v'); break;
-        case '0':
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7':
-            v = (uint32_t)(c - '0');
-            for (int i = 0; i < 2 && q < e && *q >= '0' && *q <= '7'; i++)
-                v = v * 8 + (uint32_t)(*q++ - '0');
-            if (bytes)
-                tl_buf_putc(out, (char)(v & 0xFF));
-            else
-                put_utf8(out, v);
-            break;
-        case 'x':
-            if (!hex_escape(q, e, 2, &v)) {
-                *err_at = bs;
-                return "truncated \\xXX escape";
-            }
-            q += 2;
-            if (bytes)
-                tl_buf_putc(out, (char)v);
-            else
-                put_utf8(out, v);
-            break;
-        case 'u':
-        case 'U':
-            if (bytes) goto keep;
-            if (!hex_escape(q, e, c == 'u' ? 4 : 8, &v)) {
-                *err_at = bs;
-                return c == 'u' ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape";
-            }
-            if (v > 0x10FFFF) {
-                *err_at = bs;
-                return "illegal Unicode character in \\U escape";
-            }
-            q += c == 'u' ? 4 : 8;
-            put_utf8(out, v);
-            break;
-        case 'N':
-            if (bytes) goto keep;
-            *err_at = bs;
-            return "\\N{...} escapes are not supported";
-        default:
-        keep: // unknown escapes keep their backslash, as in Python
-            tl_buf_putc(out, '\\');
-            tl_buf_putc(out, c);
-        }
-    }
-    return NULL;
-}
-
-// Where a string literal starts, for locating errors inside it.
-typedef struct {
-    const char *start;
-    int line, col;
-    int flags;
-    const char *err;    // first error found in an f-string
-    const char *err_at; // where it points
-} strctx_t;
-
-static void *fail(strctx_t *sc, const char *at, const char *msg)
-{
-    if (!sc->err) sc->err = msg, sc->err_at = at;
-    return NULL;
-}
-
-static tl_fpart_t *lit_part(lexer_t *lx)
-{
-    tl_fpart_t *part = tl_arena_alloc(lx->a, sizeof *part);
-    part->lit_len = lx->scratch.len;
-    part->lit = tl_arena_strndup(lx->a, tl_buf_cstr(&lx->scratch), lx->scratch.len);
-    tl_buf_clear(&lx->scratch);
-    return part;
-}
-
-static const char *fparts(lexer_t *lx, strctx_t *sc, const char *q, const char *e, bool spec,
-                          tl_vec_t *parts);
-
-// Skips a string literal nested in an f-string expression; NULL if unterminated.
-static const char *skip_nested_string(const char *q, const char *e)
-{
-    char quote = *q;
-    int n = (q + 2 < e && q[1] == quote && q[2] == quote) ? 3 : 1;
-    for (q += n; q + n <= e; q++)
-        if (*q == quote && (n == 1 || (q[1] == quote && q[2] == quote))) return q + n;
-    return NULL;
-}
-
-// A replacement field; q is just after its '{'. Returns the position after
-// the closing '}', or NULL on error.
-static const char *ffield(lexer_t *lx, strctx_t *sc, const char *q, const char *e, tl_vec_t *parts)
-{
-    const char *es = q;
-    int depth = 0;
-    bool selfdoc = false;
-    while (q < e) {
-        char c = *q;
-        if (c == '\\') return fail(sc, q, "f-string expression part cannot include a backslash");
-        if (c == '#') return fail(sc, q, "f-string expression part cannot include '#'");
-        if (c == '\'' || c == '"') {
-            q = skip_nested_string(q, e);
-            if (!q) return fail(sc, es, "f-string: unterminated string");
-            continue;
-        }
-        if (in(c, "([{")) {
-            depth++;
-        } else if (in(c, ")]}")) {
-            if (depth == 0 && c == '}') break;
-            if (depth-- == 0) return fail(sc, q, "f-string: unmatched closing bracket");
-        } else if (depth == 0 && in(c, "!=<>") && q + 1 < e && q[1] == '=') {
-            q++; // != == <= >=
-        } else if (depth == 0 && (c == '!' || c == ':')) {
-            break;
-        } else if (depth == 0 && c == '=') {
-            selfdoc = true;
-            break;
-        }
-        q++;
-    }
-    if (q >= e) return fail(sc, e, "f-string: expecting '}'");
-    const char *ee = q;
-    const char *t = es;
-    while (t < ee && in(*t, " \t\r\n\f")) t++;
-    if (t == ee) return fail(sc, ee, "f-string: empty expression not allowed");
-    tl_fpart_t *f = tl_arena_alloc(lx->a, sizeof *f);
-    f->is_expr = true;
-    f->off = off_of(lx, es);
-    f->len = (uint32_t)(ee - es);
-    locate(sc->start, sc->line, sc->col, es, &f->line, &f->col);
-    if (selfdoc) {
-        q++;
-        while (q < e && in(*q, " \t\r\n\f")) q++;
-        tl_buf_putn(&lx->scratch, es, (size_t)(q - es));
-        tl_vec_push(lx->a, parts, lit_part(lx));
-    }
-    if (q < e && *q == '!') {
-        q++;
-        if (q >= e || !in(*q, "rsa") || q + 1 >= e || !in(q[1], ":}"))
-            return fail(sc, q, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
-        f->conv = *q++;
-    }
-    if (q < e && *q == ':') {
-        tl_vec_t spec = {0};
-        f->has_spec = true;
-        q = fparts(lx, sc, q + 1, e, true, &spec);
-        if (!q) return NULL;
-        f->spec = (tl_fpart_t **)spec.items;
-        f->nspec = spec.len;
-    }
-    if (q >= e || *q != '}') return fail(sc, q, "f-string: expecting '}'");
-    if (selfdoc && !f->conv && !f->has_spec) f->conv = 'r';
-    tl_vec_push(lx->a, parts, f);
-    return q + 1;
-}
-
-// The parts of an f-string body [q, e), or of a format spec (spec: stops at
-// its closing '}', which it returns). NULL on error.
-static const char *fparts(lexer_t *lx, strctx_t *sc, const char *q, const char *e, bool spec,
-                          tl_vec_t *parts)
-{
-    tl_buf_clear(&lx->scratch);
-    while (q < e) {
-        const char *s = q;
-        while (q < e && *q != '{' && *q != '}') {
-            if (*q == '\\' && !(sc->flags & STR_RAW) && q + 1 < e && q[1] != '{' && q[1] != '}')
-                q++;
-            q++;
-        }
-        const char *err_at = NULL, *err = decode(s, q, sc->flags, &lx->scratch, &err_at);
-        if (err) return fail(sc, err_at, err);
-        if (q >= e) break;
-        if (spec && *q == '}') break;
-        if (!spec && q + 1 < e && q[1] == *q) { // {{ or }}
-            tl_buf_putc(&lx->scratch, *q);
-            q += 2;
-            continue;
-        }
-        if (*q == '}') return fail(sc, q, "f-string: single '}' is not allowed");
-        if (lx->scratch.len) tl_vec_push(lx->a, parts, lit_part(lx));
-        q = ffield(lx, sc, q + 1, e, parts);
-        if (!q) return NULL;
-    }
-    if (lx->scratch.len) tl_vec_push(lx->a, parts, lit_part(lx));
-    if (spec && q >= e) return fail(sc, e, "f-string: expecting '}'");
-    return q;
-}
-
-// A string literal: `start` is its prefix (if any), lx->p its opening quote.
-static void string(lexer_t *lx, const char *start, int flags)
-{
-    int line = lx->line, col = col_of(lx, start);
-    char quote = *lx->p;
-    int n = (lx->p + 2 < lx->end && lx->p[1] == quote && lx->p[2] == quote) ? 3 : 1;
-    const char *body = lx->p + n;
-    lx->p = body;
-    for (;;) {
-        if (lx->p >= lx->end) {
-            if (n == 3)
-                error_at(lx, line, col, off_of(lx, start),
-                         "unterminated triple-quoted string starting here");
-            else
-                error_at(lx, line, col, off_of(lx, start),
-                         "unterminated string literal (detected at line %d)", lx->line);
-            return;
-        }
-        char c = *lx->p;
-        if (c == '\\' && lx->p + 1 < lx->end) {
-            lx->p++;
-            if (*lx->p == '\n' || *lx->p == '\r')
-                eat_newline(lx);
-            else
-                lx->p++;
-        } else if (c == '\n' || c == '\r') {
-            if (n == 1) {
-                error_at(lx, line, col, off_of(lx, start),
-                         "unterminated string literal (detected at line %d)", lx->line);
-                return;
-            }
-            eat_newline(lx);
-        } else if (c == quote &&
-                   (n == 1 || (lx->p + 2 < lx->end && lx->p[1] == quote && lx->p[2] == quote))) {
-            break;
-        } else {
-            lx->p++;
-        }
-    }
-    const char *body_end = lx->p;
-    lx->p += n;
-    strctx_t sc = {start, line, col, flags, NULL, NULL};
-    tl_buf_clear(&lx->scratch);
-    if (flags & STR_F) {
-        tl_vec_t parts = {0};
-        fparts(lx, &sc, body, body_end, false, &parts);
-        if (!sc.err) {
-            tl_token_t *t = emit(lx, TL_TOK_FSTRING, start, line, col);
-            t->v.fstr = tl_arena_alloc(lx->a, sizeof *t->v.fstr);
-            t->v.fstr->parts = (tl_fpart_t **)parts.items;
-            t->v.fstr->nparts = parts.len;
-            return;
-        }
-    } else {
-        sc.err = decode(body, body_end, flags, &lx->scratch, &sc.err_at);
-        if (!sc.err) {
-            tl_token_t *t =
-                emit(lx, flags & STR_BYTES ? TL_TOK_BYTES : TL_TOK_STRING, start, line, col);
-            t->v.str.len = lx->scratch.len;
-            t->v.str.s = tl_arena_strndup(lx->a, tl_buf_cstr(&lx->scratch), lx->scratch.len);
-            return;
-        }
-    }
-    int el, ec;
-    locate(start, line, col, sc.err_at, &el, &ec);
-    error_at(lx, el, ec, off_of(lx, sc.err_at), "%s", sc.err);
+    tl_token_t *t = tl_lex_emit(lx, TL_TOK_INT, s, line, col);
+    number_value(t, radix == 10 ? s : s + 2, lx->p, radix);
 }
 
 // --- names, operators, the main loop ----------------------------------------------
 
-static void name(lexer_t *lx)
+static void name(tl_lexer_t *lx)
 {
     const char *s = lx->p;
     int line = lx->line, col = col_of(lx, s);
     while (lx->p < lx->end && is_name_char(*lx->p)) lx->p++;
     size_t n = (size_t)(lx->p - s);
     if (lx->p < lx->end && (*lx->p == '\'' || *lx->p == '"')) {
-        int flags = string_prefix(s, n);
+        int flags = tl_lex_string_prefix(s, n);
         if (flags >= 0) {
-            string(lx, s, flags);
+            tl_lex_string_literal(lx, s, flags);
             return;
         }
     }
     if (lx->p < lx->end && (unsigned char)*lx->p >= 0x80) {
         while (lx->p < lx->end && (is_name_char(*lx->p) || (unsigned char)*lx->p >= 0x80)) lx->p++;
-        error_at(lx, line, col, off_of(lx, s), "non-ASCII identifiers are not supported: '%.*s'",
-                 (int)(lx->p - s), s);
+        tl_lex_error_at(lx, line, col, off_of(lx, s),
+                        "non-ASCII identifiers are not supported: '%.*s'", (int)(lx->p - s), s);
         return;
     }
-    int kind = keyword(s, n);
-    tl_token_t *t = emit(lx, kind, s, line, col);
+    int kind = keyword(lx, s, n);
+    tl_token_t *t = tl_lex_emit(lx, kind, s, line, col);
     if (kind == TL_TOK_NAME) {
         t->v.str.s = tl_arena_strndup(lx->a, s, n);
         t->v.str.len = n;
@@ -850,67 +425,70 @@ static void name(lexer_t *lx)
 
 static const char closing_of[128] = {['('] = ')', ['['] = ']', ['{'] = '}'};
 
-static void bracket(lexer_t *lx, char c, int line, int col, const char *at)
+static void bracket(tl_lexer_t *lx, char c, int line, int col, const char *at)
 {
     if (closing_of[(unsigned char)c]) {
-        if (lx->nbr == MAX_BRACKETS) {
-            error_at(lx, line, col, off_of(lx, at), "too many nested parentheses");
+        if (lx->nbr == TL_LEX_MAX_BRACKETS) {
+            tl_lex_error_at(lx, line, col, off_of(lx, at), "too many nested parentheses");
             return;
         }
-        lx->br[lx->nbr++] = (bracket_t){c, line, col, off_of(lx, at)};
+        lx->br[lx->nbr++] = (tl_bracket_t){c, line, col, off_of(lx, at)};
         return;
     }
     if (lx->nbr == 0) {
-        error_at(lx, line, col, off_of(lx, at), "unmatched '%c'", c);
+        tl_lex_error_at(lx, line, col, off_of(lx, at), "unmatched '%c'", c);
         return;
     }
-    bracket_t *b = &lx->br[--lx->nbr];
+    tl_bracket_t *b = &lx->br[--lx->nbr];
     if (closing_of[(unsigned char)b->c] == c) return;
     if (b->line != line)
-        error_at(lx, line, col, off_of(lx, at),
-                 "closing parenthesis '%c' does not match opening parenthesis '%c' on line %d", c,
-                 b->c, b->line);
+        tl_lex_error_at(
+            lx, line, col, off_of(lx, at),
+            "closing parenthesis '%c' does not match opening parenthesis '%c' on line %d", c, b->c,
+            b->line);
     else
-        error_at(lx, line, col, off_of(lx, at),
-                 "closing parenthesis '%c' does not match opening parenthesis '%c'", c, b->c);
+        tl_lex_error_at(lx, line, col, off_of(lx, at),
+                        "closing parenthesis '%c' does not match opening parenthesis '%c'", c,
+                        b->c);
 }
 
-static void operator(lexer_t *lx)
+static void operator(tl_lexer_t *lx)
 {
     const char *s = lx->p;
     int line = lx->line, col = col_of(lx, s);
     size_t left = (size_t)(lx->end - s);
-    for (size_t i = 0; i < TL_ARRAY_LEN(ops); i++) {
+    int first = (unsigned char)*s < 128 ? lx->op_first[(unsigned char)*s] : -1;
+    for (int i = first; i >= 0; i = lx->op_next[i]) {
         const spelling_t *o = &ops[i];
-        if (o->s[0] != *s || (size_t)o->len > left || memcmp(o->s, s, (size_t)o->len) != 0)
-            continue;
+        if ((size_t)o->len > left || memcmp(o->s, s, (size_t)o->len) != 0) continue;
         lx->p += o->len;
         if (in(*s, "()[]{}")) {
             int before = lx->len;
             bracket(lx, *s, line, col, s);
             if (lx->len != before) return; // reported a bracket error instead
         }
-        emit(lx, o->kind, s, line, col);
+        tl_lex_emit(lx, o->kind, s, line, col);
         return;
     }
     unsigned char c = (unsigned char)*s;
     if (c >= 0x80) {
         lx->p++;
         while (lx->p < lx->end && ((unsigned char)*lx->p & 0xC0) == 0x80) lx->p++;
-        error_at(lx, line, col, off_of(lx, s),
-                 "non-ASCII character '%.*s' outside a string or comment (identifiers must be "
-                 "ASCII)",
-                 (int)(lx->p - s), s);
+        tl_lex_error_at(
+            lx, line, col, off_of(lx, s),
+            "non-ASCII character '%.*s' outside a string or comment (identifiers must be "
+            "ASCII)",
+            (int)(lx->p - s), s);
         return;
     }
     lx->p++;
     if (c >= 0x20 && c < 0x7F)
-        error_at(lx, line, col, off_of(lx, s), "invalid character '%c'", c);
+        tl_lex_error_at(lx, line, col, off_of(lx, s), "invalid character '%c'", c);
     else
-        error_at(lx, line, col, off_of(lx, s), "invalid character (byte 0x%02x)", c);
+        tl_lex_error_at(lx, line, col, off_of(lx, s), "invalid character (byte 0x%02x)", c);
 }
 
-static void token(lexer_t *lx)
+static void token(tl_lexer_t *lx)
 {
     char c = *lx->p;
     if (is_name_start(c))
@@ -918,12 +496,12 @@ static void token(lexer_t *lx)
     else if (is_digit(c) || (c == '.' && lx->p + 1 < lx->end && is_digit(lx->p[1])))
         number(lx);
     else if (c == '\'' || c == '"')
-        string(lx, lx->p, 0);
+        tl_lex_string_literal(lx, lx->p, 0);
     else
         operator(lx);
 }
 
-static void finish(lexer_t *lx)
+static void finish(tl_lexer_t *lx)
 {
     if (lx->nbr > 0) bracket_error(lx, &lx->br[lx->nbr - 1], "");
     int line = lx->line, col = col_of(lx, lx->p);
@@ -939,7 +517,7 @@ static void finish(lexer_t *lx)
     emit_layout(lx, TL_TOK_EOF, line, col, off);
 }
 
-static void run(lexer_t *lx)
+static void run(tl_lexer_t *lx)
 {
     for (;;) {
         if (lx->at_line_start && !lx->paren && lx->nbr == 0 && !indentation(lx)) break;
@@ -962,7 +540,27 @@ static void run(lexer_t *lx)
 tl_status_t tl_lex_range(tl_arena_t *a, const tl_source_t *src, uint32_t off, uint32_t len,
                          int line, int col, int flags, tl_tokens_t *out)
 {
-    lexer_t *lx = calloc(1, sizeof *lx);
+    tl_status_t st = tl_lex_range_heap(a, src, off, len, line, col, flags, out);
+    if (st != TL_OK) return st;
+    tl_token_t *heap = out->toks;
+    jmp_buf jb, *saved = a->oom;
+    if (setjmp(jb)) {
+        a->oom = saved;
+        free(heap);
+        if (saved) longjmp(*saved, 1);
+        return TL_ERR_NOMEM;
+    }
+    a->oom = &jb;
+    out->toks = tl_arena_dup(a, heap, sizeof *heap * (size_t)out->len);
+    a->oom = saved;
+    free(heap);
+    return TL_OK;
+}
+
+tl_status_t tl_lex_range_heap(tl_arena_t *a, const tl_source_t *src, uint32_t off, uint32_t len,
+                              int line, int col, int flags, tl_tokens_t *out)
+{
+    tl_lexer_t *lx = calloc(1, sizeof *lx);
     if (!lx) return TL_ERR_NOMEM;
     // Clean up on allocation failure, then pass it on to the caller's handler.
     jmp_buf jb, *saved = a->oom;
@@ -975,6 +573,8 @@ tl_status_t tl_lex_range(tl_arena_t *a, const tl_source_t *src, uint32_t off, ui
         return TL_ERR_NOMEM;
     }
     a->oom = &jb;
+    chain(ops, (int)TL_ARRAY_LEN(ops), lx->op_first, lx->op_next);
+    chain(keywords, (int)TL_ARRAY_LEN(keywords), lx->kw_first, lx->kw_next);
     lx->a = a;
     lx->src = src;
     lx->p = src->text + off;
@@ -986,11 +586,13 @@ tl_status_t tl_lex_range(tl_arena_t *a, const tl_source_t *src, uint32_t off, ui
     lx->at_line_start = !lx->paren;
     tl_buf_init(&lx->scratch);
     if (off == 0 && len >= 3 && memcmp(lx->p, "\xEF\xBB\xBF", 3) == 0) lx->p += 3; // BOM
+    lx->cap = (int)(len / 3) + 64; // about 0.22 tokens per byte in kernel files
+    lx->toks = malloc(sizeof *lx->toks * (size_t)lx->cap);
+    if (!lx->toks) longjmp(jb, 1);
     run(lx);
     out->len = lx->len;
-    out->toks = tl_arena_dup(a, lx->toks, sizeof *lx->toks * (size_t)lx->len);
+    out->toks = lx->toks;
     a->oom = saved;
-    free(lx->toks);
     tl_buf_free(&lx->scratch);
     free(lx);
     return TL_OK;

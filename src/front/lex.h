@@ -182,6 +182,11 @@ tl_status_t tl_lex(tl_arena_t *a, const tl_source_t *src, tl_tokens_t *out);
 tl_status_t tl_lex_range(tl_arena_t *a, const tl_source_t *src, uint32_t off, uint32_t len,
                          int line, int col, int flags, tl_tokens_t *out);
 
+// The same with the token array malloc'd (the caller frees out->toks) for
+// callers that drop the tokens once parsed; names and strings are in `a`.
+tl_status_t tl_lex_range_heap(tl_arena_t *a, const tl_source_t *src, uint32_t off, uint32_t len,
+                              int line, int col, int flags, tl_tokens_t *out);
+
 const char *tl_lex_kind_name(int kind); // "NEWLINE", "if", "+", "name", ...
 // How a message names a token: "NEWLINE", "end of file", "'foo'", "'+'",
 // "number 12", "string \"abc\"".

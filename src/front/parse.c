@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // --- tokens and errors -------------------------------------------------------
@@ -322,9 +323,12 @@ static tl_ast_node_t *expression_input(tl_parser_t *p)
 static tl_status_t run(tl_arena_t *a, const tl_source_t *src, int flags, tl_diag_t *d,
                        tl_ast_module_t **mod, tl_ast_node_t **expr)
 {
+    // The file's tokens are needed only while parsing: they stay on the heap.
+    tl_tokens_t *volatile toks = NULL;
     jmp_buf oom, *saved = a->oom;
     if (setjmp(oom)) {
         a->oom = saved;
+        if (toks) free(toks->toks);
         return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_NOMEM,
                               "out of memory while parsing %s", src->path);
     }
@@ -332,7 +336,8 @@ static tl_status_t run(tl_arena_t *a, const tl_source_t *src, int flags, tl_diag
     tl_parser_t *p = tl_arena_alloc(a, sizeof *p);
     p->a = a;
     p->src = src;
-    tl_lex_range(a, src, 0, (uint32_t)src->len, 1, 1, expr ? TL_TOKF_PAREN : 0, &p->file);
+    tl_lex_range_heap(a, src, 0, (uint32_t)src->len, 1, 1, expr ? TL_TOKF_PAREN : 0, &p->file);
+    toks = &p->file;
     tl_status_t st = TL_OK;
     if (expr) {
         *expr = expression_input(p);
@@ -347,6 +352,7 @@ static tl_status_t run(tl_arena_t *a, const tl_source_t *src, int flags, tl_diag
         if ((flags & TL_PARSE_STRICT) && m->nerrors) st = TL_ERR_COMPILE;
     }
     a->oom = saved;
+    free(p->file.toks);
     return st;
 }
 

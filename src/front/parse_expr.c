@@ -561,7 +561,6 @@ static const struct {
     [TL_TOK_SLASH] = {6, TL_BINOP_DIV},     [TL_TOK_FLOORDIV] = {6, TL_BINOP_FLOORDIV},
     [TL_TOK_PERCENT] = {6, TL_BINOP_MOD},   [TL_TOK_AT] = {6, TL_BINOP_MATMUL},
 };
-enum { BINARY_LEVELS = 6 };
 
 // bitwise_or  = bitwise_xor ('|' bitwise_xor)*
 // bitwise_xor = bitwise_and ('^' bitwise_and)*
@@ -569,11 +568,12 @@ enum { BINARY_LEVELS = 6 };
 // shift_expr  = sum (('<<' | '>>') sum)*
 // sum         = term (('+' | '-') term)*
 // term        = factor (('*' | '/' | '//' | '%' | '@') factor)*
-static tl_ast_node_t *binary(tl_parser_t *p, int level)
+// All six by precedence climbing: binary(p, L) parses the rule of level L
+// (1 = bitwise_or ... 6 = term); operators of a level are left-associative.
+static tl_ast_node_t *binary(tl_parser_t *p, int min_level)
 {
-    if (level > BINARY_LEVELS) return factor(p);
-    tl_ast_node_t *left = binary(p, level + 1);
-    while (binops[p->tok->kind].level == level) {
+    tl_ast_node_t *left = factor(p);
+    for (int level; (level = binops[p->tok->kind].level) >= min_level && level > 0;) {
         tl_ast_node_t *n = new_at(p, TL_AST_BINOP, left->loc);
         n->bin.op = binops[tl_parse_next(p)->kind].op;
         n->bin.left = left;
