@@ -367,7 +367,8 @@ static tl_status_t alloc_gm(tl_exec_t *x)
             copy_tensor(x->gm[i], u);
             x->gm_back[i] = u;
         } else {
-            memset(x->gm[i]->data, 0xFF, tl_tensor_nbytes(x->gm[i]));
+            if (tl_tensor_nbytes(x->gm[i]))
+                memset(x->gm[i]->data, 0xFF, tl_tensor_nbytes(x->gm[i]));
         }
     }
     return TL_OK;

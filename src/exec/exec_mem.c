@@ -81,7 +81,16 @@ tl_status_t tl_exec_mem_layout(tl_exec_t *x)
                                   "buffer '%s' is still in the developer scope '%s': scope "
                                   "inference has not run",
                                   b->name, tl_scope_name(b->scope));
-        int64_t bytes = tl_buffer_bytes(b), at;
+        int64_t n = 1, at;
+        for (int d = 0; d < b->ndim; d++) {
+            if (b->shape[d] < 0 || (b->shape[d] && n > (INT64_C(1) << 40) / b->shape[d]))
+                return tl_diag_report(
+                    x->d, TL_SEV_ERROR, b->loc, TL_ERR_RUNTIME,
+                    "buffer '%s' has an impossible shape (dimension %d is %" PRId64 ")", b->name, d,
+                    b->shape[d]);
+            n *= b->shape[d];
+        }
+        int64_t bytes = tl_buffer_bytes(b);
         if (b->scope == TL_SCOPE_VAR) {
             at = x->extent[TL_SCOPE_VAR];
             x->addr[i] = at;

@@ -15,8 +15,6 @@
 // statement that a break or continue leaves is marked to run in lockstep.
 #include "exec/exec_int.h"
 
-#include "base/hash.h"
-
 #include <stdlib.h>
 
 enum { LOCKSTEP = 4, ONCE = 8 }; // flags next to the side bits
@@ -29,7 +27,8 @@ struct tl_exec_sidemap {
 
 static size_t slot(const tl_exec_sidemap_t *m, const tl_stmt_t *s)
 {
-    size_t i = (size_t)tl_hash_bytes(&s, sizeof s, 0) & (m->cap - 1);
+    uint64_t h = (uint64_t)(uintptr_t)s * UINT64_C(0x9E3779B97F4A7C15);
+    size_t i = (size_t)(h >> 32) & (m->cap - 1);
     while (m->keys[i] && m->keys[i] != s) i = (i + 1) & (m->cap - 1);
     return i;
 }
