@@ -245,14 +245,39 @@ int64_t tl_tileop_scalar_i64(tl_dtype_t t, const tl_scalar_t *s)
     return tl_load_i64(t, buf, 0);
 }
 
+// The 16-bit formats in blocked loops (vectorized at -O2); others via tl_convert.
 void tl_tileop_load_f32(tl_dtype_t t, const uint8_t *p, int64_t n, float *out)
 {
-    tl_convert(TL_F32, out, t, p, (size_t)n, TL_CAST_RINT);
+    const uint16_t *h = (const uint16_t *)p;
+    if (t == TL_BF16)
+        TL_VLOOP(float, n, out, i, tl_bf16_to_f32_fast(h[i]));
+    else if (t == TL_F16)
+        TL_VLOOP(float, n, out, i, tl_f16_to_f32_fast(h[i]));
+    else
+        tl_convert(TL_F32, out, t, p, (size_t)n, TL_CAST_RINT);
 }
 
 void tl_tileop_store_f32(tl_dtype_t t, uint8_t *p, int64_t n, const float *in)
 {
-    tl_convert(t, p, TL_F32, in, (size_t)n, TL_CAST_RINT);
+    uint16_t *h = (uint16_t *)p;
+    if (t == TL_BF16)
+        TL_VLOOP(uint16_t, n, h, i, tl_f32_to_bf16_rint(in[i]));
+    else if (t == TL_F16)
+        TL_VLOOP(uint16_t, n, h, i, tl_f32_to_f16_rint(in[i]));
+    else
+        tl_convert(t, p, TL_F32, in, (size_t)n, TL_CAST_RINT);
+}
+
+void tl_tileop_convert(tl_dtype_t dt, void *dst, tl_dtype_t st, const void *src, int64_t n,
+                       tl_round_t mode)
+{
+    bool rne = mode == TL_CAST_RINT || mode == TL_CAST_NONE;
+    if (dt == TL_F32 && (st == TL_BF16 || st == TL_F16))
+        tl_tileop_load_f32(st, src, n, dst);
+    else if (st == TL_F32 && (dt == TL_BF16 || dt == TL_F16) && rne)
+        tl_tileop_store_f32(dt, dst, n, src);
+    else
+        tl_convert(dt, dst, st, src, (size_t)n, mode);
 }
 
 #define LOAD_AS(T)                                                                                 \

@@ -66,6 +66,15 @@ typedef struct {
 // TL_ERR_RUNTIME (or TL_ERR_UNSUPPORTED).
 tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 
+// The extents (TL_MAX_DIMS entries) a copy operand written as a start point
+// (`A[i, j]`, form TL_REGION_POINT) takes from the other operand: the other's
+// non-unit extents, right-aligned into the point's dimensions (reversed for a
+// transposing copy). Other operands' extents are returned unchanged, as are a
+// point's when the other operand has more non-unit dimensions than it has
+// (T.copy reports that as an error).
+void tl_tileop_copy_point_extents(const tl_view_t *point, const tl_view_t *other, bool transpose,
+                                  int64_t *ext);
+
 // Number of elements of a region, and the flat element offset of its origin in
 // row-major order (vector ops work on that contiguous span).
 int64_t tl_view_count(const tl_view_t *v);

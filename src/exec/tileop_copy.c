@@ -43,6 +43,7 @@ typedef struct {
     int64_t ss[TL_MAX_DIMS], ds[TL_MAX_DIMS]; // element strides
     uint8_t *src, *dst;                       // box origins
     bool partial;                             // box smaller than the destination region
+    int64_t dext[TL_MAX_DIMS];                // destination region extents (inferred)
 } xfer_t;
 
 typedef enum { ROW_MOVE, ROW_CONVERT, ROW_ADD } row_kind_t;
@@ -71,19 +72,33 @@ static void init_side(side_t *s, const tl_view_t *v)
     find_dims(s);
 }
 
+// The extents of an index operand (`A[i, j]`) from the other operand. The
+// callers pass views of the same kind of copy, so both sides see one rule.
+void tl_tileop_copy_point_extents(const tl_view_t *point, const tl_view_t *other, bool transpose,
+                                  int64_t *ext)
+{
+    side_t o;
+    init_side(&o, other);
+    memcpy(ext, point->extent, sizeof o.ext);
+    if (point->form != TL_REGION_POINT || other->form == TL_REGION_POINT || o.nd > point->ndim)
+        return;
+    int lead = point->ndim - o.nd;
+    for (int d = 0; d < point->ndim; d++) {
+        int i = d - lead;
+        ext[d] = i < 0 ? 1 : o.ext[o.dims[transpose ? o.nd - 1 - i : i]];
+    }
+}
+
 // A start point takes the other side's non-unit extents, right-aligned.
 static tl_status_t infer_point(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, side_t *p,
                                const side_t *o, bool reverse)
 {
     char a[128];
-    int64_t l[TL_MAX_DIMS];
-    for (int i = 0; i < o->nd; i++) l[reverse ? o->nd - 1 - i : i] = o->ext[o->dims[i]];
     if (o->nd > p->v->ndim)
-        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                              "cannot place a %s tile at a %d-dimensional index of '%s'",
-                              tl_tileop_dims(a, sizeof a, l, o->nd), p->v->ndim, p->v->name);
-    int lead = p->v->ndim - o->nd;
-    for (int d = 0; d < p->v->ndim; d++) p->ext[d] = d < lead ? 1 : l[d - lead];
+        return tl_tileop_fail(
+            ctx, call, TL_ERR_RUNTIME, "cannot place a %s tile at a %d-dimensional index of '%s'",
+            tl_tileop_dims(a, sizeof a, o->ext, o->v->ndim), p->v->ndim, p->v->name);
+    tl_tileop_copy_point_extents(p->v, o->v, reverse, p->ext);
     find_dims(p);
     return TL_OK;
 }
@@ -186,6 +201,7 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
     }
     x->src = origin(sv);
     x->dst = origin(dv);
+    memcpy(x->dext, d.ext, sizeof x->dext);
     return TL_OK;
 }
 
@@ -207,7 +223,7 @@ static void convert_transformed(const row_op_t *op, uint8_t *out, const uint8_t 
         float w[TL_TILEOP_CHUNK];
         tl_tileop_load_f32(op->st, in, n, w);
         for (int64_t i = 0; i < n; i++) w[i] = w[i] < 0 ? 0.0f : w[i]; // only relu gets here
-        tl_convert(op->dt, out, TL_F32, w, (size_t)n, op->mode);
+        tl_tileop_convert(op->dt, out, TL_F32, w, n, op->mode);
         return;
     }
     double w[TL_TILEOP_CHUNK];
@@ -251,7 +267,7 @@ static void run_row(const row_op_t *op, uint8_t *d, int64_t dstr, const uint8_t 
         if (op->kind == ROW_MOVE)
             memmove(d, s, (size_t)(n * ssz));
         else
-            tl_convert(op->dt, d, op->st, s, (size_t)n, op->mode);
+            tl_tileop_convert(op->dt, d, op->st, s, n, op->mode);
         return;
     }
     if (op->kind == ROW_MOVE) {
@@ -269,12 +285,12 @@ static void run_row(const row_op_t *op, uint8_t *d, int64_t dstr, const uint8_t 
             if (op->relu || op->deq)
                 convert_transformed(op, out, sp, m);
             else
-                tl_convert(op->dt, out, op->st, sp, (size_t)m, op->mode);
+                tl_tileop_convert(op->dt, out, op->st, sp, m, op->mode);
             if (dstr != 1) scatter(dp, dstr, db, m, dsz);
             continue;
         }
         if (op->st != op->dt) {
-            tl_convert(op->dt, cb, op->st, sp, (size_t)m, TL_CAST_RINT);
+            tl_tileop_convert(op->dt, cb, op->st, sp, m, TL_CAST_RINT);
             sp = cb;
         }
         if (dstr == 1) {
@@ -304,13 +320,14 @@ static void run_xfer(const row_op_t *op, const xfer_t *x)
     }
 }
 
-// Fills a view's whole region with one element value (elem: dtype-sized bytes).
-static void fill_region(const tl_view_t *v, const uint8_t *elem)
+// Fills the region of v at its start with extents ext with one element value
+// (elem: dtype-sized bytes).
+static void fill_region(const tl_view_t *v, const int64_t *ext, const uint8_t *elem)
 {
     int nd = v->ndim, sz = tl_dtype_size(v->dtype);
-    int64_t idx[TL_MAX_DIMS] = {0}, row = v->extent[nd - 1];
+    int64_t idx[TL_MAX_DIMS] = {0}, row = ext[nd - 1];
     for (int d = 0; d < nd; d++)
-        if (v->extent[d] <= 0) return;
+        if (ext[d] <= 0) return;
     bool zero = true;
     for (int i = 0; i < sz; i++) zero &= elem[i] == 0;
     for (;;) {
@@ -322,7 +339,7 @@ static void fill_region(const tl_view_t *v, const uint8_t *elem)
         else
             for (int64_t j = 0; j < row; j++) memcpy(p + j * sz, elem, (size_t)sz);
         int d = nd - 2;
-        while (d >= 0 && ++idx[d] == v->extent[d]) idx[d--] = 0;
+        while (d >= 0 && ++idx[d] == ext[d]) idx[d--] = 0;
         if (d < 0) return;
     }
 }
@@ -420,7 +437,7 @@ tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     if (x.partial && (gm_ub || gm_l1)) {
         uint8_t pad[8] = {0};
         if (gm_ub && call->has_pad) tl_tileop_scalar_to(dv->dtype, &call->pad, pad);
-        fill_region(dv, pad);
+        fill_region(dv, x.dext, pad);
     }
     run_xfer(&op, &x);
     return TL_OK;

@@ -90,19 +90,68 @@ static void load_int(const mat_t *m, bool trans, int32_t *out)
         }
 }
 
+// One C element: its products added in increasing k onto C (or onto 0).
+static void dot_f32(int64_t N, int64_t K, const float *A, const float *B, float *c, bool init)
+{
+    float acc = init ? 0.0f : *c;
+    for (int64_t k = 0; k < K; k++) acc += A[k] * B[k * N];
+    *c = acc;
+}
+
+#if defined(__GNUC__)
+typedef float v4f_t __attribute__((vector_size(16)));
+
+static inline v4f_t ld4(const float *p)
+{
+    v4f_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void st4(float *p, v4f_t v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+// A 4x8 block of C accumulated in vector registers over all k: per element
+// the same additions in the same order as dot_f32 (no fused multiply-add).
+static void block_4x8(int64_t N, int64_t K, const float *A, const float *B, float *C, int64_t ldc,
+                      bool init)
+{
+    v4f_t z = {0, 0, 0, 0};
+    v4f_t c00 = init ? z : ld4(C), c01 = init ? z : ld4(C + 4);
+    v4f_t c10 = init ? z : ld4(C + ldc), c11 = init ? z : ld4(C + ldc + 4);
+    v4f_t c20 = init ? z : ld4(C + 2 * ldc), c21 = init ? z : ld4(C + 2 * ldc + 4);
+    v4f_t c30 = init ? z : ld4(C + 3 * ldc), c31 = init ? z : ld4(C + 3 * ldc + 4);
+    for (int64_t k = 0; k < K; k++) {
+        v4f_t b0 = ld4(B + k * N), b1 = ld4(B + k * N + 4);
+        float x0 = A[k], x1 = A[K + k], x2 = A[2 * K + k], x3 = A[3 * K + k];
+        v4f_t a0 = {x0, x0, x0, x0}, a1 = {x1, x1, x1, x1};
+        v4f_t a2 = {x2, x2, x2, x2}, a3 = {x3, x3, x3, x3};
+        c00 += a0 * b0, c01 += a0 * b1, c10 += a1 * b0, c11 += a1 * b1;
+        c20 += a2 * b0, c21 += a2 * b1, c30 += a3 * b0, c31 += a3 * b1;
+    }
+    st4(C, c00), st4(C + 4, c01), st4(C + ldc, c10), st4(C + ldc + 4, c11);
+    st4(C + 2 * ldc, c20), st4(C + 2 * ldc + 4, c21);
+    st4(C + 3 * ldc, c30), st4(C + 3 * ldc + 4, c31);
+}
+#define HAVE_BLOCK_4X8 1
+#endif
+
 // C[M,N] (+)= A[M,K] @ B[K,N] on dense float32 rows; C rows ldc apart.
 static void gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, const float *B, float *C,
                      int64_t ldc, bool init)
 {
-    for (int64_t i = 0; i < M; i++) {
-        float *c = C + i * ldc;
-        if (init) memset(c, 0, (size_t)N * sizeof *c);
-        for (int64_t k = 0; k < K; k++) {
-            float a = A[i * K + k];
-            const float *b = B + k * N;
-            TL_VLOOP(float, N, c, j, c[j] + a * b[j]);
-        }
-    }
+    int64_t m4 = 0, n8 = 0;
+#ifdef HAVE_BLOCK_4X8
+    m4 = M / 4 * 4, n8 = N / 8 * 8;
+    for (int64_t i = 0; i < m4; i += 4)
+        for (int64_t j = 0; j < n8; j += 8)
+            block_4x8(N, K, A + i * K, B + j, C + i * ldc + j, ldc, init);
+#endif
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = i < m4 ? n8 : 0; j < N; j++)
+            dot_f32(N, K, A + i * K, B + j, C + i * ldc + j, init);
 }
 
 static void gemm_i32(int64_t M, int64_t N, int64_t K, const int32_t *A, const int32_t *B,

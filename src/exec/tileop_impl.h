@@ -17,10 +17,14 @@ enum { TL_TILEOP_CHUNK = 512 };
         int64_t vlb_ = 0, vln_ = (n);                                                              \
         for (; vlb_ + 8 <= vln_; vlb_ += 8) {                                                      \
             T vlt_[8];                                                                             \
-            for (int64_t i = vlb_; i < vlb_ + 8; i++) vlt_[i - vlb_] = (expr);                     \
+            for (int vlj_ = 0; vlj_ < 8; vlj_++) {                                                 \
+                int64_t i = vlb_ + vlj_;                                                           \
+                vlt_[vlj_] = (expr);                                                               \
+                (void)i;                                                                           \
+            }                                                                                      \
             for (int vlj_ = 0; vlj_ < 8; vlj_++) (dst)[vlb_ + vlj_] = vlt_[vlj_];                  \
         }                                                                                          \
-        for (int64_t i = vlb_; i < vln_; i++) (dst)[i] = (expr);                                   \
+        for (int64_t i = vlb_; i < vln_; i++) (dst)[i] = (expr), (void)i;                          \
     } while (0)
 
 // A contiguous run of elements of one operand.
@@ -89,6 +93,9 @@ int64_t tl_tileop_scalar_int(const tl_scalar_t *s);
 // dtypes to/from int64 (store wraps).
 void tl_tileop_load_f32(tl_dtype_t t, const uint8_t *p, int64_t n, float *out);
 void tl_tileop_store_f32(tl_dtype_t t, uint8_t *p, int64_t n, const float *in);
+// tl_convert with the vectorized float32 <-> bf16/f16 loops above.
+void tl_tileop_convert(tl_dtype_t dt, void *dst, tl_dtype_t st, const void *src, int64_t n,
+                       tl_round_t mode);
 void tl_tileop_load_i64(tl_dtype_t t, const uint8_t *p, int64_t n, int64_t *out);
 void tl_tileop_store_i64(tl_dtype_t t, uint8_t *p, int64_t n, const int64_t *in);
 

@@ -150,7 +150,7 @@ static tl_status_t cast(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         }
         return TL_OK;
     }
-    tl_convert(dv->dtype, d.p, sv->dtype, s.p, (size_t)d.n, mode);
+    tl_tileop_convert(dv->dtype, d.p, sv->dtype, s.p, d.n, mode);
     return TL_OK;
 }
 

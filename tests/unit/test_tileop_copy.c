@@ -350,3 +350,34 @@ TEST(tileop_atomic_add)
     CHECK_CONTAINS(fx_err(&f), "adds a UB or L0C region into a GM region");
     fx_free(&f);
 }
+
+TEST(tileop_copy_point_destination)
+{
+    fx_t f;
+    fx_init(&f);
+    tl_op_t op = copy_op();
+    float A[15], ub[8];
+    fill_a(A);
+    for (int i = 0; i < 8; i++) ub[i] = 99;
+    // A[2, 3:7] (extents [1, 4], clipped to 2 columns) into ub[1, 0]: the point takes the
+    // source's [1, 4]; 2 elements move and the other 2 of that row get the pad.
+    tl_view_t src = tv_sub(GM(A, TL_F32, 3, 5), DIMS(2, 3), DIMS(1, 4));
+    tl_view_t dst = tv_at(UB(ub, TL_F32, 2, 4), DIMS(1, 0));
+    int64_t ext[TL_MAX_DIMS];
+    tl_tileop_copy_point_extents(&dst, &src, false, ext);
+    CHECK(ext[0] == 1 && ext[1] == 4);
+    tl_operand_t args[] = {OV(src), OV(dst)};
+    tl_opcall_t c = tcall(&op, 2, args);
+    c.has_pad = true;
+    c.pad = OF(-7).scalar;
+    REQUIRE(tl_tileop_run(&f.ctx, &c) == TL_OK);
+    float want[8] = {99, 99, 99, 99, 23, 24, -7, -7};
+    for (int i = 0; i < 8; i++) CHECK(ub[i] == want[i]);
+    // Transposed inference reverses the other operand's extents.
+    float l0[6];
+    tl_view_t l1v = VIEW(l0, TL_F32, TL_SCOPE_L1, 2, 3);
+    tl_view_t pt = tv_at(VIEW(ub, TL_F32, TL_SCOPE_L0B, 2, 4), DIMS(0, 0));
+    tl_tileop_copy_point_extents(&pt, &l1v, true, ext);
+    CHECK(ext[0] == 3 && ext[1] == 2);
+    fx_free(&f);
+}

@@ -109,6 +109,14 @@ TEST(tileop_gemm_float32_accumulation)
     REQUIRE(gemm(&f, &op, L1(r, TL_BF16, 1, 3), L1(r, TL_BF16, 3, 1), L0C(c, TL_F32, 1, 1), true) ==
             TL_OK);
     CHECK(c[0] == 1 + 0x1p-23f);
+    // The same in a full 4x8 register block: every element is 1.0.
+    uint16_t a4[4 * 3], b8[3 * 8];
+    float c32[32];
+    for (int i = 0; i < 4; i++) memcpy(a4 + 3 * i, a, sizeof a);
+    for (int j = 0; j < 8; j++) b8[j] = a[0], b8[8 + j] = a[1], b8[16 + j] = a[2];
+    REQUIRE(gemm(&f, &op, L1(a4, TL_BF16, 4, 3), L1(b8, TL_BF16, 3, 8), L0C(c32, TL_F32, 4, 8),
+                 true) == TL_OK);
+    for (int i = 0; i < 32; i++) CHECK(c32[i] == 1.0f);
     fx_free(&f);
 }
 
@@ -138,5 +146,31 @@ TEST(tileop_gemm_errors)
     CHECK(gemm(&f, &mma, L1(a, TL_F16, 2, 3), L1(b, TL_F16, 3, 2), L0C(c, TL_F32, 2, 2), true) ==
           TL_ERR_RUNTIME);
     CHECK_CONTAINS(fx_err(&f), "T.mma: operand A ('a') must be in L0A, not L1");
+    fx_free(&f);
+}
+
+TEST(tileop_gemm_blocked_and_tails)
+{
+    fx_t f;
+    fx_init(&f);
+    // M = 5, N = 9, K = 3 covers the 4x8 register blocks and both tails:
+    // A[i][k] = i + 1, B[k][j] = j + 1 -> C[i][j] = 3 (i + 1)(j + 1), plus 1 when accumulating.
+    enum { M = 5, N = 9, K = 3 };
+    uint16_t a[M * K], b[K * N], bt[N * K];
+    float c[M * N];
+    for (int i = 0; i < M; i++)
+        for (int k = 0; k < K; k++) a[i * K + k] = hf((float)(i + 1));
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++) b[k * N + j] = bt[j * K + k] = hf((float)(j + 1));
+    for (int i = 0; i < M * N; i++) c[i] = 1;
+    tl_op_t op = top(TL_OP_GEMM_V0);
+    REQUIRE(gemm(&f, &op, L1(a, TL_F16, M, K), L1(b, TL_F16, K, N), L0C(c, TL_F32, M, N), false) ==
+            TL_OK);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) CHECK(c[i * N + j] == 1 + 3 * (i + 1) * (j + 1));
+    op.transpose_b = true;
+    REQUIRE(gemm(&f, &op, L1(a, TL_F16, M, K), L1(bt, TL_F16, N, K), L0C(c, TL_F32, M, N), true) ==
+            TL_OK);
+    CHECK(c[0] == 3 && c[8] == 27 && c[4 * N + 8] == 135 && c[3 * N + 7] == 96);
     fx_free(&f);
 }
