@@ -607,9 +607,11 @@ tl_status_t tl_lex(tl_arena_t *a, const tl_source_t *src, tl_tokens_t *out)
 
 void tl_lex_describe(const tl_source_t *src, const tl_token_t *t, tl_buf_t *out)
 {
+    // at most 24 bytes of the token's first line
     const char *text = src->text + t->off;
-    int n = t->len > 24 ? 24 : (int)t->len;
-    const char *more = t->len > 24 ? "..." : "";
+    int n = 0;
+    while (n < 24 && (uint32_t)n < t->len && text[n] != '\n' && text[n] != '\r') n++;
+    const char *more = (uint32_t)n < t->len ? "..." : "";
     switch (t->kind) {
     case TL_TOK_EOF:
     case TL_TOK_NEWLINE:

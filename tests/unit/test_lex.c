@@ -319,14 +319,17 @@ TEST(paren_mode)
 
 TEST(describe_tokens)
 {
-    tl_source_t *src = tl_source_from_string("t.py", "x 12 'abc' +\n");
+    tl_source_t *src = tl_source_from_string(
+        "t.py", "x 12 'abc' + '''a\nb''' 'a_very_long_string_literal_indeed'\n");
     tl_arena_t a;
     tl_arena_init(&a);
     tl_tokens_t toks;
     tl_lex(&a, src, &toks);
-    const char *expected[] = {"'x'", "number 12", "string 'abc'", "'+'", "NEWLINE", "end of file"};
-    REQUIRE(toks.len == 6);
-    for (int i = 0; i < 6; i++) {
+    const char *expected[] = {"'x'",     "number 12",      "string 'abc'",
+                              "'+'",     "string '''a...", "string 'a_very_long_string_lite...",
+                              "NEWLINE", "end of file"};
+    REQUIRE(toks.len == 8);
+    for (int i = 0; i < 8; i++) {
         tl_buf_t b;
         tl_buf_init(&b);
         tl_lex_describe(src, &toks.toks[i], &b);
