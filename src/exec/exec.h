@@ -28,6 +28,17 @@
 // Every error (bounds, scopes, flags, deadlock, ...) is reported to the diag
 // given at creation with the statement's source location, and TL_ERR_RUNTIME is
 // returned; the executor never exits or prints.
+//
+// Decisions where the language leaves room (details in exec_expr.c, exec_side.c):
+// - scalar float -> int casts truncate and saturate (NaN -> 0), int -> int casts
+//   wrap like the IR's constant folder, `round` is round-half-to-even;
+// - expert mode: an agent that evaluates a load of memory it does not own (a UB
+//   element on the AIC outside T.Scope) gets an error, not garbage;
+// - developer mode: a scalar GM store that touches neither side's memory runs
+//   once per block (on the vector lanes if it uses vid); a sync whose pipes do
+//   not say its side goes with the previous statement that has one (upstream
+//   CombineCV's rule); two vector lanes that both copy UB -> L1 leave the last
+//   lane's data (upstream would race on the workspace).
 #ifndef TL_EXEC_EXEC_H
 #define TL_EXEC_EXEC_H
 

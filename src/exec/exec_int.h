@@ -107,7 +107,6 @@ struct tl_exec {
     int64_t *addr;                  // per buffer: byte address in its scratchpad
     int64_t extent[TL_SCOPE_COUNT]; // bytes of each scratchpad in use
     int64_t cap[TL_SCOPE_COUNT];
-    bool laid_out;
     // static analysis
     tl_exec_sidemap_t *sides;
     bool all_resident; // mode-0 flags or T.sync_all

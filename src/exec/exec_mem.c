@@ -108,7 +108,6 @@ tl_status_t tl_exec_mem_layout(tl_exec_t *x)
         if (at + bytes > x->cap[b->scope]) return overflow(x, b, at, bytes);
         x->extent[b->scope] = TL_MAX(x->extent[b->scope], at + size);
     }
-    x->laid_out = true;
     return TL_OK;
 }
 

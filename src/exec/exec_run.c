@@ -350,6 +350,12 @@ static tl_status_t deadlock(tl_exec_t *x)
         tl_diag_report(x->d, TL_SEV_ERROR, first->wait_stmt->loc, TL_ERR_RUNTIME,
                        "deadlock: every unfinished agent is blocked: %s", tl_buf_cstr(&msg));
     tl_buf_free(&msg);
+    for (int i = 0; i < x->nthreads; i++) {
+        const tl_exec_thread_t *th = &x->threads[i];
+        if (th->state != TL_TH_DONE && th != first)
+            tl_diag_note(x->d, th->wait_stmt->loc, "block %" PRId64 " %s waits here",
+                         th->blk->index, tl_exec_agent_name((tl_agent_t)th->wait_lane));
+    }
     return st;
 }
 

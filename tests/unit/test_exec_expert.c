@@ -153,6 +153,7 @@ TEST(exec_deadlock_lists_every_agent_with_flag_and_line)
     CHECK_CONTAINS(kb_text(&b), "k.py:5:5: error: deadlock: every unfinished agent is blocked: "
                                 "block 0 AIC waits for cross-core flag 1 (line 5); block 0 AIV0 "
                                 "waits for cross-core flag 2 (line 8); block 0 AIV1 finished");
+    CHECK_CONTAINS(kb_text(&b), "k.py:8:5: note: block 0 AIV0 waits here");
     CHECK_EQ(b.d.nerrors, 1);
     kb_free(&b);
 }
