@@ -333,10 +333,15 @@ tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         call->nargs > (int)TL_ARRAY_LEN(call->args))
         return tl_tileop_fail(ctx, call, TL_ERR_INTERNAL, "takes %d to %d operands, got %d",
                               info->min_args, info->max_args, call->nargs);
+    bool vector = info->cls == TL_OPC_VEC || info->cls == TL_OPC_REDUCE;
     for (int i = 0; i < call->nargs; i++) {
         if (!call->args[i].is_view) continue;
-        tl_status_t st = tl_tileop_check_view(ctx, call, &call->args[i].view);
+        const tl_view_t *v = &call->args[i].view;
+        tl_status_t st = tl_tileop_check_view(ctx, call, v);
         if (st != TL_OK) return st;
+        if (vector && v->scope != TL_SCOPE_UB)
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "operand '%s' must be in UB, not %s",
+                                  v->name, tl_scope_name(v->scope));
     }
     switch (call->op->code) {
     case TL_OP_COPY: return tl_tileop_copy_run(ctx, call);

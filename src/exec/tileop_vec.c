@@ -138,7 +138,7 @@ static void run_arith(const kparams_t *p, const tl_span_t *d, const tl_span_t *a
     for (int64_t c = 0; c < n; c += TL_TILEOP_CHUNK) {
         int64_t m = TL_MIN(TL_TILEOP_CHUNK, n - c);
         uint8_t *dp = d->p + c * dsz;
-        const uint8_t *ap = a->p + c * asz, *bp = b ? b->p + c * asz : NULL;
+        const uint8_t *ap = a->p + c * asz, *bp = b ? b->p + c * dsz : NULL;
         if (tl_dtype_is_float(t)) {
             float fa[TL_TILEOP_CHUNK], fb[TL_TILEOP_CHUNK], fo[TL_TILEOP_CHUNK];
             float fd[TL_TILEOP_CHUNK];

@@ -277,5 +277,8 @@ TEST(tileop_vec_errors)
     double dd[2];
     CHECK(RUN(&f, add, OV(UB(dd, TL_F64, 2)), OV(UB(dd, TL_F64, 2)), OF(1)) == TL_ERR_UNSUPPORTED);
     CHECK_CONTAINS(fx_err(&f), "does not support float64");
+    tl_diag_clear(&f.diag);
+    CHECK(RUN(&f, add, OV(UB(x, TL_F32, 4)), OV(GM(x, TL_F32, 4)), OF(1)) == TL_ERR_RUNTIME);
+    CHECK_CONTAINS(fx_err(&f), "T.tile.add: operand 'x' must be in UB, not gm");
     fx_free(&f);
 }
