@@ -103,7 +103,8 @@ tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_
 void tl_exec_destroy(tl_exec_t *x); // NULL is fine
 
 // Arguments by parameter name. Tensors are borrowed: the caller keeps them alive
-// until the executor is destroyed; outputs given here are written in place.
+// until the executor is destroyed; outputs given here are written in place
+// (a strided tensor through a contiguous copy); NULL un-gives a tensor.
 tl_status_t tl_exec_set_tensor(tl_exec_t *x, const char *name, tl_tensor_t *t);
 tl_status_t tl_exec_set_int(tl_exec_t *x, const char *name, int64_t v);
 tl_status_t tl_exec_set_float(tl_exec_t *x, const char *name, double v);
