@@ -8,6 +8,18 @@
 // expressions (gemm `init`, copy `pad_value`) are evaluated. The library checks
 // bounds and reports errors through the context; it never reads or writes
 // outside a view's buffer.
+//
+// Operands come in the order of the op's signature in ir/ops.h (copy: src, dst;
+// atomic_add: dst, src; gemm: A, B, C; vector ops: dst first; reductions: src,
+// out); the other attributes (transpose, enable_relu, cast mode, compare and
+// select modes, axis/dim, clear, real_shape) are read from call->op. A
+// start-point operand (`A[i, j]`, form TL_REGION_POINT) of a copy takes its
+// extents from the other operand. The exact semantics, and where they differ
+// from upstream's, are written at the top of each tileop_*.c file.
+//
+// Calls are independent: there is no global state (T.set_deq_scale writes
+// ctx->deq_scale), so different contexts may run on different threads. gemm,
+// reductions and in-place transposes allocate temporary heap memory.
 #ifndef TL_EXEC_TILEOP_H
 #define TL_EXEC_TILEOP_H
 
