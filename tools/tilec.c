@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 
 static int usage(FILE *f)
 {
@@ -12,6 +13,7 @@ static int usage(FILE *f)
                "\n"
                "commands:\n"
                "  ir FILE [-k NAME] [-a NAME=VALUE]...   print the Tile IR of a kernel\n"
+               "  run FILE [options]                     run a kernel (reference semantics)\n"
                "  version                                print the version\n"
                "  help                                   this text\n"
                "\n"
@@ -19,7 +21,16 @@ static int usage(FILE *f)
                "  -k NAME               factory, builder, prim_func or Class.method (default: the only one)\n"
                "  -a NAME=VALUE         factory argument, a Python expression\n"
                "  --out-idx EXPR        output parameter indices (overrides @tilelang.jit)\n"
-               "  --pass-config K=V     pass config, e.g. tl.ascend_auto_sync=True\n");
+               "  --pass-config K=V     pass config, e.g. tl.ascend_auto_sync=True\n"
+               "\n"
+               "running (run):\n"
+               "  -d DIM=VALUE          a symbolic dimension\n"
+               "  -i PARAM=FILE.npy     an input from a .npy file (others are generated)\n"
+               "  --fill PARAM=SPEC     normal[:MEAN:STD], uniform:LO:HI, int:LO:HI, distinct:N\n"
+               "  --seed N              seed of generated inputs (default 0)\n"
+               "  -o DIR                write outputs to DIR/PARAM.npy\n"
+               "  --expect PARAM=FILE   compare an output (--rtol, --atol; default 1e-2, exact for ints)\n"
+               "  --warn-uninit         warn when a kernel reads scratchpad bytes it never wrote\n");
     return f == stderr ? 2 : 0;
 }
 
@@ -33,6 +44,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return usage(stdout);
     if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     fprintf(stderr, "tilec: unknown command '%s'\n", cmd);
     return usage(stderr);
 }

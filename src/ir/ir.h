@@ -447,6 +447,9 @@ bool tl_ir_expr_equal(const tl_expr_t *a, const tl_expr_t *b);
 bool tl_ir_linear(const tl_expr_t *e, tl_linear_t *out);
 // Whether a - b is a compile-time constant (stored in *diff).
 bool tl_ir_const_diff(const tl_expr_t *a, const tl_expr_t *b, int64_t *diff);
+// Evaluates an integer expression over variables whose values are known
+// (values/known indexed by var id); false if it cannot.
+bool tl_ir_eval_int(const tl_expr_t *e, const int64_t *values, const bool *known, int64_t *out);
 
 tl_stmt_t *tl_ir_stmt(tl_kernel_t *k, tl_stmt_kind_t kind, tl_loc_t loc);
 tl_stmt_t *tl_ir_seq(tl_kernel_t *k, tl_loc_t loc);

@@ -86,3 +86,45 @@ bool tl_ir_const_diff(const tl_expr_t *a, const tl_expr_t *b, int64_t *diff)
     *diff = f.c;
     return true;
 }
+
+// Integer evaluation of a shape expression over known variable values (the
+// IR's C semantics: truncating / and %). False if a variable is unknown, the
+// expression is not integer, or it divides by zero.
+bool tl_ir_eval_int(const tl_expr_t *e, const int64_t *values, const bool *known, int64_t *out)
+{
+    int64_t a, b;
+    switch (e->kind) {
+    case TL_EX_INT: *out = e->i; return true;
+    case TL_EX_VAR:
+        if (!known[e->var->id]) return false;
+        *out = values[e->var->id];
+        return true;
+    case TL_EX_CAST: return !tl_dtype_is_float(e->arg->dtype) && tl_ir_eval_int(e->arg, values, known, out);
+    case TL_EX_UN:
+        if (e->op.op != TL_UN_NEG || !tl_ir_eval_int(e->op.a, values, known, &a)) return false;
+        *out = -a;
+        return true;
+    case TL_EX_BIN:
+        if (!tl_ir_eval_int(e->op.a, values, known, &a) || !tl_ir_eval_int(e->op.b, values, known, &b))
+            return false;
+        switch (e->op.op) {
+        case TL_BIN_ADD: *out = a + b; return true;
+        case TL_BIN_SUB: *out = a - b; return true;
+        case TL_BIN_MUL: *out = a * b; return true;
+        case TL_BIN_DIV: if (!b) return false; *out = a / b; return true;
+        case TL_BIN_MOD: if (!b) return false; *out = a % b; return true;
+        case TL_BIN_FLOORDIV:
+        case TL_BIN_FLOORMOD: {
+            if (!b) return false;
+            int64_t q = a / b;
+            if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+            *out = e->op.op == TL_BIN_FLOORDIV ? q : a - q * b;
+            return true;
+        }
+        case TL_BIN_MIN: *out = a < b ? a : b; return true;
+        case TL_BIN_MAX: *out = a > b ? a : b; return true;
+        default: return false;
+        }
+    default: return false;
+    }
+}
