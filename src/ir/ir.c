@@ -14,10 +14,10 @@ static const tl_opinfo_t op_table[] = {
 _Static_assert(TL_ARRAY_LEN(op_table) == TL_OP_COUNT, "op table out of sync");
 
 static tl_opinfo_t op_info[TL_OP_COUNT];
-static bool op_info_ready;
 
 // Argument counts come from the signature: letters before '[' are required.
-static void init_op_info(void)
+// Filled when the library loads, so threads never race on the table.
+__attribute__((constructor)) static void init_op_info(void)
 {
     for (int i = 0; i < TL_OP_COUNT; i++) {
         tl_opinfo_t info = op_table[i];
@@ -34,12 +34,10 @@ static void init_op_info(void)
         info.max_args = all;
         op_info[i] = info;
     }
-    op_info_ready = true;
 }
 
 const tl_opinfo_t *tl_op_info(tl_opcode_t op)
 {
-    if (!op_info_ready) init_op_info();
     return &op_info[op];
 }
 
