@@ -1,0 +1,90 @@
+# DeepSeek-V4 int8 GEMM with per-row scales (research/dsv4_ops.md §4):
+#
+#     acc[i, j] = sum_k A[i, k] * B[j, k]                    exact, int32
+#     C[i, j]   = out_dtype((float32(acc[i, j]) * scale_a[i]) * scale_b[j])
+#
+#   A        [M, K]  int8       (activations, per-row scale_a [M] float32)
+#   B        [N, K]  int8       (weights stored [out, in], per-row scale_b [N])
+#   C        [M, N]  float32 / float16 / bfloat16 (out_dtype)
+#   M symbolic; N, K compile-time. Any M, N, K: GM copies clip at the edges
+#   and the K tail of an L1 tile is zero-filled.
+#
+# Mode: mixed. The cube and vector parts are explicit T.Scope blocks joined by
+# one hand-written cross-core flag (FIX -> both vector cores); intra-core sync
+# and memory planning are automatic. The cube accumulates the whole K loop in
+# L0C (int32) and writes the tile to a GM workspace; each vector core loads its
+# scales before waiting, then dequantises half of the tile's rows with the two
+# multiplies in the order above and rounds to out_dtype (RNE).
+#
+# Golden: tl_int8_gemm_ref (src/ref/ref.h) with order TL_INT8_GEMM_SCALE_SEQ and
+# out_prec TL_REF_F32 / TL_REF_F16 / TL_REF_BF16 matching out_dtype.
+import tilelang
+import tilelang.language as T
+
+tilelang.cache.clear_cache()
+
+MIXED_MODE = {
+    tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True,
+    tilelang.PassConfigKey.TL_ASCEND_MEMORY_PLANNING: True,
+}
+
+
+@tilelang.jit(out_idx=[4], workspace_idx=[5], pass_configs=MIXED_MODE)
+def int8_gemm(N=4096, K=4096, block_M=64, block_N=128, block_K=256, out_dtype="bfloat16"):
+    assert out_dtype in ("float32", "float16", "bfloat16"), "out_dtype: float32, float16 or bfloat16"
+    assert block_M % 32 == 0 and block_N % 16 == 0 and block_K % 32 == 0
+    M = T.symbolic("M")
+    f32 = "float32"
+    half_M = block_M // 2
+    n_num = T.ceildiv(N, block_N)
+    k_num = T.ceildiv(K, block_K)
+
+    @T.prim_func
+    def main(
+        A: T.Tensor([M, K], "int8"),
+        B: T.Tensor([N, K], "int8"),
+        scale_a: T.Tensor([M], f32),
+        scale_b: T.Tensor([N], f32),
+        C: T.Tensor([M, N], out_dtype),
+        acc_workspace: T.Tensor([M, N], "int32"),
+    ):
+        with T.Kernel(T.ceildiv(M, block_M) * n_num, is_npu=True) as (cid, vid):
+            m0 = cid // n_num * block_M
+            n0 = cid % n_num * block_N
+
+            a_l1 = T.alloc_L1([block_M, block_K], "int8")
+            b_l1 = T.alloc_L1([block_N, block_K], "int8")
+            acc_l0c = T.alloc_L0C([block_M, block_N], "int32")
+
+            acc_ub = T.alloc_ub([half_M, block_N], "int32")
+            val = T.alloc_ub([half_M, block_N], f32)
+            sa = T.alloc_ub([half_M], f32)
+            sb = T.alloc_ub([block_N], f32)
+            if out_dtype != f32:
+                res = T.alloc_ub([half_M, block_N], out_dtype)
+
+            with T.Scope("C"):
+                for k in T.serial(k_num):
+                    T.copy(A[m0, k * block_K], a_l1)
+                    T.copy(B[n0, k * block_K], b_l1)
+                    T.gemm_v0(a_l1, b_l1, acc_l0c, transpose_B=True, init=(k == 0))
+                T.copy(acc_l0c, acc_workspace[m0, n0])
+                T.set_cross_flag("FIX", 0)
+
+            with T.Scope("V"):
+                r0 = m0 + vid * half_M
+                T.copy(scale_a[r0], sa)
+                T.copy(scale_b[n0], sb)
+                T.wait_cross_flag(0)
+                T.copy(acc_workspace[r0, n0], acc_ub)
+                T.tile.cast(val, acc_ub, mode="CAST_RINT", count=half_M * block_N)
+                for i, j in T.Parallel(half_M, block_N):
+                    val[i, j] = val[i, j] * sa[i]
+                    val[i, j] = val[i, j] * sb[j]
+                if out_dtype == f32:
+                    T.copy(val, C[r0, n0])
+                else:
+                    T.tile.cast(res, val, mode="CAST_RINT", count=half_M * block_N)
+                    T.copy(res, C[r0, n0])
+
+    return main
