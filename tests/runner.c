@@ -7,6 +7,7 @@
 // A FILTER selects tests whose name contains it. Test names are "file:test".
 #include "test.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -72,6 +73,33 @@ void tl_test_register_generator(const char *name, void (*gen)(void))
 void tl_test_add(const char *name, tl_test_fn fn, void *arg)
 {
     add_case(strdup(name), fn, arg);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+int tl_test_add_dir(const char *dir, const char *suffix, const char *prefix, tl_test_fn fn)
+{
+    struct dirent **ents;
+    int n = scandir(dir, &ents, NULL, alphasort), added = 0;
+    for (int i = 0; i < n; i++) {
+        const char *f = ents[i]->d_name;
+        if (has_suffix(f, suffix)) {
+            size_t stem = strlen(f) - strlen(suffix);
+            char *name = malloc(strlen(prefix) + stem + 2), *path = malloc(strlen(dir) + strlen(f) + 2);
+            if (!name || !path) abort();
+            sprintf(name, "%s:%.*s", prefix, (int)stem, f);
+            sprintf(path, "%s/%s", dir, f);
+            add_case(name, fn, path); // both kept for the whole run
+            added++;
+        }
+        free(ents[i]);
+    }
+    if (n >= 0) free(ents);
+    return added;
 }
 
 void tl_test_fail(tl_test_t *t, const char *file, int line, const char *fmt, ...)

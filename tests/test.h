@@ -14,8 +14,11 @@ typedef void (*tl_test_fn)(tl_test_t *t, void *arg);
 
 void tl_test_register(const char *name, const char *file, tl_test_fn fn);
 void tl_test_register_generator(const char *name, void (*gen)(void));
-// Adds a test from a generator; `name` and `arg` are kept (caller allocates).
+// Adds a test from a generator; `name` is copied, `arg` is kept (caller allocates).
 void tl_test_add(const char *name, tl_test_fn fn, void *arg);
+// One test "<prefix>:<stem>" per file of `dir` whose name ends in `suffix`, in
+// name order; the test's arg is the file's path ("<dir>/<file>"). Returns the count.
+int tl_test_add_dir(const char *dir, const char *suffix, const char *prefix, tl_test_fn fn);
 
 void tl_test_fail(tl_test_t *t, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

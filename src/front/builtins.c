@@ -389,6 +389,21 @@ static tl_value_t *b_hasattr(tl_eval_t *ev, tl_call_t *c)
     return tl_value_bool(o->kind == TL_V_MODULE && (tl_value_module_get(o, name) || o->module.permissive));
 }
 
+// ValueError("msg"): what `raise` reports ("ValueError: msg").
+static tl_value_t *b_exception(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_buf_puts(&b, c->self && c->self->kind == TL_V_STR ? c->self->str.s : "Exception");
+    for (int i = 0; i < c->nargs; i++) {
+        tl_buf_puts(&b, i ? ", " : ": ");
+        tl_value_str_of(&b, c->args[i]);
+    }
+    tl_value_t *e = tl_value_opaque(ev->arena, tl_buf_cstr(&b));
+    tl_buf_free(&b);
+    return e;
+}
+
 static tl_value_t *b_identity(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *v = need(ev, c, 0, "decorator");
@@ -551,10 +566,14 @@ void tl_front_install_builtins(tl_eval_t *ev)
     def(ev, b, "staticmethod", b_identity);
     def(ev, b, "classmethod", b_identity);
     def(ev, b, "property", b_identity);
-    // Exceptions and other driver-only names evaluate to opaque values.
-    static const char *opaque[] = {"Exception", "ValueError", "TypeError", "RuntimeError",
-                                   "AssertionError", "NotImplementedError", "KeyError", "object",
-                                   "super", "type", "open", "input", "set", "frozenset", "iter",
+    static const char *exceptions[] = {"Exception", "ValueError", "TypeError", "RuntimeError",
+                                       "AssertionError", "NotImplementedError", "KeyError", "IndexError"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(exceptions); i++)
+        tl_value_module_set(ev->arena, b, exceptions[i],
+                            tl_value_builtin(ev->arena, exceptions[i], b_exception,
+                                             tl_value_str(ev->arena, exceptions[i])));
+    // Other driver-only names evaluate to opaque values.
+    static const char *opaque[] = {"object", "super", "type", "open", "input", "set", "frozenset", "iter",
                                    "next", "map", "filter", "hash", "id", "vars", "globals",
                                    "locals", "callable", "format", "slice", "bytes", "exit", "quit"};
     for (size_t i = 0; i < TL_ARRAY_LEN(opaque); i++)

@@ -52,10 +52,19 @@ static tl_value_t *eval_name(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
     const char *id = n->name.id;
     tl_value_t *v = tl_env_lookup(fr->env, id);
     if (!v && ev->builtins) v = tl_value_module_get(ev->builtins, id);
-    if (!v) return tl_eval_fail(ev, n->loc, "name '%s' is not defined", id);
+    if (!v) {
+        int d = 99;
+        const char *near = NULL;
+        if (strlen(id) >= 3) {
+            for (tl_env_t *e = fr->env; e; e = e->parent) near = tl_eval_closest(&e->names, id, near, &d);
+            if (ev->builtins) near = tl_eval_closest(ev->builtins->module.attrs, id, near, &d);
+        }
+        if (near) return tl_eval_fail(ev, n->loc, "name '%s' is not defined; did you mean '%s'?", id, near);
+        return tl_eval_fail(ev, n->loc, "name '%s' is not defined", id);
+    }
     if (v->kind == TL_V_ERROR) {
         tl_eval_fail(ev, n->loc, "'%s' cannot be used: %s", id, v->error.message);
-        if (v->error.loc.line) tl_diag_note(ev->diag, v->error.loc, "'%s' is defined here", id);
+        if (v->error.loc.line) tl_diag_note(ev->diag, v->error.loc, "the definition of '%s' failed here", id);
         return NULL;
     }
     return v;
@@ -590,10 +599,39 @@ static bool bind_params(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c, tl_env_t *e
             tl_env_set(ev, env, p->param.name, fn->func.defaults[i]);
             continue;
         }
-        tl_eval_fail(ev, c->loc, "%s() missing required argument '%s'", fname, p->param.name);
+        const tl_loc_t *dl = &def->loc;
+        if (c->loc.src == dl->src && c->loc.line == dl->line && c->loc.col == dl->col)
+            tl_eval_fail(ev, p->loc, "%s() missing required argument '%s': it has no default and the file "
+                                     "never calls '%s' with compile-time values; give it with -a %s=VALUE",
+                         fname, p->param.name, fname, p->param.name);
+        else
+            tl_eval_fail(ev, c->loc, "%s() missing required argument '%s'", fname, p->param.name);
         return false;
     }
     return true;
+}
+
+// "in 'f' called with a=1, b='x'" (a call with no call site: a factory).
+static void note_arguments(tl_eval_t *ev, tl_value_t *fn, tl_env_t *env)
+{
+    const tl_ast_list_t *params = &fn->func.def->def.params;
+    tl_buf_t b;
+    tl_buf_init(&b);
+    for (int i = 0; i < params->len; i++) {
+        const char *name = params->items[i]->param.name;
+        tl_value_t *v = tl_map_get(&env->names, name);
+        if (!v) continue;
+        tl_buf_printf(&b, "%s%s=", b.len ? ", " : "", name);
+        size_t before = b.len;
+        tl_value_repr(&b, v);
+        if (b.len - before > 40) { // keep the note on one line
+            b.len = before + 37;
+            tl_buf_puts(&b, "...");
+        }
+    }
+    tl_diag_note(ev->diag, fn->func.def->loc, "in '%s' called with %s", fn->func.name,
+                 b.len ? tl_buf_cstr(&b) : "no arguments");
+    tl_buf_free(&b);
 }
 
 static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
@@ -616,8 +654,15 @@ static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
         else result = fr.ret ? fr.ret : tl_value_none();
     }
     ev->call_depth--;
-    if (!result && ev->diag->nerrors && fn->func.def->kind != TL_AST_LAMBDA)
-        tl_diag_note(ev->diag, c->loc, "in the call of '%s' here", fn->func.name);
+    if (!result && ev->diag->nerrors && fn->func.def->kind != TL_AST_LAMBDA) {
+        const tl_loc_t *dl = &fn->func.def->loc;
+        if (c->loc.src == dl->src && c->loc.line == dl->line && c->loc.col == dl->col)
+            note_arguments(ev, fn, fr.env); // the call tilec made itself (factory defaults, -a)
+        else if (ev->noted_fn != fn || ev->noted_loc.line != c->loc.line || ev->noted_loc.col != c->loc.col)
+            tl_diag_note(ev->diag, c->loc, "in the call of '%s' here", fn->func.name);
+        ev->noted_fn = fn; // a recursion notes its call site once
+        ev->noted_loc = c->loc;
+    }
     return result;
 }
 

@@ -41,6 +41,10 @@ struct tl_eval {
     tl_kernel_t *scratch;   // builds IR in the factory before a prim_func exists
     tl_stmt_t *if_frame;    // the IR `if` of an open `with T.If(...)` frame
     bool deferring;         // loading a file: kernel calls are recorded, not compiled
+    tl_loc_t err_loc;       // where the first error since err_loc_set was cleared was reported
+    bool err_loc_set;
+    const tl_value_t *noted_fn; // last "in the call of" note (repeats of a recursion are left out)
+    tl_loc_t noted_loc;
 };
 
 void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d);
@@ -70,11 +74,16 @@ bool tl_eval_truth(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, bool *is_ir, bool
 bool tl_value_to_int(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int64_t *out);
 bool tl_value_to_double(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, double *out);
 bool tl_value_to_bool(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out);
+// A bool-valued option (True/False, 0/1, a constant comparison): no strings or lists.
+bool tl_value_to_flag(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out);
 const char *tl_value_to_cstr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what);
 bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out);
 // A Python number or an IR value as an IR expression (literals get int32/float32
 // unless `hint` is a valid dtype, which literals then take).
 tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint);
+// After an error about v: a note saying where a None with a known origin
+// (an argparse option without default) came from.
+void tl_value_explain(tl_eval_t *ev, const tl_value_t *v);
 // Whether v can become an IR expression (number, EXPR, dtype-constructed value).
 bool tl_value_is_exprlike(const tl_value_t *v);
 // A buffer, region or single-element load as a region operand.
@@ -113,6 +122,7 @@ typedef struct tl_frame {
     const char *dir;   // directory of the file being evaluated (for imports)
     tl_value_t *module_ns; // the module value the globals belong to
     bool module_level; // top-level statements of a file (errors poison names)
+    tl_loc_t ret_loc;  // the last `return` executed (for "return in a kernel loop")
 } tl_frame_t;
 
 tl_env_t *tl_env_new(tl_eval_t *ev, tl_env_t *parent);
@@ -126,6 +136,9 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
 tl_value_t *tl_eval_iterate(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc);
 int tl_eval_pyop_of_ast(int ast_binop);
 tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc);
+// The key of m closest to `name` by edit distance (for "did you mean"), if
+// closer than *best_dist and close enough; else `best`.
+const char *tl_eval_closest(const tl_map_t *m, const char *name, const char *best, int *best_dist);
 // Binds `target` (a name, tuple/list, subscript or attribute) to v.
 bool tl_eval_assign(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v);
 // Makes a user function value from a def/lambda node evaluated in `fr`.

@@ -250,6 +250,41 @@ static const method_t methods[] = {
     {TL_V_DICT, "update", m_dict_update},
 };
 
+// Edit distance, capped (names are short).
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 40 || lb > 40 || abs(la - lb) > 2) return 99;
+    int row[42];
+    for (int j = 0; j <= lb; j++) row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = TL_MIN(row[j] + 1, row[j - 1] + 1);
+            row[j] = TL_MIN(best, diag + (a[i - 1] != b[j - 1]));
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *tl_eval_closest(const tl_map_t *m, const char *name, const char *best, int *best_dist)
+{
+    int limit = strlen(name) <= 4 ? 1 : 2;
+    for (int i = 0; m && i < m->cap; i++) {
+        const char *k = m->slots[i].key;
+        if (!k || k[0] == '_' || !strcmp(k, name)) continue;
+        int d = distance(name, k);
+        if (d <= limit && d < *best_dist) {
+            *best_dist = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
 static tl_value_t *buffer_attr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc)
 {
     tl_buffer_t *b = obj->buffer;
@@ -283,6 +318,10 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
             tl_buf_free(&b);
             return v;
         }
+        int d = 99;
+        const char *near = tl_eval_closest(obj->module.attrs, name, NULL, &d);
+        if (near) return tl_eval_fail(ev, loc, "'%s.%s' does not exist; did you mean '%s.%s'?", obj->module.name,
+                                      name, obj->module.name, near);
         return tl_eval_fail(ev, loc, "'%s.%s' is not supported by tilec", obj->module.name, name);
     }
     case TL_V_OPAQUE: {

@@ -12,14 +12,40 @@ tl_value_t *tl_eval_fail(tl_eval_t *ev, tl_loc_t loc, const char *fmt, ...)
     va_start(ap, fmt);
     tl_diag_vreport(ev->diag, TL_SEV_ERROR, loc, TL_ERR_COMPILE, fmt, ap);
     va_end(ap);
+    if (!ev->err_loc_set && loc.line) {
+        ev->err_loc = loc;
+        ev->err_loc_set = true;
+    }
     return NULL;
 }
 
+void tl_value_explain(tl_eval_t *ev, const tl_value_t *v)
+{
+    if (v->kind == TL_V_NONE && v->error.message && v->error.loc.line)
+        tl_diag_note(ev->diag, v->error.loc, "the None comes from here: %s", v->error.message);
+}
+
+// Values that cannot become anything: poisoned names and values of code tilec
+// does not run (torch, numpy...). Reports and returns true for those.
 static bool error_value(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc)
 {
-    if (v->kind != TL_V_ERROR) return false;
-    tl_eval_fail(ev, loc, "%s", v->error.message);
-    return true;
+    if (v->kind == TL_V_ERROR) {
+        tl_eval_fail(ev, loc, "%s", v->error.message);
+        return true;
+    }
+    if (v->kind == TL_V_OPAQUE) {
+        tl_eval_fail(ev, loc, "'%s' is computed by code tilec does not run (torch, numpy, a driver "
+                              "object...); kernels need compile-time values: give the factory this value "
+                              "with -a NAME=VALUE", v->opaque.what);
+        return true;
+    }
+    return false;
+}
+
+static void wrong_kind(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, const char *expected)
+{
+    tl_eval_fail(ev, loc, "%s must be %s, got %s", what, expected, tl_value_type_name(v));
+    tl_value_explain(ev, v);
 }
 
 // Names the variables an expression depends on, for "not a constant" errors.
@@ -77,7 +103,7 @@ bool tl_value_to_int(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *wha
         not_constant(ev, v->expr, loc, what);
         return false;
     default:
-        tl_eval_fail(ev, loc, "%s must be an integer, got %s", what, tl_value_type_name(v));
+        wrong_kind(ev, v, loc, what, "an integer");
         return false;
     }
 }
@@ -102,8 +128,20 @@ bool tl_value_to_double(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *
         not_constant(ev, v->expr, loc, what);
         return false;
     }
-    tl_eval_fail(ev, loc, "%s must be a number, got %s", what, tl_value_type_name(v));
+    wrong_kind(ev, v, loc, what, "a number");
     return false;
+}
+
+bool tl_value_to_flag(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out)
+{
+    if (error_value(ev, v, loc)) return false;
+    bool ok = v->kind == TL_V_BOOL || v->kind == TL_V_INT ||
+              (v->kind == TL_V_EXPR && (v->expr->kind == TL_EX_INT || v->expr->dtype == TL_BOOL));
+    if (!ok) {
+        wrong_kind(ev, v, loc, what, "True or False");
+        return false;
+    }
+    return tl_value_to_bool(ev, v, loc, what, out);
 }
 
 bool tl_value_to_bool(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out)
@@ -123,7 +161,7 @@ const char *tl_value_to_cstr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const c
 {
     if (error_value(ev, v, loc)) return NULL;
     if (v->kind == TL_V_STR) return v->str.s;
-    tl_eval_fail(ev, loc, "%s must be a string, got %s", what, tl_value_type_name(v));
+    wrong_kind(ev, v, loc, what, "a string");
     return NULL;
 }
 
@@ -136,11 +174,14 @@ bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *o
     }
     if (v->kind == TL_V_STR) {
         if (tl_dtype_parse(v->str.s, out)) return true;
-        tl_eval_fail(ev, loc, "unknown dtype '%s'", v->str.s);
+        tl_buf_t b;
+        tl_buf_init(&b);
+        for (int t = 0; t < TL_DTYPE_COUNT; t++) tl_buf_printf(&b, "%s%s", t ? ", " : "", tl_dtype_name((tl_dtype_t)t));
+        tl_eval_fail(ev, loc, "unknown dtype '%s' (dtypes: %s)", v->str.s, tl_buf_cstr(&b));
+        tl_buf_free(&b);
         return false;
     }
-    tl_eval_fail(ev, loc, "expected a dtype (a string such as \"float16\" or T.float16), got %s",
-                 tl_value_type_name(v));
+    wrong_kind(ev, v, loc, "a dtype", "a string such as \"float16\" or T.float16");
     return false;
 }
 
@@ -179,11 +220,8 @@ tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint
         tl_eval_fail(ev, loc, "buffer '%s' used where a scalar is expected (index it, e.g. %s[i])",
                      v->buffer->name, v->buffer->name);
         return NULL;
-    case TL_V_OPAQUE:
-        tl_eval_fail(ev, loc, "'%s' cannot be used inside a kernel", v->opaque.what);
-        return NULL;
     default:
-        tl_eval_fail(ev, loc, "expected a scalar expression, got %s", tl_value_type_name(v));
+        wrong_kind(ev, v, loc, "a scalar", "a number or an expression");
         return NULL;
     }
 }
@@ -230,8 +268,7 @@ tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, cons
         }
         return r;
     }
-    tl_eval_fail(ev, loc, "%s must be a buffer or a buffer region, got %s", what,
-                 tl_value_type_name(v));
+    wrong_kind(ev, v, loc, what, "a buffer or a buffer region");
     return NULL;
 }
 
@@ -243,7 +280,7 @@ tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const ch
         static tl_value_t *empty[1];
         return v->seq.n ? v->seq.items : empty;
     }
-    tl_eval_fail(ev, loc, "%s must be a tuple or list, got %s", what, tl_value_type_name(v));
+    wrong_kind(ev, v, loc, what, "a tuple or list");
     return NULL;
 }
 
@@ -311,8 +348,13 @@ bool tl_call_check(tl_eval_t *ev, const tl_call_t *c, const char *fname, int min
         }
     }
     if (c->nargs + c->nkw < min_req) {
-        tl_eval_fail(ev, c->loc, "%s needs at least %d argument%s, got %d", fname, min_req,
-                     min_req == 1 ? "" : "s", c->nargs + c->nkw);
+        tl_buf_t b; // the required parameters, when their names are known
+        tl_buf_init(&b);
+        for (int j = 0; kws && j < min_req && kws[j]; j++) tl_buf_printf(&b, "%s%s", j ? ", " : " (", kws[j]);
+        if (b.len) tl_buf_putc(&b, ')');
+        tl_eval_fail(ev, c->loc, "%s needs at least %d argument%s%s, got %d", fname, min_req,
+                     min_req == 1 ? "" : "s", tl_buf_cstr(&b), c->nargs + c->nkw);
+        tl_buf_free(&b);
         return false;
     }
     return true;

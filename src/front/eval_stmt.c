@@ -247,8 +247,10 @@ static tl_flow_t exec_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n
     tl_value_t *ctx = tl_eval_expr(ev, fr, item->withitem.context);
     if (!ctx) return TL_FLOW_ERROR;
     if (ctx->kind != TL_V_FRAME) {
-        tl_eval_fail(ev, item->loc, "'with' on %s is not supported at compile time",
-                     tl_value_type_name(ctx));
+        tl_eval_fail(ev, item->loc, "'with' needs T.Kernel, T.Scope or T.If/T.Then/T.Else, got %s%s%s",
+                     ctx->kind == TL_V_OPAQUE ? "'" : "", ctx->kind == TL_V_OPAQUE ? ctx->opaque.what
+                                                                                  : tl_value_type_name(ctx),
+                     ctx->kind == TL_V_OPAQUE ? "'" : "");
         return TL_FLOW_ERROR;
     }
     return tl_trace_with(ev, fr, n, 0, ctx);
@@ -344,6 +346,66 @@ static tl_flow_t exec_try(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
     return f;
 }
 
+// `del name` makes the name unusable; `del d[k]` / `del l[i]` remove the item.
+static tl_flow_t exec_delete(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+{
+    for (int i = 0; i < n->del.targets.len; i++) {
+        const tl_ast_node_t *t = n->del.targets.items[i];
+        if (t->kind == TL_AST_NAME) {
+            const char *msg = tl_arena_printf(ev->arena, "name '%s' was deleted with 'del'", t->name.id);
+            tl_env_set(ev, fr->env, t->name.id, tl_value_error(ev->arena, msg, t->loc));
+            continue;
+        }
+        if (t->kind == TL_AST_TUPLE || t->kind == TL_AST_LIST) {
+            tl_ast_node_t inner = *n;
+            inner.del.targets = t->seq.elts;
+            if (exec_delete(ev, fr, &inner) != TL_FLOW_NORMAL) return TL_FLOW_ERROR;
+            continue;
+        }
+        if (t->kind != TL_AST_SUBSCRIPT && t->kind != TL_AST_ATTRIBUTE) {
+            tl_eval_fail(ev, t->loc, "cannot delete %s", tl_ast_kind_name(t->kind));
+            return TL_FLOW_ERROR;
+        }
+        tl_value_t *obj = tl_eval_expr(ev, fr, t->kind == TL_AST_SUBSCRIPT ? t->sub.value : t->attr.value);
+        if (!obj) return TL_FLOW_ERROR;
+        if (obj->kind == TL_V_OPAQUE) continue; // driver objects: nothing to model
+        tl_value_t *key = NULL;
+        if (t->kind == TL_AST_SUBSCRIPT && !(key = tl_eval_expr(ev, fr, t->sub.index))) return TL_FLOW_ERROR;
+        if (key && (obj->kind == TL_V_DICT || obj->kind == TL_V_LIST)) {
+            tl_value_t **items = obj->kind == TL_V_DICT ? obj->dict.keys : obj->seq.items;
+            int len = obj->kind == TL_V_DICT ? obj->dict.n : obj->seq.n, at = -1;
+            int64_t ix;
+            if (obj->kind == TL_V_DICT) {
+                for (int k = 0; k < len && at < 0; k++)
+                    if (tl_value_equal(items[k], key)) at = k;
+            } else if (tl_value_to_int(ev, key, t->sub.index->loc, "a list index", &ix)) {
+                at = (int)(ix < 0 ? ix + len : ix);
+                if (ix < -len || ix >= len) at = -1;
+            } else {
+                return TL_FLOW_ERROR;
+            }
+            if (at < 0) {
+                tl_eval_fail(ev, t->sub.index->loc, "del: %s", obj->kind == TL_V_DICT ? "key not in the dict"
+                                                                                     : "list index out of range");
+                return TL_FLOW_ERROR;
+            }
+            if (obj->kind == TL_V_DICT) {
+                memmove(obj->dict.keys + at, obj->dict.keys + at + 1, sizeof(tl_value_t *) * (size_t)(len - at - 1));
+                memmove(obj->dict.values + at, obj->dict.values + at + 1, sizeof(tl_value_t *) * (size_t)(len - at - 1));
+                obj->dict.n--;
+            } else {
+                memmove(obj->seq.items + at, obj->seq.items + at + 1, sizeof(tl_value_t *) * (size_t)(len - at - 1));
+                obj->seq.n--;
+            }
+            continue;
+        }
+        tl_eval_fail(ev, t->loc, "'del' of an item or attribute of %s is not supported at compile time",
+                     tl_value_type_name(obj));
+        return TL_FLOW_ERROR;
+    }
+    return TL_FLOW_NORMAL;
+}
+
 tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     switch (n->kind) {
@@ -365,6 +427,7 @@ tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
     case TL_AST_FUNCTIONDEF: return exec_def(ev, fr, n);
     case TL_AST_CLASSDEF: return exec_class(ev, fr, n);
     case TL_AST_RETURN:
+        fr->ret_loc = n->loc;
         if (n->ret.value) {
             fr->ret = tl_eval_expr(ev, fr, n->ret.value);
             if (!fr->ret) return TL_FLOW_ERROR;
@@ -374,10 +437,17 @@ tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
         return TL_FLOW_RETURN;
     case TL_AST_IMPORT:
     case TL_AST_IMPORTFROM: return tl_eval_import(ev, fr, n);
-    case TL_AST_PASS:
+    case TL_AST_PASS: return TL_FLOW_NORMAL;
     case TL_AST_GLOBAL:
     case TL_AST_NONLOCAL:
-    case TL_AST_DELETE: return TL_FLOW_NORMAL;
+        if (fr->module_level) return TL_FLOW_NORMAL;
+        // Rebinding another scope's names from a function is not modelled:
+        // the assignment would silently stay local.
+        tl_eval_fail(ev, n->loc, "'%s' is not supported: a function cannot rebind names of an enclosing "
+                                 "scope at compile time (return the value instead)",
+                     n->kind == TL_AST_GLOBAL ? "global" : "nonlocal");
+        return TL_FLOW_ERROR;
+    case TL_AST_DELETE: return exec_delete(ev, fr, n);
     case TL_AST_BREAK:
         if (ev->kernel && ev->parallel_depth < 0) return TL_FLOW_BREAK;
         return TL_FLOW_BREAK;
@@ -387,7 +457,9 @@ tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
         tl_buf_init(&b);
         if (n->raise.exc) {
             tl_value_t *v = tl_eval_expr(ev, fr, n->raise.exc);
-            if (v) tl_value_str_of(&b, v);
+            if (v && v->kind == TL_V_OPAQUE) tl_buf_puts(&b, v->opaque.what); // ValueError: msg
+            else if (v && v->kind == TL_V_BUILTIN) tl_buf_puts(&b, v->builtin.name);
+            else if (v) tl_value_str_of(&b, v);
         }
         tl_eval_fail(ev, n->loc, "exception raised at compile time%s%s", b.len ? ": " : "",
                      tl_buf_cstr(&b));
@@ -473,10 +545,16 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
             continue;
         }
         diag_mark_t m = diag_mark(ev->diag);
+        bool saved_set = ev->err_loc_set;
+        tl_loc_t saved_loc = ev->err_loc;
+        ev->err_loc_set = false;
         tl_flow_t f = tl_exec_stmt(ev, fr, n);
+        tl_loc_t where = ev->err_loc_set ? ev->err_loc : n->loc;
+        ev->err_loc_set = saved_set;
+        ev->err_loc = saved_loc;
         if (f == TL_FLOW_NORMAL) continue;
         if (f != TL_FLOW_ERROR) return f;
-        // A failed module-level statement: remember why for the names it binds.
+        // A failed module-level statement: remember why (and where) for the names it binds.
         const char *why = diag_new_error(ev, m);
         diag_rollback(ev->diag, m);
         tl_vec_t names = {0};
@@ -487,7 +565,7 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
             if (old && old->kind != TL_V_ERROR && n->kind != TL_AST_ASSIGN && n->kind != TL_AST_FUNCTIONDEF &&
                 n->kind != TL_AST_CLASSDEF && n->kind != TL_AST_IMPORT && n->kind != TL_AST_IMPORTFROM)
                 continue; // a compound statement that failed midway keeps what it already bound
-            tl_env_set(ev, fr->env, nm, tl_value_error(ev->arena, why, n->loc));
+            tl_env_set(ev, fr->env, nm, tl_value_error(ev->arena, why, where));
         }
     }
     return TL_FLOW_NORMAL;

@@ -50,40 +50,120 @@ static bool is_kernel_candidate(const tl_value_t *v)
     return v && ((v->kind == TL_V_JIT && v->jit.factory) || v->kind == TL_V_KERNEL);
 }
 
+static bool is_prim_func_decorator(const tl_ast_node_t *d)
+{
+    if (d->kind == TL_AST_CALL) d = d->call.func;
+    return (d->kind == TL_AST_ATTRIBUTE && !strcmp(d->attr.attr, "prim_func")) ||
+           (d->kind == TL_AST_NAME && !strcmp(d->name.id, "prim_func"));
+}
+
+// Whether a function body defines a @T.prim_func (at any depth): such an
+// undecorated function is a builder that `-k` can name.
+static bool builds_prim_func(const tl_ast_list_t *body)
+{
+    for (int i = 0; i < body->len; i++) {
+        const tl_ast_node_t *n = body->items[i];
+        switch (n->kind) {
+        case TL_AST_FUNCTIONDEF:
+            for (int d = 0; d < n->def.decorators.len; d++)
+                if (is_prim_func_decorator(n->def.decorators.items[d])) return true;
+            if (builds_prim_func(&n->def.body)) return true;
+            break;
+        case TL_AST_IF:
+        case TL_AST_WHILE:
+            if (builds_prim_func(&n->cond.body) || builds_prim_func(&n->cond.orelse)) return true;
+            break;
+        case TL_AST_FOR:
+            if (builds_prim_func(&n->loop.body)) return true;
+            break;
+        case TL_AST_WITH:
+            if (builds_prim_func(&n->with.body)) return true;
+            break;
+        case TL_AST_TRY:
+            if (builds_prim_func(&n->tryblock.body)) return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
+}
+
+// Top-level builders (and Class.method builders) in the order they appear.
+static void find_builders(tl_eval_t *ev, const tl_ast_module_t *m, tl_vec_t *out)
+{
+    for (int i = 0; i < m->body.len; i++) {
+        const tl_ast_node_t *n = m->body.items[i];
+        if (n->kind == TL_AST_FUNCTIONDEF && !n->def.decorators.len && builds_prim_func(&n->def.body))
+            tl_vec_push(ev->arena, out, (void *)n->def.name);
+        if (n->kind != TL_AST_CLASSDEF) continue;
+        for (int j = 0; j < n->cls.body.len; j++) {
+            const tl_ast_node_t *f = n->cls.body.items[j];
+            if (f->kind == TL_AST_FUNCTIONDEF && builds_prim_func(&f->def.body))
+                tl_vec_push(ev->arena, out, tl_arena_printf(ev->arena, "%s.%s", n->cls.name, f->def.name));
+        }
+    }
+}
+
+// Top-level definitions that failed while the file loaded (a decorator with a
+// bad argument, a default that raised...): when no kernel can be found, one of
+// them is probably it.
+static void report_failed_defs(tl_eval_t *ev, tl_module_rec_t *rec, const tl_ast_module_t *m)
+{
+    tl_env_t *g = tl_front_module_globals(rec);
+    for (int i = 0; i < m->body.len; i++) {
+        const tl_ast_node_t *n = m->body.items[i];
+        if (n->kind != TL_AST_FUNCTIONDEF || (!n->def.decorators.len && !builds_prim_func(&n->def.body))) continue;
+        tl_value_t *v = tl_env_lookup(g, n->def.name);
+        if (v && v->kind == TL_V_ERROR)
+            tl_eval_fail(ev, v->error.loc, "'%s' cannot be used: %s", n->def.name, v->error.message);
+    }
+}
+
+static tl_value_t *lookup_path(tl_eval_t *ev, tl_module_rec_t *rec, const char *want)
+{
+    tl_env_t *g = tl_front_module_globals(rec);
+    tl_loc_t none = {0};
+    // "Class.method" walks attributes.
+    char *path = tl_arena_strdup(ev->arena, want);
+    char *dot = strchr(path, '.');
+    if (dot) *dot = 0;
+    tl_value_t *v = tl_env_lookup(g, path);
+    if (!v) {
+        int d = 99;
+        const char *near = tl_eval_closest(&g->names, path, NULL, &d);
+        tl_eval_fail(ev, none, "%s: no kernel, factory or function named '%s'%s%s%s", tl_front_module_source(rec)->path,
+                     path, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        return NULL;
+    }
+    if (v->kind == TL_V_ERROR) {
+        tl_eval_fail(ev, v->error.loc, "'%s' cannot be used: %s", path, v->error.message);
+        return NULL;
+    }
+    while (dot) {
+        char *attr = dot + 1;
+        dot = strchr(attr, '.');
+        if (dot) *dot = 0;
+        v = tl_eval_getattr(ev, v, attr, none);
+        if (!v) return NULL;
+    }
+    return v;
+}
+
 static tl_value_t *select_kernel(tl_eval_t *ev, tl_module_rec_t *rec, const tl_ast_module_t *ast,
                                  const char *want, const char **name_out)
 {
     tl_env_t *g = tl_front_module_globals(rec);
     tl_loc_t none = {0};
+    const char *path = tl_front_module_source(rec)->path;
     if (want) {
-        // "Class.method" walks attributes.
-        char *path = tl_arena_strdup(ev->arena, want);
-        char *dot = strchr(path, '.');
-        if (dot) *dot = 0;
-        tl_value_t *v = tl_env_lookup(g, path);
-        if (!v) {
-            tl_eval_fail(ev, none, "%s: no kernel, factory or function named '%s'", tl_front_module_source(rec)->path, path);
-            return NULL;
-        }
-        if (v->kind == TL_V_ERROR) {
-            tl_eval_fail(ev, v->error.loc, "'%s' cannot be used: %s", path, v->error.message);
-            return NULL;
-        }
-        while (dot) {
-            char *attr = dot + 1;
-            dot = strchr(attr, '.');
-            if (dot) *dot = 0;
-            v = tl_eval_getattr(ev, v, attr, none);
-            if (!v) return NULL;
-        }
         *name_out = want;
-        return v;
+        return lookup_path(ev, rec, want);
     }
     tl_vec_t names = {0};
     top_names(ev, ast, &names);
     tl_value_t *found = NULL;
     const char *found_name = NULL;
-    int count = 0;
+    int count = 0, njit = 0;
     tl_buf_t list;
     tl_buf_init(&list);
     for (int i = 0; i < names.len; i++) {
@@ -98,19 +178,30 @@ static tl_value_t *select_kernel(tl_eval_t *ev, tl_module_rec_t *rec, const tl_a
             found = v;
             found_name = names.items[i];
         }
+        njit += v->kind == TL_V_JIT;
         count++;
     }
-    int njit = 0;
-    for (int i = 0; i < names.len; i++) {
-        tl_value_t *v = tl_env_lookup(g, names.items[i]);
-        if (v && v->kind == TL_V_JIT && v->jit.factory) njit++;
-    }
     if (!found) {
-        tl_eval_fail(ev, none, "%s defines no @tilelang.jit factory or @T.prim_func; name one with -k",
-                     tl_front_module_source(rec)->path);
+        tl_vec_t builders = {0};
+        find_builders(ev, ast, &builders);
+        if (builders.len == 1) {
+            tl_buf_free(&list);
+            *name_out = builders.items[0];
+            return lookup_path(ev, rec, builders.items[0]);
+        }
+        int before = ev->diag->nerrors;
+        report_failed_defs(ev, rec, ast);
+        if (builders.len) {
+            for (int i = 0; i < builders.len; i++)
+                tl_buf_printf(&list, "%s%s", i ? ", " : "", (const char *)builders.items[i]);
+            tl_eval_fail(ev, none, "%s has several functions that build a @T.prim_func (%s); pick one with -k NAME",
+                         path, tl_buf_cstr(&list));
+        } else {
+            tl_eval_fail(ev, none, "%s defines no %s@tilelang.jit factory, @T.prim_func or function that builds one",
+                         path, ev->diag->nerrors > before ? "usable " : "");
+        }
     } else if (njit > 1 || (njit == 0 && count > 1)) {
-        tl_eval_fail(ev, none, "%s defines several kernels (%s); pick one with -k NAME",
-                     tl_front_module_source(rec)->path, tl_buf_cstr(&list));
+        tl_eval_fail(ev, none, "%s defines several kernels (%s); pick one with -k NAME", path, tl_buf_cstr(&list));
         found = NULL;
     }
     tl_buf_free(&list);
@@ -156,7 +247,7 @@ static tl_call_t *factory_call(tl_eval_t *ev, tl_value_t *fn, const tl_call_t *f
                 tl_buf_t b;
                 tl_buf_init(&b);
                 for (int p = 0; p < params->len; p++) tl_buf_printf(&b, "%s%s", p ? ", " : "", params->items[p]->param.name);
-                tl_eval_fail(ev, (tl_loc_t){0}, "-a %s: '%s' has no parameter '%s' (parameters: %s)", opts->args[i].name,
+                tl_eval_fail(ev, fn->func.def->loc, "'%s' has no parameter '%s' (given with -a; its parameters: %s)",
                              fn->func.name, opts->args[i].name, tl_buf_cstr(&b));
                 tl_buf_free(&b);
                 return NULL;
@@ -234,7 +325,7 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
         for (int i = 0; i < k->nparams; i++)
             if (k->params[i].role == TL_ROLE_OUTPUT) k->params[i].role = TL_ROLE_INPUT;
         tl_value_t *v = eval_text(ev, g, "--out-idx", opts->out_idx);
-        if (!v || !tl_front_apply_jit(ev, k, v, NULL, NULL, NULL, (tl_loc_t){0})) return TL_ERR_COMPILE;
+        if (!v || !tl_front_apply_jit(ev, k, v, NULL, NULL, NULL, NULL, (tl_loc_t){0})) return TL_ERR_COMPILE;
     }
     if (opts->npass_configs) {
         tl_value_t *d = tl_value_dict(ev->arena);
@@ -243,7 +334,7 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
             if (!v) return TL_ERR_COMPILE;
             tl_value_dict_set(ev->arena, d, tl_value_str(ev->arena, opts->pass_configs[i].name), v);
         }
-        if (!tl_front_apply_jit(ev, k, NULL, NULL, d, NULL, (tl_loc_t){0})) return TL_ERR_COMPILE;
+        if (!tl_front_apply_jit(ev, k, NULL, NULL, d, NULL, NULL, (tl_loc_t){0})) return TL_ERR_COMPILE;
     }
     *out = k;
     return TL_OK;

@@ -53,9 +53,10 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
 // Calls a jit value (deferred while a file loads, see tilelang.c).
 tl_value_t *tl_front_call_jit(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call);
 // Applies out_idx / workspace_idx / pass_configs / target values to a kernel.
+// Errors point at the keyword in `cfg` (the @tilelang.jit call) when given, else at loc.
 bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
                         tl_value_t *workspace_idx, tl_value_t *pass_configs, tl_value_t *target,
-                        tl_loc_t loc);
+                        const tl_call_t *cfg, tl_loc_t loc);
 const char *tl_trace_unique_name(tl_eval_t *ev, const char *base);
 
 #endif

@@ -56,6 +56,14 @@ static tl_module_rec_t *load_source(tl_eval_t *ev, const char *path, const char 
     rec->path = copy->path;
     rec->src = copy;
     if (tl_parse_module(ev->arena, copy, ev->diag, &rec->ast) != TL_OK) return NULL;
+    if (rec->ast->nerrors) {
+        // CPython would not run the file at all: every syntax error is an error.
+        for (int i = 0; i < rec->ast->body.len; i++) {
+            const tl_ast_node_t *n = rec->ast->body.items[i];
+            if (n->kind == TL_AST_ERROR) tl_diag_error(ev->diag, n->loc, "%s", n->error.msg);
+        }
+        return NULL;
+    }
     rec->globals = tl_env_new(ev, NULL);
     rec->ns = env_module(ev, modname, rec->globals);
     tl_env_set(ev, rec->globals, "__name__", tl_value_str(ev->arena, modname));

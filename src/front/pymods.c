@@ -42,7 +42,15 @@ static tl_value_t *ap_add_argument(tl_eval_t *ev, tl_call_t *c)
         dflt = tl_eval_call(ev, type, &conv); // type=int with default "128"
         if (!dflt) return NULL;
     }
-    tl_value_dict_set(ev->arena, defaults, tl_value_str(ev->arena, name), dflt ? dflt : tl_value_none());
+    if (!dflt) {
+        // None, as argparse gives, remembering why for messages.
+        dflt = tl_value_new(ev->arena, TL_V_NONE);
+        dflt->error.message = tl_arena_printf(ev->arena, "argparse option '%s' has no default value "
+                                                         "(tilec does not read the command line of the script)",
+                                              c->nargs && c->args[0]->kind == TL_V_STR ? c->args[0]->str.s : name);
+        dflt->error.loc = c->loc;
+    }
+    tl_value_dict_set(ev->arena, defaults, tl_value_str(ev->arena, name), dflt);
     return tl_value_none();
 }
 

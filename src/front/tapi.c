@@ -48,10 +48,17 @@ static tl_value_t *t_tensor(tl_eval_t *ev, tl_call_t *c)
                             shape->seq.n, TL_MAX_DIMS);
     for (int i = 0; i < shape->seq.n; i++) {
         tl_value_t *d = shape->seq.items[i];
-        if (!(d->kind == TL_V_INT || d->kind == TL_V_EXPR))
-            return tl_eval_fail(ev, aloc(c, 0, "shape"), "T.Tensor dimension %d must be an integer or a "
-                                                         "T.symbolic expression, got %s",
-                                i, tl_value_type_name(d));
+        if (d->kind == TL_V_OPAQUE || d->kind == TL_V_ERROR) {
+            tl_value_to_expr(ev, d, aloc(c, 0, "shape"), -1); // reports why
+            return NULL;
+        }
+        if (!(d->kind == TL_V_INT || d->kind == TL_V_EXPR)) {
+            tl_eval_fail(ev, aloc(c, 0, "shape"), "T.Tensor dimension %d must be an integer or a "
+                                                  "T.symbolic expression, got %s",
+                         i, tl_value_type_name(d));
+            tl_value_explain(ev, d);
+            return NULL;
+        }
         if (d->kind == TL_V_EXPR && tl_dtype_is_float(d->expr->dtype))
             return tl_eval_fail(ev, aloc(c, 0, "shape"), "T.Tensor dimension %d is a float expression", i);
         if (d->kind == TL_V_INT && d->i <= 0)
@@ -377,7 +384,7 @@ static tl_value_t *t_kernel(tl_eval_t *ev, tl_call_t *c)
     }
     tl_value_t *npu = arg(c, -1, "is_npu");
     bool is_npu = true;
-    if (npu && !tl_value_to_bool(ev, npu, aloc(c, -1, "is_npu"), "is_npu", &is_npu)) return NULL;
+    if (npu && !tl_value_to_flag(ev, npu, aloc(c, -1, "is_npu"), "is_npu", &is_npu)) return NULL;
     if (!is_npu) return tl_eval_fail(ev, aloc(c, -1, "is_npu"), "tilec compiles Ascend kernels: T.Kernel needs is_npu=True");
     return f;
 }
@@ -527,7 +534,7 @@ static bool pipe_arg(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, tl_pi
 }
 
 static tl_value_t *emit_sync(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind, tl_pipe_t src,
-                             tl_pipe_t dst, tl_value_t *id, int mode)
+                             tl_pipe_t dst, tl_value_t *id, tl_loc_t id_loc, int mode)
 {
     tl_kernel_t *k = ev->kernel;
     tl_stmt_t *s = tl_ir_stmt(k, TL_ST_SYNC, c->loc);
@@ -536,14 +543,23 @@ static tl_value_t *emit_sync(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind, t
     s->sync.dst = dst;
     s->sync.mode = mode;
     if (id) {
-        s->sync.id = tl_value_to_expr(ev, id, c->loc, TL_I32);
+        bool cross = kind == TL_SYNC_SET_CROSS || kind == TL_SYNC_WAIT_CROSS;
+        if (!tl_value_is_exprlike(id))
+            return tl_eval_fail(ev, id_loc, "T.%s: the %s must be an integer, got %s", tl_sync_name(kind),
+                                cross ? "cross-core flag id" : "event id", tl_value_type_name(id));
+        s->sync.id = tl_value_to_expr(ev, id, id_loc, TL_I32);
         if (!s->sync.id) return NULL;
+        if (tl_dtype_is_float(s->sync.id->dtype))
+            return tl_eval_fail(ev, id_loc, "T.%s: the %s must be an integer, got a %s expression",
+                                tl_sync_name(kind), cross ? "cross-core flag id" : "event id",
+                                tl_dtype_name(s->sync.id->dtype));
         int64_t v;
         if (tl_ir_is_const_int(s->sync.id, &v)) {
-            int max = kind == TL_SYNC_SET_CROSS || kind == TL_SYNC_WAIT_CROSS ? 15 : 7;
+            int max = cross ? 15 : 7;
             if (v < 0 || v > max)
-                return tl_eval_fail(ev, c->loc, "%s id %lld is out of range (0..%d)", tl_sync_name(kind),
-                                    (long long)v, max);
+                return tl_eval_fail(ev, id_loc, "T.%s: %s %lld is out of range (the hardware has %s 0..%d)",
+                                    tl_sync_name(kind), cross ? "cross-core flag id" : "event id", (long long)v,
+                                    cross ? "cross-core flags" : "event ids", max);
         }
     }
     tl_trace_emit(ev, s);
@@ -559,7 +575,8 @@ static tl_value_t *flag(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind)
     if (!pipe_arg(ev, c, 0, "src", &src) || !pipe_arg(ev, c, 1, "dst", &dst)) return NULL;
     if (src == TL_PIPE_ALL || dst == TL_PIPE_ALL)
         return tl_eval_fail(ev, c->loc, "%s cannot use PIPE_ALL", fname);
-    return emit_sync(ev, c, kind, src, dst, arg(c, 2, "event_id"), 0);
+    tl_value_t *id = arg(c, 2, "event_id");
+    return emit_sync(ev, c, kind, src, dst, id, aloc(c, 2, "event_id"), 0);
 }
 
 static tl_value_t *t_set_flag(tl_eval_t *ev, tl_call_t *c)
@@ -580,20 +597,20 @@ static tl_value_t *t_pipe_barrier(tl_eval_t *ev, tl_call_t *c)
     tl_pipe_t p;
     if (!pipe_arg(ev, c, 0, "pipe", &p)) return NULL;
     if (p == TL_PIPE_S) return tl_eval_fail(ev, c->loc, "T.pipe_barrier(\"s\") is not supported by the hardware (the scalar pipe is ordered)");
-    return emit_sync(ev, c, p == TL_PIPE_ALL ? TL_SYNC_BARRIER_ALL : TL_SYNC_PIPE_BARRIER, p, p, NULL, 0);
+    return emit_sync(ev, c, p == TL_PIPE_ALL ? TL_SYNC_BARRIER_ALL : TL_SYNC_PIPE_BARRIER, p, p, NULL, c->loc, 0);
 }
 
 static tl_value_t *t_barrier_all(tl_eval_t *ev, tl_call_t *c)
 {
     if (!tl_call_check(ev, c, "T.barrier_all", 0, 0, NULL) || !tl_trace_require(ev, c->loc, "T.barrier_all"))
         return NULL;
-    return emit_sync(ev, c, TL_SYNC_BARRIER_ALL, TL_PIPE_ALL, TL_PIPE_ALL, NULL, 0);
+    return emit_sync(ev, c, TL_SYNC_BARRIER_ALL, TL_PIPE_ALL, TL_PIPE_ALL, NULL, c->loc, 0);
 }
 
 static tl_value_t *t_sync_all(tl_eval_t *ev, tl_call_t *c)
 {
     if (!tl_trace_require(ev, c->loc, "T.sync_all")) return NULL;
-    return emit_sync(ev, c, TL_SYNC_ALL, TL_PIPE_ALL, TL_PIPE_ALL, NULL, 0);
+    return emit_sync(ev, c, TL_SYNC_ALL, TL_PIPE_ALL, TL_PIPE_ALL, NULL, c->loc, 0);
 }
 
 static tl_value_t *t_set_cross_flag(tl_eval_t *ev, tl_call_t *c)
@@ -609,7 +626,7 @@ static tl_value_t *t_set_cross_flag(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *m = arg(c, 2, "mode");
     if (m && !tl_value_to_int(ev, m, aloc(c, 2, "mode"), "mode", &mode)) return NULL;
     if (mode < 0 || mode > 2) return tl_eval_fail(ev, aloc(c, 2, "mode"), "cross-core flag mode must be 0, 1 or 2");
-    return emit_sync(ev, c, TL_SYNC_SET_CROSS, p, TL_PIPE_NONE, arg(c, 1, "flag"), (int)mode);
+    return emit_sync(ev, c, TL_SYNC_SET_CROSS, p, TL_PIPE_NONE, arg(c, 1, "flag"), aloc(c, 1, "flag"), (int)mode);
 }
 
 static tl_value_t *t_wait_cross_flag(tl_eval_t *ev, tl_call_t *c)
@@ -617,7 +634,7 @@ static tl_value_t *t_wait_cross_flag(tl_eval_t *ev, tl_call_t *c)
     static const char *kws[] = {"flag", "pipe", NULL};
     if (!tl_call_check(ev, c, "T.wait_cross_flag", 1, 2, kws) || !tl_trace_require(ev, c->loc, "T.wait_cross_flag"))
         return NULL;
-    return emit_sync(ev, c, TL_SYNC_WAIT_CROSS, TL_PIPE_NONE, TL_PIPE_NONE, arg(c, 0, "flag"), 0);
+    return emit_sync(ev, c, TL_SYNC_WAIT_CROSS, TL_PIPE_NONE, TL_PIPE_NONE, arg(c, 0, "flag"), aloc(c, 0, "flag"), 0);
 }
 
 // --- decorators, annotations, debug --------------------------------------------------------------
@@ -662,16 +679,19 @@ static tl_value_t *t_annotate_address(tl_eval_t *ev, tl_call_t *c)
 {
     if (!tl_trace_require(ev, c->loc, "T.annotate_address")) return NULL;
     tl_value_t *d = arg(c, 0, NULL);
+    tl_loc_t dl = aloc(c, 0, NULL);
     if (!d || d->kind != TL_V_DICT)
-        return tl_eval_fail(ev, c->loc, "T.annotate_address takes a dict {buffer: byte_address}");
+        return tl_eval_fail(ev, dl, "T.annotate_address takes a dict {buffer: byte_address}, got %s",
+                            d ? tl_value_type_name(d) : "nothing");
     for (int i = 0; i < d->dict.n; i++) {
         tl_value_t *b = d->dict.keys[i];
         if (b->kind != TL_V_BUFFER || b->buffer->scope == TL_SCOPE_GM || b->buffer->scope == TL_SCOPE_VAR)
-            return tl_eval_fail(ev, c->loc, "T.annotate_address keys must be on-chip buffers");
+            return tl_eval_fail(ev, dl, "T.annotate_address keys must be on-chip buffers, got %s",
+                                b->kind == TL_V_BUFFER ? b->buffer->name : tl_value_type_name(b));
         int64_t a;
-        if (!tl_value_to_int(ev, d->dict.values[i], c->loc, "a buffer address", &a)) return NULL;
+        if (!tl_value_to_int(ev, d->dict.values[i], dl, "a buffer address", &a)) return NULL;
         if (a < 0 || a % 32)
-            return tl_eval_fail(ev, c->loc, "address %lld of '%s' must be a non-negative multiple of 32 bytes",
+            return tl_eval_fail(ev, dl, "address %lld of '%s' must be a non-negative multiple of 32 bytes",
                                 (long long)a, b->buffer->name);
         b->buffer->addr = a;
         b->buffer->addr_pinned = true;

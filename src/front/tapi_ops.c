@@ -85,6 +85,12 @@ static bool operand(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, char role, const
         tl_eval_fail(ev, loc, "%s must be a scalar, got a buffer region", what);
         return false;
     }
+    if (!tl_value_is_exprlike(v) && v->kind != TL_V_ERROR && v->kind != TL_V_OPAQUE) {
+        tl_eval_fail(ev, loc, "%s must be %s, got %s", what,
+                     role == 'v' ? "a buffer, a buffer region or a scalar" : "a scalar (a number or an expression)",
+                     tl_value_type_name(v));
+        return false;
+    }
     tl_expr_t *e = tl_value_to_expr(ev, v, loc, -1);
     if (!e) return false;
     out->kind = TL_ARG_SCALAR;
@@ -264,8 +270,11 @@ static tl_value_t *t_copy(tl_eval_t *ev, tl_call_t *c)
     if (b->form == TL_REGION_POINT) infer_point(b, a, ev->kernel);
     tl_value_t *relu = tl_call_arg(c, 2, "enable_relu"), *tr = tl_call_arg(c, 3, "transpose");
     tl_value_t *pad = tl_call_arg(c, 4, "pad_value");
-    if (relu && !tl_value_to_bool(ev, relu, c->loc, "enable_relu", &op->enable_relu)) return NULL;
-    if (tr && tr->kind != TL_V_NONE && !tl_value_to_bool(ev, tr, c->loc, "transpose", &op->transpose)) return NULL;
+    if (relu && !tl_value_to_flag(ev, relu, tl_call_arg_loc(c, 2, "enable_relu"), "enable_relu", &op->enable_relu))
+        return NULL;
+    if (tr && tr->kind != TL_V_NONE &&
+        !tl_value_to_flag(ev, tr, tl_call_arg_loc(c, 3, "transpose"), "transpose", &op->transpose))
+        return NULL;
     if (pad && pad->kind != TL_V_NONE) {
         op->pad_value = tl_value_to_expr(ev, pad, tl_call_arg_loc(c, 4, "pad_value"), b->buf->dtype);
         if (!op->pad_value) return NULL;
@@ -316,8 +325,10 @@ static tl_value_t *gemm(tl_eval_t *ev, tl_call_t *c, bool mma)
     s->op.nargs = 3;
     if (!mma) {
         tl_value_t *ta = tl_call_arg(c, 3, "transpose_A"), *tb = tl_call_arg(c, 4, "transpose_B");
-        if (ta && !tl_value_to_bool(ev, ta, c->loc, "transpose_A", &s->op.transpose_a)) return NULL;
-        if (tb && !tl_value_to_bool(ev, tb, c->loc, "transpose_B", &s->op.transpose_b)) return NULL;
+        if (ta && !tl_value_to_flag(ev, ta, tl_call_arg_loc(c, 3, "transpose_A"), "transpose_A", &s->op.transpose_a))
+            return NULL;
+        if (tb && !tl_value_to_flag(ev, tb, tl_call_arg_loc(c, 4, "transpose_B"), "transpose_B", &s->op.transpose_b))
+            return NULL;
     }
     tl_value_t *init = tl_call_arg(c, mma ? 3 : 5, "init");
     if (init) {
@@ -360,13 +371,18 @@ static tl_value_t *reduce(tl_eval_t *ev, tl_call_t *c, tl_opcode_t code, const c
     // Normalise to 0 (reduce over rows: one result per column) or -1 (per row).
     int r2 = rank >= 2 ? 2 : 1;
     if (rank == 1) {
-        if (dim != 0 && dim != -1) return tl_eval_fail(ev, c->loc, "%s of a 1-D buffer takes dim 0 or -1", fname);
+        if (dim != 0 && dim != -1)
+            return tl_eval_fail(ev, tl_call_arg_loc(c, 2, "dim"), "%s of a 1-D buffer takes dim 0 or -1, got %lld",
+                                fname, (long long)dim);
         dim = -1;
     } else {
         int64_t norm = dim < 0 ? dim + rank : dim; // absolute axis
         int64_t rel = norm - (rank - r2);          // relative to the trailing 2-D tile
         if (rel != 0 && rel != 1)
-            return tl_eval_fail(ev, c->loc, "%s dim=%lld: only the last two axes can be reduced", fname, (long long)dim);
+            return tl_eval_fail(ev, tl_call_arg_loc(c, 2, "dim"),
+                                "%s dim=%lld: the buffer has %d dimensions and only its last two axes can be reduced "
+                                "(dim %d, %d, -2 or -1)",
+                                fname, (long long)dim, rank, rank - 2, rank - 1);
         dim = rel == 1 ? -1 : 0;
     }
     s->op.dim = (int)dim;
@@ -375,19 +391,22 @@ static tl_value_t *reduce(tl_eval_t *ev, tl_call_t *c, tl_opcode_t code, const c
         tl_value_t *v = c->args[i];
         if (v->kind == TL_V_BOOL) s->op.clear = v->b;
         else if (v->kind == TL_V_LIST || v->kind == TL_V_TUPLE) {
-            if (v->seq.n != 2) return tl_eval_fail(ev, c->arg_locs[i], "real_shape needs [rows, cols]");
+            if (v->seq.n != 2)
+                return tl_eval_fail(ev, c->arg_locs[i], "real_shape needs [rows, cols], got %d entries", v->seq.n);
             for (int k = 0; k < 2; k++)
                 if (!tl_value_to_int(ev, v->seq.items[k], c->arg_locs[i], "real_shape", &s->op.real_shape[k])) return NULL;
         } else if (v->kind != TL_V_NONE)
             return tl_eval_fail(ev, c->arg_locs[i], "unexpected argument to %s", fname);
     }
     tl_value_t *cl = tl_call_arg(c, -1, "clear"), *rs = tl_call_arg(c, -1, "real_shape");
-    if (cl && !tl_value_to_bool(ev, cl, tl_call_arg_loc(c, -1, "clear"), "clear", &s->op.clear)) return NULL;
+    if (cl && !tl_value_to_flag(ev, cl, tl_call_arg_loc(c, -1, "clear"), "clear", &s->op.clear)) return NULL;
     if (rs && rs->kind != TL_V_NONE) {
         int n;
         tl_value_t **items = tl_value_items(ev, rs, tl_call_arg_loc(c, -1, "real_shape"), "real_shape", &n);
         if (!items) return NULL;
-        if (n != 2) return tl_eval_fail(ev, tl_call_arg_loc(c, -1, "real_shape"), "real_shape needs [rows, cols]");
+        if (n != 2)
+            return tl_eval_fail(ev, tl_call_arg_loc(c, -1, "real_shape"), "real_shape needs [rows, cols], got %d entries",
+                                n);
         for (int k = 0; k < 2; k++)
             if (!tl_value_to_int(ev, items[k], tl_call_arg_loc(c, -1, "real_shape"), "real_shape", &s->op.real_shape[k]))
                 return NULL;

@@ -19,6 +19,7 @@ static tl_value_t *make_jit(tl_eval_t *ev, tl_value_t *factory, tl_call_t *cfg)
 {
     tl_value_t *j = tl_value_new(ev->arena, TL_V_JIT);
     j->jit.factory = factory;
+    j->jit.cfg = cfg;
     if (cfg) {
         j->jit.out_idx = tl_call_arg(cfg, -1, "out_idx");
         j->jit.workspace_idx = tl_call_arg(cfg, -1, "workspace_idx");
@@ -74,7 +75,7 @@ static tl_value_t *l_compile(tl_eval_t *ev, tl_call_t *c)
     if (!k || k->kind != TL_V_KERNEL)
         return tl_eval_fail(ev, c->loc, "tilelang.compile needs a @T.prim_func, got %s",
                             k ? tl_value_type_name(k) : "nothing");
-    tl_value_t *j = make_jit(ev, NULL, c);
+    tl_value_t *j = make_jit(ev, NULL, copy_call(ev, c));
     j->jit.compiled = k;
     if (ev->deferring) return j;
     return tl_front_instantiate(ev, j, NULL);
@@ -143,8 +144,8 @@ static bool mark_params(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *idx, tl_param
         if (!tl_value_to_int(ev, items[i], loc, what, &p)) return false;
         int64_t q = p < 0 ? p + k->nparams : p;
         if (q < 0 || q >= k->nparams) {
-            tl_eval_fail(ev, loc, "%s %lld is out of range: the kernel has %d parameters", what,
-                         (long long)p, k->nparams);
+            tl_eval_fail(ev, loc, "%s %lld is out of range: the kernel has %d parameters (indices %d..%d)", what,
+                         (long long)p, k->nparams, -k->nparams, k->nparams - 1);
             return false;
         }
         if (!k->params[q].buf) {
@@ -168,37 +169,47 @@ static bool config_key(const tl_value_t *key, size_t *which)
     return false;
 }
 
+static tl_loc_t kw_loc(const tl_call_t *cfg, const char *kw, tl_loc_t loc)
+{
+    tl_loc_t l = cfg ? tl_call_arg_loc(cfg, -1, kw) : loc;
+    return l.line ? l : loc;
+}
+
 bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
                         tl_value_t *workspace_idx, tl_value_t *pass_configs, tl_value_t *target,
-                        tl_loc_t loc)
+                        const tl_call_t *cfg, tl_loc_t loc)
 {
-    if (!mark_params(ev, k, out_idx, TL_ROLE_OUTPUT, "out_idx", loc)) return false;
-    if (!mark_params(ev, k, workspace_idx, TL_ROLE_WORKSPACE, "workspace_idx", loc)) return false;
+    if (!mark_params(ev, k, out_idx, TL_ROLE_OUTPUT, "out_idx", kw_loc(cfg, "out_idx", loc))) return false;
+    if (!mark_params(ev, k, workspace_idx, TL_ROLE_WORKSPACE, "workspace_idx", kw_loc(cfg, "workspace_idx", loc)))
+        return false;
+    tl_loc_t pc_loc = kw_loc(cfg, "pass_configs", loc);
     if (pass_configs && pass_configs->kind == TL_V_DICT) {
         for (int i = 0; i < pass_configs->dict.n; i++) {
             size_t w;
             if (!config_key(pass_configs->dict.keys[i], &w)) continue;
             bool on;
-            if (!tl_value_to_bool(ev, pass_configs->dict.values[i], loc, "a pass_configs value", &on)) return false;
+            if (!tl_value_to_flag(ev, pass_configs->dict.values[i], pc_loc, "a pass_configs value", &on)) return false;
             bool *flags[] = {&k->config.auto_sync, &k->config.memory_planning, &k->config.auto_cv_combine,
                              &k->config.auto_cv_sync};
             *flags[w] = on;
         }
     } else if (pass_configs && pass_configs->kind != TL_V_NONE) {
-        tl_eval_fail(ev, loc, "pass_configs must be a dict, got %s", tl_value_type_name(pass_configs));
+        tl_eval_fail(ev, pc_loc, "pass_configs must be a dict {PassConfigKey: value}, got %s",
+                     tl_value_type_name(pass_configs));
         return false;
     }
     if (target && target->kind != TL_V_NONE) {
-        const char *t = tl_value_to_cstr(ev, target, loc, "target");
+        tl_loc_t t_loc = kw_loc(cfg, "target", loc);
+        const char *t = tl_value_to_cstr(ev, target, t_loc, "target");
         if (!t) return false;
         if (strcmp(t, "auto") && strcmp(t, "ascendc") && strcmp(t, "pto") && strcmp(t, "npuir")) {
-            tl_eval_fail(ev, loc, "unknown target \"%s\" (auto, ascendc, pto)", t);
+            tl_eval_fail(ev, t_loc, "unknown target \"%s\" (auto, ascendc, pto)", t);
             return false;
         }
         k->config.target = tl_arena_strdup(ev->arena, t);
     }
     if (k->config.auto_cv_sync && !k->config.auto_cv_combine)
-        tl_diag_warning(ev->diag, loc,
+        tl_diag_warning(ev->diag, pc_loc,
                         "TL_ASCEND_AUTO_CV_SYNC has no effect without TL_ASCEND_AUTO_CV_COMBINE "
                         "(upstream ignores it silently; this kernel's own cross-core flags are used)");
     return true;
@@ -230,7 +241,7 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
         kv->kernel.kernel = t->kernel.kernel;
     }
     if (!tl_front_apply_jit(ev, kv->kernel.kernel, jit->jit.out_idx, jit->jit.workspace_idx,
-                            jit->jit.pass_configs, jit->jit.target, loc))
+                            jit->jit.pass_configs, jit->jit.target, jit->jit.cfg, loc))
         return NULL;
     return kv;
 }

@@ -262,7 +262,8 @@ static tl_stmt_t *trace_block(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t
         *flow = TL_FLOW_NORMAL;
     }
     if (*flow == TL_FLOW_RETURN) {
-        tl_eval_fail(ev, loc, "'return' inside a kernel loop or branch is not supported");
+        tl_eval_fail(ev, fr->ret_loc.line ? fr->ret_loc : loc,
+                     "'return' inside a kernel loop or branch is not supported");
         *flow = TL_FLOW_ERROR;
     }
     return seq;
@@ -344,6 +345,10 @@ static tl_flow_t trace_persistent(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_no
     ev->block = loop->for_.body;
     tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
     ev->block = saved;
+    if (f == TL_FLOW_RETURN) {
+        tl_eval_fail(ev, fr->ret_loc, "'return' inside a kernel loop is not supported");
+        return TL_FLOW_ERROR;
+    }
     return f == TL_FLOW_ERROR ? f : TL_FLOW_NORMAL;
 }
 
@@ -431,7 +436,8 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
     ev->block = saved;
     ev->parallel_depth -= parallel;
     if (f == TL_FLOW_RETURN) {
-        tl_eval_fail(ev, n->loc, "'return' inside a kernel loop is not supported");
+        tl_eval_fail(ev, fr->ret_loc.line ? fr->ret_loc : n->loc,
+                     "'return' inside a kernel loop is not supported");
         return TL_FLOW_ERROR;
     }
     return f == TL_FLOW_ERROR ? f : TL_FLOW_NORMAL;
@@ -479,7 +485,8 @@ static tl_flow_t with_rest(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n
     tl_value_t *ctx = tl_eval_expr(ev, fr, it->withitem.context);
     if (!ctx) return TL_FLOW_ERROR;
     if (ctx->kind != TL_V_FRAME) {
-        tl_eval_fail(ev, it->loc, "'with' on %s is not supported", tl_value_type_name(ctx));
+        tl_eval_fail(ev, it->loc, "'with' needs T.Kernel, T.Scope or T.If/T.Then/T.Else, got %s",
+                     tl_value_type_name(ctx));
         return TL_FLOW_ERROR;
     }
     return tl_trace_with(ev, fr, n, item + 1, ctx);
@@ -546,6 +553,11 @@ tl_flow_t tl_trace_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, i
         ev->in_launch = true;
         tl_flow_t f = with_rest(ev, fr, n, item);
         ev->in_launch = false;
+        if (f == TL_FLOW_RETURN) {
+            // The rest of the launch would be dropped silently.
+            tl_eval_fail(ev, fr->ret_loc, "'return' inside a T.Kernel launch is not supported");
+            return TL_FLOW_ERROR;
+        }
         return f;
     }
     case TL_FRAME_SCOPE: {

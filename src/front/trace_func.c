@@ -169,6 +169,7 @@ tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc)
     if (ok) {
         tl_flow_t f = tl_exec_body(ev, &fr, &def->def.body);
         ok = f != TL_FLOW_ERROR;
+
         if (ok && !k->grid) {
             tl_eval_fail(ev, def->loc, "prim_func '%s' has no `with T.Kernel(...)` launch", def->def.name);
             ok = false;

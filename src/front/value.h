@@ -147,6 +147,7 @@ struct tl_value {
             tl_value_t *compiled; // tilelang.compile(kernel, ...): the KERNEL it configures
             tl_value_t *out_idx, *workspace_idx, *pass_configs, *target;
             tl_call_t *first_call; // arguments of the first module-level call, if any
+            const tl_call_t *cfg;  // the @tilelang.jit(...) / tilelang.compile(...) call (locations)
         } jit;
         struct {
             const char *message; // first line of the error

@@ -72,9 +72,17 @@ static int64_t region_count(const tl_region_t *r)
     return n;
 }
 
+// Where an operand was written (the call when a pass made it).
+static tl_loc_t arg_loc(const tl_arg_t *a, tl_loc_t call)
+{
+    tl_loc_t l = a->kind == TL_ARG_REGION ? a->region.loc : a->scalar ? a->scalar->loc : call;
+    return l.line > 0 ? l : call;
+}
+
 static void check_region(verifier_t *v, const tl_region_t *r, tl_loc_t loc)
 {
     const tl_buffer_t *b = r->buf;
+    if (r->loc.line > 0) loc = r->loc;
     if (r->ndim != b->ndim) {
         fail(v, loc, "region of '%s' has rank %d, the buffer has rank %d", b->name, r->ndim,
              b->ndim);
@@ -106,16 +114,39 @@ static bool is(tl_scope_t s, tl_scope_t want)
     return false;
 }
 
+static const tl_scope_t copy_paths[][2] = {
+    {TL_SCOPE_GM, TL_SCOPE_L1},  {TL_SCOPE_GM, TL_SCOPE_UB}, {TL_SCOPE_L1, TL_SCOPE_L0A},
+    {TL_SCOPE_L1, TL_SCOPE_L0B}, {TL_SCOPE_L0C, TL_SCOPE_GM}, {TL_SCOPE_UB, TL_SCOPE_GM},
+    {TL_SCOPE_UB, TL_SCOPE_UB},  {TL_SCOPE_L0C, TL_SCOPE_UB}, {TL_SCOPE_UB, TL_SCOPE_L1},
+};
+
 static bool copy_path_legal(tl_scope_t s, tl_scope_t d)
 {
-    static const tl_scope_t paths[][2] = {
-        {TL_SCOPE_GM, TL_SCOPE_L1},   {TL_SCOPE_GM, TL_SCOPE_UB},   {TL_SCOPE_L1, TL_SCOPE_L0A},
-        {TL_SCOPE_L1, TL_SCOPE_L0B},  {TL_SCOPE_L0C, TL_SCOPE_GM},  {TL_SCOPE_UB, TL_SCOPE_GM},
-        {TL_SCOPE_UB, TL_SCOPE_UB},   {TL_SCOPE_L0C, TL_SCOPE_UB},  {TL_SCOPE_UB, TL_SCOPE_L1},
-    };
-    for (size_t i = 0; i < TL_ARRAY_LEN(paths); i++)
-        if (is(s, paths[i][0]) && is(d, paths[i][1])) return true;
+    for (size_t i = 0; i < TL_ARRAY_LEN(copy_paths); i++)
+        if (is(s, copy_paths[i][0]) && is(d, copy_paths[i][1])) return true;
     return false;
+}
+
+// "GM or UB": the scopes a copy from `s` may go to (for messages).
+static void copy_targets(tl_buf_t *b, tl_scope_t s)
+{
+    int n = 0;
+    for (size_t i = 0; i < TL_ARRAY_LEN(copy_paths); i++)
+        if (is(s, copy_paths[i][0]) && !strstr(tl_buf_cstr(b), tl_scope_name(copy_paths[i][1])))
+            tl_buf_printf(b, "%s%s", n++ ? ", " : "", tl_scope_name(copy_paths[i][1]));
+    if (!n) tl_buf_puts(b, "nothing");
+}
+
+static const char *alloc_hint(tl_scope_t s)
+{
+    switch (s) {
+    case TL_SCOPE_L1: return " (allocate it with T.alloc_L1 or T.alloc_shared)";
+    case TL_SCOPE_L0A: return " (allocate it with T.alloc_L0A)";
+    case TL_SCOPE_L0B: return " (allocate it with T.alloc_L0B)";
+    case TL_SCOPE_L0C: return " (allocate it with T.alloc_L0C or T.alloc_fragment)";
+    case TL_SCOPE_UB: return " (allocate it with T.alloc_ub or T.alloc_shared)";
+    default: return "";
+    }
 }
 
 static void check_op(verifier_t *v, const tl_stmt_t *st)
@@ -135,9 +166,9 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
         bool want_region = *p == 'w' || *p == 'r' || *p == 'x';
         bool want_scalar = *p == 's';
         if (want_region && a->kind != TL_ARG_REGION)
-            fail(v, st->loc, "operand %d of %s must be a buffer or region", ai, info->name);
+            fail(v, arg_loc(a, st->loc), "operand %d of %s must be a buffer or region", ai, info->name);
         else if (want_scalar && a->kind != TL_ARG_SCALAR)
-            fail(v, st->loc, "operand %d of %s must be a scalar", ai, info->name);
+            fail(v, arg_loc(a, st->loc), "operand %d of %s must be a scalar", ai, info->name);
         if (a->kind == TL_ARG_REGION) check_region(v, &a->region, st->loc);
         else check_expr(v, a->scalar);
     }
@@ -149,12 +180,19 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
     switch (info->cls) {
     case TL_OPC_COPY:
-        if (op->code == TL_OP_COPY && r0 && r1 && !copy_path_legal(r0->buf->scope, r1->buf->scope))
-            fail(v, st->loc, "T.copy from %s ('%s') to %s ('%s') is not a legal data path",
+        if (op->code == TL_OP_COPY && r0 && r1 && !copy_path_legal(r0->buf->scope, r1->buf->scope)) {
+            tl_buf_t to;
+            tl_buf_init(&to);
+            copy_targets(&to, r0->buf->scope);
+            fail(v, arg_loc(&op->args[1], st->loc),
+                 "T.copy from %s ('%s') to %s ('%s') is not a legal data path (from %s a copy can go to %s)",
                  tl_scope_name(r0->buf->scope), r0->buf->name, tl_scope_name(r1->buf->scope),
-                 r1->buf->name);
+                 r1->buf->name, tl_scope_name(r0->buf->scope), tl_buf_cstr(&to));
+            tl_buf_free(&to);
+        }
         if (op->code == TL_OP_ATOMIC_ADD && r0 && r0->buf->scope != TL_SCOPE_GM)
-            fail(v, st->loc, "atomic_add destination '%s' must be a global tensor", r0->buf->name);
+            fail(v, arg_loc(&op->args[0], st->loc), "atomic_add destination '%s' must be a global tensor",
+                 r0->buf->name);
         break;
     case TL_OPC_GEMM: {
         bool mma = op->code == TL_OP_MMA;
@@ -164,20 +202,22 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
         for (int i = 0; i < 3; i++) {
             const tl_buffer_t *b = op->args[i].region.buf;
             if (!is(b->scope, want[i]))
-                fail(v, st->loc, "%s operand %s ('%s') must be in %s, not %s", info->name, role[i],
-                     b->name, tl_scope_name(want[i]), tl_scope_name(b->scope));
+                fail(v, arg_loc(&op->args[i], st->loc), "T.%s operand %s ('%s') must be in %s, not %s%s",
+                     info->name, role[i], b->name, tl_scope_name(want[i]), tl_scope_name(b->scope),
+                     alloc_hint(want[i]));
         }
         break;
     }
     case TL_OPC_VEC:
     case TL_OPC_REDUCE: {
         int64_t n0 = -1;
+        const char *api = info->cls == TL_OPC_REDUCE ? "T." : "T.tile.";
         for (int i = 0; i < op->nargs; i++) {
             const tl_arg_t *a = &op->args[i];
             if (a->kind != TL_ARG_REGION) continue;
             if (!is(a->region.buf->scope, TL_SCOPE_UB)) {
-                fail(v, st->loc, "T.tile.%s operand '%s' must be in UB, not %s", info->name,
-                     a->region.buf->name, tl_scope_name(a->region.buf->scope));
+                fail(v, arg_loc(a, st->loc), "%s%s operand '%s' must be in UB, not %s%s", api, info->name,
+                     a->region.buf->name, tl_scope_name(a->region.buf->scope), alloc_hint(TL_SCOPE_UB));
                 continue;
             }
         }
@@ -195,9 +235,9 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
             if (n < 0) continue;
             if (n0 < 0) n0 = n;
             else if (n != n0)
-                fail(v, st->loc,
+                fail(v, arg_loc(a, st->loc),
                      "T.tile.%s operands differ in size: '%s' has %" PRId64
-                     " elements, '%s' has %" PRId64,
+                     " elements, '%s' has %" PRId64 " (element-wise operands need equal element counts)",
                      info->name, op->args[0].region.buf->name, n0, a->region.buf->name, n);
         }
         break;

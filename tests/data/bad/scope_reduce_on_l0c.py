@@ -1,0 +1,15 @@
+# a reduction over an L0C buffer
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def kernel(M=256, N=128, block_M=64, dtype="float16"):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(M // block_M, is_npu=True) as (cid, vid):
+            acc = T.alloc_L0C((32, 32), "float32")
+            s = T.alloc_ub((32,), "float32")
+            T.reduce_max(acc, s)
+
+    return main
