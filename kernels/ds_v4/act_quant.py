@@ -46,7 +46,7 @@ def pow2_ceil(s):
 
 @tilelang.jit(out_idx=[1, 2], pass_configs=MIXED_MODE)
 def act_quant(N=4096, block_M=16, block_N=1024, round_scale=False):
-    assert block_M % 2 == 0 and block_N % 32 == 0
+    assert block_M % 2 == 0 and block_N % 32 == 0, "block_M even, block_N a multiple of 32"
     M = T.symbolic("M")
     rows = block_M // 2  # rows per vector core
     chunk = min(block_N, (N + 31) // 32 * 32)
@@ -104,7 +104,7 @@ def act_quant(N=4096, block_M=16, block_N=1024, round_scale=False):
 @tilelang.jit(out_idx=[1, 2], pass_configs=MIXED_MODE)
 def act_quant_block(N=4096, block_M=16, group=128, out_dtype="float8_e4m3", round_scale=True):
     assert out_dtype in ("float8_e4m3", "int8"), "out_dtype: float8_e4m3 or int8"
-    assert block_M % 2 == 0 and group % 32 == 0
+    assert block_M % 2 == 0 and group % 32 == 0, "block_M even, group a multiple of 32"
     M = T.symbolic("M")
     rows = block_M // 2
     n_groups = (N + group - 1) // group

@@ -40,7 +40,7 @@ DEV_MODE = {
 
 @tilelang.jit(out_idx=[3, 4, 5], pass_configs=DEV_MODE)
 def hc_split_sinkhorn(hc=4, sinkhorn_iters=20, eps=1e-6, tile_tokens=32):
-    assert hc >= 2 and sinkhorn_iters >= 1
+    assert hc >= 2 and sinkhorn_iters >= 1, "needs hc >= 2 and sinkhorn_iters >= 1"
     assert tile_tokens % 8 == 0, "tile_tokens must be a multiple of 8"
     N = T.symbolic("N")
     f32 = "float32"

@@ -31,8 +31,8 @@ MIXED_MODE = {
 
 @tilelang.jit(out_idx=[4], workspace_idx=[5], pass_configs=MIXED_MODE)
 def int8_gemm(N=4096, K=4096, block_M=64, block_N=128, block_K=256, out_dtype="bfloat16"):
-    assert out_dtype in ("float32", "float16", "bfloat16"), "out_dtype: float32, float16 or bfloat16"
-    assert block_M % 32 == 0 and block_N % 16 == 0 and block_K % 32 == 0
+    assert out_dtype in ("float32", "float16", "bfloat16"), "out_dtype: float32, float16, bfloat16"
+    assert block_M % 32 == 0 and block_N % 16 == 0 and block_K % 32 == 0, "block sizes"
     M = T.symbolic("M")
     f32 = "float32"
     half_M = block_M // 2

@@ -65,7 +65,7 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
     nblocks = T.ceildiv(topk, slots)
     # P.V in column chunks of o_cols so that S and O fit in L0C side by side
     o_cols = d if h * (slots + d) * 4 <= L0C_BYTES else d // 2
-    assert d % o_cols == 0 and o_cols % 16 == 0
+    assert d % o_cols == 0 and o_cols % 16 == 0, "d / 2 must be a multiple of 16"
     assert h * (slots + o_cols) * 4 <= L0C_BYTES, "h * (slots + d / 2) floats exceed L0C"
 
     @T.prim_func

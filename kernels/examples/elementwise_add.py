@@ -19,7 +19,7 @@ tilelang.cache.clear_cache()
 
 @tilelang.jit(out_idx=[-1])
 def elementwise_add(M=1024, N=1024, block_M=64, block_N=256, dtype="float32"):
-    assert M % block_M == 0 and N % block_N == 0 and block_M % 2 == 0
+    assert M % block_M == 0 and N % block_N == 0 and block_M % 2 == 0, "tiles must divide M, N"
     half = block_M // 2
     n_tiles = N // block_N
 

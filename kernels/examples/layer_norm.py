@@ -26,7 +26,7 @@ MIXED_MODE = {
 
 @tilelang.jit(out_idx=[3], pass_configs=MIXED_MODE)
 def layer_norm(N=1024, block_M=16, eps=1e-5, dtype="float16"):
-    assert N % 16 == 0 and block_M % 2 == 0
+    assert N % 16 == 0 and block_M % 2 == 0, "N a multiple of 16, block_M even"
     M = T.symbolic("M")
     f32 = "float32"
     rows = block_M // 2

@@ -22,7 +22,7 @@ tilelang.cache.clear_cache()
 
 @tilelang.jit(out_idx=[3], workspace_idx=[4])
 def matmul_add(M=1024, N=1024, K=1024, block_M=128, block_N=128, block_K=128, dtype="float16"):
-    assert block_M % 2 == 0
+    assert block_M % 2 == 0, "block_M must be even (two vector cores)"
     half = block_M // 2
     n_num = T.ceildiv(N, block_N)
 

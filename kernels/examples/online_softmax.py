@@ -29,7 +29,7 @@ FLT_LOWEST = -3.4028234663852886e38
 @tilelang.jit(out_idx=[1], pass_configs=DEV_MODE)
 def online_softmax(M=1024, N=4096, block_M=32, block_N=512, dtype="float32"):
     assert dtype in ("float32", "float16", "bfloat16")
-    assert block_M % 2 == 0 and block_N % 16 == 0
+    assert block_M % 2 == 0 and block_N % 16 == 0, "block_M even, block_N a multiple of 16"
     f32 = "float32"
     rows = block_M // 2
     n_blocks = T.ceildiv(N, block_N)
