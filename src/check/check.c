@@ -1,0 +1,124 @@
+// Running a check case: compile, passes, inputs, backend, golden, compare.
+#include "check/check.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec/exec.h"
+#include "pass/pass.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int count(const char *const *items)
+{
+    int n = 0;
+    while (n < TL_CHECK_MAX_ITEMS && items[n]) n++;
+    return n;
+}
+
+tl_status_t tl_check_backend_ref(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)arg;
+    tl_exec_t *x;
+    tl_exec_opts_t eo = {0};
+    // Values do not depend on scratchpad sizes (the planner and simulator check them).
+    for (int s = 0; s < TL_SCOPE_COUNT; s++) eo.capacity[s] = 64 << 20;
+    tl_status_t st = tl_exec_create(&x, k, &eo, d);
+    if (st != TL_OK) return st;
+    for (int p = 0; p < k->nparams && st == TL_OK; p++)
+        if (io->tensors[p]) st = tl_exec_set_tensor(x, k->params[p].name, io->tensors[p]);
+    for (int i = 0; i < k->dims.len && st == TL_OK; i++) {
+        const tl_var_t *v = k->dims.items[i];
+        if (io->dim_known[v->id]) st = tl_exec_set_dim(x, v->name, io->dims[v->id]);
+    }
+    if (st == TL_OK) st = tl_exec_run(x);
+    for (int p = 0; p < k->nparams && st == TL_OK; p++) {
+        if (io->tensors[p] || !k->params[p].buf) continue;
+        io->tensors[p] = tl_exec_take_tensor(x, k->params[p].name);
+        io->owned[p] = io->tensors[p] != NULL;
+    }
+    tl_exec_destroy(x);
+    return st;
+}
+
+tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipeline,
+                         tl_check_backend_fn backend, void *arg, tl_check_result_t *r,
+                         tl_diag_t *d)
+{
+    memset(r, 0, sizeof *r);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root ? root : ".", c->file);
+    tl_front_arg_t args[TL_CHECK_MAX_ITEMS];
+    char names[TL_CHECK_MAX_ITEMS][64];
+    int nargs = count(c->args);
+    for (int i = 0; i < nargs; i++) {
+        const char *eq = strchr(c->args[i], '=');
+        size_t n = eq ? (size_t)(eq - c->args[i]) : 0;
+        if (!eq || n >= sizeof names[i])
+            return tl_diag_fail(d, TL_ERR_ARG, "case %s: argument '%s' is not NAME=VALUE", c->name, c->args[i]);
+        memcpy(names[i], c->args[i], n);
+        names[i][n] = 0;
+        args[i] = (tl_front_arg_t){names[i], eq + 1};
+    }
+    tl_front_opts_t fo = {.kernel = c->kernel, .nargs = nargs, .args = args};
+    tl_arena_t arena;
+    tl_arena_init(&arena);
+    tl_kernel_t *k = NULL;
+    tl_check_io_t io = {0};
+    tl_status_t st = tl_front_compile(&arena, path, &fo, d, &k);
+    if (st == TL_OK) {
+        tl_pass_ctx_t pc = {d, NULL, NULL, true, false, false};
+        st = tl_pass_run_pipeline(k, (tl_pipeline_t)pipeline, &pc);
+    }
+    if (st == TL_OK)
+        st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, d);
+    if (st == TL_OK) {
+        double t0 = now();
+        st = backend(arg, k, &io, d);
+        r->seconds = now() - t0;
+    }
+    if (st == TL_OK) st = c->golden(c, &io, d);
+    r->passed = st == TL_OK;
+    double worst = -1;
+    for (int i = 0; st == TL_OK && i < count(c->outputs); i++) {
+        tl_tensor_t *got = tl_check_tensor(&io, c->outputs[i]);
+        tl_tensor_t *want = got ? tl_check_expected(&io, c->outputs[i], d) : NULL;
+        if (!got || !want) {
+            st = tl_diag_fail(d, TL_ERR_ARG, "case %s: output '%s' missing", c->name, c->outputs[i]);
+            break;
+        }
+        bool is_float = tl_dtype_is_float(got->dtype);
+        tl_compare_result_t cr;
+        tl_diag_t cd;
+        tl_diag_init(&cd);
+        tl_status_t cs = tl_compare(got, want, is_float ? c->rtol : 0, is_float ? c->atol : c->int_atol, &cr, &cd);
+        tl_diag_free(&cd);
+        if (cs != TL_OK && cs != TL_ERR_MISMATCH) {
+            st = cs;
+            break;
+        }
+        if (cs == TL_ERR_MISMATCH) r->passed = false;
+        r->nmismatch += cr.nmismatch;
+        if (cr.max_abs_err > r->max_abs_err) r->max_abs_err = cr.max_abs_err;
+        double score = cs == TL_ERR_MISMATCH ? 1e300 : cr.max_abs_err;
+        if (score > worst) {
+            worst = score;
+            tl_buf_t b;
+            tl_buf_init(&b);
+            tl_buf_printf(&b, "%s: ", c->outputs[i]);
+            tl_compare_format(&cr, &b);
+            snprintf(r->summary, sizeof r->summary, "%s", tl_buf_cstr(&b));
+            tl_buf_free(&b);
+        }
+    }
+    if (st != TL_OK) r->passed = false;
+    tl_check_io_free(&io);
+    tl_arena_free(&arena);
+    return st;
+}

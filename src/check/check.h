@@ -1,0 +1,95 @@
+// Kernel checks: run a kernel of kernels/ on a backend with seeded inputs and
+// compare its outputs with an independent golden reference (src/ref/). The test
+// suite runs every case on every backend; `tilec demo` runs the DeepSeek-V4 ones.
+//
+// A case names a kernel file, the factory arguments, the symbolic dims, how to
+// fill special inputs (e.g. distinct top-k indices), the outputs to compare with
+// their tolerances, and a golden function that computes the expected outputs
+// from the inputs.
+#ifndef TL_CHECK_CHECK_H
+#define TL_CHECK_CHECK_H
+
+#include "front/front.h"
+#include "rt/compare.h"
+#include "rt/tensor.h"
+
+enum { TL_CHECK_MAX_ITEMS = 12 };
+
+// Inputs of one kernel run: a tensor per parameter (NULL for outputs and
+// workspaces until a backend runs), plus the symbolic dims.
+typedef struct {
+    const tl_kernel_t *kernel;
+    tl_tensor_t *tensors[64];
+    bool owned[64];
+    tl_tensor_t *expected[64]; // filled by the golden for compared outputs
+    int64_t *dims;             // per var id (only DIM vars meaningful)
+    bool *dim_known;
+} tl_check_io_t;
+
+// Prepares inputs: tensors already in io->tensors are kept (their plain symbolic
+// dims are bound from their shapes), dims[i] = NAME=VALUE bind the rest, and
+// every other input is generated from `seed` (parameter i uses seed*1000003+i)
+// per fills[] (PARAM=normal[:MEAN:STD] | uniform:LO:HI | int:LO:HI | distinct:N)
+// or the defaults: floats N(0, 1), int8 [-127, 127], bool 0/1, other ints [0, 15].
+tl_status_t tl_check_inputs(tl_check_io_t *io, const tl_kernel_t *k, int ndims,
+                            const char *const *dims, int nfills, const char *const *fills,
+                            uint64_t seed, tl_diag_t *d);
+void tl_check_io_free(tl_check_io_t *io);
+// The tensor of parameter `name` (input or, after a run, output), or NULL.
+tl_tensor_t *tl_check_tensor(tl_check_io_t *io, const char *name);
+// Allocates (once) the expected tensor for output `name`, shaped like the output.
+tl_tensor_t *tl_check_expected(tl_check_io_t *io, const char *name, tl_diag_t *d);
+// The value of a symbolic dim, or -1.
+int64_t tl_check_dim(const tl_check_io_t *io, const char *name);
+// A tensor's elements as a malloc'd float array (caller frees), or NULL.
+float *tl_check_floats(const tl_tensor_t *t);
+
+typedef struct tl_check_case tl_check_case_t;
+typedef tl_status_t (*tl_check_golden_fn)(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d);
+
+struct tl_check_case {
+    const char *name;  // unique: "sparse_attn/small"
+    const char *op;    // operator label for reports: "sparse_attn"
+    const char *file;  // kernel file, relative to the repository root
+    const char *kernel; // -k NAME, or NULL
+    const char *args[TL_CHECK_MAX_ITEMS];  // factory arguments NAME=VALUE
+    const char *dims[TL_CHECK_MAX_ITEMS];  // symbolic dims NAME=VALUE
+    const char *fills[TL_CHECK_MAX_ITEMS]; // PARAM=SPEC
+    const char *outputs[TL_CHECK_MAX_ITEMS]; // parameters compared with the golden
+    double rtol, atol;    // float outputs
+    double int_atol;      // integer outputs (0: exact)
+    tl_check_golden_fn golden;
+    const char *shape;    // human description for reports
+    double flops;         // useful work of one run, for GFLOP/s (0: none)
+    double bytes;         // bytes moved by one run, for GB/s (0: none)
+    bool demo;            // part of `tilec demo`
+    bool slow;            // skipped under sanitizers
+};
+
+// All cases (NULL-terminated).
+const tl_check_case_t *const *tl_check_cases(void);
+const tl_check_case_t *tl_check_find(const char *name);
+
+// A backend runs a compiled kernel on io's tensors and stores the outputs back
+// into io->tensors (allocating them when NULL).
+typedef tl_status_t (*tl_check_backend_fn)(void *arg, const tl_kernel_t *k, tl_check_io_t *io,
+                                           tl_diag_t *d);
+// The reference executor as a backend (arg unused).
+tl_status_t tl_check_backend_ref(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d);
+
+typedef struct {
+    bool passed;
+    double max_abs_err;  // over all compared outputs
+    size_t nmismatch;
+    double seconds;      // backend run time
+    char summary[512];   // the worst output's comparison line
+} tl_check_result_t;
+
+// Compiles the case's kernel (root: repository root for the file path), runs it
+// with `pipeline` passes on the backend and compares with the golden. Returns
+// TL_OK when it ran (r->passed says whether it matched), an error otherwise.
+tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipeline,
+                         tl_check_backend_fn backend, void *arg, tl_check_result_t *r,
+                         tl_diag_t *d);
+
+#endif
