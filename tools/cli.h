@@ -30,5 +30,6 @@ tl_kernel_t *cli_compile(tl_arena_t *arena, cli_opts_t *o, tl_diag_t *d);
 void cli_print_diag(tl_diag_t *d);
 
 int cmd_ir(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
 
 #endif

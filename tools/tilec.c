@@ -14,6 +14,7 @@ static int usage(FILE *f)
                "commands:\n"
                "  ir FILE [-k NAME] [-a NAME=VALUE]...   print the Tile IR of a kernel\n"
                "  run FILE [options]                     run a kernel (reference semantics)\n"
+               "  demo [--all]                           the DeepSeek-V4 operators against their goldens\n"
                "  version                                print the version\n"
                "  help                                   this text\n"
                "\n"
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return usage(stdout);
     if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "demo")) return cmd_demo(argc - 2, argv + 2);
     fprintf(stderr, "tilec: unknown command '%s'\n", cmd);
     return usage(stderr);
 }
