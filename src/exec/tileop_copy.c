@@ -10,8 +10,9 @@
 // row-major on every scope.
 //
 // Shape rule (ours, a superset of upstream's 2-D behaviour): a start-point
-// operand (`A[i, j]`) takes the other side's extents; each side drops its
-// unit-extent dimensions; the remaining dimension lists are right-aligned
+// operand (`A[i, j]`) takes the other side's extents; operands of equal rank
+// line up dimension by dimension when the source fits; otherwise each side
+// drops its unit-extent dimensions and the remaining lists are right-aligned
 // (the shorter padded with leading 1s); the GM side is clipped at the tensor
 // boundary per dimension; the moved box is the element-wise minimum. Where
 // upstream silently goes wrong we do the following instead:
@@ -168,6 +169,17 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
                               tl_tileop_dims(a, sizeof a, s.ext, sv->ndim));
     if ((st = check_bounds(ctx, call, &s)) != TL_OK || (st = check_bounds(ctx, call, &d)) != TL_OK)
         return st;
+    // Operands of the same rank line up dimension by dimension when that fits
+    // (a GM column [32, 1] into a UB tile [32, 8] fills its first column);
+    // otherwise unit dimensions are dropped and the rest right-aligned.
+    if (sv->ndim == dv->ndim && !transpose) {
+        bool fits = true;
+        for (int i = 0; i < sv->ndim; i++) fits = fits && (d.gm || s.ext[i] <= d.ext[i]);
+        if (fits) {
+            s.nd = d.nd = sv->ndim;
+            for (int i = 0; i < sv->ndim; i++) s.dims[i] = d.dims[i] = i;
+        }
+    }
 
     int k = TL_MAX(s.nd, d.nd);
     int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS];

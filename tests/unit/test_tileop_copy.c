@@ -381,3 +381,19 @@ TEST(tileop_copy_point_destination)
     CHECK(ext[0] == 3 && ext[1] == 2);
     fx_free(&f);
 }
+
+TEST(tileop_copy_same_rank_column_into_wider_tile)
+{
+    fx_t f;
+    fx_init(&f);
+    float A[3], ub[6];
+    for (int i = 0; i < 3; i++) A[i] = (float)(i + 1);
+    for (int i = 0; i < 6; i++) ub[i] = 99;
+    tl_op_t op = copy_op();
+    // GM column [3, 1] into UB [3, 2]: same rank, so dimensions line up one to
+    // one and the column lands in column 0; column 1 is pad (0).
+    REQUIRE(RUN(&f, op, OV(GM(A, TL_F32, 3, 1)), OV(UB(ub, TL_F32, 3, 2))) == TL_OK);
+    float want[6] = {1, 0, 2, 0, 3, 0};
+    for (int i = 0; i < 6; i++) CHECK(ub[i] == want[i]);
+    fx_free(&f);
+}
