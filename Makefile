@@ -73,7 +73,8 @@ install: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec
 	cp $(BUILD)/libtilec.so $(DESTDIR)$(PREFIX)/lib/libtilec.so.0
 	ln -sf libtilec.so.0 $(DESTDIR)$(PREFIX)/lib/libtilec.so
 	cp $(BUILD)/tilec $(DESTDIR)$(PREFIX)/bin/
-	cp include/*.h $(DESTDIR)$(PREFIX)/include/ 2>/dev/null || true
+	cp include/tilec.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tilec.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilec.pc
 
 clean:
 	rm -rf build
