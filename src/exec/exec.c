@@ -211,6 +211,16 @@ int64_t tl_exec_num_blocks(const tl_exec_t *x)
     return x->nblocks;
 }
 
+int64_t tl_exec_buffer_addr(const tl_exec_t *x, const tl_buffer_t *b)
+{
+    return b->scope == TL_SCOPE_GM ? -1 : x->addr[b->id];
+}
+
+bool tl_exec_all_resident(const tl_exec_t *x)
+{
+    return x->all_resident;
+}
+
 const char *tl_exec_output(tl_exec_t *x)
 {
     return tl_buf_cstr(&x->out);

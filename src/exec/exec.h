@@ -62,6 +62,10 @@ typedef enum {
     TL_EXEC_EV_LOAD,  // scalar element load; `buf`, `elem`, `addr`
     TL_EXEC_EV_STORE, // scalar element store; `buf`, `elem`, `addr`
     TL_EXEC_EV_LET,   // let binding
+    // A sync statement about to take effect (its id evaluated, nothing checked
+    // yet), so that a checker can report misuse before the executor fails on
+    // it; a blocked wait_cross_flag / T.sync_all is seen again on every retry.
+    TL_EXEC_EV_SYNC_BEGIN,
 } tl_exec_event_kind_t;
 
 typedef struct {
@@ -70,7 +74,7 @@ typedef struct {
     tl_agent_t agent;
     const tl_stmt_t *stmt;   // the statement (for LOAD: the one evaluating the load)
     const tl_opcall_t *call; // OP
-    int64_t id;              // SYNC: evaluated event or flag id (-1 for barriers)
+    int64_t id;              // SYNC, SYNC_BEGIN: evaluated event or flag id (-1 for barriers)
     const tl_buffer_t *buf;  // LOAD / STORE
     int64_t elem;            // LOAD / STORE: row-major element index
     int64_t addr;            // LOAD / STORE: byte address in the scratchpad (-1: GM, register)
@@ -123,6 +127,10 @@ tl_tensor_t *tl_exec_tensor(tl_exec_t *x, const char *name);
 tl_tensor_t *tl_exec_take_tensor(tl_exec_t *x, const char *name);
 bool tl_exec_dim(const tl_exec_t *x, const char *name, int64_t *out);
 int64_t tl_exec_num_blocks(const tl_exec_t *x); // after bind
+// Byte address of an on-chip buffer in its agent's scratchpad (-1 for GM).
+int64_t tl_exec_buffer_addr(const tl_exec_t *x, const tl_buffer_t *b);
+// Whether all blocks run at once (mode-0 cross-core flags or T.sync_all).
+bool tl_exec_all_resident(const tl_exec_t *x);
 // Text printed by T.printf / T.dump_tensor during the run.
 const char *tl_exec_output(tl_exec_t *x);
 

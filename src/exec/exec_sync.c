@@ -157,11 +157,13 @@ tl_status_t tl_exec_sync(const tl_exec_ctx_t *c, tl_exec_thread_t *th, bool *blo
         kind == TL_SYNC_WAIT_CROSS) {
         if (!s->sync.id) return tl_exec_fail(c, s->loc, "%s has no id", tl_sync_name(kind));
         if ((st = tl_exec_eval_int(c, s->sync.id, &id))) return st;
-        if ((kind == TL_SYNC_SET_CROSS || kind == TL_SYNC_WAIT_CROSS) &&
-            (id < 0 || id >= TL_EXEC_CROSS_IDS))
-            return tl_exec_fail(c, s->loc, "%s: cross-core flag id %" PRId64 " is not in 0..%d",
-                                tl_sync_name(kind), id, TL_EXEC_CROSS_IDS - 1);
     }
+    tl_exec_event_t pre = {.kind = TL_EXEC_EV_SYNC_BEGIN, .id = id, .addr = -1};
+    if ((st = tl_exec_hook(c, &pre))) return st;
+    if ((kind == TL_SYNC_SET_CROSS || kind == TL_SYNC_WAIT_CROSS) &&
+        (id < 0 || id >= TL_EXEC_CROSS_IDS))
+        return tl_exec_fail(c, s->loc, "%s: cross-core flag id %" PRId64 " is not in 0..%d",
+                            tl_sync_name(kind), id, TL_EXEC_CROSS_IDS - 1);
     switch (kind) {
     case TL_SYNC_SET_FLAG:
     case TL_SYNC_WAIT_FLAG: st = event(c, id); break;

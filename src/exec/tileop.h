@@ -87,6 +87,29 @@ tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 void tl_tileop_copy_point_extents(const tl_view_t *point, const tl_view_t *other, bool transpose,
                                   int64_t *ext);
 
+// What a copy (operands si -> di of `call`, as evaluated for tl_tileop_run)
+// moves, in each side's own dimensions from its view's start: the box read
+// and the box written, plus for a GM -> UB / L1 copy that fills the rest of
+// its destination region that region's extents. False if the copy is not
+// valid (tl_tileop_run would fail on it).
+typedef struct {
+    int64_t src_ext[TL_MAX_DIMS], dst_ext[TL_MAX_DIMS];
+    bool fill;
+    int64_t fill_ext[TL_MAX_DIMS];
+} tl_copy_box_t;
+bool tl_tileop_copy_box(const tl_opcall_t *call, int si, int di, tl_copy_box_t *out);
+
+// The memory a tile op reads and writes, as runs of bytes of its operands'
+// buffers: fn is called for each contiguous run with the operand index, whether
+// it is a write (an operand read and written is reported twice), and the byte
+// offset from the view's `data` and length. Copies and gemm touch rectangles
+// (the moved box, the pad-filled destination region), vector ops flat spans
+// (the optional element count included; a compare mask in bits), reductions a
+// rectangle in and a span out; gather reads its whole source span. Scalar
+// operands touch nothing. The call must be one tl_tileop_run accepted.
+typedef void (*tl_tileop_access_fn)(void *arg, int operand, bool write, int64_t off, int64_t len);
+void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg);
+
 // Number of elements of a region, and the flat element offset of its origin in
 // row-major order (vector ops work on that contiguous span).
 int64_t tl_view_count(const tl_view_t *v);

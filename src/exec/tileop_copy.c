@@ -45,6 +45,7 @@ typedef struct {
     uint8_t *src, *dst;                       // box origins
     bool partial;                             // box smaller than the destination region
     int64_t dext[TL_MAX_DIMS];                // destination region extents (inferred)
+    int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS]; // each side's dimension per box dimension, or -1
 } xfer_t;
 
 typedef enum { ROW_MOVE, ROW_CONVERT, ROW_ADD } row_kind_t;
@@ -195,6 +196,8 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
                                       tl_tileop_dims(b, sizeof b, dext, k), sv->name);
     x->k = k;
     x->partial = false;
+    memcpy(x->smap, smap, sizeof smap);
+    memcpy(x->dmap, dmap, sizeof dmap);
     for (int i = 0; i < k; i++) {
         int64_t se = sext[i], de = dext[i];
         if (s.gm && smap[i] >= 0)
@@ -210,6 +213,7 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
         x->k = 1;
         x->box[0] = 1;
         x->ss[0] = x->ds[0] = 0;
+        x->smap[0] = x->dmap[0] = -1;
     }
     x->src = origin(sv);
     x->dst = origin(dv);
@@ -482,4 +486,22 @@ tl_status_t tl_tileop_copy_atomic_add(tl_tileop_ctx_t *ctx, const tl_opcall_t *c
     row_op_t op = {.kind = ROW_ADD, .st = sv->dtype, .dt = dv->dtype, .mode = TL_CAST_RINT};
     run_xfer(&op, &x);
     return TL_OK;
+}
+
+bool tl_tileop_copy_box(const tl_opcall_t *call, int si, int di, tl_copy_box_t *out)
+{
+    tl_tileop_ctx_t quiet = {0};
+    const tl_view_t *sv = &call->args[si].view, *dv = &call->args[di].view;
+    bool transpose = call->op->code == TL_OP_COPY && call->op->transpose;
+    xfer_t x;
+    memset(out, 0, sizeof *out);
+    if (plan(&quiet, call, sv, dv, transpose, &x) != TL_OK) return false;
+    for (int d = 0; d < TL_MAX_DIMS; d++) out->src_ext[d] = out->dst_ext[d] = 1;
+    for (int i = 0; i < x.k; i++) {
+        if (x.smap[i] >= 0) out->src_ext[x.smap[i]] = x.box[i];
+        if (x.dmap[i] >= 0) out->dst_ext[x.dmap[i]] = x.box[i];
+    }
+    out->fill = x.partial && sv->scope == TL_SCOPE_GM && dv->scope != TL_SCOPE_GM;
+    if (out->fill) memcpy(out->fill_ext, x.dext, sizeof out->fill_ext);
+    return true;
 }

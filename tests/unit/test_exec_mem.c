@@ -133,6 +133,7 @@ static tl_status_t count_hook(void *arg, const tl_exec_event_t *ev)
     case TL_EXEC_EV_LOAD: c->loads++; break;
     case TL_EXEC_EV_SYNC: c->syncs++; break;
     case TL_EXEC_EV_LET: c->lets++; break;
+    case TL_EXEC_EV_SYNC_BEGIN: break;
     }
     if (c->stop_after && c->stores >= c->stop_after) return TL_ERR_RACE;
     return TL_OK;

@@ -1,0 +1,132 @@
+// The bytes a tile op reads and writes (tileop.h: tl_tileop_accesses), for
+// race detectors and cost models. The shapes follow the op implementations:
+// copies the box tl_tileop_copy_box computes, gemm and reduction inputs their
+// region rectangles, vector operands flat spans from the region origin
+// (tileop.c), with the same per-op exceptions the ops make.
+#include "exec/tileop_impl.h"
+
+// Role letter (w, r, x, s, v) of operand i from the op signature.
+static char role(const char *sig, int i)
+{
+    int k = 0;
+    for (const char *p = sig; *p; p++) {
+        if (*p == '[' || *p == ']') continue;
+        if (k++ == i) return *p;
+    }
+    return 's';
+}
+
+// The rectangle of v at its start with extents ext, as runs of whole rows
+// (rows that are complete in the trailing dimensions merge into one run).
+static void rect(const tl_view_t *v, const int64_t *ext_in, int operand, bool write,
+                 tl_tileop_access_fn fn, void *arg)
+{
+    int n = v->ndim, size = tl_dtype_size(v->dtype);
+    int64_t ext[TL_MAX_DIMS], idx[TL_MAX_DIMS];
+    if (n <= 0) return;
+    for (int d = 0; d < n; d++) {
+        ext[d] = TL_MIN(ext_in[d], v->shape[d] - v->start[d]);
+        if (ext[d] <= 0 || v->start[d] < 0) return;
+        idx[d] = v->start[d];
+    }
+    int inner = n - 1;
+    int64_t run = ext[inner];
+    while (inner > 0 && ext[inner] == v->shape[inner]) run *= ext[--inner];
+    for (;;) {
+        int64_t off = 0;
+        for (int d = 0; d < n; d++) off = off * v->shape[d] + idx[d];
+        fn(arg, operand, write, off * size, run * size);
+        int d = inner - 1;
+        for (; d >= 0; d--) {
+            if (++idx[d] < v->start[d] + ext[d]) break;
+            idx[d] = v->start[d];
+        }
+        if (d < 0) return;
+    }
+}
+
+static void span(const tl_view_t *v, int64_t count, int operand, bool write, tl_tileop_access_fn fn,
+                 void *arg)
+{
+    int size = tl_dtype_size(v->dtype);
+    if (count > 0) fn(arg, operand, write, tl_view_offset(v) * size, count * size);
+}
+
+static void copy(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
+{
+    bool atomic = call->op->code == TL_OP_ATOMIC_ADD;
+    int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
+    tl_copy_box_t box;
+    if (!tl_tileop_copy_box(call, si, di, &box)) return;
+    const tl_view_t *sv = &call->args[si].view, *dv = &call->args[di].view;
+    rect(sv, box.src_ext, si, false, fn, arg);
+    if (atomic) rect(dv, box.dst_ext, di, false, fn, arg);
+    rect(dv, box.fill ? box.fill_ext : box.dst_ext, di, true, fn, arg);
+}
+
+// The optional trailing element count of a vector op (-1: none).
+static int64_t count_limit(const tl_opcall_t *call, const tl_opinfo_t *info)
+{
+    const tl_op_t *op = call->op;
+    if (op->code == TL_OP_GATHER || !strstr(info->signature, "[s]") ||
+        call->nargs != info->max_args)
+        return -1;
+    const tl_operand_t *a = &call->args[call->nargs - 1];
+    return a->is_view ? -1 : tl_tileop_scalar_int(&a->scalar);
+}
+
+static void vector(const tl_opcall_t *call, const tl_opinfo_t *info, tl_tileop_access_fn fn,
+                   void *arg)
+{
+    const tl_op_t *op = call->op;
+    int64_t limit = count_limit(call, info);
+    for (int i = 0; i < call->nargs; i++) {
+        const tl_operand_t *a = &call->args[i];
+        if (!a->is_view) continue;
+        const tl_view_t *v = &a->view;
+        char r = role(info->signature, i);
+        int64_t n = tl_view_count(v);
+        if (limit >= 0) n = TL_MIN(n, limit);
+        if (op->code == TL_OP_COMPARE && i == 0 && call->nargs > 1 && call->args[1].is_view) {
+            int64_t bits = tl_view_count(&call->args[1].view);
+            if (limit >= 0) bits = TL_MIN(bits, limit);
+            fn(arg, i, true, tl_view_offset(v) * tl_dtype_size(v->dtype), (bits + 7) / 8);
+            continue;
+        }
+        if (op->code == TL_OP_GATHER && i == 1) { // indexed: anywhere after the origin
+            int64_t total = 1;
+            for (int d = 0; d < v->ndim; d++) total *= v->shape[d];
+            n = total - tl_view_offset(v);
+        }
+        if (op->code == TL_OP_GATHER && i == 0 && call->nargs > 2 && call->args[2].is_view)
+            n = TL_MIN(n, tl_view_count(&call->args[2].view));
+        if (r == 'r' || r == 'v' || r == 'x') span(v, n, i, false, fn, arg);
+        if (r == 'w' || r == 'x') span(v, n, i, true, fn, arg);
+    }
+}
+
+void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
+{
+    const tl_op_t *op = call->op;
+    const tl_opinfo_t *info = tl_op_info(op->code);
+    switch (info->cls) {
+    case TL_OPC_COPY: copy(call, fn, arg); return;
+    case TL_OPC_GEMM:
+        for (int i = 0; i < 3 && i < call->nargs; i++) {
+            const tl_view_t *v = &call->args[i].view;
+            if (i < 2 || tl_tileop_scalar_value(&call->init) == 0)
+                rect(v, v->extent, i, false, fn, arg);
+            if (i == 2) rect(v, v->extent, i, true, fn, arg);
+        }
+        return;
+    case TL_OPC_REDUCE: {
+        const tl_view_t *in = &call->args[0].view, *out = &call->args[1].view;
+        rect(in, in->extent, 0, false, fn, arg);
+        if (!op->clear) span(out, tl_view_count(out), 1, false, fn, arg);
+        span(out, tl_view_count(out), 1, true, fn, arg);
+        return;
+    }
+    case TL_OPC_VEC: vector(call, info, fn, arg); return;
+    case TL_OPC_STATE: return;
+    }
+}

@@ -1,0 +1,74 @@
+// The modeled Ascend chips: one table of hardware parameters per architecture
+// (research/ascend_model.md §6), read by the simulator's timing model, race
+// detector and checks. Every value has its source next to it in arch.c, and
+// the choices where sources disagree (§8) are written there too.
+#ifndef TL_NPU_ARCH_H
+#define TL_NPU_ARCH_H
+
+#include "base/dtype.h"
+
+typedef struct {
+    const char *name; // "a2", "a3"
+    const char *soc;  // CANN SoC name of the modeled part
+    int npu_arch;     // __NPU_ARCH__
+    // cores and clock
+    int num_aic, aiv_per_aic, num_aiv;
+    double clock_mhz;
+    // scratchpads (bytes per core): hardware size and what a kernel may use
+    int64_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, ub_bytes, bt_bytes, fb_bytes;
+    int64_t l1_usable, ub_usable;
+    int align_ub, align_l1, align_l0a, align_l0b, align_l0c, align_bt, align_fb;
+    int fractal_bytes;
+    int ub_banks, ub_bank_groups, ub_bank_row_bytes;
+    // global memory and L2 (chip-wide)
+    int64_t hbm_bytes, l2_bytes;
+    double hbm_gbps, l2_gbps;
+    int l2_line_bytes;
+    int l2_hit_latency, l2_miss_extra_latency;
+    int gm_read_latency, gm_write_latency;
+    double mte2_bpc, mte3_bpc, hbm_share_bpc; // bytes per cycle per core
+    int gm_burst_bytes, gm_best_align, gm_min_efficient_xfer;
+    double gm_misalign_32b_efficiency;
+    // MTE1 (L1 -> L0A / L0B / BT) and FIX
+    double mte1_l0a_bpc, mte1_l0b_bpc, mte1_bt_bpc;
+    int mte1_latency, mte1_bt_latency;
+    double fix_fb_bpc, fix_elems_per_cycle;
+    int fix_fb_latency, fix_latency;
+    // cube: multiply-accumulates per cycle by input type
+    int cube_mac_f16, cube_mac_i8, cube_mac_f32, cube_mac_i4;
+    int mmad_startup, mmad_max_mnk;
+    int mmad_interlock_fractals; // (m/16)(n/16) at or above: same-L0C mmads need no barrier
+    // vector unit
+    int vec_bytes_per_repeat, vec_max_repeat;
+    int vec_cycles_unary, vec_cycles_binary;
+    int vec_lat_add, vec_lat_mul, vec_lat_div, vec_lat_exp, vec_lat_rsqrt, vec_lat_max,
+        vec_lat_reduce, vec_lat_int, vec_lat_other;
+    int vec_bank_conflict_max;
+    // issue, queues, synchronisation
+    int queue_depth;
+    int scalar_cycles;    // a scalar instruction (let, element load/store)
+    int scalar_gm_cycles; // extra cycles of a scalar GM access (data cache)
+    int event_ids;        // per pipe pair
+    int flag_latency;     // set_flag firing to wait_flag release
+    int xcore_flag_ids, xcore_counter_max, xcore_latency;
+    bool xcore_wait_blocks_all_pipes;
+    double launch_overhead_us; // whole kernel, all cores
+    int block_overhead;        // cycles a core spends starting a block
+} tl_arch_t;
+
+// "a2" (Atlas A2, Ascend 910B2: the default) or "a3" (one Ascend 910_9392 die);
+// NULL for other names.
+const tl_arch_t *tl_arch_get(const char *name);
+// "a2, a3": for usage texts.
+const char *tl_arch_names(void);
+
+// Cube multiply-accumulates per cycle for an input dtype (1-byte types run at
+// the int8 rate, 4-byte types at the fp32 rate).
+int tl_arch_cube_macs(const tl_arch_t *a, tl_dtype_t t);
+// Peak cube throughput of the whole chip for fp16 (TFLOPS).
+double tl_arch_peak_tflops_f16(const tl_arch_t *a);
+// Chip-wide bandwidths in bytes per cycle.
+double tl_arch_hbm_bpc(const tl_arch_t *a);
+double tl_arch_l2_bpc(const tl_arch_t *a);
+
+#endif
