@@ -140,6 +140,11 @@ TILEC_API tilec_status_t tilec_kernel_param(const tilec_kernel_t *k, int index,
 /* Symbolic dims, in order of appearance (names valid while the kernel lives). */
 TILEC_API int tilec_kernel_num_dims(const tilec_kernel_t *k);
 TILEC_API const char *tilec_kernel_dim_name(const tilec_kernel_t *k, int index);
+/* The shape of tensor parameter `index` for given values of the symbolic dims
+   (`dims[i]` is the value of tilec_kernel_dim_name(k, i)); fails when a needed
+   dim is missing (-1). */
+TILEC_API tilec_status_t tilec_kernel_param_shape(const tilec_kernel_t *k, int index,
+                                                  const int64_t *dims, int64_t *shape);
 /* The IR as text (free with tilec_free). */
 TILEC_API char *tilec_kernel_ir(const tilec_kernel_t *k);
 

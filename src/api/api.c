@@ -213,6 +213,28 @@ const char *tilec_kernel_dim_name(const tilec_kernel_t *k, int index)
     return ((tl_var_t *)k->ir[0]->dims.items[index])->name;
 }
 
+tilec_status_t tilec_kernel_param_shape(const tilec_kernel_t *k, int index, const int64_t *dims,
+                                        int64_t *shape)
+{
+    if (!k || !shape || index < 0 || index >= k->ir[0]->nparams || !k->ir[0]->params[index].buf)
+        return TILEC_ERR_ARG;
+    const tl_kernel_t *ir = k->ir[0];
+    int nv = ir->vars.len;
+    int64_t *values = calloc((size_t)nv + 1, sizeof *values);
+    bool *known = calloc((size_t)nv + 1, sizeof *known);
+    tilec_status_t st = values && known ? TILEC_OK : TILEC_ERR_NOMEM;
+    for (int i = 0; st == TILEC_OK && dims && i < ir->dims.len; i++) {
+        const tl_var_t *v = ir->dims.items[i];
+        if (dims[i] >= 0) values[v->id] = dims[i], known[v->id] = true;
+    }
+    const tl_buffer_t *b = ir->params[index].buf;
+    for (int d = 0; st == TILEC_OK && d < b->ndim; d++)
+        if (!tl_ir_eval_int(b->gm_shape[d], values, known, &shape[d])) st = TILEC_ERR_ARG;
+    free(values);
+    free(known);
+    return st;
+}
+
 char *tilec_kernel_ir(const tilec_kernel_t *k)
 {
     if (!k) return NULL;
