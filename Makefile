@@ -61,6 +61,18 @@ check-sanitize: setup
 setup:
 	@sh scripts/setup-debian.sh
 
+# libFuzzer targets (clang): each runs FUZZ_SECONDS with a seed corpus made from
+# kernels/ and the tests' data; crashes are written to build/fuzz/<target>/.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_FLAGS = -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+             -D_GNU_SOURCE -DTILEC_VERSION='"$(VERSION)"' -Isrc -Iinclude
+FUZZ_TARGETS = front npy
+
+fuzz:
+	@sh scripts/setup-debian.sh fuzz
+	@sh scripts/fuzz.sh "$(FUZZ_CC)" "$(FUZZ_FLAGS)" "$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
+
 demo: all
 	$(BUILD)/tilec demo
 
@@ -79,5 +91,5 @@ install: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec
 clean:
 	rm -rf build
 
-.PHONY: all check check-sanitize setup demo format install clean
+.PHONY: all check check-sanitize setup demo format install clean fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

@@ -1,0 +1,30 @@
+// libFuzzer target: arbitrary bytes as a kernel file through the whole front
+// end (lexer, parser, evaluator, tracer, verifier). Any outcome is fine except
+// a crash, a hang or a sanitizer report; errors must carry a message.
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/front.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 1 << 16) return 0;
+    char *text = malloc(size + 1);
+    if (!text) return 0;
+    memcpy(text, data, size);
+    text[size] = 0;
+    tl_arena_t arena;
+    tl_arena_init(&arena);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    tl_kernel_t *k = NULL;
+    tl_status_t st = tl_front_compile_source(&arena, "fuzz.py", text, NULL, &d, &k);
+    if (st != TL_OK && d.nerrors == 0) abort(); // an error without a message is a bug
+    tl_diag_free(&d);
+    tl_arena_free(&arena);
+    free(text);
+    return 0;
+}
