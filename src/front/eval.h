@@ -43,6 +43,7 @@ struct tl_eval {
     bool deferring;         // loading a file: kernel calls are recorded, not compiled
     tl_loc_t err_loc;       // where the first error since err_loc_set was cleared was reported
     bool err_loc_set;
+    int jit_depth;          // factories instantiated inside each other
     const tl_value_t *noted_fn; // last "in the call of" note (repeats of a recursion are left out)
     tl_loc_t noted_loc;
 };

@@ -302,12 +302,18 @@ bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shap
             if (!tl_value_to_int(ev, items[i], loc, "an on-chip buffer dimension", &shape[i]))
                 return false;
     }
-    for (int i = 0; i < *ndim; i++)
+    int64_t numel = 1;
+    for (int i = 0; i < *ndim; i++) {
         if (shape[i] <= 0) {
             tl_eval_fail(ev, loc, "buffer dimension %d is %lld; dimensions must be positive", i,
                          (long long)shape[i]);
             return false;
         }
+        if (__builtin_mul_overflow(numel, shape[i], &numel) || numel > ((int64_t)1 << 31)) {
+            tl_eval_fail(ev, loc, "an on-chip buffer this large (more than 2^31 elements) fits no scratchpad");
+            return false;
+        }
+    }
     return true;
 }
 

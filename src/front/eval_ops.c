@@ -175,15 +175,15 @@ static tl_value_t *concat(tl_eval_t *ev, tl_value_t *a, tl_value_t *b)
     }
     int n = a->seq.n + b->seq.n;
     tl_value_t **items = tl_arena_alloc(ev->arena, sizeof *items * (size_t)(n ? n : 1));
-    memcpy(items, a->seq.items, sizeof *items * (size_t)a->seq.n);
-    memcpy(items + a->seq.n, b->seq.items, sizeof *items * (size_t)b->seq.n);
+    if (a->seq.n) memcpy(items, a->seq.items, sizeof *items * (size_t)a->seq.n);
+    if (b->seq.n) memcpy(items + a->seq.n, b->seq.items, sizeof *items * (size_t)b->seq.n);
     return a->kind == TL_V_TUPLE ? tl_value_tuple(ev->arena, n, items)
                                  : tl_value_list(ev->arena, n, items);
 }
 
 static tl_value_t *repeat(tl_eval_t *ev, tl_value_t *s, int64_t times, tl_loc_t loc)
 {
-    if (times < 0) times = 0;
+    if (times < 0 || (s->kind == TL_V_STR ? s->str.len == 0 : s->seq.n == 0)) times = 0;
     if (s->kind == TL_V_STR) {
         if (times && s->str.len > (size_t)(1 << 24) / (size_t)times)
             return tl_eval_fail(ev, loc, "string repetition too large");

@@ -222,17 +222,30 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
     if (jit->jit.compiled) {
         kv = jit->jit.compiled;
     } else {
+        const tl_ast_node_t *def = jit->jit.factory->func.def;
+        // No call (a factory returned another factory): its defaults, as a call
+        // located at its definition.
+        tl_call_t none = {.loc = def->loc};
+        if (ev->jit_depth >= 16)
+            return tl_eval_fail(ev, def->loc, "factories returning factories nest too deeply");
         tl_value_t *saved = ev->jit;
         bool saved_def = ev->deferring;
         ev->jit = jit;
         ev->deferring = false;
-        kv = tl_eval_call(ev, jit->jit.factory, call);
+        ev->jit_depth++;
+        kv = tl_eval_call(ev, jit->jit.factory, call ? call : &none);
+        ev->jit_depth--;
         ev->jit = saved;
         ev->deferring = saved_def;
         if (!kv) return NULL;
-        if (jit->jit.factory->func.def) loc = jit->jit.factory->func.def->loc;
+        loc = def->loc;
     }
-    if (kv->kind == TL_V_JIT) return tl_front_instantiate(ev, kv, NULL);
+    if (kv->kind == TL_V_JIT) {
+        ev->jit_depth++;
+        tl_value_t *r = tl_front_instantiate(ev, kv, NULL);
+        ev->jit_depth--;
+        return r;
+    }
     if (kv->kind != TL_V_KERNEL)
         return tl_eval_fail(ev, loc, "the kernel factory returned %s, not a @T.prim_func", tl_value_type_name(kv));
     if (!kv->kernel.kernel) {

@@ -37,28 +37,27 @@ bool tl_ir_expr_equal(const tl_expr_t *a, const tl_expr_t *b)
 static bool add_linear(tl_linear_t *f, const tl_expr_t *e, int64_t coef)
 {
     if (tl_dtype_is_float(e->dtype)) return false;
-    int64_t c;
-    if (e->kind == TL_EX_INT) {
-        f->c += coef * e->i;
-        return true;
-    }
+    int64_t c, p;
+    // Coefficients that overflow 64 bits make the form unknown (never wrap).
+    if (e->kind == TL_EX_INT)
+        return !__builtin_mul_overflow(coef, e->i, &p) && !__builtin_add_overflow(f->c, p, &f->c);
     if (e->kind == TL_EX_BIN) {
         switch (e->op.op) {
         case TL_BIN_ADD: return add_linear(f, e->op.a, coef) && add_linear(f, e->op.b, coef);
-        case TL_BIN_SUB: return add_linear(f, e->op.a, coef) && add_linear(f, e->op.b, -coef);
+        case TL_BIN_SUB:
+            return coef != INT64_MIN && add_linear(f, e->op.a, coef) && add_linear(f, e->op.b, -coef);
         case TL_BIN_MUL:
-            if (tl_ir_is_const_int(e->op.b, &c)) return add_linear(f, e->op.a, coef * c);
-            if (tl_ir_is_const_int(e->op.a, &c)) return add_linear(f, e->op.b, coef * c);
+            if (tl_ir_is_const_int(e->op.b, &c))
+                return !__builtin_mul_overflow(coef, c, &p) && add_linear(f, e->op.a, p);
+            if (tl_ir_is_const_int(e->op.a, &c))
+                return !__builtin_mul_overflow(coef, c, &p) && add_linear(f, e->op.b, p);
             break;
         default: break;
         }
     }
-    if (e->kind == TL_EX_UN && e->op.op == TL_UN_NEG) return add_linear(f, e->op.a, -coef);
+    if (e->kind == TL_EX_UN && e->op.op == TL_UN_NEG) return coef != INT64_MIN && add_linear(f, e->op.a, -coef);
     for (int i = 0; i < f->n; i++)
-        if (tl_ir_expr_equal(f->terms[i], e)) {
-            f->coefs[i] += coef;
-            return true;
-        }
+        if (tl_ir_expr_equal(f->terms[i], e)) return !__builtin_add_overflow(f->coefs[i], coef, &f->coefs[i]);
     if (f->n == TL_LINEAR_MAX_TERMS) return false;
     f->terms[f->n] = e;
     f->coefs[f->n++] = coef;
@@ -74,10 +73,7 @@ bool tl_ir_linear(const tl_expr_t *e, tl_linear_t *out)
 bool tl_ir_const_diff(const tl_expr_t *a, const tl_expr_t *b, int64_t *diff)
 {
     int64_t x, y;
-    if (tl_ir_is_const_int(a, &x) && tl_ir_is_const_int(b, &y)) {
-        *diff = x - y;
-        return true;
-    }
+    if (tl_ir_is_const_int(a, &x) && tl_ir_is_const_int(b, &y)) return !__builtin_sub_overflow(x, y, diff);
     tl_linear_t f;
     memset(&f, 0, sizeof f);
     if (!add_linear(&f, a, 1) || !add_linear(&f, b, -1)) return false;

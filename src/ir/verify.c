@@ -66,8 +66,7 @@ static int64_t region_count(const tl_region_t *r)
 {
     int64_t n = 1, e;
     for (int i = 0; i < r->ndim; i++) {
-        if (!tl_ir_is_const_int(r->extent[i], &e)) return -1;
-        n *= e;
+        if (!tl_ir_is_const_int(r->extent[i], &e) || __builtin_mul_overflow(n, e, &n)) return -1;
     }
     return n;
 }
