@@ -1,7 +1,7 @@
 // The check cases: every kernel under kernels/ with its golden reference and
-// tolerances, at a small shape and (for the DeepSeek-V4 operators) a model-like
-// one scaled to run in seconds. Goldens come from src/ref/ and never from the
-// tile-op library.
+// tolerances, at a small shape and a larger one (model-like for the DeepSeek-V4
+// operators, scaled to run in seconds), plus tails and dtype variants for the
+// examples. Goldens come from src/ref/ and never from the tile-op library.
 #include "check/check.h"
 
 #include <math.h>
@@ -51,14 +51,17 @@ static tl_status_t golden_sparse_attn(const tl_check_case_t *c, tl_check_io_t *i
     tl_tensor_t *idx = tl_check_tensor(io, "topk_idxs");
     tl_tensor_t *want = tl_check_expected(io, "out", d);
     if (!q || !kv || !idx || !want) return missing(d, "sparse_attn needs q, kv, topk_idxs and out");
-    tl_sparse_attn_params_t p = {q->shape[0], q->shape[1], q->shape[2], q->shape[3], kv->shape[1],
-                                 idx->shape[2], 0, TL_REF_EXACT, TL_REF_BF16, TL_REF_F32};
+    tl_sparse_attn_params_t p = {q->shape[0],  q->shape[1],   q->shape[2], q->shape[3],
+                                 kv->shape[1], idx->shape[2], 0,           TL_REF_EXACT,
+                                 TL_REF_BF16,  TL_REF_F32};
     p.scale = (float)(1.0 / sqrt((double)p.d));
     floats_t fs = {0};
-    float *fq = floats(&fs, io, "q"), *fkv = floats(&fs, io, "kv"), *fsink = floats(&fs, io, "attn_sink");
+    float *fq = floats(&fs, io, "q"), *fkv = floats(&fs, io, "kv"),
+          *fsink = floats(&fs, io, "attn_sink");
     float *out = malloc(sizeof(float) * tl_tensor_numel(want));
     tl_status_t st = fq && fkv && fsink && out ? TL_OK : TL_ERR_NOMEM;
-    if (st == TL_OK) st = tl_sparse_attn_ref(&p, fq, fkv, fsink, (const int32_t *)idx->data, out, d);
+    if (st == TL_OK)
+        st = tl_sparse_attn_ref(&p, fq, fkv, fsink, (const int32_t *)idx->data, out, d);
     if (st == TL_OK) store(want, out);
     free(out);
     floats_free(&fs);
@@ -71,12 +74,15 @@ static tl_status_t golden_hc_sinkhorn(const tl_check_case_t *c, tl_check_io_t *i
     tl_tensor_t *mixes = tl_check_tensor(io, "mixes");
     tl_tensor_t *pre = tl_check_expected(io, "pre", d), *post = tl_check_expected(io, "post", d);
     tl_tensor_t *comb = tl_check_expected(io, "comb", d);
-    if (!mixes || !pre || !post || !comb) return missing(d, "hc_split_sinkhorn needs mixes, pre, post, comb");
+    if (!mixes || !pre || !post || !comb)
+        return missing(d, "hc_split_sinkhorn needs mixes, pre, post, comb");
     tl_hc_sinkhorn_params_t p = tl_hc_sinkhorn_defaults(mixes->shape[0]);
     p.hc = pre->shape[1];
     floats_t fs = {0};
-    float *fm = floats(&fs, io, "mixes"), *fsc = floats(&fs, io, "hc_scale"), *fb = floats(&fs, io, "hc_base");
-    float *o1 = malloc(sizeof(float) * tl_tensor_numel(pre)), *o2 = malloc(sizeof(float) * tl_tensor_numel(post));
+    float *fm = floats(&fs, io, "mixes"), *fsc = floats(&fs, io, "hc_scale"),
+          *fb = floats(&fs, io, "hc_base");
+    float *o1 = malloc(sizeof(float) * tl_tensor_numel(pre)),
+          *o2 = malloc(sizeof(float) * tl_tensor_numel(post));
     float *o3 = malloc(sizeof(float) * tl_tensor_numel(comb));
     tl_status_t st = fm && fsc && fb && o1 && o2 && o3 ? TL_OK : TL_ERR_NOMEM;
     if (st == TL_OK) st = tl_hc_sinkhorn_ref(&p, fm, fsc, fb, o1, o2, o3, d);
@@ -98,20 +104,26 @@ static tl_status_t golden_int8_gemm(const tl_check_case_t *c, tl_check_io_t *io,
     tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
     tl_tensor_t *want = tl_check_expected(io, "C", d);
     if (!a || !b || !want) return missing(d, "int8_gemm needs A, B and C");
-    tl_int8_gemm_params_t p = {a->shape[0], b->shape[0], a->shape[1], TL_INT8_GEMM_SCALE_SEQ, TL_REF_F32};
-    if (want->dtype == TL_BF16) p.out_prec = TL_REF_BF16;
-    else if (want->dtype == TL_F16) p.out_prec = TL_REF_F16;
+    tl_int8_gemm_params_t p = {a->shape[0], b->shape[0], a->shape[1], TL_INT8_GEMM_SCALE_SEQ,
+                               TL_REF_F32};
+    if (want->dtype == TL_BF16)
+        p.out_prec = TL_REF_BF16;
+    else if (want->dtype == TL_F16)
+        p.out_prec = TL_REF_F16;
     floats_t fs = {0};
     float *sa = floats(&fs, io, "scale_a"), *sb = floats(&fs, io, "scale_b");
     tl_status_t st = sa && sb ? TL_OK : TL_ERR_NOMEM;
     // float outputs are written as floats, bf16/f16 as their bit patterns: both
     // match the expected tensor's memory layout.
-    if (st == TL_OK) st = tl_int8_gemm_ref(&p, (const int8_t *)a->data, (const int8_t *)b->data, sa, sb, want->data, d);
+    if (st == TL_OK)
+        st = tl_int8_gemm_ref(&p, (const int8_t *)a->data, (const int8_t *)b->data, sa, sb,
+                              want->data, d);
     floats_free(&fs);
     return st;
 }
 
-static tl_status_t act_quant_common(tl_check_io_t *io, int64_t block, bool round_scale, tl_diag_t *d)
+static tl_status_t act_quant_common(tl_check_io_t *io, int64_t block, bool round_scale,
+                                    tl_diag_t *d)
 {
     tl_tensor_t *x = tl_check_tensor(io, "X");
     tl_tensor_t *y = tl_check_expected(io, "Y", d), *s = tl_check_expected(io, "S", d);
@@ -147,10 +159,201 @@ static tl_status_t golden_act_quant_block(const tl_check_case_t *c, tl_check_io_
     return act_quant_common(io, block, true, d); // the case passes round_scale=True
 }
 
+// --- example goldens ------------------------------------------------------------------------
+
+static tl_ref_prec_t prec_of(tl_dtype_t t)
+{
+    return t == TL_BF16 ? TL_REF_BF16 : t == TL_F16 ? TL_REF_F16 : TL_REF_F32;
+}
+
+// The factory argument NAME=VALUE of the case as a number, or `def` when absent.
+static double arg_num(const tl_check_case_t *c, const char *name, double def)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < TL_CHECK_MAX_ITEMS && c->args[i]; i++)
+        if (!strncmp(c->args[i], name, n) && c->args[i][n] == '=') return atof(c->args[i] + n + 1);
+    return def;
+}
+
+static tl_status_t golden_add(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *want = tl_check_expected(io, "C", d);
+    if (!want) return missing(d, "elementwise_add needs C");
+    floats_t fs = {0};
+    float *fa = floats(&fs, io, "A"), *fb = floats(&fs, io, "B");
+    float *out = malloc(sizeof(float) * (tl_tensor_numel(want) + 1));
+    tl_status_t st = fa && fb && out ? TL_OK : TL_ERR_NOMEM;
+    if (st == TL_OK)
+        st = tl_generic_add(fa, fb, out, (int64_t)tl_tensor_numel(want), prec_of(want->dtype), d);
+    if (st == TL_OK) store(want, out);
+    free(out);
+    floats_free(&fs);
+    return st;
+}
+
+// B [K, N] as [N, K]: the golden then reads both operands contiguously (the
+// same products summed in the same order, several times faster at K = 1024).
+static float *transposed(const float *b, int64_t k, int64_t n)
+{
+    float *t = malloc(sizeof(float) * (size_t)(k * n + 1));
+    if (t)
+        for (int64_t l = 0; l < k; l++)
+            for (int64_t j = 0; j < n; j++) t[j * k + l] = b[l * n + j];
+    return t;
+}
+
+// C = A.B (B given as b_name, [N, K] when trans_b) plus an optional addend: the
+// exact sum rounded to fp32 (L0C), then the addend, rounded to C's dtype.
+static tl_status_t gemm_common(tl_check_io_t *io, const char *b_name, bool trans_b,
+                               const char *addend, const char *out, tl_diag_t *d)
+{
+    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, b_name);
+    tl_tensor_t *want = tl_check_expected(io, out, d);
+    if (!a || !b || !want || (addend && !tl_check_tensor(io, addend)))
+        return missing(d, "gemm needs A, B (or W), the addend and the output");
+    tl_generic_gemm_params_t p = {.m = a->shape[0],
+                                  .n = want->shape[1],
+                                  .k = a->shape[1],
+                                  .trans_b = true,
+                                  .acc_prec = TL_REF_F32,
+                                  .out_prec = prec_of(want->dtype)};
+    floats_t fs = {0};
+    float *fa = floats(&fs, io, "A"), *fb = floats(&fs, io, b_name);
+    float *fr = addend ? floats(&fs, io, addend) : NULL;
+    float *bt = fb && !trans_b ? transposed(fb, p.k, p.n) : NULL;
+    float *res = malloc(sizeof(float) * (tl_tensor_numel(want) + 1));
+    tl_status_t st = fa && fb && (fr || !addend) && (bt || trans_b) && res ? TL_OK : TL_ERR_NOMEM;
+    if (st == TL_OK) st = tl_generic_gemm(&p, fa, trans_b ? fb : bt, NULL, fr, res, d);
+    if (st == TL_OK) store(want, res);
+    free(res);
+    free(bt);
+    floats_free(&fs);
+    return st;
+}
+
+static tl_status_t golden_gemm(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return gemm_common(io, "B", false, NULL, "C", d);
+}
+
+static tl_status_t golden_gemm_tb(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return gemm_common(io, "B", true, NULL, "C", d);
+}
+
+static tl_status_t golden_gemm_w(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return gemm_common(io, "W", true, NULL, "C", d);
+}
+
+static tl_status_t golden_matmul_add(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return gemm_common(io, "B", false, "R", "D", d);
+}
+
+static tl_status_t golden_softmax(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *want = tl_check_expected(io, "Y", d);
+    if (!want) return missing(d, "online_softmax needs X and Y");
+    floats_t fs = {0};
+    float *fx = floats(&fs, io, "X");
+    float *out = malloc(sizeof(float) * (tl_tensor_numel(want) + 1));
+    tl_status_t st = fx && out ? TL_OK : TL_ERR_NOMEM;
+    if (st == TL_OK)
+        st = tl_generic_softmax(fx, out, want->shape[0], want->shape[1], prec_of(want->dtype), d);
+    if (st == TL_OK) store(want, out);
+    free(out);
+    floats_free(&fs);
+    return st;
+}
+
+static tl_status_t golden_layer_norm(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    tl_tensor_t *want = tl_check_expected(io, "Y", d);
+    if (!want) return missing(d, "layer_norm needs X, gamma, beta and Y");
+    floats_t fs = {0};
+    float *fx = floats(&fs, io, "X"), *fg = floats(&fs, io, "gamma"), *fb = floats(&fs, io, "beta");
+    float *out = malloc(sizeof(float) * (tl_tensor_numel(want) + 1));
+    tl_status_t st = fx && fg && fb && out ? TL_OK : TL_ERR_NOMEM;
+    float eps = (float)arg_num(c, "eps", 1e-5); // the factory's default
+    if (st == TL_OK)
+        st = tl_generic_layer_norm(fx, fg, fb, out, want->shape[0], want->shape[1], eps,
+                                   prec_of(want->dtype), d);
+    if (st == TL_OK) store(want, out);
+    free(out);
+    floats_free(&fs);
+    return st;
+}
+
+static tl_status_t golden_attention(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *k = tl_check_tensor(io, "K"), *want = tl_check_expected(io, "O", d);
+    if (!k || !want) return missing(d, "flash_attention needs Q, K, V and O");
+    tl_ref_prec_t prec = prec_of(want->dtype);
+    tl_generic_attn_params_t p = {.b = want->shape[0],
+                                  .h = want->shape[1],
+                                  .sq = want->shape[2],
+                                  .skv = k->shape[2],
+                                  .d = want->shape[3],
+                                  .p_prec = prec,
+                                  .out_prec = prec};
+    p.scale = (float)(1.0 / sqrt((double)p.d));
+    floats_t fs = {0};
+    float *fq = floats(&fs, io, "Q"), *fk = floats(&fs, io, "K"), *fv = floats(&fs, io, "V");
+    float *out = malloc(sizeof(float) * (tl_tensor_numel(want) + 1));
+    tl_status_t st = fq && fk && fv && out ? TL_OK : TL_ERR_NOMEM;
+    if (st == TL_OK) st = tl_generic_attn(&p, fq, fk, fv, out, d);
+    if (st == TL_OK) store(want, out);
+    free(out);
+    floats_free(&fs);
+    return st;
+}
+
 // --- the table ---------------------------------------------------------------------------------
 
-#define SA_FLOPS(b, m, h, d, k) (4.0 * (b) * (m) * (h) * (k) * (d))
+#define SA_FLOPS(b, m, h, d, k)    (4.0 * (b) * (m) * (h) * (k) * (d))
+#define FA_FLOPS(b, h, sq, skv, d) (4.0 * (b) * (h) * (sq) * (skv) * (d))
+// Non-zero mean and non-unit scales, so that centring and gamma/beta matter.
+#define LN_FILLS "X=normal:3:2", "gamma=normal:1:0.5", "beta=normal:0:0.5"
 
+// Tolerances of the example cases. A result computed in fp32 and rounded to
+// fp16 / bf16 can land one unit in the last place away from the golden's
+// rounding of the exact value: rtol just above 2^-10 / 2^-7 allows that flip
+// and nothing more. fp32 results carry a few ulps of the kernel's own fp32
+// arithmetic.
+#define RTOL_F16  1e-3 // > 2^-10
+#define RTOL_BF16 8e-3 // > 2^-7
+#define RTOL_F32  1e-5
+// fp32 accumulation over K in another order than the golden's exact sum: the
+// difference grows with K (measured at most K * 5e-8 for N(0, 1) inputs, room
+// for other backends' orders).
+#define GEMM_ATOL(k) ((k)*1e-7)
+// The fp16 subnormal step 2^-24: an output that underflows can flip by one.
+#define ATOL_F16_SUBNORMAL 6e-8
+// fp32 softmax: exp, a row sum over N terms and a division, all relative errors
+// (measured 1.2e-6 at N = 4096).
+#define SOFTMAX_RTOL_F32 1e-5
+// Layer norm: the fp32 statistics' error times gamma, where x * gamma + beta
+// cancels to near zero (measured 1e-7).
+#define LN_ATOL 1e-6
+// Flash attention rounds P = exp(s - running max) to fp16 / bf16 before P.V,
+// the golden rounds exp(s - final max): two different roundings of each weight
+// (2^-11 / 2^-8 relative) whose effect on an output near zero is absolute
+// (measured 7.6e-5 / 5.7e-4).
+#define ATTN_ATOL_F16  2e-4
+#define ATTN_ATOL_BF16 1.6e-3
+// In fp32 (no rounding of P) only fp32 arithmetic differs (measured 9e-8).
+#define ATTN_ATOL_F32 1e-6
+
+// Several fields per line (clang-format would give each its own line).
+// clang-format off
 static const tl_check_case_t cases[] = {
     {.name = "sparse_attn/small", .op = "sparse_attn", .file = "kernels/ds_v4/sparse_attn.py",
      .args = {"h=16", "d=64"}, .dims = {"b=1", "m=2", "n=128", "topk=64"},
@@ -162,30 +365,228 @@ static const tl_check_case_t cases[] = {
      .fills = {"topk_idxs=distinct:2048"}, .outputs = {"out"}, .rtol = 1e-2, .atol = 1e-2,
      .golden = golden_sparse_attn, .shape = "b=1 m=4 h=64 d=512 topk=512 n=2048",
      .flops = SA_FLOPS(1, 4, 64, 512, 512), .demo = true, .slow = true},
-    {.name = "hc_split_sinkhorn/small", .op = "hc_split_sinkhorn", .file = "kernels/ds_v4/hc_split_sinkhorn.py",
-     .dims = {"N=5"}, .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5,
-     .golden = golden_hc_sinkhorn, .shape = "N=5 hc=4 iters=20", .bytes = 5 * 192.0},
-    {.name = "hc_split_sinkhorn/model", .op = "hc_split_sinkhorn", .file = "kernels/ds_v4/hc_split_sinkhorn.py",
-     .dims = {"N=4096"}, .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5,
-     .golden = golden_hc_sinkhorn, .shape = "N=4096 hc=4 iters=20", .bytes = 4096 * 192.0, .demo = true},
+    {.name = "hc_split_sinkhorn/small", .op = "hc_split_sinkhorn",
+     .file = "kernels/ds_v4/hc_split_sinkhorn.py", .dims = {"N=5"},
+     .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5, .golden = golden_hc_sinkhorn,
+     .shape = "N=5 hc=4 iters=20", .bytes = 5 * 192.0},
+    {.name = "hc_split_sinkhorn/model", .op = "hc_split_sinkhorn",
+     .file = "kernels/ds_v4/hc_split_sinkhorn.py", .dims = {"N=4096"},
+     .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5, .golden = golden_hc_sinkhorn,
+     .shape = "N=4096 hc=4 iters=20", .bytes = 4096 * 192.0, .demo = true},
     {.name = "int8_gemm/small", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
      .args = {"N=256", "K=256"}, .dims = {"M=96"}, .outputs = {"C"}, .golden = golden_int8_gemm,
      .shape = "M=96 N=256 K=256 bf16 out", .flops = 2.0 * 96 * 256 * 256},
     {.name = "int8_gemm/model", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
      .args = {"N=1024", "K=4096"}, .dims = {"M=128"}, .outputs = {"C"}, .golden = golden_int8_gemm,
-     .shape = "M=128 N=1024 K=4096 bf16 out", .flops = 2.0 * 128 * 1024 * 4096, .demo = true, .slow = true},
-    {.name = "act_quant/small", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py", .kernel = "act_quant",
-     .args = {"N=1024"}, .dims = {"M=32"}, .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0,
-     .golden = golden_act_quant, .shape = "M=32 N=1024 int8 per row", .bytes = 32 * 1024 * 3.0 + 32 * 4},
-    {.name = "act_quant/model", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py", .kernel = "act_quant",
-     .args = {"N=4096"}, .dims = {"M=256"}, .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0,
-     .golden = golden_act_quant, .shape = "M=256 N=4096 int8 per row", .bytes = 256 * 4096 * 3.0 + 256 * 4,
-     .demo = true},
+     .shape = "M=128 N=1024 K=4096 bf16 out", .flops = 2.0 * 128 * 1024 * 4096, .demo = true,
+     .slow = true},
+    {.name = "act_quant/small", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=1024"}, .dims = {"M=32"}, .outputs = {"Y", "S"},
+     .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=32 N=1024 int8 per row",
+     .bytes = 32 * 1024 * 3.0 + 32 * 4},
+    {.name = "act_quant/model", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=4096"}, .dims = {"M=256"}, .outputs = {"Y", "S"},
+     .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=256 N=4096 int8 per row",
+     .bytes = 256 * 4096 * 3.0 + 256 * 4, .demo = true},
     {.name = "act_quant_block/small", .op = "act_quant_block", .file = "kernels/ds_v4/act_quant.py",
-     .kernel = "act_quant_block", .args = {"N=1024", "round_scale=True"}, .dims = {"M=32"}, .outputs = {"Y", "S"}, .rtol = 1e-6,
-     .atol = 0, .golden = golden_act_quant_block, .shape = "M=32 N=1024 fp8 e4m3, 128-blocks",
-     .bytes = 32 * 1024 * 3.0},
+     .kernel = "act_quant_block", .args = {"N=1024", "round_scale=True"}, .dims = {"M=32"},
+     .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0, .golden = golden_act_quant_block,
+     .shape = "M=32 N=1024 fp8 e4m3, 128-blocks", .bytes = 32 * 1024 * 3.0},
+
+    // elementwise_add: one rounding of an exact sum on both sides, so exact. Tiles must divide M
+    // and N.
+    {.name = "elementwise_add/small", .op = "elementwise_add",
+     .file = "kernels/examples/elementwise_add.py", .args = {"M=128", "N=512"}, .outputs = {"C"},
+     .golden = golden_add, .shape = "M=128 N=512 f32", .bytes = 3 * 4 * 128 * 512.0},
+    {.name = "elementwise_add/f16", .op = "elementwise_add",
+     .file = "kernels/examples/elementwise_add.py",
+     .args = {"M=128", "N=512", "block_M=32", "block_N=128", "dtype=\"float16\""}, .outputs = {"C"},
+     .golden = golden_add, .shape = "M=128 N=512 f16, 32x128 tiles", .bytes = 3 * 2 * 128 * 512.0},
+    {.name = "elementwise_add/bf16", .op = "elementwise_add",
+     .file = "kernels/examples/elementwise_add.py",
+     .args = {"M=64", "N=1024", "dtype=\"bfloat16\""}, .outputs = {"C"}, .golden = golden_add,
+     .shape = "M=64 N=1024 bf16", .bytes = 3 * 2 * 64 * 1024.0},
+    {.name = "elementwise_add/default", .op = "elementwise_add",
+     .file = "kernels/examples/elementwise_add.py", .outputs = {"C"}, .golden = golden_add,
+     .shape = "M=1024 N=1024 f32", .bytes = 3 * 4 * 1024 * 1024.0},
+
+    // The GEMMs: fp32 accumulation (L0C) rounded once to the output dtype; the tails cases cut
+    // every tile dimension (edge tiles clipped by the GM copies, K tails zero-filled).
+    {.name = "gemm/small", .op = "gemm", .file = "kernels/examples/gemm.py",
+     .args = {"M=128", "N=256", "K=128"}, .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(128), .golden = golden_gemm, .shape = "M=128 N=256 K=128 f16",
+     .flops = 2.0 * 128 * 256 * 128},
+    {.name = "gemm/tails", .op = "gemm", .file = "kernels/examples/gemm.py",
+     .args = {"M=200", "N=300", "K=100"}, .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(100), .golden = golden_gemm, .shape = "M=200 N=300 K=100 f16, M/N/K tails",
+     .flops = 2.0 * 200 * 300 * 100},
+    {.name = "gemm/bf16", .op = "gemm", .file = "kernels/examples/gemm.py",
+     .args = {"M=96", "N=320", "K=160", "dtype=\"bfloat16\""}, .outputs = {"C"}, .rtol = RTOL_BF16,
+     .atol = GEMM_ATOL(160), .golden = golden_gemm, .shape = "M=96 N=320 K=160 bf16, N/K tails",
+     .flops = 2.0 * 96 * 320 * 160},
+    {.name = "gemm/f32", .op = "gemm", .file = "kernels/examples/gemm.py",
+     .args = {"M=64", "N=160", "K=72", "dtype=\"float32\""}, .outputs = {"C"}, .rtol = RTOL_F32,
+     .atol = GEMM_ATOL(72), .golden = golden_gemm, .shape = "M=64 N=160 K=72 f32",
+     .flops = 2.0 * 64 * 160 * 72},
+    {.name = "gemm/default", .op = "gemm", .file = "kernels/examples/gemm.py", .outputs = {"C"},
+     .rtol = RTOL_F16, .atol = GEMM_ATOL(1024), .golden = golden_gemm, .shape = "M=N=K=1024 f16",
+     .flops = 2.0 * 1024 * 1024 * 1024, .slow = true},
+    {.name = "gemm_dev/small", .op = "gemm_dev", .file = "kernels/examples/gemm_dev.py",
+     .args = {"N=128", "K=128"}, .dims = {"M=64"}, .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(128), .golden = golden_gemm, .shape = "M=64 N=128 K=128 f16",
+     .flops = 2.0 * 64 * 128 * 128},
+    {.name = "gemm_dev/tails", .op = "gemm_dev", .file = "kernels/examples/gemm_dev.py",
+     .args = {"N=300", "K=200"}, .dims = {"M=130"}, .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(200), .golden = golden_gemm, .shape = "M=130 N=300 K=200 f16, M/N/K tails",
+     .flops = 2.0 * 130 * 300 * 200},
+    {.name = "gemm_dev/bf16", .op = "gemm_dev", .file = "kernels/examples/gemm_dev.py",
+     .args = {"N=200", "K=136", "dtype=\"bfloat16\""}, .dims = {"M=77"}, .outputs = {"C"},
+     .rtol = RTOL_BF16, .atol = GEMM_ATOL(136), .golden = golden_gemm,
+     .shape = "M=77 N=200 K=136 bf16, M/N/K tails", .flops = 2.0 * 77 * 200 * 136},
+    {.name = "gemm_dev/large", .op = "gemm_dev", .file = "kernels/examples/gemm_dev.py",
+     .args = {"N=512", "K=1024"}, .dims = {"M=256"}, .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(1024), .golden = golden_gemm, .shape = "M=256 N=512 K=1024 f16",
+     .flops = 2.0 * 256 * 512 * 1024},
+    {.name = "gemm_transpose_b/small", .op = "gemm_transpose_b",
+     .file = "kernels/examples/gemm_transpose_b.py", .args = {"N=128", "K=128"}, .dims = {"M=128"},
+     .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(128), .golden = golden_gemm_tb,
+     .shape = "M=128 N=128 K=128 bf16 -> f32", .flops = 2.0 * 128 * 128 * 128},
+    {.name = "gemm_transpose_b/tails", .op = "gemm_transpose_b",
+     .file = "kernels/examples/gemm_transpose_b.py", .args = {"N=300", "K=200"}, .dims = {"M=130"},
+     .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(200), .golden = golden_gemm_tb,
+     .shape = "M=130 N=300 K=200 bf16 -> f32, M/N/K tails", .flops = 2.0 * 130 * 300 * 200},
+    {.name = "gemm_transpose_b/f16", .op = "gemm_transpose_b",
+     .file = "kernels/examples/gemm_transpose_b.py",
+     .args = {"N=200", "K=160", "dtype=\"float16\"", "out_dtype=\"float16\""}, .dims = {"M=70"},
+     .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(160), .golden = golden_gemm_tb,
+     .shape = "M=70 N=200 K=160 f16 -> f16", .flops = 2.0 * 70 * 200 * 160},
+    {.name = "gemm_transpose_b/model", .op = "gemm_transpose_b",
+     .file = "kernels/examples/gemm_transpose_b.py", .args = {"N=1024", "K=4096"},
+     .dims = {"M=128"}, .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(4096),
+     .golden = golden_gemm_tb, .shape = "M=128 N=1024 K=4096 bf16 -> f32",
+     .flops = 2.0 * 128 * 1024 * 4096, .slow = true},
+
+    // gemm_pipelined: K loops of 1 (partial), 2 (= num_stages), 4, 5 and 64 steps.
+    {.name = "gemm_pipelined/small", .op = "gemm_pipelined",
+     .file = "kernels/examples/gemm_pipelined.py", .args = {"N=256", "K=256"}, .dims = {"M=128"},
+     .outputs = {"C"}, .rtol = RTOL_BF16, .atol = GEMM_ATOL(256), .golden = golden_gemm_w,
+     .shape = "M=128 N=256 K=256 bf16, 4 K steps", .flops = 2.0 * 128 * 256 * 256},
+    {.name = "gemm_pipelined/tails", .op = "gemm_pipelined",
+     .file = "kernels/examples/gemm_pipelined.py", .args = {"N=300", "K=200"}, .dims = {"M=130"},
+     .outputs = {"C"}, .rtol = RTOL_BF16, .atol = GEMM_ATOL(200), .golden = golden_gemm_w,
+     .shape = "M=130 N=300 K=200 bf16, M/N/K tails", .flops = 2.0 * 130 * 300 * 200},
+    {.name = "gemm_pipelined/one_step", .op = "gemm_pipelined",
+     .file = "kernels/examples/gemm_pipelined.py", .args = {"N=256", "K=40"}, .dims = {"M=64"},
+     .outputs = {"C"}, .rtol = RTOL_BF16, .atol = GEMM_ATOL(40), .golden = golden_gemm_w,
+     .shape = "M=64 N=256 K=40 bf16, one partial K step", .flops = 2.0 * 64 * 256 * 40},
+    {.name = "gemm_pipelined/two_steps", .op = "gemm_pipelined",
+     .file = "kernels/examples/gemm_pipelined.py", .args = {"N=256", "K=128"}, .dims = {"M=32"},
+     .outputs = {"C"}, .rtol = RTOL_BF16, .atol = GEMM_ATOL(128), .golden = golden_gemm_w,
+     .shape = "M=32 N=256 K=128 bf16, trip count = stages", .flops = 2.0 * 32 * 256 * 128},
+    {.name = "gemm_pipelined/stages3_f16", .op = "gemm_pipelined",
+     .file = "kernels/examples/gemm_pipelined.py",
+     .args = {"N=128", "K=320", "block_N=128", "num_stages=3", "dtype=\"float16\""},
+     .dims = {"M=96"}, .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(320),
+     .golden = golden_gemm_w, .shape = "M=96 N=128 K=320 f16, 3 stages",
+     .flops = 2.0 * 96 * 128 * 320},
+    {.name = "gemm_pipelined/model", .op = "gemm_pipelined",
+     .file = "kernels/examples/gemm_pipelined.py", .args = {"N=1024", "K=4096"}, .dims = {"M=128"},
+     .outputs = {"C"}, .rtol = RTOL_BF16, .atol = GEMM_ATOL(4096), .golden = golden_gemm_w,
+     .shape = "M=128 N=1024 K=4096 bf16", .flops = 2.0 * 128 * 1024 * 4096, .slow = true},
+    {.name = "matmul_add/small", .op = "matmul_add", .file = "kernels/examples/matmul_add.py",
+     .args = {"M=128", "N=128", "K=128"}, .outputs = {"D"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(128), .golden = golden_matmul_add, .shape = "M=128 N=128 K=128 f16",
+     .flops = 2.0 * 128 * 128 * 128},
+    {.name = "matmul_add/tails", .op = "matmul_add", .file = "kernels/examples/matmul_add.py",
+     .args = {"M=200", "N=300", "K=100"}, .outputs = {"D"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(100), .golden = golden_matmul_add,
+     .shape = "M=200 N=300 K=100 f16, M/N/K tails", .flops = 2.0 * 200 * 300 * 100},
+    {.name = "matmul_add/bf16", .op = "matmul_add", .file = "kernels/examples/matmul_add.py",
+     .args = {"M=256", "N=384", "K=200", "dtype=\"bfloat16\""}, .outputs = {"D"}, .rtol = RTOL_BF16,
+     .atol = GEMM_ATOL(200), .golden = golden_matmul_add, .shape = "M=256 N=384 K=200 bf16, K tail",
+     .flops = 2.0 * 256 * 384 * 200},
+    {.name = "matmul_add_dev/small", .op = "matmul_add_dev",
+     .file = "kernels/examples/matmul_add_dev.py", .args = {"N=128", "K=128"}, .dims = {"M=128"},
+     .outputs = {"D"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(128), .golden = golden_matmul_add,
+     .shape = "M=128 N=128 K=128 f16", .flops = 2.0 * 128 * 128 * 128},
+    {.name = "matmul_add_dev/tails", .op = "matmul_add_dev",
+     .file = "kernels/examples/matmul_add_dev.py", .args = {"N=300", "K=200"}, .dims = {"M=130"},
+     .outputs = {"D"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(200), .golden = golden_matmul_add,
+     .shape = "M=130 N=300 K=200 f16, M/N/K tails", .flops = 2.0 * 130 * 300 * 200},
+    {.name = "matmul_add_dev/bf16", .op = "matmul_add_dev",
+     .file = "kernels/examples/matmul_add_dev.py", .args = {"N=200", "K=72", "dtype=\"bfloat16\""},
+     .dims = {"M=90"}, .outputs = {"D"}, .rtol = RTOL_BF16, .atol = GEMM_ATOL(72),
+     .golden = golden_matmul_add, .shape = "M=90 N=200 K=72 bf16, M/N/K tails",
+     .flops = 2.0 * 90 * 200 * 72},
+
+    // online_softmax: N(0, 3) inputs so the running max moves across column blocks; tails pad
+    // columns with -inf and clip rows.
+    {.name = "online_softmax/small", .op = "online_softmax",
+     .file = "kernels/examples/online_softmax.py", .args = {"M=32", "N=512"},
+     .fills = {"X=normal:0:3"}, .outputs = {"Y"}, .rtol = SOFTMAX_RTOL_F32,
+     .golden = golden_softmax, .shape = "M=32 N=512 f32", .bytes = 2 * 4 * 32 * 512.0},
+    {.name = "online_softmax/tails_bf16", .op = "online_softmax",
+     .file = "kernels/examples/online_softmax.py",
+     .args = {"M=100", "N=1000", "dtype=\"bfloat16\""}, .fills = {"X=normal:0:3"}, .outputs = {"Y"},
+     .rtol = RTOL_BF16, .golden = golden_softmax,
+     .shape = "M=100 N=1000 bf16, row and column tails", .bytes = 2 * 2 * 100 * 1000.0},
+    {.name = "online_softmax/tails_f16", .op = "online_softmax",
+     .file = "kernels/examples/online_softmax.py",
+     .args = {"M=40", "N=1300", "block_N=256", "dtype=\"float16\""}, .fills = {"X=normal:0:3"},
+     .outputs = {"Y"}, .rtol = RTOL_F16, .atol = ATOL_F16_SUBNORMAL, .golden = golden_softmax,
+     .shape = "M=40 N=1300 f16, 256-column blocks, tails", .bytes = 2 * 2 * 40 * 1300.0},
+    {.name = "online_softmax/large", .op = "online_softmax",
+     .file = "kernels/examples/online_softmax.py", .args = {"M=64", "N=4096"},
+     .fills = {"X=normal:0:3"}, .outputs = {"Y"}, .rtol = SOFTMAX_RTOL_F32,
+     .golden = golden_softmax, .shape = "M=64 N=4096 f32", .bytes = 2 * 4 * 64 * 4096.0},
+
+    // layer_norm: M tails leave one vector core with a partial or empty row band.
+    {.name = "layer_norm/small", .op = "layer_norm", .file = "kernels/examples/layer_norm.py",
+     .args = {"N=256"}, .dims = {"M=16"}, .fills = {LN_FILLS}, .outputs = {"Y"}, .rtol = RTOL_F16,
+     .atol = LN_ATOL, .golden = golden_layer_norm, .shape = "M=16 N=256 f16",
+     .bytes = 2 * 2 * 16 * 256.0},
+    {.name = "layer_norm/tails_f32", .op = "layer_norm", .file = "kernels/examples/layer_norm.py",
+     .args = {"N=256", "dtype=\"float32\""}, .dims = {"M=19"}, .fills = {LN_FILLS},
+     .outputs = {"Y"}, .rtol = RTOL_F32, .atol = LN_ATOL, .golden = golden_layer_norm,
+     .shape = "M=19 N=256 f32, row tail", .bytes = 2 * 4 * 19 * 256.0},
+    {.name = "layer_norm/bf16", .op = "layer_norm", .file = "kernels/examples/layer_norm.py",
+     .args = {"N=1024", "eps=1e-3", "dtype=\"bfloat16\""}, .dims = {"M=40"}, .fills = {LN_FILLS},
+     .outputs = {"Y"}, .rtol = RTOL_BF16, .atol = LN_ATOL, .golden = golden_layer_norm,
+     .shape = "M=40 N=1024 bf16 eps=1e-3, row tail", .bytes = 2 * 2 * 40 * 1024.0},
+    {.name = "layer_norm/large", .op = "layer_norm", .file = "kernels/examples/layer_norm.py",
+     .args = {"N=4096"}, .dims = {"M=100"}, .fills = {LN_FILLS}, .outputs = {"Y"}, .rtol = RTOL_F16,
+     .atol = LN_ATOL, .golden = golden_layer_norm, .shape = "M=100 N=4096 f16, row tail",
+     .bytes = 2 * 2 * 100 * 4096.0},
+
+    // flash_attention: seq_q tails (100 = 64 + 36, 48 = 32 + 16); P is rounded to dtype before
+    // P.V (see ATTN_ATOL_*).
+    {.name = "flash_attention/small", .op = "flash_attention",
+     .file = "kernels/examples/flash_attention.py",
+     .args = {"heads=1", "seq_q=64", "seq_kv=128", "dim=64"}, .outputs = {"O"}, .rtol = RTOL_F16,
+     .atol = ATTN_ATOL_F16, .golden = golden_attention, .shape = "b=1 h=1 sq=64 skv=128 d=64 f16",
+     .flops = FA_FLOPS(1, 1, 64, 128, 64)},
+    {.name = "flash_attention/tails_bf16", .op = "flash_attention",
+     .file = "kernels/examples/flash_attention.py",
+     .args = {"batch=2", "heads=2", "seq_q=100", "seq_kv=128", "dim=64", "dtype=\"bfloat16\""},
+     .outputs = {"O"}, .rtol = RTOL_BF16, .atol = ATTN_ATOL_BF16, .golden = golden_attention,
+     .shape = "b=2 h=2 sq=100 skv=128 d=64 bf16", .flops = FA_FLOPS(2, 2, 100, 128, 64)},
+    {.name = "flash_attention/d128", .op = "flash_attention",
+     .file = "kernels/examples/flash_attention.py",
+     .args = {"heads=2", "seq_q=128", "seq_kv=256", "dim=128"}, .outputs = {"O"}, .rtol = RTOL_F16,
+     .atol = ATTN_ATOL_F16, .golden = golden_attention, .shape = "b=1 h=2 sq=128 skv=256 d=128 f16",
+     .flops = FA_FLOPS(1, 2, 128, 256, 128)},
+    {.name = "flash_attention/f32", .op = "flash_attention",
+     .file = "kernels/examples/flash_attention.py",
+     .args = {"heads=2", "seq_q=48", "seq_kv=128", "dim=32", "block_M=32", "block_N=32",
+              "dtype=\"float32\""},
+     .outputs = {"O"}, .rtol = RTOL_F32, .atol = ATTN_ATOL_F32, .golden = golden_attention,
+     .shape = "b=1 h=2 sq=48 skv=128 d=32 f32", .flops = FA_FLOPS(1, 2, 48, 128, 32)},
+    {.name = "flash_attention/default", .op = "flash_attention",
+     .file = "kernels/examples/flash_attention.py", .outputs = {"O"}, .rtol = RTOL_F16,
+     .atol = ATTN_ATOL_F16, .golden = golden_attention, .shape = "b=1 h=8 sq=512 skv=512 d=128 f16",
+     .flops = FA_FLOPS(1, 8, 512, 512, 128), .slow = true},
 };
+// clang-format on
 
 static const tl_check_case_t *table[TL_ARRAY_LEN(cases) + 1];
 
