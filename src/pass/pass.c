@@ -7,10 +7,12 @@
 
 static const tl_pass_t ref_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"memplan", "physical scopes", tl_pass_memplan_ref},
 };
 
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"memplan", "physical scopes, final statement order", tl_pass_memplan},
 };
 
 static const tl_pass_t cpu_pipeline[] = {

@@ -39,5 +39,13 @@ const char *tl_pass_names(void);
 
 // --- the passes -------------------------------------------------------------------------
 tl_status_t tl_pass_scope_infer(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// memplan.c: scratchpad addresses (NPU: always; the reference pipeline only
+// when TL_ASCEND_MEMORY_PLANNING is on, so that `tilec run` uses the plan).
+tl_status_t tl_pass_memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+tl_status_t tl_pass_memplan_ref(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// Alignment (bytes) of buffer addresses and sizes in scope s, and the scope's
+// capacity for kernel k.
+int64_t tl_memplan_align(tl_scope_t s);
+int64_t tl_memplan_capacity(const tl_kernel_t *k, tl_scope_t s);
 
 #endif

@@ -1,0 +1,162 @@
+// Buffer accesses of statements (see access.h for the rules).
+#include "pass/access.h"
+
+static void load(const tl_expr_t *e, tl_access_fn fn, void *arg)
+{
+    tl_access_t a = {e->load.buf, TL_ACCESS_READ, false, false, NULL, e->load.n, e->load.idx};
+    fn(arg, &a);
+}
+
+void tl_access_expr(const tl_expr_t *e, tl_access_fn fn, void *arg)
+{
+    if (!e) return;
+    switch (e->kind) {
+    case TL_EX_LOAD:
+        for (int i = 0; i < e->load.n; i++) tl_access_expr(e->load.idx[i], fn, arg);
+        load(e, fn, arg);
+        break;
+    case TL_EX_BIN:
+        tl_access_expr(e->op.a, fn, arg);
+        tl_access_expr(e->op.b, fn, arg);
+        break;
+    case TL_EX_UN: tl_access_expr(e->op.a, fn, arg); break;
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: tl_access_expr(e->arg, fn, arg); break;
+    case TL_EX_SELECT:
+        tl_access_expr(e->sel.cond, fn, arg);
+        tl_access_expr(e->sel.a, fn, arg);
+        tl_access_expr(e->sel.b, fn, arg);
+        break;
+    default: break;
+    }
+}
+
+bool tl_access_region_whole(const tl_region_t *r)
+{
+    const tl_buffer_t *b = r->buf;
+    if (b->scope == TL_SCOPE_GM || r->ndim != b->ndim) return false;
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t s, e;
+        if (!tl_ir_is_const_int(r->start[d], &s) || !tl_ir_is_const_int(r->extent[d], &e)) {
+            return false;
+        }
+        if (s != 0 || e != b->shape[d]) return false;
+    }
+    // A start point takes its extents from the other operand at run time.
+    return r->form != TL_REGION_POINT || tl_buffer_numel(b) == 1;
+}
+
+static int64_t region_numel(const tl_region_t *r)
+{
+    int64_t n = 1, e;
+    for (int d = 0; d < r->ndim; d++) {
+        if (!tl_ir_is_const_int(r->extent[d], &e)) return -1;
+        n *= e;
+    }
+    return n;
+}
+
+// Whether the op writes every element of its destination region (operand 0,
+// or 1 for copies).
+static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
+{
+    if (dst->form == TL_REGION_POINT) return false;
+    int64_t count = region_numel(dst);
+    if (count < 0) return false;
+    switch (op->code) {
+    case TL_OP_GATHER:
+    case TL_OP_COMPARE:
+    case TL_OP_REINTERPRETCAST: return false;
+    case TL_OP_COPY: {
+        // GM sources fill the rest of the region; on-chip sources must match.
+        const tl_region_t *src = &op->args[0].region;
+        if (src->buf->scope == TL_SCOPE_GM) return true;
+        return src->form != TL_REGION_POINT && region_numel(src) == count;
+    }
+    default: break;
+    }
+    if (tl_op_info(op->code)->cls == TL_OPC_REDUCE)
+        return op->clear && !op->real_shape[0] && !op->real_shape[1];
+    // An optional trailing scalar is an element count (gather's is a base address).
+    const char *sig = tl_op_info(op->code)->signature;
+    int required = 0;
+    for (const char *p = sig; *p && *p != '['; p++) required++;
+    if (op->nargs > required && op->args[op->nargs - 1].kind == TL_ARG_SCALAR) {
+        int64_t n;
+        if (!tl_ir_is_const_int(op->args[op->nargs - 1].scalar, &n)) return false;
+        return n >= count;
+    }
+    return true;
+}
+
+static void op_accesses(const tl_op_t *op, tl_access_fn fn, void *arg)
+{
+    const tl_opinfo_t *info = tl_op_info(op->code);
+    const char *p = info->signature;
+    tl_access_expr(op->init, fn, arg);
+    tl_access_expr(op->pad_value, fn, arg);
+    for (int i = 0; i < op->nargs; i++) {
+        while (*p == '[' || *p == ']') p++;
+        char letter = *p ? *p++ : 'r';
+        const tl_arg_t *a = &op->args[i];
+        if (a->kind == TL_ARG_SCALAR) {
+            tl_access_expr(a->scalar, fn, arg);
+            continue;
+        }
+        const tl_region_t *r = &a->region;
+        for (int d = 0; d < r->ndim; d++) {
+            tl_access_expr(r->start[d], fn, arg);
+            tl_access_expr(r->extent[d], fn, arg);
+        }
+        unsigned mode = letter == 'w'   ? TL_ACCESS_WRITE
+                        : letter == 'x' ? TL_ACCESS_READ | TL_ACCESS_WRITE
+                                        : TL_ACCESS_READ;
+        int64_t init;
+        if (letter == 'x' && info->cls == TL_OPC_GEMM && tl_ir_is_const_int(op->init, &init) &&
+            init)
+            mode = TL_ACCESS_WRITE;
+        if (letter == 'x' && info->cls == TL_OPC_REDUCE && op->clear) mode = TL_ACCESS_WRITE;
+        tl_access_t acc = {r->buf, mode, false, false, r, 0, NULL};
+        acc.covers = mode == TL_ACCESS_WRITE && writes_region(op, r);
+        acc.full = acc.covers && tl_access_region_whole(r);
+        fn(arg, &acc);
+    }
+}
+
+void tl_access_stmt(const tl_stmt_t *s, tl_access_fn fn, void *arg)
+{
+    switch (s->kind) {
+    case TL_ST_FOR:
+        tl_access_expr(s->for_.start, fn, arg);
+        tl_access_expr(s->for_.end, fn, arg);
+        break;
+    case TL_ST_WHILE: tl_access_expr(s->while_.cond, fn, arg); break;
+    case TL_ST_IF: tl_access_expr(s->if_.cond, fn, arg); break;
+    case TL_ST_LET: tl_access_expr(s->let.value, fn, arg); break;
+    case TL_ST_STORE: {
+        for (int i = 0; i < s->store.n; i++) tl_access_expr(s->store.idx[i], fn, arg);
+        tl_access_expr(s->store.value, fn, arg);
+        const tl_buffer_t *b = s->store.buf;
+        tl_access_t a = {s->store.buf,
+                         TL_ACCESS_WRITE,
+                         tl_buffer_numel(b) == 1 && b->scope != TL_SCOPE_GM,
+                         true,
+                         NULL,
+                         s->store.n,
+                         s->store.idx};
+        fn(arg, &a);
+        break;
+    }
+    case TL_ST_OP: op_accesses(&s->op, fn, arg); break;
+    case TL_ST_SYNC: tl_access_expr(s->sync.id, fn, arg); break;
+    case TL_ST_PRINT:
+        for (int i = 0; i < s->print.n; i++) tl_access_expr(s->print.args[i], fn, arg);
+        if (s->print.region) {
+            tl_access_t a = {
+                s->print.region->buf, TL_ACCESS_READ, false, false, s->print.region, 0, NULL};
+            fn(arg, &a);
+        }
+        break;
+    default: break;
+    }
+}

@@ -1,0 +1,400 @@
+// Buffer lifetimes and the must-write analysis behind them (see live.h).
+//
+// Must-write facts: a fact says "this part of buffer b is certainly written".
+// Per dimension it is the whole dimension, a constant range, or a range that
+// moves with a loop variable (`coef * v + off`, `ext` wide). A read is covered
+// only by a fact that covers the whole buffer. Leaving a loop with constant
+// bounds (at least one iteration, no break or continue) turns the dimensions
+// that move with its variable into whole dimensions when the iterations tile
+// them, and drops facts that still depend on it.
+#include "pass/live.h"
+
+#include "pass/access.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const tl_var_t *var; // NULL: constant range [off, off + ext)
+    int64_t coef, off, ext;
+    bool whole;
+} dimfact_t;
+
+typedef struct {
+    int buf;
+    int ndim;
+    dimfact_t d[TL_MAX_DIMS];
+} fact_t;
+
+typedef struct {
+    int n, cap;
+    fact_t *f;
+} facts_t;
+
+typedef struct {
+    const tl_kernel_t *k;
+    uint8_t *exposed; // per buffer: read before a full write (NULL: not tracked)
+    facts_t *facts;
+    bool writes; // second visit of a statement's accesses: its writes
+    bool nomem;
+} walk_t;
+
+static bool push(walk_t *w, facts_t *fs, const fact_t *f)
+{
+    for (int i = 0; i < fs->n; i++)
+        if (!memcmp(&fs->f[i], f, sizeof *f)) return true;
+    if (fs->n == fs->cap) {
+        int cap = fs->cap ? fs->cap * 2 : 8;
+        fact_t *p = realloc(fs->f, sizeof *p * (size_t)cap);
+        if (!p) {
+            w->nomem = true;
+            return false;
+        }
+        fs->f = p;
+        fs->cap = cap;
+    }
+    fs->f[fs->n++] = *f;
+    return true;
+}
+
+static bool fact_whole(const fact_t *f)
+{
+    for (int d = 0; d < f->ndim; d++)
+        if (!f->d[d].whole) return false;
+    return true;
+}
+
+static bool has_full(const facts_t *fs, int buf)
+{
+    for (int i = 0; i < fs->n; i++)
+        if (fs->f[i].buf == buf && fact_whole(&fs->f[i])) return true;
+    return false;
+}
+
+static void normalise(dimfact_t *d, int64_t size)
+{
+    d->whole = !d->var && d->off <= 0 && d->off + d->ext >= size;
+}
+
+// One dimension of a write starting at `start`, `ext` wide. False when the
+// start is not constant or linear in one loop variable.
+static bool dim_of(const tl_expr_t *start, int64_t ext, int64_t size, dimfact_t *d)
+{
+    tl_linear_t lin;
+    memset(d, 0, sizeof *d);
+    d->ext = ext;
+    if (!tl_ir_linear(start, &lin)) return false;
+    d->off = lin.c;
+    for (int i = 0; i < lin.n; i++) {
+        if (!lin.coefs[i]) continue;
+        const tl_expr_t *t = lin.terms[i];
+        if (d->var || t->kind != TL_EX_VAR || t->var->kind != TL_VAR_LOOP) return false;
+        d->var = t->var;
+        d->coef = lin.coefs[i];
+    }
+    normalise(d, size);
+    return true;
+}
+
+static void write_fact(walk_t *w, const tl_access_t *a)
+{
+    const tl_buffer_t *b = a->buf;
+    if (b->scope == TL_SCOPE_GM || b->scope == TL_SCOPE_VAR || b->ndim > TL_MAX_DIMS) return;
+    fact_t f;
+    memset(&f, 0, sizeof f);
+    f.buf = b->id;
+    f.ndim = b->ndim;
+    if (a->full) {
+        for (int d = 0; d < b->ndim; d++) f.d[d].whole = true;
+        push(w, w->facts, &f);
+        return;
+    }
+    if (!a->covers) return;
+    if (a->region) {
+        const tl_region_t *r = a->region;
+        for (int d = 0; d < b->ndim; d++) {
+            int64_t e;
+            if (!tl_ir_is_const_int(r->extent[d], &e) ||
+                !dim_of(r->start[d], e, b->shape[d], &f.d[d]))
+                return;
+        }
+    } else {
+        if (a->n != b->ndim) return;
+        for (int d = 0; d < b->ndim; d++)
+            if (!dim_of(a->idx[d], 1, b->shape[d], &f.d[d])) return;
+    }
+    push(w, w->facts, &f);
+}
+
+static void on_access(void *arg, const tl_access_t *a)
+{
+    walk_t *w = arg;
+    if (!w->writes && (a->mode & TL_ACCESS_READ) && w->exposed && !has_full(w->facts, a->buf->id))
+        w->exposed[a->buf->id] = 1;
+    if (w->writes && (a->mode & TL_ACCESS_WRITE)) write_fact(w, a);
+}
+
+// A statement reads its operands before it writes its results.
+static void accesses(walk_t *w, const tl_stmt_t *s)
+{
+    w->writes = false;
+    tl_access_stmt(s, on_access, w);
+    w->writes = true;
+    tl_access_stmt(s, on_access, w);
+}
+
+static bool escapes(const tl_stmt_t *s)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_BREAK:
+    case TL_ST_CONTINUE: return true;
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (escapes(s->seq.items[i])) return true;
+        return false;
+    case TL_ST_IF: return escapes(s->if_.then_) || escapes(s->if_.else_);
+    case TL_ST_SCOPE: return escapes(s->scope.body);
+    default: return false; // a nested loop's break leaves only that loop
+    }
+}
+
+// The facts of a loop body that still hold after the loop over v in [lo, hi).
+static void leave_loop(const tl_kernel_t *k, const tl_var_t *v, int64_t lo, int64_t hi,
+                       facts_t *body, facts_t *out, walk_t *w)
+{
+    for (int i = 0; i < body->n; i++) {
+        fact_t f = body->f[i];
+        const tl_buffer_t *b = k->buffers.items[f.buf];
+        bool keep = true;
+        for (int d = 0; d < f.ndim && keep; d++) {
+            dimfact_t *x = &f.d[d];
+            if (x->var != v) continue;
+            // Iterations write [coef*v + off, coef*v + off + ext): a tiling when ext >= coef.
+            if (x->coef <= 0 || x->ext < x->coef) {
+                keep = false;
+                continue;
+            }
+            x->off = x->coef * lo + x->off;
+            x->ext = x->coef * (hi - 1 - lo) + x->ext;
+            x->var = NULL;
+            x->coef = 0;
+            normalise(x, b->shape[d]);
+        }
+        if (keep) push(w, out, &f);
+    }
+}
+
+static void walk(walk_t *w, const tl_stmt_t *s);
+
+static void walk_branch(walk_t *w, const tl_stmt_t *s, facts_t *out)
+{
+    facts_t *saved = w->facts;
+    out->n = 0;
+    for (int i = 0; i < saved->n; i++) push(w, out, &saved->f[i]);
+    w->facts = out;
+    walk(w, s);
+    w->facts = saved;
+}
+
+static void walk_loop(walk_t *w, const tl_stmt_t *s)
+{
+    facts_t body = {0, 0, NULL};
+    walk_branch(w, s->kind == TL_ST_FOR ? s->for_.body : s->while_.body, &body);
+    int64_t lo, hi;
+    if (s->kind == TL_ST_FOR && tl_ir_is_const_int(s->for_.start, &lo) &&
+        tl_ir_is_const_int(s->for_.end, &hi) && hi > lo && !escapes(s->for_.body))
+        leave_loop(w->k, s->for_.var, lo, hi, &body, w->facts, w);
+    free(body.f);
+}
+
+static bool same_fact(const fact_t *a, const fact_t *b)
+{
+    return !memcmp(a, b, sizeof *a);
+}
+
+static void walk(walk_t *w, const tl_stmt_t *s)
+{
+    if (!s || w->nomem) return;
+    accesses(w, s);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) walk(w, s->seq.items[i]);
+        break;
+    case TL_ST_FOR:
+    case TL_ST_WHILE: walk_loop(w, s); break;
+    case TL_ST_IF: {
+        facts_t a = {0, 0, NULL}, b = {0, 0, NULL};
+        walk_branch(w, s->if_.then_, &a);
+        walk_branch(w, s->if_.else_, &b);
+        facts_t *f = w->facts;
+        f->n = 0;
+        for (int i = 0; i < a.n; i++)
+            for (int j = 0; j < b.n; j++)
+                if (same_fact(&a.f[i], &b.f[j])) {
+                    push(w, f, &a.f[i]);
+                    break;
+                }
+        free(a.f);
+        free(b.f);
+        break;
+    }
+    case TL_ST_SCOPE: walk(w, s->scope.body); break;
+    default: break;
+    }
+}
+
+// Marks in exposed[] the buffers read in one iteration of loop before the
+// iteration certainly overwrote them. False when out of memory.
+static bool body_exposed(const tl_kernel_t *k, const tl_stmt_t *loop, uint8_t *exposed)
+{
+    facts_t f = {0, 0, NULL};
+    walk_t w = {k, exposed, &f, false, false};
+    if (loop->kind == TL_ST_WHILE) tl_access_expr(loop->while_.cond, on_access, &w);
+    walk(&w, loop->kind == TL_ST_FOR ? loop->for_.body : loop->while_.body);
+    free(f.f);
+    return !w.nomem;
+}
+
+bool tl_live_carried(const tl_kernel_t *k, const tl_stmt_t *loop, const tl_buffer_t *b)
+{
+    uint8_t *exposed = calloc((size_t)k->buffers.len + 1, 1);
+    if (!exposed) return true;
+    bool r = !body_exposed(k, loop, exposed) || exposed[b->id];
+    free(exposed);
+    return r;
+}
+
+bool tl_live_must_write(const tl_kernel_t *k, const tl_stmt_t *s, const tl_buffer_t *b)
+{
+    facts_t f = {0, 0, NULL};
+    walk_t w = {k, NULL, &f, false, false};
+    walk(&w, s);
+    bool r = !w.nomem && has_full(&f, b->id);
+    free(f.f);
+    return r;
+}
+
+// --- positions and intervals -------------------------------------------------------
+
+typedef struct {
+    const tl_stmt_t *s;
+    int begin, end; // span of the loop's positions (inclusive)
+} loop_t;
+
+typedef struct {
+    const tl_kernel_t *k;
+    tl_live_t *out;
+    int pos, cap;
+    loop_t *loops;
+    int nloops, caploops;
+    bool nomem;
+} number_t;
+
+static void touch(void *arg, const tl_access_t *a)
+{
+    number_t *n = arg;
+    tl_live_range_t *r = &n->out->range[a->buf->id];
+    int p = n->pos - 1;
+    if (r->start < 0 || p < r->start) r->start = p;
+    if (p > r->end) r->end = p;
+}
+
+static void position(number_t *n, const tl_stmt_t *s)
+{
+    if (n->pos == n->cap) {
+        int cap = n->cap ? n->cap * 2 : 256;
+        const tl_stmt_t **p = realloc(n->out->at, sizeof *p * (size_t)cap);
+        if (!p) {
+            n->nomem = true;
+            return;
+        }
+        n->out->at = p;
+        n->cap = cap;
+    }
+    n->out->at[n->pos++] = s;
+    tl_access_stmt(s, touch, n);
+}
+
+static void number(number_t *n, const tl_stmt_t *s)
+{
+    if (!s || n->nomem) return;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) number(n, s->seq.items[i]);
+        return;
+    case TL_ST_SCOPE: number(n, s->scope.body); return;
+    case TL_ST_IF:
+        position(n, s);
+        number(n, s->if_.then_);
+        number(n, s->if_.else_);
+        return;
+    case TL_ST_FOR:
+    case TL_ST_WHILE: {
+        if (s->kind == TL_ST_FOR) position(n, s); // bounds: evaluated once, before the loop
+        int begin = n->pos;
+        if (s->kind == TL_ST_WHILE) position(n, s); // the condition: every iteration
+        number(n, s->kind == TL_ST_FOR ? s->for_.body : s->while_.body);
+        if (n->pos == begin || n->nomem) return;
+        if (n->nloops == n->caploops) {
+            int cap = n->caploops ? n->caploops * 2 : 16;
+            loop_t *p = realloc(n->loops, sizeof *p * (size_t)cap);
+            if (!p) {
+                n->nomem = true;
+                return;
+            }
+            n->loops = p;
+            n->caploops = cap;
+        }
+        n->loops[n->nloops++] = (loop_t){s, begin, n->pos - 1}; // inner loops come first
+        return;
+    }
+    default: position(n, s); return;
+    }
+}
+
+static bool widen(const tl_kernel_t *k, tl_live_t *l, const loop_t *lp)
+{
+    uint8_t *exposed = calloc((size_t)k->buffers.len + 1, 1);
+    if (!exposed || !body_exposed(k, lp->s, exposed)) {
+        free(exposed);
+        return false;
+    }
+    for (int i = 0; i < k->buffers.len; i++) {
+        tl_live_range_t *r = &l->range[i];
+        if (r->start < 0 || r->end < lp->begin || r->start > lp->end) continue;
+        bool inside = r->start >= lp->begin && r->end <= lp->end;
+        if (!inside || exposed[i]) {
+            r->start = TL_MIN(r->start, lp->begin);
+            r->end = TL_MAX(r->end, lp->end);
+        }
+    }
+    free(exposed);
+    return true;
+}
+
+tl_status_t tl_live_compute(const tl_kernel_t *k, tl_live_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->range = malloc(sizeof *out->range * ((size_t)k->buffers.len + 1));
+    if (!out->range) return TL_ERR_NOMEM;
+    for (int i = 0; i < k->buffers.len; i++) out->range[i] = (tl_live_range_t){-1, -1};
+    number_t n = {k, out, 0, 0, NULL, 0, 0, false};
+    number(&n, k->body);
+    out->npos = n.pos;
+    bool ok = !n.nomem;
+    for (int i = 0; ok && i < n.nloops; i++) ok = widen(k, out, &n.loops[i]);
+    free(n.loops);
+    if (!ok) {
+        tl_live_free(out);
+        return TL_ERR_NOMEM;
+    }
+    return TL_OK;
+}
+
+void tl_live_free(tl_live_t *l)
+{
+    free(l->at);
+    free(l->range);
+    memset(l, 0, sizeof *l);
+}

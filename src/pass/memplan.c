@@ -1,0 +1,381 @@
+// memplan: gives every on-chip buffer a byte address in its scratchpad.
+//
+// requires: physical scopes (scope_infer); the final statement order of every
+//           core (runs after the passes that move, copy or version statements)
+// ensures:  buf->addr >= 0 for every L1/L0A/L0B/L0C/UB buffer, aligned to its
+//           scope (32 B for UB and L1, 512 B for L0A/L0B, 64 B for L0C), sizes
+//           rounded up to that alignment, inside the scope's capacity; two
+//           buffers overlap only when their lifetimes are disjoint; pinned
+//           buffers (T.annotate_address) keep their address and nothing else is
+//           placed over them; a kernel that does not fit is an error that names
+//           the buffers live at the peak, their sizes and the bytes over.
+//
+// Switch: TL_ASCEND_MEMORY_PLANNING (k->config.memory_planning).
+//   on:  lifetimes from live.h (loop-aware); a linear scan per scope in order of
+//        first use, each buffer at the lowest aligned address free of the
+//        buffers live with it (if that leaves no room, a second scan places the
+//        largest buffers first before giving up);
+//   off: buffers one after another in declaration order, as upstream and the
+//        executor do; the same capacity diagnostics, with the planned peak as a
+//        hint.
+// Capacities are the executor's (exec.h, A2): UB 196352, L1 524032, L0A/L0B
+// 65536, L0C 131072 bytes; a developer kernel with T.Kernel(threads=k) before
+// the vector split runs its vector side as one lane with k times the UB, as
+// the executor does (exec_mem.c).
+#include "pass/pass.h"
+
+#include "exec/exec.h"
+#include "pass/live.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tl_scope_t planned[] = {TL_SCOPE_L1, TL_SCOPE_L0A, TL_SCOPE_L0B, TL_SCOPE_L0C,
+                                     TL_SCOPE_UB};
+
+int64_t tl_memplan_align(tl_scope_t s)
+{
+    switch (s) {
+    case TL_SCOPE_L0A:
+    case TL_SCOPE_L0B: return 512;
+    case TL_SCOPE_L0C: return 64;
+    default: return 32;
+    }
+}
+
+int64_t tl_memplan_capacity(const tl_kernel_t *k, tl_scope_t s)
+{
+    switch (s) {
+    case TL_SCOPE_L1: return TL_EXEC_L1_BYTES;
+    case TL_SCOPE_L0A: return TL_EXEC_L0A_BYTES;
+    case TL_SCOPE_L0B: return TL_EXEC_L0B_BYTES;
+    case TL_SCOPE_L0C: return TL_EXEC_L0C_BYTES;
+    case TL_SCOPE_UB: return (int64_t)TL_EXEC_UB_BYTES * (k->threads > 1 ? k->threads : 1);
+    default: return 0;
+    }
+}
+
+typedef struct {
+    tl_buffer_t *b;
+    int64_t size; // rounded up to the alignment
+    int start, end;
+    bool placed;
+} item_t;
+
+typedef struct {
+    tl_kernel_t *k;
+    tl_pass_ctx_t *ctx;
+    tl_live_t live;
+    tl_scope_t scope;
+    int64_t cap, align;
+    item_t *items;
+    int n;
+    bool soft; // reference pipeline: a plan that does not fit is a warning
+} plan_t;
+
+static tl_severity_t severity(const plan_t *p)
+{
+    return p->soft ? TL_SEV_WARNING : TL_SEV_ERROR;
+}
+
+static bool overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+    return a0 < b1 && b0 < a1;
+}
+
+static bool live_together(const item_t *a, const item_t *b)
+{
+    if (a->b->addr_pinned || b->b->addr_pinned) return true; // pins hold their range throughout
+    if (a->start < 0 || b->start < 0) return false;
+    return a->start <= b->end && b->start <= a->end;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Lowest aligned address for it that overlaps none of the placed items live
+// with it, or -1.
+static int64_t find_gap(plan_t *p, const item_t *it, int64_t *ranges)
+{
+    int m = 0;
+    for (int i = 0; i < p->n; i++) {
+        const item_t *o = &p->items[i];
+        if (o == it || !o->placed || !live_together(it, o)) continue;
+        ranges[2 * m] = o->b->addr;
+        ranges[2 * m + 1] = o->b->addr + o->size;
+        m++;
+    }
+    qsort(ranges, (size_t)m, 2 * sizeof *ranges, cmp_i64);
+    int64_t at = 0;
+    for (int i = 0; i < m; i++) {
+        if (at + it->size <= ranges[2 * i]) break;
+        at = TL_MAX(at, TL_ALIGN_UP(ranges[2 * i + 1], p->align));
+    }
+    return at + it->size <= p->cap ? at : -1;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const item_t *x = a, *y = b;
+    int sx = x->start < 0 ? 1 << 30 : x->start, sy = y->start < 0 ? 1 << 30 : y->start;
+    if (sx != sy) return sx < sy ? -1 : 1;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return x->b->id - y->b->id;
+}
+
+static int by_size(const void *a, const void *b)
+{
+    const item_t *x = a, *y = b;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return x->b->id - y->b->id;
+}
+
+// Places every unpinned item in the order given; the first that does not fit
+// is returned (NULL when all fit).
+static item_t *scan(plan_t *p, int64_t *ranges)
+{
+    for (int i = 0; i < p->n; i++) {
+        item_t *it = &p->items[i];
+        it->placed = it->b->addr_pinned;
+    }
+    for (int i = 0; i < p->n; i++) {
+        item_t *it = &p->items[i];
+        if (it->placed) continue;
+        int64_t at = find_gap(p, it, ranges);
+        if (at < 0) return it;
+        it->b->addr = at;
+        it->placed = true;
+    }
+    return NULL;
+}
+
+// --- diagnostics -------------------------------------------------------------------
+
+static void describe(tl_buf_t *o, const item_t *it)
+{
+    const tl_buffer_t *b = it->b;
+    tl_buf_printf(o, "'%s' (%s[", b->name, tl_dtype_name(b->dtype));
+    for (int d = 0; d < b->ndim; d++) tl_buf_printf(o, "%s%" PRId64, d ? ", " : "", b->shape[d]);
+    tl_buf_printf(o, "]) %" PRId64 " B", it->size);
+    if (b->addr_pinned) tl_buf_printf(o, " pinned at %" PRId64, b->addr);
+}
+
+static bool live_at(const item_t *it, int pos)
+{
+    return it->b->addr_pinned || (it->start >= 0 && it->start <= pos && pos <= it->end);
+}
+
+// The position where the live items need the most bytes.
+static int64_t peak(const plan_t *p, int *where)
+{
+    int64_t best = 0;
+    *where = -1;
+    for (int pos = 0; pos < p->live.npos; pos++) {
+        int64_t need = 0;
+        for (int i = 0; i < p->n; i++)
+            if (live_at(&p->items[i], pos)) need += p->items[i].size;
+        if (need > best) best = need, *where = pos;
+    }
+    return best;
+}
+
+static tl_status_t over_capacity(plan_t *p, const item_t *failed)
+{
+    int pos;
+    int64_t need = peak(p, &pos);
+    const char *sn = tl_scope_name(p->scope);
+    tl_buf_t list;
+    tl_buf_init(&list);
+    tl_status_t st;
+    if (need > p->cap && pos >= 0) {
+        // Report at the allocation that tips the peak over: the last to become live.
+        const item_t *at = NULL;
+        for (int i = 0; i < p->n; i++) {
+            const item_t *it = &p->items[i];
+            if (!live_at(it, pos)) continue;
+            if (list.len) tl_buf_puts(&list, ", ");
+            describe(&list, it);
+            if (!it->b->addr_pinned && (!at || it->start >= at->start)) at = it;
+        }
+        if (!at) at = failed;
+        st = tl_diag_report(p->ctx->diag, severity(p), at->b->loc, TL_ERR_COMPILE,
+                            "%s over capacity: the buffers live together need %" PRId64
+                            " B, %" PRId64 " B more than the %" PRId64 " B of %s; live at the "
+                            "peak: %s",
+                            sn, need, need - p->cap, p->cap, sn, tl_buf_cstr(&list));
+        tl_diag_note(p->ctx->diag, p->live.at[pos]->loc, "the %s peak is at this statement", sn);
+    } else {
+        int64_t with = failed->size;
+        for (int i = 0; i < p->n; i++) {
+            const item_t *it = &p->items[i];
+            if (it == failed || !live_together(it, failed)) continue;
+            if (list.len) tl_buf_puts(&list, ", ");
+            describe(&list, it);
+            with += it->size;
+        }
+        st = tl_diag_report(p->ctx->diag, severity(p), failed->b->loc, TL_ERR_COMPILE,
+                            "cannot place '%s' (%" PRId64 " B) in %s: with the buffers live "
+                            "together with it (%s) it needs %" PRId64 " B of %" PRId64
+                            " B, but the buffers placed around it (and pinned ones) leave no "
+                            "free range of %" PRId64 " B",
+                            failed->b->name, failed->size, sn,
+                            list.len ? tl_buf_cstr(&list) : "none", with, p->cap, failed->size);
+    }
+    tl_buf_free(&list);
+    return st;
+}
+
+// Declaration order, one after another (planning off).
+static tl_status_t bump(plan_t *p)
+{
+    int64_t next = 0;
+    for (int i = 0; i < p->n; i++) {
+        item_t *it = &p->items[i];
+        if (it->b->addr_pinned) continue;
+        int64_t at = TL_ALIGN_UP(next, p->align);
+        for (bool moved = true; moved;) { // skip pinned ranges
+            moved = false;
+            for (int j = 0; j < p->n; j++) {
+                const item_t *o = &p->items[j];
+                if (o->b->addr_pinned &&
+                    overlap(at, at + it->size, o->b->addr, o->b->addr + o->size)) {
+                    at = TL_ALIGN_UP(o->b->addr + o->size, p->align);
+                    moved = true;
+                }
+            }
+        }
+        if (at + it->size > p->cap) {
+            tl_buf_t list;
+            tl_buf_init(&list);
+            int64_t total = 0;
+            for (int j = 0; j < p->n; j++) {
+                if (list.len) tl_buf_puts(&list, ", ");
+                describe(&list, &p->items[j]);
+                total += p->items[j].size;
+            }
+            int pos;
+            int64_t planned_peak = peak(p, &pos);
+            tl_status_t st = tl_diag_report(
+                p->ctx->diag, severity(p), it->b->loc, TL_ERR_COMPILE,
+                "%s over capacity: '%s' does not fit; with memory planning off "
+                "(TL_ASCEND_MEMORY_PLANNING) every buffer has its own range and the %s buffers "
+                "need %" PRId64 " B, %" PRId64 " B more than the %" PRId64 " B of %s: %s",
+                tl_scope_name(p->scope), it->b->name, tl_scope_name(p->scope), total,
+                total - p->cap, p->cap, tl_scope_name(p->scope), tl_buf_cstr(&list));
+            tl_buf_free(&list);
+            if (planned_peak <= p->cap)
+                tl_diag_note(p->ctx->diag, it->b->loc,
+                             "with memory planning on, the buffers live at the same time need "
+                             "at most %" PRId64 " B",
+                             planned_peak);
+            return st;
+        }
+        it->b->addr = at;
+        next = at + it->size;
+    }
+    return TL_OK;
+}
+
+static tl_status_t check_pins(plan_t *p)
+{
+    for (int i = 0; i < p->n; i++) {
+        const item_t *it = &p->items[i];
+        const tl_buffer_t *b = it->b;
+        if (!b->addr_pinned) continue;
+        if (b->addr < 0 || b->addr + tl_buffer_bytes(b) > p->cap)
+            return tl_diag_error(p->ctx->diag, b->loc,
+                                 "'%s' is pinned at %" PRId64 " but its %" PRId64
+                                 " B do not fit in the %" PRId64 " B of %s",
+                                 b->name, b->addr, tl_buffer_bytes(b), p->cap,
+                                 tl_scope_name(p->scope));
+        if (b->addr % p->align)
+            tl_diag_warning(p->ctx->diag, b->loc,
+                            "'%s' is pinned at %" PRId64 ", which is not a multiple of %" PRId64
+                            " B (the %s alignment)",
+                            b->name, b->addr, p->align, tl_scope_name(p->scope));
+        for (int j = 0; j < i; j++) {
+            const item_t *o = &p->items[j];
+            if (!o->b->addr_pinned || o->start < 0 || it->start < 0) continue;
+            if (overlap(b->addr, b->addr + it->size, o->b->addr, o->b->addr + o->size) &&
+                o->start <= it->end && it->start <= o->end)
+                tl_diag_warning(p->ctx->diag, b->loc,
+                                "'%s' and '%s' are pinned to overlapping addresses of %s while "
+                                "both are live",
+                                b->name, o->b->name, tl_scope_name(p->scope));
+        }
+    }
+    return TL_OK;
+}
+
+static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
+{
+    tl_kernel_t *k = p->k;
+    p->scope = s;
+    p->cap = tl_memplan_capacity(k, s);
+    p->align = tl_memplan_align(s);
+    p->n = 0;
+    for (int i = 0; i < k->buffers.len; i++) {
+        tl_buffer_t *b = k->buffers.items[i];
+        if (b->scope != s) continue;
+        if (!b->addr_pinned) b->addr = -1;
+        tl_live_range_t r = p->live.range[b->id];
+        p->items[p->n++] =
+            (item_t){b, TL_ALIGN_UP(tl_buffer_bytes(b), p->align), r.start, r.end, false};
+    }
+    if (!p->n) return TL_OK;
+    tl_status_t st = check_pins(p);
+    if (st != TL_OK) return st;
+    if (!k->config.memory_planning) return bump(p);
+    int64_t *ranges = malloc(sizeof *ranges * 2 * (size_t)p->n);
+    if (!ranges) return tl_diag_fail(p->ctx->diag, TL_ERR_NOMEM, "out of memory");
+    qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
+    item_t *failed = scan(p, ranges);
+    if (failed) {
+        qsort(p->items, (size_t)p->n, sizeof *p->items, by_size);
+        item_t *again = scan(p, ranges);
+        if (again) st = over_capacity(p, failed->size >= again->size ? failed : again);
+    }
+    free(ranges);
+    return st;
+}
+
+static tl_status_t memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx, bool soft)
+{
+    plan_t p = {k, ctx, {0, NULL, NULL}, TL_SCOPE_UB, 0, 0, NULL, 0, soft};
+    p.items = malloc(sizeof *p.items * ((size_t)k->buffers.len + 1));
+    tl_status_t st = p.items ? tl_live_compute(k, &p.live) : TL_ERR_NOMEM;
+    if (st != TL_OK) {
+        free(p.items);
+        return tl_diag_fail(ctx->diag, st, "out of memory");
+    }
+    for (size_t i = 0; i < TL_ARRAY_LEN(planned) && st == TL_OK; i++)
+        st = plan_scope(&p, planned[i]);
+    tl_live_free(&p.live);
+    free(p.items);
+    return st;
+}
+
+tl_status_t tl_pass_memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx)
+{
+    return memplan(k, ctx, false);
+}
+
+// The reference executor checks values, not capacities (it has its own limits,
+// which callers may raise): a plan that does not fit is a warning and the
+// executor then places the buffers itself.
+tl_status_t tl_pass_memplan_ref(tl_kernel_t *k, tl_pass_ctx_t *ctx)
+{
+    if (!k->config.memory_planning) return TL_OK;
+    tl_status_t st = memplan(k, ctx, true);
+    if (st != TL_ERR_COMPILE) return st;
+    tl_diag_note(ctx->diag, k->loc, "'%s' runs with the executor's own buffer placement", k->name);
+    for (int i = 0; i < k->buffers.len; i++) {
+        tl_buffer_t *b = k->buffers.items[i];
+        if (!b->addr_pinned && b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR) b->addr = -1;
+    }
+    return TL_OK;
+}

@@ -1,0 +1,109 @@
+// Helpers for the pass tests (see test_pass_util.h).
+#include "test_pass_util.h"
+
+#include "check/check.h"
+
+#include <string.h>
+
+static int count(const char *const *items)
+{
+    int n = 0;
+    while (n < PK_MAX && items[n]) n++;
+    return n;
+}
+
+static void split(const char *const *items, int n, tl_front_arg_t *out, char (*names)[64])
+{
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(items[i], '=');
+        size_t len = eq ? (size_t)(eq - items[i]) : strlen(items[i]);
+        if (len >= 64) len = 63;
+        memcpy(names[i], items[i], len);
+        names[i][len] = 0;
+        out[i] = (tl_front_arg_t){names[i], eq ? eq + 1 : "True"};
+    }
+}
+
+tl_status_t pk_compile(pk_t *p, const pk_spec_t *s, const pk_pass_fn *passes)
+{
+    tl_arena_init(&p->arena);
+    tl_diag_init(&p->d);
+    tl_buf_init(&p->dump);
+    p->k = NULL;
+    tl_front_arg_t args[PK_MAX], cfgs[PK_MAX];
+    char an[PK_MAX][64], cn[PK_MAX][64];
+    int na = count(s->args), nc = count(s->configs);
+    split(s->args, na, args, an);
+    split(s->configs, nc, cfgs, cn);
+    tl_front_opts_t fo = {
+        .kernel = s->kernel, .nargs = na, .args = args, .npass_configs = nc, .pass_configs = cfgs};
+    tl_status_t st = s->path
+                         ? tl_front_compile(&p->arena, s->path, &fo, &p->d, &p->k)
+                         : tl_front_compile_source(&p->arena, "k.py", s->src, &fo, &p->d, &p->k);
+    tl_pass_ctx_t ctx = {.diag = &p->d, .verify = true};
+    if (st == TL_OK) st = tl_pass_scope_infer(p->k, &ctx);
+    for (int i = 0; passes && passes[i] && st == TL_OK; i++) {
+        st = passes[i](p->k, &ctx);
+        if (st == TL_OK) st = tl_ir_verify(p->k, &p->d);
+    }
+    if (st == TL_OK) tl_ir_print_kernel(&p->dump, p->k);
+    return st;
+}
+
+void pk_free(pk_t *p)
+{
+    tl_buf_free(&p->dump);
+    tl_diag_free(&p->d);
+    tl_arena_free(&p->arena);
+}
+
+tl_status_t pk_run(pk_t *p, const pk_spec_t *s, uint64_t seed, tl_buf_t *out)
+{
+    tl_check_io_t io = {0};
+    tl_status_t st =
+        tl_check_inputs(&io, p->k, count(s->dims), s->dims, count(s->fills), s->fills, seed, &p->d);
+    if (st == TL_OK) st = tl_check_backend_ref(NULL, p->k, &io, &p->d);
+    for (int i = 0; st == TL_OK && i < p->k->nparams; i++) {
+        const tl_param_t *prm = &p->k->params[i];
+        if (prm->role != TL_ROLE_OUTPUT || !io.tensors[i]) continue;
+        const tl_tensor_t *t = io.tensors[i];
+        tl_buf_printf(out, "%s[", prm->name);
+        for (int d = 0; d < t->ndim; d++)
+            tl_buf_printf(out, "%s%lld", d ? "," : "", (long long)t->shape[d]);
+        tl_buf_puts(out, "]=");
+        tl_buf_putn(out, (const char *)t->data, tl_tensor_nbytes(t));
+    }
+    tl_check_io_free(&io);
+    return st;
+}
+
+static int count_stmts(const tl_stmt_t *s, bool (*pred)(const tl_stmt_t *s))
+{
+    if (!s) return 0;
+    int n = pred(s) ? 1 : 0;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) n += count_stmts(s->seq.items[i], pred);
+        break;
+    case TL_ST_FOR: n += count_stmts(s->for_.body, pred); break;
+    case TL_ST_WHILE: n += count_stmts(s->while_.body, pred); break;
+    case TL_ST_IF: n += count_stmts(s->if_.then_, pred) + count_stmts(s->if_.else_, pred); break;
+    case TL_ST_SCOPE: n += count_stmts(s->scope.body, pred); break;
+    default: break;
+    }
+    return n;
+}
+
+int pk_count(const tl_kernel_t *k, bool (*pred)(const tl_stmt_t *s))
+{
+    return count_stmts(k->body, pred);
+}
+
+tl_buffer_t *pk_buffer(const tl_kernel_t *k, const char *name)
+{
+    for (int i = 0; i < k->buffers.len; i++) {
+        tl_buffer_t *b = k->buffers.items[i];
+        if (!strcmp(b->name, name)) return b;
+    }
+    return NULL;
+}
