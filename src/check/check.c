@@ -27,6 +27,7 @@ tl_status_t tl_check_backend_ref(void *arg, const tl_kernel_t *k, tl_check_io_t 
     (void)arg;
     tl_exec_t *x;
     tl_exec_opts_t eo = {0};
+    eo.warn_uninit = true; // a kernel must not read scratchpad bytes it never wrote
     // Values do not depend on scratchpad sizes (the planner and simulator check them).
     for (int s = 0; s < TL_SCOPE_COUNT; s++) eo.capacity[s] = 64 << 20;
     tl_status_t st = tl_exec_create(&x, k, &eo, d);
@@ -78,6 +79,7 @@ tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipelin
     }
     if (st == TL_OK)
         st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, d);
+    int warnings = d->nwarnings;
     if (st == TL_OK) {
         double t0 = now();
         st = backend(arg, k, &io, d);
@@ -116,6 +118,11 @@ tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipelin
             snprintf(r->summary, sizeof r->summary, "%s", tl_buf_cstr(&b));
             tl_buf_free(&b);
         }
+    }
+    if (st == TL_OK && d->nwarnings > warnings) {
+        r->passed = false;
+        snprintf(r->summary, sizeof r->summary, "the run reported %d warning(s) (e.g. reads of scratchpad "
+                 "bytes never written): %s", d->nwarnings - warnings, tl_diag_text(d));
     }
     if (st != TL_OK) r->passed = false;
     tl_check_io_free(&io);
