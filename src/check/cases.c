@@ -360,6 +360,12 @@ static const tl_check_case_t cases[] = {
      .fills = {"topk_idxs=distinct:128"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
      .golden = golden_sparse_attn, .shape = "b=1 m=2 h=16 d=64 topk=64 n=128",
      .flops = SA_FLOPS(1, 2, 16, 64, 64)},
+    // Indices drawn with replacement from [-1, n): masked slots and duplicates.
+    {.name = "sparse_attn/masked", .op = "sparse_attn", .file = "kernels/ds_v4/sparse_attn.py",
+     .args = {"h=16", "d=64"}, .dims = {"b=2", "m=3", "n=40", "topk=100"},
+     .fills = {"topk_idxs=int:-1:39"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
+     .golden = golden_sparse_attn, .shape = "b=2 m=3 h=16 d=64 topk=100 n=40 (-1 and duplicates)",
+     .flops = SA_FLOPS(2, 3, 16, 64, 100)},
     {.name = "sparse_attn/model", .op = "sparse_attn", .file = "kernels/ds_v4/sparse_attn.py",
      .args = {"h=64", "d=512"}, .dims = {"b=1", "m=4", "n=2048", "topk=512"},
      .fills = {"topk_idxs=distinct:2048"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
