@@ -23,7 +23,8 @@
 
 bool cli_io_takes_value(const char *opt)
 {
-    static const char *opts[] = {"-i", "-d", "--fill", "--seed", "-o", "--expect", "--rtol", "--atol", NULL};
+    static const char *opts[] = {"-i",     "-d",     "--fill",   "--seed", "-o", "--expect", "--rtol",
+                                 "--atol", "--target", "--cflags", "-j",     NULL};
     for (int i = 0; opts[i]; i++)
         if (!strcmp(opts[i], opt)) return true;
     return false;

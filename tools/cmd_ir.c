@@ -1,9 +1,10 @@
-// tilec ir FILE [-k NAME] [-a NAME=VALUE]... [--dump-after=PASS]
-// Prints the Tile IR of one kernel.
+// tilec ir FILE [-k NAME] [-a NAME=VALUE]... [--dump-after=PASS] [--emit=c]
+// Prints the Tile IR of one kernel, or (--emit=c) the C the cpu target generates.
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cpu/cpu.h"
 #include "pass/pass.h"
 
 int cmd_ir(int argc, char **argv)
@@ -13,16 +14,20 @@ int cmd_ir(int argc, char **argv)
     tl_pipeline_t pipeline = TL_PIPELINE_NPU;
     for (int i = 0; i < o.nrest; i++) {
         const char *r = o.rest[i];
-        if (!strcmp(r, "--pipeline=ref")) pipeline = TL_PIPELINE_REF;
-        else if (!strcmp(r, "--pipeline=npu")) pipeline = TL_PIPELINE_NPU;
-        else if (!strcmp(r, "--pipeline=cpu")) pipeline = TL_PIPELINE_CPU;
+        if (!strcmp(r, "--pipeline=ref"))
+            pipeline = TL_PIPELINE_REF;
+        else if (!strcmp(r, "--pipeline=npu"))
+            pipeline = TL_PIPELINE_NPU;
+        else if (!strcmp(r, "--pipeline=cpu"))
+            pipeline = TL_PIPELINE_CPU;
         else {
             fprintf(stderr, "tilec ir: unknown option '%s'\n", r);
             return 2;
         }
     }
     if (o.dump_after && !tl_pass_exists(o.dump_after)) {
-        fprintf(stderr, "tilec ir: no pass named '%s' (passes: %s, all)\n", o.dump_after, tl_pass_names());
+        fprintf(stderr, "tilec ir: no pass named '%s' (passes: %s, all)\n", o.dump_after,
+                tl_pass_names());
         return 2;
     }
     tl_arena_t arena;
@@ -34,7 +39,15 @@ int cmd_ir(int argc, char **argv)
     if (k) {
         tl_buf_t b;
         tl_buf_init(&b);
-        if (o.dump_after) {
+        if (o.emit && !strcmp(o.emit, "c")) {
+            tl_pass_ctx_t ctx = {&d, NULL, NULL, true, false, false};
+            tl_status_t st = tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &ctx);
+            if (!st) st = tl_cpu_emit(k, &b, &d);
+            cli_print_diag(&d);
+            rc = st == TL_OK ? 0 : 2;
+        } else if (o.emit) {
+            fprintf(stderr, "tilec ir: --emit takes 'c', not '%s'\n", o.emit);
+        } else if (o.dump_after) {
             tl_pass_ctx_t ctx = {&d, o.dump_after, &b, true, true, false};
             tl_status_t st = tl_pass_run_pipeline(k, pipeline, &ctx);
             cli_print_diag(&d);

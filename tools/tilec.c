@@ -31,7 +31,12 @@ static int usage(FILE *f)
                "  --seed N              seed of generated inputs (default 0)\n"
                "  -o DIR                write outputs to DIR/PARAM.npy\n"
                "  --expect PARAM=FILE   compare an output (--rtol, --atol; default 1e-2, exact for ints)\n"
-               "  --warn-uninit         warn when a kernel reads scratchpad bytes it never wrote\n");
+               "  --warn-uninit         warn when a kernel reads scratchpad bytes it never wrote\n"
+               "  --target ref|cpu      reference executor (default) or native code (cc, cached)\n"
+               "  -j N                  cpu target: threads (default: one per CPU)\n"
+               "  --cflags FLAGS        cpu target: compiler flags (default -O3 -march=native)\n"
+               "\n"
+               "ir options: --dump-after=PASS, --pipeline=ref|npu|cpu, --emit=c (the cpu target's C)\n");
     return f == stderr ? 2 : 0;
 }
 

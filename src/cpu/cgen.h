@@ -1,0 +1,104 @@
+// C code generation for the CPU backend: a kernel's IR (after the front
+// passes) becomes the C source of a module (abi.h). Expert-mode kernels get
+// one function for the cube agent and one for the vector agents, each the
+// body filtered to what that agent executes; developer-mode kernels get one
+// function per block that runs the lanes AIC, AIV0, AIV1 in the order the
+// reference executor does (a statement of one side lane after lane, a
+// statement mixing both sides in lockstep). Scalar code and element-wise
+// loops are plain C over typed pointers into the scratchpads; tile ops,
+// cross-core flags and errors are calls through the runtime table.
+//
+// The side of every statement and the scratchpad addresses come from the
+// reference executor's analysis (exec_side.c, exec_mem.c), so both backends
+// agree on what runs where and which buffers alias.
+#ifndef TL_CPU_CGEN_H
+#define TL_CPU_CGEN_H
+
+#include "exec/exec_int.h"
+
+typedef enum {
+    TL_CGEN_SITE_OP,   // a tile op
+    TL_CGEN_SITE_SYNC, // set/wait_cross_flag, T.sync_all
+    TL_CGEN_SITE_ERR,  // a run-time check (message below)
+} tl_cgen_site_kind_t;
+
+// Something the generated code refers to by number.
+typedef struct {
+    tl_cgen_site_kind_t kind;
+    const tl_stmt_t *stmt;
+    tl_loc_t loc;
+    int lane;        // developer mode: lane index; expert mode: 0 cube, 1 vector
+    const char *msg; // ERR: printf format taking the error's values as int64
+} tl_cgen_site_t;
+
+typedef struct {
+    char *source;          // the C text (heap)
+    tl_cgen_site_t *sites; // sites[1..nsites) (0 is unused); heap
+    int nsites;
+    bool dev;        // developer mode: one `block` function
+    bool needs_coro; // has cross-core waits or T.sync_all
+} tl_cgen_result_t;
+
+extern const char tl_cgen_prelude[];
+
+// Generates the module for k. x is an executor created for k (its side
+// analysis and memory layout are used). The source ends before the module's
+// export, which names the cache key: tl_cgen_export appends it (heap text).
+tl_status_t tl_cgen_module(const tl_kernel_t *k, tl_exec_t *x, tl_cgen_result_t *out, tl_diag_t *d);
+char *tl_cgen_export(const tl_cgen_result_t *r, const char *key);
+void tl_cgen_free(tl_cgen_result_t *r);
+
+// --- internals shared by cgen.c and cgen_expr.c ---------------------------------------
+enum { TL_CGEN_LANES = 3 };
+
+typedef struct {
+    bool known;
+    int64_t lo, hi;
+} tl_cgen_range_t;
+
+typedef struct {
+    const tl_kernel_t *k;
+    tl_exec_t *x;
+    tl_diag_t *d;
+    tl_buf_t *out;
+    tl_cgen_site_t *sites;
+    int nsites, capsites;
+    bool dev;
+    int lane;        // lane being emitted (dev: 0..2; expert: 0 cube, 1 vector)
+    bool expert_vec; // expert vector function: vid is lanes[0].vid
+    bool checked;    // the current statement has run-time checks
+    uint8_t *defs;   // per var id: lanes that assign it (from the first pass)
+    bool first_pass;
+    tl_cgen_range_t *ranges; // per var id
+    int tmp;
+    int indent;
+    tl_status_t st;
+} tl_cgen_t;
+
+// C type holding a scalar value of dtype t ("float" for 16-bit and 8-bit floats).
+const char *tl_cgen_vtype(tl_dtype_t t);
+// A new run-time check site with a message; returns its number.
+int tl_cgen_site(tl_cgen_t *g, tl_cgen_site_kind_t kind, const tl_stmt_t *s, tl_loc_t loc,
+                 const char *fmt, ...) TL_PRINTF(5, 6);
+// Appends the C expression of e (its value in tl_cgen_vtype(e->dtype)).
+void tl_cgen_expr(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e);
+// The C expression of e converted to dtype `as` (heap text).
+char *tl_cgen_text(tl_cgen_t *g, const tl_expr_t *e, tl_dtype_t as);
+// Appends the value `text` of dtype `from` converted to `to` (exec semantics).
+void tl_cgen_cast(tl_cgen_t *g, tl_buf_t *b, tl_dtype_t to, tl_dtype_t from, const char *text);
+// Appends the C expression of an integer-valued expression as int64 (errors
+// when it is a float).
+void tl_cgen_index(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e);
+// The address expression of element idx of buffer b (bounds-checked when the
+// range of the indices is not known to fit), as `(T *)ptr + flat`.
+void tl_cgen_elem(tl_cgen_t *g, tl_buf_t *b, const tl_buffer_t *buf, int n, tl_expr_t *const *idx,
+                  tl_loc_t loc);
+// Loads from / stores to an element of buffer dtype t at address `addr`.
+void tl_cgen_load(tl_buf_t *b, tl_dtype_t t, const char *addr);
+void tl_cgen_store(tl_buf_t *b, tl_dtype_t t, const char *addr, const char *value);
+// Range of an integer expression, if known.
+tl_cgen_range_t tl_cgen_range(const tl_cgen_t *g, const tl_expr_t *e);
+// Name of variable v on the current lane; false when it is never assigned there.
+bool tl_cgen_var(tl_cgen_t *g, tl_buf_t *b, const tl_var_t *v);
+
+#endif

@@ -1,0 +1,84 @@
+// Internals of the CPU backend shared by cpu.c (API, runs) and cpurt.c (the
+// runtime the generated code calls, block scheduling). Not an interface.
+#ifndef TL_CPU_CPU_INT_H
+#define TL_CPU_CPU_INT_H
+
+#include <stdatomic.h>
+
+#include "cpu/abi.h"
+#include "cpu/cgen.h"
+#include "cpu/coro.h"
+#include "cpu/cpu.h"
+#include "rt/pool.h"
+
+typedef struct cpu_worker cpu_worker_t;
+typedef struct cpu_block cpu_block_t;
+
+typedef struct {
+    cpu_worker_t *w;
+    cpu_block_t *blk;
+    tl_agent_t id;
+    bool present;
+    tl_tileop_ctx_t ctx;
+    int counter[TL_EXEC_CROSS_IDS];
+    int pending[3][TL_EXEC_CROSS_IDS];
+    tl_opcall_t *calls; // per site: the op's template (op == NULL: not built yet)
+    tl_coro_t *co;      // when the agents run as coroutines
+    bool done, progress, at_barrier;
+    int64_t barrier_gen;
+    int wait_site; // what it is blocked on, for the deadlock report
+    int64_t wait_id;
+} cpu_agent_t;
+
+struct cpu_block {
+    int64_t index;
+    tlc_lane_t lanes[TL_AGENT_COUNT]; // contiguous: the module indexes lanes[]
+    cpu_agent_t ag[TL_AGENT_COUNT];
+};
+
+// One pool thread's state for a run.
+struct cpu_worker {
+    tl_cpu_t *c;
+    tl_diag_t diag;
+    int nblocks; // blocks resident at once (1, or all for mode-0 flags / T.sync_all)
+    cpu_block_t *blocks;
+    uint8_t *mem; // every scratchpad of every agent, one allocation
+    int barrier_count, nthreads;
+    int64_t barrier_gen;
+    tl_status_t st;
+    int64_t failed_block; // block that failed (-1: none)
+    bool ready;
+};
+
+struct tl_cpu {
+    const tl_kernel_t *k;
+    tl_diag_t *d;
+    tl_cpu_opts_t opts;
+    tl_exec_t *x; // binding, side analysis, memory layout
+    tl_cgen_result_t gen;
+    char *source; // with the export line
+    tl_jit_t jit;
+    const tlc_module_t *mod;
+    tl_pool_t *pool;
+    // per run
+    tlc_env_t env;
+    int64_t *gi;
+    double *gf;
+    uint8_t **gm;
+    int64_t *gshape;
+    int *gndim;
+    cpu_worker_t *workers;
+    int nworkers;
+    atomic_int failed;
+};
+
+extern const tlc_rt_t tl_cpurt_table;
+
+// Sets up a worker for a run (scratchpads, agents, coroutines); resident is
+// the number of blocks it runs at once.
+tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident);
+void tl_cpurt_worker_free(cpu_worker_t *w);
+// Runs blocks [first, first + w->nblocks) on the worker.
+tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first);
+
+#endif

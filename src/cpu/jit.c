@@ -1,0 +1,362 @@
+// The JIT: cache lookup, compiler runs and dlopen (see jit.h).
+#include "cpu/jit.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/hash.h"
+#include "cpu/abi.h"
+
+extern char **environ;
+
+enum { MAX_ARGS = 64 };
+
+static const char *fixed_flags[] = {
+    "-std=gnu11",
+    "-shared",
+    "-fPIC",
+    "-ffp-contract=off",
+    "-fno-strict-aliasing",
+    "-fno-math-errno",
+    "-fvisibility=hidden",
+    "-w",
+    NULL,
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *compiler(const tl_jit_opts_t *o)
+{
+    if (o && o->cc) return o->cc;
+    const char *cc = getenv("CC");
+    return cc && *cc ? cc : "cc";
+}
+
+static const char *cflags(const tl_jit_opts_t *o)
+{
+    if (o && o->cflags) return o->cflags;
+    const char *f = getenv("TILEC_CFLAGS");
+    return f ? f : "-O3 -march=native";
+}
+
+// Splits s at spaces into argv (pointers into *store, a heap copy).
+static int split(const char *s, char **store, char **argv, int max)
+{
+    *store = strdup(s ? s : "");
+    int n = 0;
+    char *save = NULL;
+    if (!*store) return 0;
+    for (char *p = strtok_r(*store, " \t\n", &save); p && n < max;
+         p = strtok_r(NULL, " \t\n", &save))
+        argv[n++] = p;
+    return n;
+}
+
+// Runs argv with stdout and stderr into *output (heap); returns the exit
+// status, or -1 with errno set when it could not start.
+static int spawn(char **argv, char **output)
+{
+    *output = NULL;
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
+    posix_spawn_file_actions_addclose(&fa, fd[1]);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (err) {
+        close(fd[0]);
+        errno = err;
+        return -1;
+    }
+    tl_buf_t out;
+    tl_buf_init(&out);
+    char buf[4096];
+    ssize_t r;
+    while ((r = read(fd[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
+        if (r > 0) tl_buf_putn(&out, buf, (size_t)r);
+    close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            tl_buf_free(&out);
+            return -1;
+        }
+    *output = tl_buf_take(&out);
+    if (!*output) *output = strdup("");
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static tl_status_t no_compiler(tl_diag_t *d, const char *cc, int err)
+{
+    return tl_diag_fail(d, TL_ERR_UNSUPPORTED,
+                        "cannot run the C compiler '%s' (%s): the cpu target needs one; install "
+                        "gcc or clang, or set $CC",
+                        cc, strerror(err));
+}
+
+// `cc --version`, once per compiler string and process.
+static pthread_mutex_t ident_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *ident_cc, *ident_text;
+
+static tl_status_t identity(const char *cc, char **out, tl_diag_t *d)
+{
+    pthread_mutex_lock(&ident_lock);
+    if (ident_cc && !strcmp(ident_cc, cc)) {
+        *out = strdup(ident_text);
+        pthread_mutex_unlock(&ident_lock);
+        return *out ? TL_OK : TL_ERR_NOMEM;
+    }
+    pthread_mutex_unlock(&ident_lock);
+    char *store, *argv[MAX_ARGS + 2];
+    int n = split(cc, &store, argv, MAX_ARGS);
+    if (!n) {
+        free(store);
+        return no_compiler(d, cc, ENOENT);
+    }
+    argv[n++] = "--version";
+    argv[n] = NULL;
+    char *text;
+    int rc = spawn(argv, &text);
+    int err = errno;
+    free(store);
+    if (rc < 0) return no_compiler(d, cc, err);
+    if (rc != 0) {
+        tl_status_t st = tl_diag_fail(d, TL_ERR_UNSUPPORTED, "'%s --version' failed: %s", cc, text);
+        free(text);
+        return st;
+    }
+    pthread_mutex_lock(&ident_lock);
+    free(ident_cc);
+    free(ident_text);
+    ident_cc = strdup(cc);
+    ident_text = strdup(text);
+    pthread_mutex_unlock(&ident_lock);
+    *out = text;
+    return TL_OK;
+}
+
+tl_status_t tl_jit_key(const char *source, const tl_jit_opts_t *o, char key[40], tl_diag_t *d)
+{
+    char *id;
+    tl_status_t st = identity(compiler(o), &id, d);
+    if (st) return st;
+    tl_buf_t all;
+    tl_buf_init(&all);
+    tl_buf_printf(&all, "tilec %s abi %d\ncc %s\n%s\nflags %s\n", TILEC_VERSION, TL_CPU_ABI,
+                  compiler(o), id, cflags(o));
+    for (int i = 0; fixed_flags[i]; i++) tl_buf_printf(&all, "%s ", fixed_flags[i]);
+    tl_buf_puts(&all, source);
+    free(id);
+    if (all.failed) {
+        tl_buf_free(&all);
+        return tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
+    }
+    uint64_t a = tl_hash_bytes(all.data, all.len, 0x243f6a8885a308d3u);
+    uint64_t b = tl_hash_bytes(all.data, all.len, 0x13198a2e03707344u);
+    snprintf(key, 40, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+    tl_buf_free(&all);
+    return TL_OK;
+}
+
+static int mkdirs(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+char *tl_jit_cache_dir(const tl_jit_opts_t *o)
+{
+    tl_buf_t b;
+    tl_buf_init(&b);
+    const char *e;
+    if (o && o->cache_dir)
+        tl_buf_puts(&b, o->cache_dir);
+    else if ((e = getenv("TILEC_CACHE_DIR")) && *e)
+        tl_buf_puts(&b, e);
+    else if ((e = getenv("XDG_CACHE_HOME")) && *e)
+        tl_buf_printf(&b, "%s/tilec", e);
+    else if ((e = getenv("HOME")) && *e)
+        tl_buf_printf(&b, "%s/.cache/tilec", e);
+    else
+        tl_buf_puts(&b, "/tmp/tilec-cache");
+    return tl_buf_take(&b);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    tl_buf_t b;
+    tl_buf_init(&b);
+    char buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, f)) > 0) tl_buf_putn(&b, buf, r);
+    fclose(f);
+    *len = b.len;
+    char *p = tl_buf_take(&b);
+    return p ? p : strdup("");
+}
+
+static bool write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+// "tilec-jit KEY SIZE HASH"
+static void seal_text(char *out, size_t size, const char *key, const char *data, size_t len)
+{
+    snprintf(out, size, "tilec-jit %s %zu %016llx\n", key, len,
+             (unsigned long long)tl_hash_bytes(data, len, 7));
+}
+
+// Opens a cache entry if it is sound.
+static bool try_open(const char *so, const char *ok, const char *key, tl_jit_t *out)
+{
+    size_t slen, olen;
+    char *seal = read_all(ok, &olen);
+    char *data = seal ? read_all(so, &slen) : NULL;
+    bool good = false;
+    if (data) {
+        char want[128];
+        seal_text(want, sizeof want, key, data, slen);
+        good = !strcmp(seal, want);
+    }
+    free(seal);
+    free(data);
+    if (!good) return false;
+    void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return false;
+    const tlc_module_t *m = dlsym(h, "tlk_module");
+    if (!m || m->abi != TL_CPU_ABI || !m->key || strcmp(m->key, key)) {
+        dlclose(h);
+        return false;
+    }
+    out->handle = h;
+    out->module = m;
+    return true;
+}
+
+static tl_status_t compile(const char *source, const char *dir, const char *key,
+                           const tl_jit_opts_t *o, const char *so, const char *ok, tl_diag_t *d)
+{
+    static int counter;
+    char base[4200], csrc[4300], tmp_so[4300], tmp_ok[4300];
+    snprintf(base, sizeof base, "%s/%s.%ld.%d", dir, key, (long)getpid(),
+             __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    snprintf(csrc, sizeof csrc, "%s.c", base);
+    snprintf(tmp_so, sizeof tmp_so, "%s.so", base);
+    snprintf(tmp_ok, sizeof tmp_ok, "%s.ok", base);
+    if (!write_file(csrc, source, strlen(source)))
+        return tl_diag_fail(d, TL_ERR_IO, "cannot write %s: %s", csrc, strerror(errno));
+    const char *cc = compiler(o);
+    char *s1, *s2, *argv[3 * MAX_ARGS];
+    int n = split(cc, &s1, argv, MAX_ARGS);
+    n += split(cflags(o), &s2, argv + n, MAX_ARGS);
+    for (int i = 0; fixed_flags[i]; i++) argv[n++] = (char *)fixed_flags[i];
+    argv[n++] = "-o";
+    argv[n++] = tmp_so;
+    argv[n++] = csrc;
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    char *text = NULL;
+    int rc = argv[0] ? spawn(argv, &text) : (errno = ENOENT, -1);
+    int err = errno;
+    free(s1);
+    free(s2);
+    tl_status_t st = TL_OK;
+    if (rc < 0) {
+        st = no_compiler(d, cc, err);
+    } else if (rc != 0) {
+        st = tl_diag_fail(d, TL_ERR_RUNTIME,
+                          "the C compiler failed (exit %d) on the generated code %s:\n%.4000s", rc,
+                          csrc, text ? text : "");
+    } else {
+        size_t len;
+        char *data = read_all(tmp_so, &len);
+        char seal[128];
+        if (data) seal_text(seal, sizeof seal, key, data, len);
+        free(data);
+        if (!data || rename(tmp_so, so) != 0 || !write_file(tmp_ok, seal, strlen(seal)) ||
+            rename(tmp_ok, ok) != 0)
+            st = tl_diag_fail(d, TL_ERR_IO, "cannot store the compiled kernel in %s: %s", dir,
+                              strerror(errno));
+    }
+    free(text);
+    if (st == TL_OK) {
+        char keep[4300];
+        snprintf(keep, sizeof keep, "%s/%s.c", dir, key);
+        rename(csrc, keep);
+    } else if (rc == 0 || rc < 0) {
+        unlink(csrc);
+    }
+    unlink(tmp_so);
+    unlink(tmp_ok);
+    return st;
+}
+
+tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t *o, tl_jit_t *out,
+                        tl_diag_t *d)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->key, sizeof out->key, "%s", key);
+    char *dir = tl_jit_cache_dir(o);
+    if (!dir) return tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
+    char ok[4200];
+    snprintf(out->path, sizeof out->path, "%s/%s.so", dir, key);
+    snprintf(ok, sizeof ok, "%s/%s.ok", dir, key);
+    tl_status_t st = TL_OK;
+    if (try_open(out->path, ok, key, out)) {
+        out->cached = true;
+    } else if (mkdirs(dir) != 0) {
+        st = tl_diag_fail(d, TL_ERR_IO, "cannot create the cache directory %s: %s", dir,
+                          strerror(errno));
+    } else {
+        unlink(ok);
+        double t0 = now();
+        st = compile(source, dir, key, o, out->path, ok, d);
+        out->compile_s = now() - t0;
+        if (!st && !try_open(out->path, ok, key, out))
+            st = tl_diag_fail(d, TL_ERR_RUNTIME, "cannot load the compiled kernel %s: %s",
+                              out->path, dlerror());
+    }
+    free(dir);
+    return st;
+}
+
+void tl_jit_unload(tl_jit_t *j)
+{
+    if (j && j->handle) dlclose(j->handle);
+    if (j) j->handle = NULL;
+}

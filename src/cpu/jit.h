@@ -1,0 +1,46 @@
+// Compiling generated C with the system compiler and loading it, through an
+// on-disk cache.
+//
+// The compiler is $CC (split at spaces, no shell) or `cc`; flags are the
+// caller's, else $TILEC_CFLAGS, else "-O3 -march=native", followed by the
+// flags the generated code's semantics need (no FP contraction, no strict
+// aliasing). It runs through posix_spawnp with an argument vector.
+//
+// The cache directory is $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, else
+// ~/.cache/tilec. An entry is KEY.so plus KEY.ok (size and content hash of the
+// .so), both written to temporary names and renamed; KEY hashes the source,
+// the tilec version, the ABI, the compiler's `--version` output and the
+// flags. An entry whose .ok is missing or does not match, that fails to load,
+// or whose module names another key or ABI is rebuilt.
+#ifndef TL_CPU_JIT_H
+#define TL_CPU_JIT_H
+
+#include "base/diag.h"
+
+typedef struct {
+    const char *cc;        // NULL: $CC, else "cc"
+    const char *cflags;    // NULL: $TILEC_CFLAGS, else "-O3 -march=native"
+    const char *cache_dir; // NULL: the environment's (see above)
+} tl_jit_opts_t;
+
+typedef struct {
+    void *handle;
+    const void *module; // the module's `tlk_module`
+    bool cached;        // loaded from the cache (no compiler run)
+    double compile_s;   // time in the compiler (0 when cached)
+    char key[40];
+    char path[4096]; // the shared object
+} tl_jit_t;
+
+// The cache key of a source compiled with the options (runs `cc --version`
+// once per compiler and process).
+tl_status_t tl_jit_key(const char *source, const tl_jit_opts_t *o, char key[40], tl_diag_t *d);
+// Loads the module for `key` from the cache, or compiles `source` (which
+// must export a tlc_module_t named tlk_module with that key) and caches it.
+tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t *o, tl_jit_t *out,
+                        tl_diag_t *d);
+void tl_jit_unload(tl_jit_t *j);
+// The cache directory the options resolve to (heap string) or NULL.
+char *tl_jit_cache_dir(const tl_jit_opts_t *o);
+
+#endif

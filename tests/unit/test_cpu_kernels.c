@@ -1,0 +1,121 @@
+// The cross-backend check: every kernel case of src/check (all kernels under
+// kernels/) runs on the reference executor and on the cpu target with the same
+// inputs; integer outputs must be bit-identical, float outputs agree within
+// the case's tolerances. The cpu results are also checked against the golden.
+#include "../test.h"
+
+#include <stdlib.h>
+
+#include "check/check.h"
+#include "cpu/cpu.h"
+#include "pass/pass.h"
+
+static tl_status_t cpu_backend(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)arg;
+    tl_cpu_t *c;
+    tl_status_t st = tl_cpu_create(&c, k, NULL, d);
+    if (st) return st;
+    for (int p = 0; p < k->nparams && !st; p++)
+        if (io->tensors[p]) st = tl_cpu_set_tensor(c, k->params[p].name, io->tensors[p]);
+    for (int i = 0; i < k->dims.len && !st; i++) {
+        const tl_var_t *v = k->dims.items[i];
+        if (io->dim_known[v->id]) st = tl_cpu_set_dim(c, v->name, io->dims[v->id]);
+    }
+    if (!st) st = tl_cpu_run(c);
+    for (int p = 0; p < k->nparams && !st; p++) {
+        if (io->tensors[p] || !k->params[p].buf) continue;
+        io->tensors[p] = tl_cpu_take_tensor(c, k->params[p].name);
+        io->owned[p] = io->tensors[p] != NULL;
+    }
+    tl_cpu_destroy(c);
+    return st;
+}
+
+static int count(const char *const *items)
+{
+    int n = 0;
+    while (n < TL_CHECK_MAX_ITEMS && items[n]) n++;
+    return n;
+}
+
+static void cross_backend(tl_test_t *t, void *arg)
+{
+    const tl_check_case_t *c = arg;
+    if (c->slow && tl_test_sanitized()) {
+        tl_test_skip(t, "slow case under sanitizers");
+        return;
+    }
+    setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", tl_test_root(), c->file);
+    tl_front_arg_t args[TL_CHECK_MAX_ITEMS];
+    char names[TL_CHECK_MAX_ITEMS][64];
+    int nargs = count(c->args);
+    for (int i = 0; i < nargs; i++) {
+        const char *eq = strchr(c->args[i], '=');
+        snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - c->args[i]), c->args[i]);
+        args[i] = (tl_front_arg_t){names[i], eq + 1};
+    }
+    tl_front_opts_t fo = {.kernel = c->kernel, .nargs = nargs, .args = args};
+    tl_arena_t arena;
+    tl_arena_init(&arena);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    tl_kernel_t *k = NULL;
+    tl_check_io_t io = {0};
+    tl_pass_ctx_t pc = {&d, NULL, NULL, true, false, false};
+    tl_status_t st = tl_front_compile(&arena, path, &fo, &d, &k);
+    if (!st) st = tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc);
+    if (!st)
+        st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, &d);
+    if (!st) st = tl_check_backend_ref(NULL, k, &io, &d);
+    tl_tensor_t *ref[64] = {0};
+    for (int p = 0; !st && p < k->nparams; p++)
+        if (k->params[p].buf && k->params[p].role == TL_ROLE_OUTPUT) {
+            ref[p] = io.tensors[p];
+            io.tensors[p] = NULL;
+            io.owned[p] = false;
+        }
+    if (!st) st = cpu_backend(NULL, k, &io, &d);
+    if (st) tl_test_fail(t, __FILE__, __LINE__, "%s: %s", c->name, tl_diag_text(&d));
+    for (int p = 0; !st && p < k->nparams; p++) {
+        if (!ref[p]) continue;
+        bool is_float = tl_dtype_is_float(ref[p]->dtype);
+        tl_compare_result_t cr;
+        tl_diag_t cd;
+        tl_diag_init(&cd);
+        tl_status_t cs = tl_compare(io.tensors[p], ref[p], is_float ? c->rtol : 0,
+                                    is_float ? c->atol : 0, &cr, &cd);
+        if (cs != TL_OK) {
+            tl_buf_t b;
+            tl_buf_init(&b);
+            tl_compare_format(&cr, &b);
+            tl_test_fail(t, __FILE__, __LINE__, "%s: cpu and reference differ on '%s': %s", c->name,
+                         k->params[p].name, tl_buf_cstr(&b));
+            tl_buf_free(&b);
+        }
+        tl_diag_free(&cd);
+    }
+    for (int p = 0; p < 64; p++) tl_tensor_destroy(ref[p]);
+    tl_check_io_free(&io);
+    tl_diag_free(&d);
+    tl_arena_free(&arena);
+    if (tl_test_failed(t)) return;
+    tl_check_result_t r;
+    tl_diag_init(&d);
+    st = tl_check_run(c, tl_test_root(), TL_PIPELINE_CPU, cpu_backend, NULL, &r, &d);
+    if (st || !r.passed)
+        tl_test_fail(t, __FILE__, __LINE__, "%s against the golden: %s %s", c->name, r.summary,
+                     tl_diag_text(&d));
+    tl_diag_free(&d);
+}
+
+TEST_GENERATOR(cpu_kernels)
+{
+    for (const tl_check_case_t *const *c = tl_check_cases(); *c; c++) {
+        char *name = malloc(128);
+        snprintf(name, 128, "cpu_kernel_%s", (*c)->name);
+        tl_test_add(name, cross_backend, (void *)*c);
+    }
+}
