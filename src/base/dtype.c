@@ -29,7 +29,7 @@ static const struct {
     tl_dtype_t t;
 } aliases[] = {
     {"float", TL_F32},   {"fp32", TL_F32},   {"half", TL_F16},           {"fp16", TL_F16},
-    {"bf16", TL_BF16},   {"int", TL_I32},    {"float8_e4m3", TL_F8E4M3}, {"e4m3", TL_F8E4M3},
+    {"bf16", TL_BF16},   {"int", TL_I32},    {"uint", TL_U32},    {"float8_e4m3", TL_F8E4M3}, {"e4m3", TL_F8E4M3},
     {"e5m2", TL_F8E5M2}, {"double", TL_F64},
     // TVM spellings
     {"e4m3_float8", TL_F8E4M3}, {"e5m2_float8", TL_F8E5M2}, {"float8_e4m3fnuz", TL_F8E4M3},

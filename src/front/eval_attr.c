@@ -340,11 +340,31 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
         break;
     case TL_V_EXPR:
         if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(obj->expr->dtype));
+        if (!strcmp(name, "value")) { // IntImm.value / FloatImm.value of a constant
+            int64_t c;
+            if (tl_ir_is_const_int(obj->expr, &c)) return tl_value_int(ev->arena, c);
+            if (obj->expr->kind == TL_EX_FLOAT) return tl_value_float(ev->arena, obj->expr->f);
+            return tl_eval_fail(ev, loc, "'.value' needs a constant, but this expression depends on run-time values");
+        }
+        break;
+    case TL_V_INT:
+    case TL_V_FLOAT:
+    case TL_V_BOOL:
+        // T.min(3, 4).value: TVM folds to an IntImm; here a Python number is its own value.
+        if (!strcmp(name, "value")) return obj;
         break;
     case TL_V_FUNC:
         if (!strcmp(name, "__name__")) return tl_value_str(ev->arena, obj->func.name);
         break;
     case TL_V_JIT:
+        if (!strcmp(name, "__jit_impl__")) { // the jit settings: `f.__jit_impl__.target`
+            tl_value_t *m = tl_value_module(ev->arena, "JITImpl");
+            tl_value_module_set(ev->arena, m, "target", obj->jit.target ? obj->jit.target : tl_value_str(ev->arena, "auto"));
+            tl_value_module_set(ev->arena, m, "out_idx", obj->jit.out_idx ? obj->jit.out_idx : tl_value_none());
+            tl_value_module_set(ev->arena, m, "pass_configs",
+                                obj->jit.pass_configs ? obj->jit.pass_configs : tl_value_none());
+            return m;
+        }
         return tl_value_opaque(ev->arena, "compiled kernel attribute");
     case TL_V_ERROR: return tl_eval_fail(ev, loc, "%s", obj->error.message);
     default: break;

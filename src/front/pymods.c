@@ -1,6 +1,7 @@
 // Small models of Python modules that kernel files use at module level to pick
 // their sizes: argparse (parse_args() returns the declared defaults, so
-// `M = args.m` is the script's default size) and tilelang.math.
+// `M = args.m` is the script's default size), itertools.product (autotune
+// config lists), functools' decorators (identity) and tilelang.math.
 #include "front/front.h"
 
 #include <string.h>
@@ -107,6 +108,52 @@ static tl_value_t *tm_next_power_of_2(tl_eval_t *ev, tl_call_t *c)
     return tl_value_int(ev->arena, p);
 }
 
+// itertools.product(a, b, ...): the list of tuples, last iterable fastest.
+static tl_value_t *it_product(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *out = tl_value_list(ev->arena, 0, NULL), *lists[TL_MAX_DIMS];
+    int n = c->nargs;
+    if (n > TL_MAX_DIMS) return tl_eval_fail(ev, c->loc, "itertools.product of more than %d iterables", TL_MAX_DIMS);
+    int64_t total = 1;
+    for (int i = 0; i < n; i++) {
+        if (!(lists[i] = tl_eval_iterate(ev, c->args[i], c->arg_locs ? c->arg_locs[i] : c->loc))) return NULL;
+        total *= lists[i]->seq.n;
+        if (total > (1 << 20)) return tl_eval_fail(ev, c->loc, "itertools.product is too large to build at compile time");
+    }
+    for (int64_t k = 0; k < total; k++) {
+        tl_value_t *row[TL_MAX_DIMS];
+        int64_t r = k;
+        for (int i = n - 1; i >= 0; i--) {
+            row[i] = lists[i]->seq.items[r % lists[i]->seq.n];
+            r /= lists[i]->seq.n;
+        }
+        tl_value_list_append(ev->arena, out, tl_value_tuple(ev->arena, n, row));
+    }
+    return out;
+}
+
+// functools: decorators that leave the decorated function as it is.
+static tl_value_t *ft_return_arg(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *f = tl_call_arg(c, 0, NULL);
+    return f ? f : tl_eval_fail(ev, c->loc, "a decorator needs a function");
+}
+
+// @lru_cache / @cache, or @lru_cache(maxsize=...) which returns the decorator.
+static tl_value_t *ft_lru_cache(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *f = tl_call_arg(c, 0, NULL);
+    if (f && (f->kind == TL_V_FUNC || f->kind == TL_V_JIT)) return f;
+    return tl_value_builtin(ev->arena, "lru_cache(...)", ft_return_arg, NULL);
+}
+
+// @wraps(fn) applied to a wrapper gives the wrapper.
+static tl_value_t *ft_wraps(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)c;
+    return tl_value_builtin(ev->arena, "wraps(...)", ft_return_arg, NULL);
+}
+
 void tl_front_install_pymods(tl_eval_t *ev)
 {
     tl_arena_t *a = ev->arena;
@@ -114,6 +161,16 @@ void tl_front_install_pymods(tl_eval_t *ev)
     ap->module.permissive = true;
     tl_value_module_set(a, ap, "ArgumentParser", tl_value_builtin(a, "ArgumentParser", ap_parser, NULL));
     tl_value_module_set(a, ev->builtins, "__argparse__", ap);
+    tl_value_t *it = tl_value_module(a, "itertools");
+    it->module.permissive = true;
+    tl_value_module_set(a, it, "product", tl_value_builtin(a, "product", it_product, NULL));
+    tl_value_module_set(a, ev->builtins, "__itertools__", it);
+    tl_value_t *ft = tl_value_module(a, "functools");
+    ft->module.permissive = true;
+    tl_value_module_set(a, ft, "lru_cache", tl_value_builtin(a, "lru_cache", ft_lru_cache, NULL));
+    tl_value_module_set(a, ft, "cache", tl_value_builtin(a, "cache", ft_lru_cache, NULL));
+    tl_value_module_set(a, ft, "wraps", tl_value_builtin(a, "wraps", ft_wraps, NULL));
+    tl_value_module_set(a, ev->builtins, "__functools__", ft);
     tl_value_t *tm = tl_value_module(a, "tilelang.math");
     tm->module.permissive = true;
     tl_value_module_set(a, tm, "next_power_of_2", tl_value_builtin(a, "next_power_of_2", tm_next_power_of_2, NULL));

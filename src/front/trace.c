@@ -249,14 +249,46 @@ bool tl_trace_store(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf, const tl_ast
 
 // --- control flow -------------------------------------------------------------------------------
 
+// Names bound inside an IR loop or branch are local to it, as in TVMScript:
+// afterwards a name that existed before has its old value again (the outer
+// `i` after an inner `for i in T.Parallel(...)`), and a name the body
+// introduced cannot be used.
+static void scope_enter(tl_eval_t *ev, tl_frame_t *fr, tl_map_t *saved)
+{
+    tl_map_init(saved, ev->arena);
+    const tl_map_t *m = &fr->env->names;
+    for (int i = 0; i < m->cap; i++)
+        if (m->slots[i].key) tl_map_put(saved, m->slots[i].key, m->slots[i].value);
+}
+
+static void scope_leave(tl_eval_t *ev, tl_frame_t *fr, const tl_map_t *saved, tl_loc_t loc)
+{
+    tl_map_t *m = &fr->env->names;
+    for (int i = 0; i < m->cap; i++) {
+        const char *k = m->slots[i].key;
+        if (!k) continue;
+        tl_value_t *old = tl_map_get(saved, k);
+        if (old == m->slots[i].value) continue;
+        m->slots[i].value =
+            old ? old
+                : tl_value_error(ev->arena,
+                                 tl_arena_printf(ev->arena, "'%s' is bound inside the kernel loop or branch at "
+                                                            "line %d and is not visible after it", k, loc.line),
+                                 loc);
+    }
+}
+
 // Runs `body` with statements going into a fresh sequence; returns it.
 static tl_stmt_t *trace_block(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body,
                               tl_loc_t loc, tl_flow_t *flow)
 {
     tl_stmt_t *saved = ev->block, *seq = tl_ir_seq(ev->kernel, loc);
+    tl_map_t names;
+    scope_enter(ev, fr, &names);
     ev->block = seq;
     *flow = tl_exec_body(ev, fr, body);
     ev->block = saved;
+    scope_leave(ev, fr, &names, loc);
     if (*flow == TL_FLOW_BREAK || *flow == TL_FLOW_CONTINUE) {
         // `break`/`continue` inside an IR loop body became IR statements already.
         *flow = TL_FLOW_NORMAL;
@@ -296,6 +328,8 @@ static tl_flow_t trace_persistent(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_no
         return TL_FLOW_ERROR;
     }
     tl_loc_t loc = n->loc;
+    tl_map_t names;
+    scope_enter(ev, fr, &names);
     tl_expr_t *dom[TL_MAX_DIMS], *size = NULL;
     for (int i = 0; i < nd; i++) {
         if (!(dom[i] = tl_value_to_expr(ev, range->range.extents[i], n->loop.iter->loc, -1))) return TL_FLOW_ERROR;
@@ -345,6 +379,7 @@ static tl_flow_t trace_persistent(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_no
     ev->block = loop->for_.body;
     tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
     ev->block = saved;
+    scope_leave(ev, fr, &names, loc);
     if (f == TL_FLOW_RETURN) {
         tl_eval_fail(ev, fr->ret_loc, "'return' inside a kernel loop is not supported");
         return TL_FLOW_ERROR;
@@ -376,6 +411,8 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
             target = target->seq.elts.items[0];
         targets[0] = target;
     }
+    tl_map_t names;
+    scope_enter(ev, fr, &names);
     // Build the nest outside-in; the innermost body gets the traced statements.
     tl_stmt_t *outer = NULL, *parent_seq = ev->block;
     tl_stmt_t *saved = ev->block;
@@ -435,6 +472,7 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
     tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
     ev->block = saved;
     ev->parallel_depth -= parallel;
+    scope_leave(ev, fr, &names, n->loc);
     if (f == TL_FLOW_RETURN) {
         tl_eval_fail(ev, fr->ret_loc.line ? fr->ret_loc : n->loc,
                      "'return' inside a kernel loop is not supported");
