@@ -17,6 +17,8 @@
 
 #include <stdlib.h>
 
+#include "exec/tileop_gemm_x86.h"
+
 typedef struct {
     const tl_view_t *v;
     int64_t rows, cols, ld; // ld: element stride between rows
@@ -170,6 +172,24 @@ static void gemm_i32(int64_t M, int64_t N, int64_t K, const int32_t *A, const in
     }
 }
 
+// int8 x int8 on the SIMD kernels; a transposed A is first copied row-major
+// into scratch (room for M * K int32).
+static bool simd_int8(const mat_t *a, bool ta, const mat_t *b, bool tb, const mat_t *c, int64_t M,
+                      int64_t N, int64_t K, bool init, void *scratch)
+{
+    const int8_t *ap = (const int8_t *)a->p;
+    int64_t lda = a->ld;
+    if (ta) {
+        int8_t *t = scratch;
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t k = 0; k < K; k++) t[m * K + k] = ap[k * a->ld + m];
+        ap = t;
+        lda = K;
+    }
+    return tl_gemm_x86_i8(M, N, K, ap, lda, (const int8_t *)b->p, b->ld, tb, (int32_t *)c->p, c->ld,
+                          init);
+}
+
 static tl_status_t check_types(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const mat_t *a,
                                const mat_t *b, const mat_t *c, bool *is_int)
 {
@@ -221,14 +241,18 @@ tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         return tl_tileop_fail(ctx, call, TL_ERR_NOMEM, "out of memory for a %lldx%lldx%lld gemm",
                               (long long)M, (long long)N, (long long)K);
     }
-    if (is_int) {
+    if (is_int && a.v->dtype == TL_I8 && simd_int8(&a, ta, &b, tb, &c, M, N, K, init, abuf)) {
+        // done by the SIMD kernels
+    } else if (is_int) {
         load_int(&a, ta, abuf);
         load_int(&b, tb, bbuf);
         gemm_i32(M, N, K, abuf, bbuf, (int32_t *)c.p, c.ld, init, acc);
     } else {
         load_float(&a, ta, abuf);
         load_float(&b, tb, bbuf);
-        gemm_f32(M, N, K, abuf, bbuf, (float *)c.p, c.ld, init);
+        bool exact = tl_dtype_size(a.v->dtype) <= 2; // products of 16-bit floats are exact
+        if (!tl_gemm_x86_f32(M, N, K, abuf, K, 1, bbuf, (float *)c.p, c.ld, init, exact))
+            gemm_f32(M, N, K, abuf, bbuf, (float *)c.p, c.ld, init);
     }
     free(abuf), free(bbuf), free(acc);
     return TL_OK;

@@ -1,0 +1,365 @@
+// x86 GEMM micro-kernels (see tileop_gemm_x86.h).
+//
+// int8, AVX-512 VNNI: B is packed into 16-column panels, each k-group of 4
+// bytes of a column in one 32-bit lane, offset to unsigned (b + 128); rows
+// of A are broadcast 4 bytes at a time as the signed operand of vpdpbusd.
+// Each sum then carries 128 * sum_k a[m, k], subtracted at the end. The
+// register block is up to 6 rows x 4 panels (24 accumulators).
+// int8, AVX2: the same blocking on int16 pairs with vpmaddwd (exact).
+// float32, AVX-512: broadcast A[m, k], 16 columns of B per register, up to
+// 6 x 4 blocks; one multiply and one add per product (or one FMA when the
+// inputs are 16-bit or narrower, whose products are exact in float32).
+#include "exec/tileop_gemm_x86.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512dq,fma,avx2")))
+#define AVX2   __attribute__((target("avx2,fma")))
+#define INLINE inline __attribute__((always_inline))
+
+static int isa_cached = -1;
+
+static tl_gemm_isa_t detect(void)
+{
+    __builtin_cpu_init();
+    tl_gemm_isa_t best = TL_GEMM_PORTABLE;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = TL_GEMM_AVX2;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vnni"))
+        best = TL_GEMM_AVX512;
+    const char *e = getenv("TILEC_GEMM_ISA");
+    if (e && !strcmp(e, "portable")) best = TL_GEMM_PORTABLE;
+    if (e && !strcmp(e, "avx2") && best > TL_GEMM_AVX2) best = TL_GEMM_AVX2;
+    return best;
+}
+
+tl_gemm_isa_t tl_gemm_x86_isa(void)
+{
+    int v = __atomic_load_n(&isa_cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        v = (int)detect();
+        __atomic_store_n(&isa_cached, v, __ATOMIC_RELAXED);
+    }
+    return (tl_gemm_isa_t)v;
+}
+
+tl_gemm_isa_t tl_gemm_x86_set_isa(tl_gemm_isa_t isa)
+{
+    tl_gemm_isa_t best = detect();
+    if (isa > best) isa = best;
+    __atomic_store_n(&isa_cached, (int)isa, __ATOMIC_RELAXED);
+    return isa;
+}
+
+// --- int8, AVX-512 VNNI ------------------------------------------------------------------
+
+// 16 x 16 transpose of 32-bit elements.
+static AVX512 INLINE void transpose16(__m512i r[16])
+{
+    __m512i t[16];
+    for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+        r[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+        r[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+        r[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+        r[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int h = 0; h < 16; h += 8)
+        for (int i = 0; i < 4; i++) {
+            t[h + i] = _mm512_shuffle_i32x4(r[h + i], r[h + i + 4], 0x88);
+            t[h + i + 4] = _mm512_shuffle_i32x4(r[h + i], r[h + i + 4], 0xdd);
+        }
+    for (int i = 0; i < 8; i++) {
+        r[i] = _mm512_shuffle_i32x4(t[i], t[i + 8], 0x88);
+        r[i + 8] = _mm512_shuffle_i32x4(t[i], t[i + 8], 0xdd);
+    }
+}
+
+// Packs B (int8, [N,K] rows ldb apart when tb, else [K,N]) into G = ceil(K/4)
+// groups per 16-column panel: out[(p * G + g) * 64 + 4 * l + i] =
+// B(k = 4g + i, n = 16p + l) + 128, zero past K and N.
+static AVX512 void pack_b_i8(int64_t N, int64_t K, const int8_t *B, int64_t ldb, bool tb,
+                             uint8_t *out, int64_t G)
+{
+    int64_t P = (N + 15) / 16;
+    const __m512i x80 = _mm512_set1_epi8((char)0x80);
+    for (int64_t p = 0; p < P; p++) {
+        uint8_t *panel = out + p * G * 64;
+        if (!tb) {
+            for (int64_t g = 0; g < G; g++)
+                for (int l = 0; l < 16; l++)
+                    for (int i = 0; i < 4; i++) {
+                        int64_t k = 4 * g + i, n = 16 * p + l;
+                        panel[g * 64 + 4 * l + i] =
+                            k < K && n < N ? (uint8_t)(B[k * ldb + n] ^ 0x80) : 0;
+                    }
+            continue;
+        }
+        for (int64_t g0 = 0; g0 < G; g0 += 16) {
+            int64_t k0 = 4 * g0, kb = TL_MIN(64, K - k0);
+            __mmask64 km = kb >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << kb) - 1);
+            __m512i r[16];
+            for (int l = 0; l < 16; l++) {
+                int64_t n = 16 * p + l;
+                r[l] = n < N ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(km, B + n * ldb + k0),
+                                                _mm512_maskz_mov_epi8(km, x80))
+                             : _mm512_setzero_si512();
+            }
+            transpose16(r);
+            for (int j = 0; j < 16; j++) {
+                int64_t g = g0 + j;
+                if (g < G) _mm512_storeu_si512(panel + g * 64, r[j]);
+            }
+        }
+    }
+}
+
+#define I8_KERNEL(MR, NR)                                                                          \
+    static AVX512 void i8k_##MR##_##NR(int64_t G, const int8_t *A, int64_t lda, const uint8_t *Bp, \
+                                       int64_t pstride, int32_t *C, int64_t ldc, bool init,        \
+                                       __mmask16 last, const int32_t *corr)                        \
+    {                                                                                              \
+        __m512i acc[MR][NR];                                                                       \
+        for (int i = 0; i < MR; i++)                                                               \
+            for (int j = 0; j < NR; j++) {                                                         \
+                __mmask16 m = j == NR - 1 ? last : 0xffff;                                         \
+                acc[i][j] = init ? _mm512_setzero_si512()                                          \
+                                 : _mm512_maskz_loadu_epi32(m, C + i * ldc + 16 * j);              \
+            }                                                                                      \
+        for (int64_t g = 0; g < G; g++) {                                                          \
+            __m512i b[NR];                                                                         \
+            for (int j = 0; j < NR; j++) b[j] = _mm512_loadu_si512(Bp + j * pstride + g * 64);     \
+            for (int i = 0; i < MR; i++) {                                                         \
+                int32_t w;                                                                         \
+                memcpy(&w, A + i * lda + 4 * g, 4);                                                \
+                __m512i a = _mm512_set1_epi32(w);                                                  \
+                for (int j = 0; j < NR; j++) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], b[j], a);  \
+            }                                                                                      \
+        }                                                                                          \
+        for (int i = 0; i < MR; i++) {                                                             \
+            __m512i c = _mm512_set1_epi32(corr[i]);                                                \
+            for (int j = 0; j < NR; j++) {                                                         \
+                __mmask16 m = j == NR - 1 ? last : 0xffff;                                         \
+                _mm512_mask_storeu_epi32(C + i * ldc + 16 * j, m, _mm512_sub_epi32(acc[i][j], c)); \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+#define I8_ROW(MR) I8_KERNEL(MR, 1) I8_KERNEL(MR, 2) I8_KERNEL(MR, 3) I8_KERNEL(MR, 4)
+I8_ROW(1)
+I8_ROW(2)
+I8_ROW(3)
+I8_ROW(4)
+I8_ROW(5)
+I8_ROW(6)
+
+typedef void (*i8k_fn)(int64_t, const int8_t *, int64_t, const uint8_t *, int64_t, int32_t *,
+                       int64_t, bool, __mmask16, const int32_t *);
+#define I8_FNS(MR)                                                                                 \
+    {                                                                                              \
+        i8k_##MR##_1, i8k_##MR##_2, i8k_##MR##_3, i8k_##MR##_4                                     \
+    }
+static const i8k_fn i8k[6][4] = {I8_FNS(1), I8_FNS(2), I8_FNS(3), I8_FNS(4), I8_FNS(5), I8_FNS(6)};
+
+static AVX512 void gemm_i8_avx512(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda,
+                                  const int8_t *B, int64_t ldb, bool tb, int32_t *C, int64_t ldc,
+                                  bool init, uint8_t *Bp, int32_t *corr)
+{
+    int64_t G = (K + 3) / 4, P = (N + 15) / 16;
+    pack_b_i8(N, K, B, ldb, tb, Bp, G);
+    for (int64_t m = 0; m < M; m++) {
+        int64_t s = 0;
+        for (int64_t k = 0; k < K; k++) s += A[m * lda + k];
+        corr[m] = (int32_t)(uint32_t)((uint64_t)s * 128u);
+    }
+    for (int64_t p0 = 0; p0 < P; p0 += 4) {
+        int nr = (int)TL_MIN(4, P - p0);
+        int64_t ncols = TL_MIN(16 * (p0 + nr), N) - 16 * (p0 + nr - 1);
+        __mmask16 last = (__mmask16)(ncols >= 16 ? 0xffff : (1u << ncols) - 1);
+        for (int64_t m0 = 0; m0 < M; m0 += 6) {
+            int mr = (int)TL_MIN(6, M - m0);
+            i8k[mr - 1][nr - 1](G, A + m0 * lda, lda, Bp + p0 * G * 64, G * 64,
+                                C + m0 * ldc + 16 * p0, ldc, init, last, corr + m0);
+        }
+    }
+}
+
+// --- int8, AVX2 (vpmaddwd on int16 pairs) -------------------------------------------------
+
+// B as int16 pairs: out[(p * G2 + g) * 16 + 2 * l + i] = B(2g + i, 8p + l).
+static void pack_b_i16(int64_t N, int64_t K, const int8_t *B, int64_t ldb, bool tb, int16_t *out,
+                       int64_t G2)
+{
+    int64_t P = (N + 7) / 8;
+    for (int64_t p = 0; p < P; p++)
+        for (int64_t g = 0; g < G2; g++)
+            for (int l = 0; l < 8; l++)
+                for (int i = 0; i < 2; i++) {
+                    int64_t k = 2 * g + i, n = 8 * p + l;
+                    out[(p * G2 + g) * 16 + 2 * l + i] =
+                        k < K && n < N ? (tb ? B[n * ldb + k] : B[k * ldb + n]) : 0;
+                }
+}
+
+static AVX2 void gemm_i8_avx2(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda,
+                              const int8_t *B, int64_t ldb, bool tb, int32_t *C, int64_t ldc,
+                              bool init, int16_t *Bp, int16_t *Ap)
+{
+    int64_t G2 = (K + 1) / 2, P = (N + 7) / 8;
+    pack_b_i16(N, K, B, ldb, tb, Bp, G2);
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t k = 0; k < 2 * G2; k++) Ap[m * 2 * G2 + k] = k < K ? A[m * lda + k] : 0;
+    for (int64_t p = 0; p < P; p++) {
+        int64_t ncols = TL_MIN(8, N - 8 * p);
+        for (int64_t m0 = 0; m0 < M; m0 += 4) {
+            int mr = (int)TL_MIN(4, M - m0);
+            __m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(),
+                              _mm256_setzero_si256(), _mm256_setzero_si256()};
+            const int16_t *bp = Bp + p * G2 * 16;
+            for (int64_t g = 0; g < G2; g++) {
+                __m256i b = _mm256_loadu_si256((const __m256i *)(bp + g * 16));
+                for (int i = 0; i < mr; i++) {
+                    int32_t w;
+                    memcpy(&w, Ap + (m0 + i) * 2 * G2 + 2 * g, 4);
+                    acc[i] = _mm256_add_epi32(acc[i], _mm256_madd_epi16(b, _mm256_set1_epi32(w)));
+                }
+            }
+            for (int i = 0; i < mr; i++) {
+                int32_t r[8], *c = C + (m0 + i) * ldc + 8 * p;
+                _mm256_storeu_si256((__m256i *)r, acc[i]);
+                for (int64_t j = 0; j < ncols; j++)
+                    c[j] = (int32_t)((uint32_t)(init ? 0 : c[j]) + (uint32_t)r[j]);
+            }
+        }
+    }
+}
+
+bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda, const int8_t *B,
+                    int64_t ldb, bool tb, int32_t *C, int64_t ldc, bool init)
+{
+    tl_gemm_isa_t isa = tl_gemm_x86_isa();
+    if (isa == TL_GEMM_PORTABLE || K % 4 || M <= 0 || N <= 0) return false;
+    if (isa == TL_GEMM_AVX512) {
+        int64_t G = (K + 3) / 4, P = (N + 15) / 16;
+        uint8_t *Bp = aligned_alloc(64, (size_t)(P * G * 64) + 64);
+        int32_t *corr = malloc((size_t)M * sizeof *corr);
+        bool ok = Bp && corr;
+        if (ok) gemm_i8_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, corr);
+        free(Bp);
+        free(corr);
+        return ok;
+    }
+    int64_t G2 = (K + 1) / 2, P = (N + 7) / 8;
+    int16_t *Bp = malloc((size_t)(P * G2 * 16) * sizeof *Bp);
+    int16_t *Ap = malloc((size_t)(M * 2 * G2) * sizeof *Ap);
+    bool ok = Bp && Ap;
+    if (ok) gemm_i8_avx2(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, Ap);
+    free(Bp);
+    free(Ap);
+    return ok;
+}
+
+// --- float32 --------------------------------------------------------------------------------
+
+#define F32_KERNEL(MR, NR, FUSED)                                                                  \
+    static AVX512 void f32k_##MR##_##NR##_##FUSED(                                                 \
+        int64_t K, const float *A, int64_t sam, int64_t sak, const float *B, int64_t ldb,          \
+        float *C, int64_t ldc, bool init, __mmask16 last)                                          \
+    {                                                                                              \
+        __m512 acc[MR][NR];                                                                        \
+        for (int i = 0; i < MR; i++)                                                               \
+            for (int j = 0; j < NR; j++) {                                                         \
+                __mmask16 m = j == NR - 1 ? last : 0xffff;                                         \
+                acc[i][j] =                                                                        \
+                    init ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m, C + i * ldc + 16 * j);   \
+            }                                                                                      \
+        for (int64_t k = 0; k < K; k++) {                                                          \
+            __m512 b[NR];                                                                          \
+            for (int j = 0; j < NR; j++)                                                           \
+                b[j] = _mm512_maskz_loadu_ps(j == NR - 1 ? last : 0xffff, B + k * ldb + 16 * j);   \
+            for (int i = 0; i < MR; i++) {                                                         \
+                __m512 a = _mm512_set1_ps(A[i * sam + k * sak]);                                   \
+                for (int j = 0; j < NR; j++)                                                       \
+                    acc[i][j] = FUSED ? _mm512_fmadd_ps(a, b[j], acc[i][j])                        \
+                                      : _mm512_add_ps(acc[i][j], _mm512_mul_ps(a, b[j]));          \
+            }                                                                                      \
+        }                                                                                          \
+        for (int i = 0; i < MR; i++)                                                               \
+            for (int j = 0; j < NR; j++)                                                           \
+                _mm512_mask_storeu_ps(C + i * ldc + 16 * j, j == NR - 1 ? last : 0xffff,           \
+                                      acc[i][j]);                                                  \
+    }
+
+#define F32_ROW(MR, F)                                                                             \
+    F32_KERNEL(MR, 1, F) F32_KERNEL(MR, 2, F) F32_KERNEL(MR, 3, F) F32_KERNEL(MR, 4, F)
+#define F32_ALL(F)                                                                                 \
+    F32_ROW(1, F) F32_ROW(2, F) F32_ROW(3, F) F32_ROW(4, F) F32_ROW(5, F) F32_ROW(6, F)
+F32_ALL(0)
+F32_ALL(1)
+
+typedef void (*f32k_fn)(int64_t, const float *, int64_t, int64_t, const float *, int64_t, float *,
+                        int64_t, bool, __mmask16);
+#define F32_FNS(MR, F)                                                                             \
+    {                                                                                              \
+        f32k_##MR##_1_##F, f32k_##MR##_2_##F, f32k_##MR##_3_##F, f32k_##MR##_4_##F                 \
+    }
+static const f32k_fn f32k[2][6][4] = {
+    {F32_FNS(1, 0), F32_FNS(2, 0), F32_FNS(3, 0), F32_FNS(4, 0), F32_FNS(5, 0), F32_FNS(6, 0)},
+    {F32_FNS(1, 1), F32_FNS(2, 1), F32_FNS(3, 1), F32_FNS(4, 1), F32_FNS(5, 1), F32_FNS(6, 1)},
+};
+
+bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                     const float *B, float *C, int64_t ldc, bool init, bool exact_products)
+{
+    if (tl_gemm_x86_isa() != TL_GEMM_AVX512 || M <= 0 || N <= 0) return false;
+    int64_t P = (N + 15) / 16;
+    for (int64_t p0 = 0; p0 < P; p0 += 4) {
+        int nr = (int)TL_MIN(4, P - p0);
+        int64_t ncols = TL_MIN(16 * (p0 + nr), N) - 16 * (p0 + nr - 1);
+        __mmask16 last = (__mmask16)(ncols >= 16 ? 0xffff : (1u << ncols) - 1);
+        for (int64_t m0 = 0; m0 < M; m0 += 6) {
+            int mr = (int)TL_MIN(6, M - m0);
+            f32k[exact_products][mr - 1][nr - 1](K, A + m0 * sam, sam, sak, B + 16 * p0, N,
+                                                 C + m0 * ldc + 16 * p0, ldc, init, last);
+        }
+    }
+    return true;
+}
+
+#else
+
+tl_gemm_isa_t tl_gemm_x86_isa(void)
+{
+    return TL_GEMM_PORTABLE;
+}
+
+tl_gemm_isa_t tl_gemm_x86_set_isa(tl_gemm_isa_t isa)
+{
+    (void)isa;
+    return TL_GEMM_PORTABLE;
+}
+
+bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda, const int8_t *B,
+                    int64_t ldb, bool tb, int32_t *C, int64_t ldc, bool init)
+{
+    (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)tb, (void)C;
+    (void)ldc, (void)init;
+    return false;
+}
+
+bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                     const float *B, float *C, int64_t ldc, bool init, bool exact_products)
+{
+    (void)M, (void)N, (void)K, (void)A, (void)sam, (void)sak, (void)B, (void)C, (void)ldc;
+    (void)init, (void)exact_products;
+    return false;
+}
+
+#endif

@@ -1,0 +1,29 @@
+// SIMD GEMM micro-kernels behind T.gemm_v0 / T.mma (tileop_gemm.c), chosen at
+// run time from what the CPU supports: AVX-512 (VNNI for int8) or AVX2, else
+// the portable loops of tileop_gemm.c. They compute exactly what those loops
+// compute: int8 products summed exactly and added to C modulo 2^32; float
+// products added to C (or 0) in increasing k, each product and each addition
+// rounded to float32 (fused multiply-add only where products are exact).
+#ifndef TL_EXEC_TILEOP_GEMM_X86_H
+#define TL_EXEC_TILEOP_GEMM_X86_H
+
+#include "base/common.h"
+
+typedef enum { TL_GEMM_PORTABLE, TL_GEMM_AVX2, TL_GEMM_AVX512 } tl_gemm_isa_t;
+
+// The path in use: the best the CPU has, lowered by $TILEC_GEMM_ISA
+// ("portable", "avx2") or tl_gemm_x86_set_isa.
+tl_gemm_isa_t tl_gemm_x86_isa(void);
+// Forces a path (clamped to what the CPU supports); returns the one in use.
+tl_gemm_isa_t tl_gemm_x86_set_isa(tl_gemm_isa_t isa);
+
+// C[M,N] (+)= A[M,K] @ op(B), int8 inputs (A rows lda apart; B is [N,K] rows
+// ldb apart when tb, else [K,N]); false when no SIMD path applies.
+bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda, const int8_t *B,
+                    int64_t ldb, bool tb, int32_t *C, int64_t ldc, bool init);
+// C[M,N] (+)= A @ B on float32: element (m, k) of A at A[m * sam + k * sak],
+// B dense [K,N]. exact_products allows fused multiply-add.
+bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                     const float *B, float *C, int64_t ldc, bool init, bool exact_products);
+
+#endif
