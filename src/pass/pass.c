@@ -12,11 +12,13 @@ static const tl_pass_t ref_pipeline[] = {
 
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"parallel", "physical scopes", tl_pass_parallel},
     {"memplan", "physical scopes, final statement order", tl_pass_memplan},
 };
 
 static const tl_pass_t cpu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"parallel", "physical scopes", tl_pass_parallel},
 };
 
 static const struct {

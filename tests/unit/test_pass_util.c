@@ -77,6 +77,32 @@ tl_status_t pk_run(pk_t *p, const pk_spec_t *s, uint64_t seed, tl_buf_t *out)
     return st;
 }
 
+bool pk_same_results(const pk_spec_t *s, const pk_pass_fn *passes, uint64_t seed, pk_t *got,
+                     tl_buf_t *why)
+{
+    pk_t ref;
+    tl_buf_t a, b;
+    tl_buf_init(&a);
+    tl_buf_init(&b);
+    bool ok = false;
+    tl_status_t st1 = pk_compile(&ref, s, NULL), st2 = pk_compile(got, s, passes);
+    if (st1 != TL_OK || st2 != TL_OK)
+        tl_buf_printf(why, "compile failed:\n%s%s", tl_diag_text(&ref.d), tl_diag_text(&got->d));
+    else if (pk_run(&ref, s, seed, &a) != TL_OK || pk_run(got, s, seed, &b) != TL_OK)
+        tl_buf_printf(why, "run failed:\n%s%s", tl_diag_text(&ref.d), tl_diag_text(&got->d));
+    else if (!a.len)
+        tl_buf_puts(why, "the kernel has no outputs");
+    else if (a.len != b.len || memcmp(a.data, b.data, a.len))
+        tl_buf_printf(why, "results differ from the unpassed kernel's; IR after the passes:\n%s",
+                      tl_buf_cstr(&got->dump));
+    else
+        ok = true;
+    tl_buf_free(&a);
+    tl_buf_free(&b);
+    pk_free(&ref);
+    return ok;
+}
+
 static int count_stmts(const tl_stmt_t *s, bool (*pred)(const tl_stmt_t *s))
 {
     if (!s) return 0;

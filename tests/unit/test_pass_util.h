@@ -36,6 +36,12 @@ void pk_free(pk_t *p);
 // Runs p->k on the executor with inputs from seed; appends every output
 // tensor's name, shape and bytes to out.
 tl_status_t pk_run(pk_t *p, const pk_spec_t *s, uint64_t seed, tl_buf_t *out);
+// Compiles s twice, with scope inference only (the reference) and with
+// `passes` into *got (the caller frees it), runs both with the same inputs and
+// compares their outputs byte for byte. False with the reason in why when a
+// step fails or the outputs differ.
+bool pk_same_results(const pk_spec_t *s, const pk_pass_fn *passes, uint64_t seed, pk_t *got,
+                     tl_buf_t *why);
 // Number of statements in k's body (recursively) for which pred is true.
 int pk_count(const tl_kernel_t *k, bool (*pred)(const tl_stmt_t *s));
 // The buffer named `name`, or NULL.
