@@ -102,9 +102,19 @@ static tl_value_t *eval_fstring(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
             tl_buf_free(&b);
             return NULL;
         }
-        // Format specs are accepted but ignored (f-strings only appear in messages).
-        if (part->fmt.conv == 'r') tl_value_repr(&b, v);
-        else tl_value_str_of(&b, v);
+        if (part->fmt.conv == 'r' || part->fmt.conv == 'a') { // !r: format the repr as a string
+            tl_buf_t r;
+            tl_buf_init(&r);
+            tl_value_repr(&r, v);
+            v = tl_value_strn(ev->arena, tl_buf_cstr(&r), r.len);
+            tl_buf_free(&r);
+        }
+        tl_value_t *spec = part->fmt.spec ? eval_fstring(ev, fr, part->fmt.spec) : NULL;
+        if ((part->fmt.spec && !spec) ||
+            !tl_eval_format(ev, &b, v, spec ? spec->str.s : NULL, part->fmt.spec ? part->fmt.spec->loc : part->loc)) {
+            tl_buf_free(&b);
+            return NULL;
+        }
     }
     tl_value_t *r = tl_value_strn(ev->arena, tl_buf_cstr(&b), b.len);
     tl_buf_free(&b);
@@ -178,7 +188,7 @@ static tl_value_t *eval_boolop(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_
             continue;
         }
         bool is_expr = false, ok = true;
-        bool t = tl_eval_truth(ev, v, item->loc, &is_expr, &ok);
+        bool t = tl_eval_truth(ev, &v, item->loc, &is_expr, &ok);
         if (!ok) return NULL;
         if (is_expr) {
             acc = acc ? ir_logic(ev, is_and ? TL_BIN_LAND : TL_BIN_LOR, acc, v, item->loc) : v;
@@ -198,6 +208,8 @@ static tl_value_t *eval_compare(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
     tl_value_t *result = NULL;
     for (int i = 0; i < n->cmp.comparators.len; i++) {
         const tl_ast_node_t *rn = n->cmp.comparators.items[i];
+        // `a < b < c` is `a < b and b < c`: c is not evaluated when a < b is false.
+        if (result && result->kind == TL_V_BOOL && !result->b) return result;
         tl_value_t *right = tl_eval_expr(ev, fr, rn);
         if (!right) return NULL;
         tl_value_t *r = tl_eval_binop(ev, pyop_of_cmp(n->cmp.ops[i]), left, right, rn->loc);
@@ -221,7 +233,7 @@ static tl_value_t *eval_ifexp(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t
     tl_value_t *c = tl_eval_expr(ev, fr, n->ifexp.test);
     if (!c) return NULL;
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, c, n->ifexp.test->loc, &is_expr, &ok);
+    bool t = tl_eval_truth(ev, &c, n->ifexp.test->loc, &is_expr, &ok);
     if (!ok) return NULL;
     if (!is_expr) return tl_eval_expr(ev, fr, t ? n->ifexp.body : n->ifexp.orelse);
     tl_value_t *a = tl_eval_expr(ev, fr, n->ifexp.body);

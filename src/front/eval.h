@@ -69,7 +69,8 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
 tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t loc);
 // Truthiness of a Python value. For an IR value that is not a constant, *is_ir
 // is set and the caller must build IR (an `if` becomes an IR if).
-bool tl_eval_truth(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, bool *is_ir, bool *ok);
+// A T.alloc_var scalar in *v is replaced by a load of it.
+bool tl_eval_truth(tl_eval_t *ev, tl_value_t **v, tl_loc_t loc, bool *is_ir, bool *ok);
 
 // --- conversions for builtins (eval_conv.c) ----------------------------------------
 bool tl_value_to_int(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int64_t *out);
@@ -93,6 +94,9 @@ tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, cons
 bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim);
 // Elements of a tuple or list (NULL with an error otherwise).
 tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int *n);
+
+// Formats v by a format spec (f-string `{v:>8.3f}`, str.format); NULL/"" is str(v).
+bool tl_eval_format(tl_eval_t *ev, tl_buf_t *out, tl_value_t *v, const char *spec, tl_loc_t loc);
 
 // --- calls ----------------------------------------------------------------------------
 // Looks up argument `pos` positionally or by keyword `kw` (either may be -1/NULL).

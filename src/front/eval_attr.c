@@ -4,6 +4,7 @@
 #include "front/eval.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,7 @@ static tl_value_t *m_str_join(tl_eval_t *ev, tl_call_t *c)
     return r;
 }
 
-// "{}" / "{0}" / "{name}" replacement; format specs after ':' are ignored.
+// "{}" / "{0}" / "{name}" with an optional "!r" and ":spec".
 static tl_value_t *m_str_format(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *s = self_of(c);
@@ -93,15 +94,31 @@ static tl_value_t *m_str_format(tl_eval_t *ev, tl_call_t *c)
         }
         size_t j = i + 1;
         while (j < s->str.len && s->str.s[j] != '}') j++;
-        char field[64] = {0};
-        size_t flen = 0;
-        for (size_t k = i + 1; k < j && s->str.s[k] != ':' && s->str.s[k] != '!' && flen < 63; k++)
-            field[flen++] = s->str.s[k];
+        char field[64] = {0}, spec[64] = {0};
+        size_t flen = 0, k = i + 1;
+        for (; k < j && s->str.s[k] != ':' && s->str.s[k] != '!' && flen < 63; k++) field[flen++] = s->str.s[k];
+        bool repr = k + 1 < j && s->str.s[k] == '!' && s->str.s[k + 1] == 'r';
+        while (k < j && s->str.s[k] != ':') k++;
+        if (k < j) snprintf(spec, sizeof spec, "%.*s", (int)(j - k - 1), s->str.s + k + 1);
         tl_value_t *v = NULL;
         if (flen == 0) v = tl_call_arg(c, auto_index++, NULL);
         else if (isdigit((unsigned char)field[0])) v = tl_call_arg(c, atoi(field), NULL);
         else v = tl_call_arg(c, -1, field);
-        if (v) tl_value_str_of(&b, v);
+        if (!v) {
+            tl_buf_free(&b);
+            return tl_eval_fail(ev, c->loc, "format(): no argument for the field {%s}", field);
+        }
+        if (repr) {
+            tl_buf_t r;
+            tl_buf_init(&r);
+            tl_value_repr(&r, v);
+            v = tl_value_strn(ev->arena, tl_buf_cstr(&r), r.len);
+            tl_buf_free(&r);
+        }
+        if (!tl_eval_format(ev, &b, v, spec, c->loc)) {
+            tl_buf_free(&b);
+            return NULL;
+        }
         i = j;
     }
     tl_value_t *r = tl_value_strn(ev->arena, tl_buf_cstr(&b), b.len);

@@ -147,7 +147,7 @@ bool tl_value_to_flag(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *wh
 bool tl_value_to_bool(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out)
 {
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, v, loc, &is_expr, &ok);
+    bool t = tl_eval_truth(ev, &v, loc, &is_expr, &ok);
     if (!ok) return false;
     if (is_expr) {
         not_constant(ev, v->expr, loc, what);

@@ -160,6 +160,14 @@ static int compare_values(const tl_value_t *a, const tl_value_t *b, bool *ok)
     return 0;
 }
 
+// A T.alloc_var scalar used as a value is a load of it (TileLang's parser rule).
+static tl_value_t *scalar_of(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc)
+{
+    if (v->kind != TL_V_BUFFER || v->buffer->scope != TL_SCOPE_VAR) return v;
+    tl_expr_t *e = tl_value_to_expr(ev, v, loc, -1);
+    return e ? tl_value_expr(ev->arena, e) : v;
+}
+
 static bool is_ir(const tl_value_t *v)
 {
     return v->kind == TL_V_EXPR;
@@ -242,7 +250,11 @@ static tl_value_t *ir_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b,
 {
     if (!tl_value_is_exprlike(a) || !tl_value_is_exprlike(b)) return type_error(ev, op, a, b, loc);
     tl_kernel_t *k = tl_eval_ir(ev);
-    tl_expr_t *x = tl_value_to_expr(ev, a, loc, -1), *y = tl_value_to_expr(ev, b, loc, -1);
+    // A Python number next to a floating expression takes its dtype (as TVM's
+    // `x * 0.5` on a float16 x makes a float16 constant).
+    int ha = is_ir(b) && tl_dtype_is_float(b->expr->dtype) ? (int)b->expr->dtype : -1;
+    int hb = is_ir(a) && tl_dtype_is_float(a->expr->dtype) ? (int)a->expr->dtype : -1;
+    tl_expr_t *x = tl_value_to_expr(ev, a, loc, ha), *y = tl_value_to_expr(ev, b, loc, hb);
     if (!x || !y) return NULL;
     tl_binop_t bop;
     switch (op) {
@@ -272,6 +284,8 @@ static tl_value_t *ir_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b,
 
 tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc)
 {
+    a = scalar_of(ev, a, loc);
+    b = scalar_of(ev, b, loc);
     if (a->kind == TL_V_ERROR || b->kind == TL_V_ERROR) {
         tl_value_t *e = a->kind == TL_V_ERROR ? a : b;
         return tl_eval_fail(ev, loc, "%s", e->error.message);
@@ -336,10 +350,11 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
 
 tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t loc)
 {
+    a = scalar_of(ev, a, loc);
     if (a->kind == TL_V_ERROR) return tl_eval_fail(ev, loc, "%s", a->error.message);
     if (op == TL_UN_NOT && !is_ir(a)) {
         bool is_expr = false, ok = true;
-        bool t = tl_eval_truth(ev, a, loc, &is_expr, &ok);
+        bool t = tl_eval_truth(ev, &a, loc, &is_expr, &ok);
         return ok ? tl_value_bool(!t) : NULL;
     }
     if (is_ir(a)) {
@@ -363,8 +378,9 @@ tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t lo
                         tl_value_type_name(a));
 }
 
-bool tl_eval_truth(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, bool *is_expr, bool *ok)
+bool tl_eval_truth(tl_eval_t *ev, tl_value_t **vp, tl_loc_t loc, bool *is_expr, bool *ok)
 {
+    tl_value_t *v = *vp = scalar_of(ev, *vp, loc);
     *is_expr = false;
     switch (v->kind) {
     case TL_V_NONE: return false;

@@ -208,7 +208,7 @@ static tl_flow_t exec_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
         tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
         if (!c) return TL_FLOW_ERROR;
         bool is_expr = false, ok = true;
-        bool t = tl_eval_truth(ev, c, n->cond.test->loc, &is_expr, &ok);
+        bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
         if (!ok) return TL_FLOW_ERROR;
         if (is_expr) {
             if (iter > 0) {
@@ -234,7 +234,7 @@ static tl_flow_t exec_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
     tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
     if (!c) return TL_FLOW_ERROR;
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, c, n->cond.test->loc, &is_expr, &ok);
+    bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
     if (!ok) return TL_FLOW_ERROR;
     if (is_expr) return tl_trace_if(ev, fr, n, c);
     return tl_exec_body(ev, fr, t ? &n->cond.body : &n->cond.orelse);
@@ -261,7 +261,7 @@ static tl_flow_t exec_assert(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
     tl_value_t *c = tl_eval_expr(ev, fr, n->check.test);
     if (!c) return TL_FLOW_ERROR;
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, c, n->check.test->loc, &is_expr, &ok);
+    bool t = tl_eval_truth(ev, &c, n->check.test->loc, &is_expr, &ok);
     if (!ok) return TL_FLOW_ERROR;
     if (is_expr) {
         tl_diag_warning(ev->diag, n->loc, "assert on a run-time value is not checked");

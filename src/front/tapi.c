@@ -272,7 +272,7 @@ static tl_value_t *t_if_then_else(tl_eval_t *ev, tl_call_t *c)
     if (!tl_call_check(ev, c, "T.if_then_else", 3, 3, NULL)) return NULL;
     tl_value_t *cv = c->args[0];
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, cv, aloc(c, 0, NULL), &is_expr, &ok);
+    bool t = tl_eval_truth(ev, &cv, aloc(c, 0, NULL), &is_expr, &ok);
     if (!ok) return NULL;
     if (!is_expr) return t ? c->args[1] : c->args[2];
     tl_expr_t *a = tl_value_to_expr(ev, c->args[1], aloc(c, 1, NULL), -1);
