@@ -146,6 +146,64 @@ static tl_value_t *m_str_replace(tl_eval_t *ev, tl_call_t *c)
     return out;
 }
 
+// split(sep=None, maxsplit=-1): on runs of whitespace when sep is None.
+static tl_value_t *m_str_split(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *s = self_of(c), *sep = tl_call_arg(c, 0, "sep"), *mx = tl_call_arg(c, 1, "maxsplit");
+    int64_t max = -1;
+    if (mx && !tl_value_to_int(ev, mx, c->loc, "maxsplit", &max)) return NULL;
+    if (sep && sep->kind == TL_V_NONE) sep = NULL;
+    if (sep && (sep->kind != TL_V_STR || sep->str.len == 0))
+        return tl_eval_fail(ev, c->loc, "split() separator must be a non-empty string");
+    tl_value_t *out = tl_value_list(ev->arena, 0, NULL);
+    const char *p = s->str.s, *end = s->str.s + s->str.len;
+    while (p <= end) {
+        if (!sep)
+            while (p < end && isspace((unsigned char)*p)) p++;
+        if (!sep && p == end) break;
+        const char *q = p;
+        if (max == 0) q = end;
+        else if (sep)
+            while (q < end && !(q + sep->str.len <= end && !memcmp(q, sep->str.s, sep->str.len))) q++;
+        else
+            while (q < end && !isspace((unsigned char)*q)) q++;
+        tl_value_list_append(ev->arena, out, tl_value_strn(ev->arena, p, (size_t)(q - p)));
+        if (max > 0) max--;
+        if (q == end) break;
+        p = q + (sep ? sep->str.len : 1);
+        if (sep && p == end) {
+            tl_value_list_append(ev->arena, out, tl_value_str(ev->arena, ""));
+            break;
+        }
+    }
+    return out;
+}
+
+static tl_value_t *str_strip(tl_eval_t *ev, tl_call_t *c, bool left, bool right)
+{
+    tl_value_t *s = self_of(c), *chars = tl_call_arg(c, 0, NULL);
+    const char *set = chars && chars->kind == TL_V_STR ? chars->str.s : " \t\n\r\f\v";
+    size_t a = 0, b = s->str.len;
+    while (left && a < b && strchr(set, s->str.s[a])) a++;
+    while (right && b > a && strchr(set, s->str.s[b - 1])) b--;
+    return tl_value_strn(ev->arena, s->str.s + a, b - a);
+}
+
+static tl_value_t *m_str_strip(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_strip(ev, c, true, true);
+}
+
+static tl_value_t *m_str_lstrip(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_strip(ev, c, true, false);
+}
+
+static tl_value_t *m_str_rstrip(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_strip(ev, c, false, true);
+}
+
 // --- list -------------------------------------------------------------------------------------
 
 static tl_value_t *m_list_append(tl_eval_t *ev, tl_call_t *c)
@@ -258,7 +316,9 @@ static const method_t methods[] = {
     {TL_V_STR, "upper", m_str_upper},         {TL_V_STR, "lower", m_str_lower},
     {TL_V_STR, "startswith", m_str_startswith}, {TL_V_STR, "endswith", m_str_endswith},
     {TL_V_STR, "join", m_str_join},           {TL_V_STR, "format", m_str_format},
-    {TL_V_STR, "replace", m_str_replace},     {TL_V_LIST, "append", m_list_append},
+    {TL_V_STR, "replace", m_str_replace},     {TL_V_STR, "split", m_str_split},
+    {TL_V_STR, "strip", m_str_strip},         {TL_V_STR, "lstrip", m_str_lstrip},
+    {TL_V_STR, "rstrip", m_str_rstrip},       {TL_V_LIST, "append", m_list_append},
     {TL_V_LIST, "extend", m_list_extend},     {TL_V_LIST, "pop", m_list_pop},
     {TL_V_LIST, "index", m_seq_index},        {TL_V_TUPLE, "index", m_seq_index},
     {TL_V_LIST, "count", m_seq_count},        {TL_V_TUPLE, "count", m_seq_count},

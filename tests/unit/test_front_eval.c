@@ -167,6 +167,11 @@ TEST(front_eval_strings_and_lists)
         {"tuple(range(3))", "(0, 1, 2)"},
         {"any([0, 1]) and all([])", "True"},
         {"int('12') + 1", "13"},
+        {"'a,b,,c'.split(',')", "['a', 'b', '', 'c']"},
+        {"'  x  y '.split()", "['x', 'y']"},
+        {"'a,b,c'.split(',', 1)", "['a', 'b,c']"},
+        {"'a,'.split(',')", "['a', '']"},
+        {"'  pad '.strip() + '|' + 'xxyx'.rstrip('x')", "'pad|xxy'"},
     };
     for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++) CHECK_PY("", cases[i][0], cases[i][1]);
     // Mutation through an alias is visible (lists are shared, as in Python).
