@@ -114,8 +114,8 @@ static void cross_backend(tl_test_t *t, void *arg)
 TEST_GENERATOR(cpu_kernels)
 {
     for (const tl_check_case_t *const *c = tl_check_cases(); *c; c++) {
-        char *name = malloc(128);
-        snprintf(name, 128, "cpu_kernel_%s", (*c)->name);
+        char name[128]; // tl_test_add copies the name
+        snprintf(name, sizeof name, "cpu_kernel_%s", (*c)->name);
         tl_test_add(name, cross_backend, (void *)*c);
     }
 }
