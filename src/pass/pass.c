@@ -13,6 +13,7 @@ static const tl_pass_t ref_pipeline[] = {
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"parallel", "physical scopes", tl_pass_parallel},
+    {"workspace", "physical scopes", tl_pass_workspace},
     {"memplan", "physical scopes, final statement order", tl_pass_memplan},
 };
 

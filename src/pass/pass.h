@@ -41,6 +41,8 @@ const char *tl_pass_names(void);
 tl_status_t tl_pass_scope_infer(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // parallel.c: T.Parallel nests to vector ops (NPU and CPU pipelines).
 tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// workspace.c: L0C -> UB and UB -> L1 hand-offs through GM workspaces (NPU).
+tl_status_t tl_pass_workspace(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // memplan.c: scratchpad addresses (NPU: always; the reference pipeline only
 // when TL_ASCEND_MEMORY_PLANNING is on, so that `tilec run` uses the plan).
 tl_status_t tl_pass_memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx);
