@@ -230,6 +230,13 @@ static tl_value_t *b_tuple(tl_eval_t *ev, tl_call_t *c)
     return make_seq(ev, c, TL_V_TUPLE);
 }
 
+// set(...) / frozenset(...): the distinct items, as a list (sets are not modelled).
+static tl_value_t *b_set(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *l = make_seq(ev, c, TL_V_LIST);
+    return l ? tl_value_unique(ev->arena, l) : NULL;
+}
+
 static tl_value_t *b_dict(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *d = tl_value_dict(ev->arena);
@@ -550,6 +557,8 @@ void tl_front_install_builtins(tl_eval_t *ev)
     def(ev, b, "print", b_print);
     def(ev, b, "list", b_list);
     def(ev, b, "tuple", b_tuple);
+    def(ev, b, "set", b_set);
+    def(ev, b, "frozenset", b_set);
     def(ev, b, "dict", b_dict);
     def(ev, b, "enumerate", b_enumerate);
     def(ev, b, "zip", b_zip);
@@ -573,7 +582,7 @@ void tl_front_install_builtins(tl_eval_t *ev)
                             tl_value_builtin(ev->arena, exceptions[i], b_exception,
                                              tl_value_str(ev->arena, exceptions[i])));
     // Other driver-only names evaluate to opaque values.
-    static const char *opaque[] = {"object", "super", "type", "open", "input", "set", "frozenset", "iter",
+    static const char *opaque[] = {"object", "super", "type", "open", "input", "iter",
                                    "next", "map", "filter", "hash", "id", "vars", "globals",
                                    "locals", "callable", "format", "slice", "bytes", "exit", "quit"};
     for (size_t i = 0; i < TL_ARRAY_LEN(opaque); i++)

@@ -785,11 +785,14 @@ tl_value_t *tl_eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
         tl_value_t *l = tl_value_list(ev->arena, 0, NULL);
         if (!eval_list(ev, fr, &n->seq.elts, l)) return NULL;
         if (n->kind == TL_AST_TUPLE) l->kind = TL_V_TUPLE;
-        return l;
+        return n->kind == TL_AST_SET ? tl_value_unique(ev->arena, l) : l;
     }
     case TL_AST_DICT: return eval_dict(ev, fr, n);
+    case TL_AST_SETCOMP: {
+        tl_value_t *l = eval_comprehension(ev, fr, n);
+        return l ? tl_value_unique(ev->arena, l) : NULL;
+    }
     case TL_AST_LISTCOMP:
-    case TL_AST_SETCOMP:
     case TL_AST_DICTCOMP:
     case TL_AST_GENEXP: return eval_comprehension(ev, fr, n);
     case TL_AST_NAMEDEXPR: {

@@ -557,9 +557,10 @@ static tl_value_t *emit_sync(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind, t
         if (tl_ir_is_const_int(s->sync.id, &v)) {
             int max = cross ? 15 : 7;
             if (v < 0 || v > max)
-                return tl_eval_fail(ev, id_loc, "T.%s: %s %lld is out of range (the hardware has %s 0..%d)",
+                return tl_eval_fail(ev, id_loc, "T.%s: %s %lld is out of range (the hardware has %s 0..%d%s)",
                                     tl_sync_name(kind), cross ? "cross-core flag id" : "event id", (long long)v,
-                                    cross ? "cross-core flags" : "event ids", max);
+                                    cross ? "cross-core flags" : "event ids", max,
+                                    cross ? "" : "; the id field is 3 bits, so 8 would alias 0");
         }
     }
     tl_trace_emit(ev, s);

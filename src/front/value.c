@@ -159,6 +159,17 @@ void tl_value_list_append(tl_arena_t *a, tl_value_t *list, tl_value_t *item)
     list->seq.items[list->seq.n++] = item;
 }
 
+tl_value_t *tl_value_unique(tl_arena_t *a, const tl_value_t *seq)
+{
+    tl_value_t *out = tl_value_list(a, 0, NULL);
+    for (int i = 0; i < seq->seq.n; i++) {
+        bool seen = false;
+        for (int j = 0; j < out->seq.n && !seen; j++) seen = tl_value_equal(out->seq.items[j], seq->seq.items[i]);
+        if (!seen) tl_value_list_append(a, out, seq->seq.items[i]);
+    }
+    return out;
+}
+
 bool tl_value_is_number(const tl_value_t *v)
 {
     return v->kind == TL_V_BOOL || v->kind == TL_V_INT || v->kind == TL_V_FLOAT;

@@ -178,6 +178,9 @@ void tl_value_module_set(tl_arena_t *a, tl_value_t *module, const char *name, tl
 tl_value_t *tl_value_module_get(const tl_value_t *module, const char *name);
 
 void tl_value_list_append(tl_arena_t *a, tl_value_t *list, tl_value_t *item);
+// A list of the distinct items of a sequence, in first-seen order: how sets
+// (which tilec models as lists) are built.
+tl_value_t *tl_value_unique(tl_arena_t *a, const tl_value_t *seq);
 // Dict with Python key equality (ints, strings, bools, None, tuples of those).
 tl_value_t *tl_value_dict_get(const tl_value_t *dict, const tl_value_t *key);
 void tl_value_dict_set(tl_arena_t *a, tl_value_t *dict, tl_value_t *key, tl_value_t *v);

@@ -185,6 +185,8 @@ TEST(front_eval_comprehensions)
     CHECK_PY("", "{k: v for k, v in [('a', 1), ('b', 2)]}", "{'a': 1, 'b': 2}");
     CHECK_PY("", "[(i, j) for i in range(2) for j in range(2)]", "[(0, 0), (0, 1), (1, 0), (1, 1)]");
     CHECK_PY("", "sum(x for x in range(5))", "10");
+    // Sets are modelled as lists of distinct items.
+    CHECK_PY("", "(len({1, 2, 1}), len(set([3, 3, 4])), sorted({x % 3 for x in range(9)}))", "(2, 2, [0, 1, 2])");
     // The comprehension variable does not leak into the enclosing scope.
     CHECK_PY("i = 'outer'\nsq = [i for i in range(3)]", "i", "'outer'");
 }
