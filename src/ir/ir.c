@@ -41,6 +41,16 @@ const tl_opinfo_t *tl_op_info(tl_opcode_t op)
     return &op_info[op];
 }
 
+char tl_op_role(tl_opcode_t op, int i)
+{
+    int k = 0;
+    for (const char *p = op_info[op].signature; *p; p++) {
+        if (*p == '[' || *p == ']') continue;
+        if (k++ == i) return *p;
+    }
+    return 's';
+}
+
 bool tl_op_lookup(const char *name, tl_opcode_t *out)
 {
     for (int i = 0; i < TL_OP_COUNT; i++)

@@ -77,6 +77,8 @@ typedef struct {
 } tl_opinfo_t;
 
 const tl_opinfo_t *tl_op_info(tl_opcode_t op);
+// Role letter of operand i from the signature (w, r, x, s, v; 's' past the end).
+char tl_op_role(tl_opcode_t op, int i);
 bool tl_op_lookup(const char *name, tl_opcode_t *out);
 
 // --- scalar variables -----------------------------------------------------------
@@ -328,6 +330,8 @@ struct tl_stmt {
     tl_loc_t loc;
     tl_side_t side; // developer mode: where this statement runs (set by passes)
     bool inserted;  // created by a pass (syncs, copies), for dumps and reports
+    int origin;     // cv_split: pre-order number (from 1) of the developer-mode
+                    // statement this one was projected from; 0 if none
     union {
         struct {
             int n, cap;
@@ -393,6 +397,7 @@ typedef struct {
     bool memory_planning;  // TL_ASCEND_MEMORY_PLANNING
     bool auto_cv_combine;  // TL_ASCEND_AUTO_CV_COMBINE
     bool auto_cv_sync;     // TL_ASCEND_AUTO_CV_SYNC
+    bool sync_baseline;    // tilec: intra_sync puts barrier_all after every op (a baseline)
     const char *target;    // "auto", "ascendc", "pto"
 } tl_config_t;
 
@@ -409,6 +414,9 @@ typedef struct tl_kernel {
     tl_expr_t *grid;  // number of blocks
     tl_var_t *cid, *vid;
     int threads; // 0: `as (cid, vid)` form; 1 or 2: developer `threads=` form
+    // Set by cv_split: the body is in expert form (a T.Scope per core) and
+    // config.auto_cv_combine is cleared, so every later stage runs it as written.
+    bool cv_split;
     tl_stmt_t *body;
 } tl_kernel_t;
 

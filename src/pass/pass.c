@@ -14,7 +14,10 @@ static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"workspace", "physical scopes", tl_pass_workspace},
+    {"cv_split", "physical scopes; no copy between cube and vector memory", tl_pass_cv_split},
+    {"cross_sync", "cv_split's per-core programs", tl_pass_cross_sync},
     {"memplan", "physical scopes, final statement order", tl_pass_memplan},
+    {"intra_sync", "per-core programs, planned addresses", tl_pass_intra_sync},
 };
 
 static const tl_pass_t cpu_pipeline[] = {

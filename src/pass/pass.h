@@ -39,6 +39,16 @@ const char *tl_pass_names(void);
 
 // --- the passes -------------------------------------------------------------------------
 tl_status_t tl_pass_scope_infer(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// cv_split.c: one program per core (TL_ASCEND_AUTO_CV_COMBINE); vid_split.c:
+// the threads=2 vector program over both vector cores (called by cv_split).
+tl_status_t tl_pass_cv_split(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+tl_status_t tl_vid_split_run(tl_kernel_t *k, tl_stmt_t *vscope, tl_pass_ctx_t *ctx);
+// cross_sync.c: cross-core flags for GM hand-offs (TL_ASCEND_AUTO_CV_SYNC).
+tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// intra_sync.c: pipe flags and barriers on each core (TL_ASCEND_AUTO_SYNC);
+// tl_intra_sync_count counts the syncs a pass inserted, by kind.
+tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+void tl_intra_sync_count(const tl_kernel_t *k, int *sets, int *waits, int *barriers, int *alls);
 // parallel.c: T.Parallel nests to vector ops (NPU and CPU pipelines).
 tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // workspace.c: L0C -> UB and UB -> L1 hand-offs through GM workspaces (NPU).

@@ -1,0 +1,267 @@
+// cross_sync: cross-core flags around GM hand-offs between the cube and the
+// vector programs — any tensor name, at the loop level both share, with the
+// reverse (WAR) flags of a reused buffer, reverse flags for one-way hand-offs,
+// flag ids reused, upstream's read-before-write order, and kernels that bring
+// their own flags. Every split program runs on the executor to the
+// developer-mode results (a missing or unbalanced flag deadlocks or races
+// there).
+#include "../test.h"
+
+#include "test_pass_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const pk_pass_fn split_sync[] = {tl_pass_cv_split, tl_pass_cross_sync, NULL};
+
+#define PRELUDE                                                                                    \
+    "import tilelang\n"                                                                            \
+    "import tilelang.language as T\n"                                                              \
+    "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True,\n"                             \
+    "       tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_SYNC: True}\n"
+
+#define HEADER(out, ws, params)                                                                    \
+    PRELUDE "@tilelang.jit(out_idx=[" out "], workspace_idx=[" ws "], pass_configs=CFG)\n"         \
+            "def k():\n"                                                                           \
+            "    @T.prim_func\n"                                                                   \
+            "    def main(" params "):\n"                                                          \
+            "        with T.Kernel(2, is_npu=True) as (cid, vid):\n"
+
+#define MM_PARAMS                                                                                  \
+    "A: T.Tensor((64, 32), 'float16'), B: T.Tensor((32, 64), 'float16'), "                         \
+    "C: T.Tensor((2, 64, 64), 'float32'), W: T.Tensor((2, 16, 64), 'float32')"
+
+#define MM_BUFFERS                                                                                 \
+    "            a = T.alloc_L1((16, 32), 'float16')\n"                                            \
+    "            b = T.alloc_L1((32, 64), 'float16')\n"                                            \
+    "            c = T.alloc_L0C((16, 64), 'float32')\n"                                           \
+    "            u = T.alloc_ub((8, 64), 'float32')\n"                                             \
+    "            T.copy(B, b)\n"
+
+// Each iteration: the cube writes W[cid], both vector cores read their half.
+static const char *loop_src = HEADER("2", "3", MM_PARAMS) MM_BUFFERS
+    "            for i in T.serial(4):\n"
+    "                T.copy(A[i * 16, 0], a)\n"
+    "                T.gemm_v0(a, b, c, init=True)\n"
+    "                T.copy(c, W[cid, 0, 0])\n"
+    "                T.copy(W[cid, vid * 8, 0], u)\n"
+    "                T.tile.add(u, u, 1.0)\n"
+    "                T.copy(u, C[cid, i * 16 + vid * 8, 0])\n"
+    "    return main\n";
+
+static bool compile_ok(tl_test_t *t, pk_t *p, const pk_spec_t *s, const pk_pass_fn *passes)
+{
+    tl_status_t st = pk_compile(p, s, passes);
+    if (st != TL_OK)
+        tl_test_fail(t, __FILE__, __LINE__, "compile failed:\n%s", tl_diag_text(&p->d));
+    return st == TL_OK;
+}
+
+static const char *dump(const pk_t *p)
+{
+    return tl_buf_cstr((tl_buf_t *)&p->dump);
+}
+
+// Runs `ref_src` in developer mode (no passes) and `src` split and synced: the
+// outputs must be identical.
+static void check_same_as(tl_test_t *t, const char *src, const char *ref_src)
+{
+    pk_spec_t s = {.src = src}, r = {.src = ref_src};
+    pk_t ref, got;
+    tl_buf_t a, b;
+    tl_buf_init(&a);
+    tl_buf_init(&b);
+    if (compile_ok(t, &ref, &r, NULL) && compile_ok(t, &got, &s, split_sync)) {
+        tl_status_t st1 = pk_run(&ref, &r, 5, &a), st2 = pk_run(&got, &s, 5, &b);
+        if (st1 || st2)
+            tl_test_fail(t, __FILE__, __LINE__, "runs failed:\n%s\n%s", tl_diag_text(&ref.d),
+                         tl_diag_text(&got.d));
+        CHECK(a.len > 0 && a.len == b.len && !memcmp(a.data, b.data, a.len));
+    }
+    pk_free(&ref);
+    pk_free(&got);
+    tl_buf_free(&a);
+    tl_buf_free(&b);
+}
+
+static int count_kind(const pk_t *p, tl_sync_kind_t kind)
+{
+    int n = 0;
+    for (const char *d = dump(p); (d = strstr(d, tl_sync_name(kind))); d++) n++;
+    return n;
+}
+
+TEST(cross_sync_hand_off_in_a_loop_with_its_reverse_flag)
+{
+    pk_spec_t s = {.src = loop_src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) {
+        const char *d = dump(&p);
+        // forward: FIX after the cube's write, a wait before the vector's read
+        CHECK_CONTAINS(d, "      copy c, W[cid +: 1, :, :]\n      + set_cross_flag fix, 0\n");
+        CHECK_CONTAINS(d,
+                       "      + wait_cross_flag 0\n      copy W[cid +: 1, vid * 8 +: 8, :], u\n");
+        // reverse: the vector's read releases W for the next iteration's write,
+        // with one set before the vector loop and one wait after the cube loop
+        CHECK_CONTAINS(
+            d, "      copy W[cid +: 1, vid * 8 +: 8, :], u\n      + set_cross_flag mte2, 0\n");
+        CHECK_CONTAINS(d, "      + wait_cross_flag 0\n      copy c, W[cid +: 1, :, :]\n");
+        CHECK_CONTAINS(d, "    + set_cross_flag mte2, 0\n    for i in serial(0, 4):");
+        CHECK_CONTAINS(d, "      copy c, W[cid +: 1, :, :]\n      + set_cross_flag fix, 0\n    + "
+                          "wait_cross_flag 0\n");
+        CHECK_EQ(count_kind(&p, TL_SYNC_SET_CROSS), 3);
+        CHECK_EQ(count_kind(&p, TL_SYNC_WAIT_CROSS), 3);
+    }
+    pk_free(&p);
+    check_same_as(t, loop_src, loop_src);
+}
+
+TEST(cross_sync_producer_in_a_deeper_loop_sets_after_it)
+{
+    // The cube writes W in an inner loop; the vector reads it once per outer
+    // iteration: one flag pair per outer iteration, around the inner loop.
+    static const char *src = HEADER("2", "3", MM_PARAMS) MM_BUFFERS
+        "            for i in T.serial(2):\n"
+        "                for j in T.serial(2):\n"
+        "                    T.copy(A[i * 32 + j * 16, 0], a)\n"
+        "                    T.gemm_v0(a, b, c, init=True)\n"
+        "                    T.copy(c, W[cid, 0, 0])\n"
+        "                T.copy(W[cid, vid * 8, 0], u)\n"
+        "                T.copy(u, C[cid, i * 16 + vid * 8, 0])\n"
+        "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) {
+        const char *d = dump(&p);
+        CHECK_CONTAINS(d, "        copy c, W[cid +: 1, :, :]\n      + set_cross_flag fix, 0\n");
+        CHECK_CONTAINS(d, "      + wait_cross_flag 0\n      for j in serial(0, 2):");
+    }
+    pk_free(&p);
+    check_same_as(t, src, src);
+}
+
+TEST(cross_sync_reuses_flag_ids)
+{
+    // C -> V through W, then V -> C through V, then C -> V through W again.
+    static const char *src3 = HEADER("2", "3, 4", MM_PARAMS ", V: T.Tensor((2, 16, 32), 'float16')")
+        MM_BUFFERS "            h = T.alloc_ub((8, 32), 'float16')\n"
+                   "            a2 = T.alloc_L1((16, 32), 'float16')\n"
+                   "            T.copy(A[0, 0], a)\n"
+                   "            T.gemm_v0(a, b, c, init=True)\n"
+                   "            T.copy(c, W[cid, 0, 0])\n"
+                   "            T.copy(W[cid, vid * 8, 0], u)\n"
+                   "            T.copy(u[:, 0:32], h)\n"
+                   "            T.copy(h, V[cid, vid * 8, 0])\n"
+                   "            T.copy(V[cid, 0, 0], a2)\n"
+                   "            T.gemm_v0(a2, b, c, init=True)\n"
+                   "            T.copy(c, W[cid, 0, 0])\n"
+                   "            T.copy(W[cid, vid * 8, 0], u)\n"
+                   "            T.copy(u, C[cid, vid * 8, 0])\n"
+                   "    return main\n";
+    pk_spec_t s = {.src = src3};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) {
+        const char *d = dump(&p);
+        CHECK_CONTAINS(d, "    copy c, W[cid +: 1, :, :]\n    + set_cross_flag fix, 0\n");
+        CHECK_CONTAINS(d,
+                       "    copy h, V[cid +: 1, vid * 8 +: 8, :]\n    + set_cross_flag mte3, 0\n");
+        CHECK(!strstr(d, "flag fix, 2") && !strstr(d, "flag mte3, 2") && !strstr(d, "flag 2"));
+    }
+    pk_free(&p);
+    check_same_as(t, src3, src3);
+}
+
+// Upstream's order: the cube reads W (handed over by the vector cores) before
+// the vector cores write it in the loop body. The reference kernel writes
+// first, in program order.
+#define REORDER_KERNEL(first, second)                                                              \
+    HEADER("2", "3",                                                                               \
+           "A: T.Tensor((4, 16, 64), 'float16'), B: T.Tensor((64, 64), 'float16'), "               \
+           "C: T.Tensor((2, 4, 16, 64), 'float32'), W: T.Tensor((2, 16, 64), 'float16')")          \
+    "            a = T.alloc_L1((16, 64), 'float16')\n"                                            \
+    "            b = T.alloc_L1((64, 64), 'float16')\n"                                            \
+    "            c = T.alloc_L0C((16, 64), 'float32')\n"                                           \
+    "            u = T.alloc_ub((8, 64), 'float16')\n"                                             \
+    "            T.copy(B, b)\n"                                                                   \
+    "            for i in T.serial(4):\n" first second "    return main\n"
+#define CUBE_PART                                                                                  \
+    "                T.copy(W[cid, 0, 0], a)\n"                                                    \
+    "                T.gemm_v0(a, b, c, init=True)\n"                                              \
+    "                T.copy(c, C[cid, i, 0, 0])\n"
+#define VEC_PART                                                                                   \
+    "                T.copy(A[i, vid * 8, 0], u)\n"                                                \
+    "                T.copy(u, W[cid, vid * 8, 0])\n"
+
+TEST(cross_sync_read_before_write_follows_upstream)
+{
+    static const char *src = REORDER_KERNEL(CUBE_PART, VEC_PART);
+    static const char *ref = REORDER_KERNEL(VEC_PART, CUBE_PART);
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) {
+        CHECK_CONTAINS(tl_diag_text(&p.d), "k.py:16:17: warning: 'W' is read here before it is "
+                                           "written (line 20) in the same iteration of the loop "
+                                           "at line 15");
+        CHECK_CONTAINS(dump(&p), "      + wait_cross_flag 0\n      copy W[cid +: 1, :, :], a\n");
+    }
+    pk_free(&p);
+    check_same_as(t, src, ref);
+}
+
+TEST(cross_sync_one_way_hand_off_gets_a_reverse_flag)
+{
+    // W[cid, i] is a new slot every iteration: no write-after-read comes back,
+    // so a reverse flag bounds how far the cube runs ahead.
+    static const char *src =
+        HEADER("2", "3",
+               "A: T.Tensor((64, 32), 'float16'), B: T.Tensor((32, 64), 'float16'), "
+               "C: T.Tensor((2, 64, 64), 'float32'), W: T.Tensor((2, 4, 16, 64), 'float32')")
+            MM_BUFFERS "            for i in T.serial(4):\n"
+                       "                T.copy(A[i * 16, 0], a)\n"
+                       "                T.gemm_v0(a, b, c, init=True)\n"
+                       "                T.copy(c, W[cid, i, 0, 0])\n"
+                       "                T.copy(W[cid, i, vid * 8, 0], u)\n"
+                       "                T.copy(u, C[cid, i * 16 + vid * 8, 0])\n"
+                       "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) {
+        const char *d = dump(&p);
+        CHECK_CONTAINS(d, "    + set_cross_flag mte2, 0\n    + set_cross_flag mte2, 0\n    + "
+                          "set_cross_flag mte2, 0\n    + set_cross_flag mte2, 0\n    for i");
+        CHECK_EQ(count_kind(&p, TL_SYNC_SET_CROSS), 6);
+        CHECK_EQ(count_kind(&p, TL_SYNC_WAIT_CROSS), 6);
+    }
+    pk_free(&p);
+    check_same_as(t, src, src);
+}
+
+TEST(cross_sync_keeps_the_kernels_own_flags)
+{
+    static const char *src =
+        HEADER("2", "3", MM_PARAMS) MM_BUFFERS "            T.copy(A[0, 0], a)\n"
+                                               "            T.gemm_v0(a, b, c, init=True)\n"
+                                               "            T.copy(c, W[cid, 0, 0])\n"
+                                               "            T.set_cross_flag('FIX', 3)\n"
+                                               "            T.wait_cross_flag(3)\n"
+                                               "            T.copy(W[cid, vid * 8, 0], u)\n"
+                                               "            T.copy(u, C[cid, vid * 8, 0])\n"
+                                               "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) {
+        CHECK_CONTAINS(tl_diag_text(&p.d), "warning: the kernel has its own cross-core flags: "
+                                           "TL_ASCEND_AUTO_CV_SYNC adds none");
+        CHECK(!strstr(dump(&p), "+ set_cross_flag"));
+        CHECK_EQ(count_kind(&p, TL_SYNC_SET_CROSS), 1);
+    }
+    pk_free(&p);
+}
+
+TEST(cross_sync_off_without_the_switch)
+{
+    pk_spec_t s = {.src = loop_src, .configs = {"tl.ascend_auto_cross_core_sync=False"}};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync)) CHECK_EQ(count_kind(&p, TL_SYNC_SET_CROSS), 0);
+    pk_free(&p);
+}
