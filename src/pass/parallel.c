@@ -875,7 +875,7 @@ static bool lower_body(lower_t *L, const stmts_t *body, tl_stmt_t *out)
     return ok;
 }
 
-static tl_stmt_t *visit(lower_t *L, tl_stmt_t *s);
+static tl_stmt_t *visit(void *arg, tl_stmt_t *s);
 
 static tl_stmt_t *lower_nest(lower_t *L, tl_stmt_t *s)
 {
@@ -916,25 +916,11 @@ static tl_stmt_t *lower_nest(lower_t *L, tl_stmt_t *s)
     return s;
 }
 
-static tl_stmt_t *visit(lower_t *L, tl_stmt_t *s)
+static tl_stmt_t *visit(void *arg, tl_stmt_t *s)
 {
-    if (!s) return s;
-    switch (s->kind) {
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) s->seq.items[i] = visit(L, s->seq.items[i]);
-        return s;
-    case TL_ST_FOR:
-        if (s->for_.loop == TL_LOOP_PARALLEL) return lower_nest(L, s);
-        s->for_.body = visit(L, s->for_.body);
-        return s;
-    case TL_ST_WHILE: s->while_.body = visit(L, s->while_.body); return s;
-    case TL_ST_IF:
-        s->if_.then_ = visit(L, s->if_.then_);
-        s->if_.else_ = visit(L, s->if_.else_);
-        return s;
-    case TL_ST_SCOPE: s->scope.body = visit(L, s->scope.body); return s;
-    default: return s;
-    }
+    lower_t *L = arg;
+    if (s && s->kind == TL_ST_FOR && s->for_.loop == TL_LOOP_PARALLEL) return lower_nest(L, s);
+    return tl_subst_children(s, visit, L);
 }
 
 tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx)

@@ -14,6 +14,7 @@ static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"workspace", "physical scopes", tl_pass_workspace},
+    {"pipelined", "single developer program (before cv_split)", tl_pass_pipelined},
     {"cv_split", "physical scopes; no copy between cube and vector memory", tl_pass_cv_split},
     {"cross_sync", "cv_split's per-core programs", tl_pass_cross_sync},
     {"memplan", "physical scopes, final statement order", tl_pass_memplan},

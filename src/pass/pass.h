@@ -53,6 +53,8 @@ void tl_intra_sync_count(const tl_kernel_t *k, int *sets, int *waits, int *barri
 tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // workspace.c: L0C -> UB and UB -> L1 hand-offs through GM workspaces (NPU).
 tl_status_t tl_pass_workspace(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// pipelined.c: T.Pipelined loops multi-buffered, any trip count (NPU).
+tl_status_t tl_pass_pipelined(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // memplan.c: scratchpad addresses (NPU: always; the reference pipeline only
 // when TL_ASCEND_MEMORY_PLANNING is on, so that `tilec run` uses the plan).
 tl_status_t tl_pass_memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx);

@@ -248,3 +248,22 @@ tl_stmt_t *tl_subst_stmt(tl_kernel_t *k, tl_subst_t *m, const tl_stmt_t *s)
     }
     return r;
 }
+
+tl_stmt_t *tl_subst_children(tl_stmt_t *s, tl_stmt_t *(*fn)(void *arg, tl_stmt_t *c), void *arg)
+{
+    if (!s) return s;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) s->seq.items[i] = fn(arg, s->seq.items[i]);
+        break;
+    case TL_ST_FOR: s->for_.body = fn(arg, s->for_.body); break;
+    case TL_ST_WHILE: s->while_.body = fn(arg, s->while_.body); break;
+    case TL_ST_IF:
+        s->if_.then_ = fn(arg, s->if_.then_);
+        if (s->if_.else_) s->if_.else_ = fn(arg, s->if_.else_);
+        break;
+    case TL_ST_SCOPE: s->scope.body = fn(arg, s->scope.body); break;
+    default: break;
+    }
+    return s;
+}

@@ -33,6 +33,10 @@ tl_expr_t *tl_subst_expr(tl_kernel_t *k, tl_subst_t *m, tl_expr_t *e);
 void tl_subst_region(tl_kernel_t *k, tl_subst_t *m, const tl_region_t *in, tl_region_t *out);
 // A deep copy of s with the substitutions applied.
 tl_stmt_t *tl_subst_stmt(tl_kernel_t *k, tl_subst_t *m, const tl_stmt_t *s);
+// Replaces every direct child statement c of s (seq items, loop bodies,
+// branches, scope bodies) by fn(arg, c); returns s. Rewrites recurse by
+// calling it from fn.
+tl_stmt_t *tl_subst_children(tl_stmt_t *s, tl_stmt_t *(*fn)(void *arg, tl_stmt_t *c), void *arg);
 // Whether e mentions variable v.
 bool tl_subst_mentions(const tl_expr_t *e, const tl_var_t *v);
 

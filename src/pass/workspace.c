@@ -29,6 +29,7 @@ typedef struct {
     tl_kernel_t *k;
     tl_pass_ctx_t *ctx;
     int count;
+    int scoped; // inside T.Scope
     tl_status_t st;
 } ws_t;
 
@@ -186,39 +187,32 @@ static tl_stmt_t *split(ws_t *w, tl_stmt_t *s)
     return seq;
 }
 
-static tl_stmt_t *visit(ws_t *w, tl_stmt_t *s, bool scoped)
+static tl_stmt_t *visit(void *arg, tl_stmt_t *s)
 {
+    ws_t *w = arg;
     if (!s || w->st != TL_OK) return s;
-    switch (s->kind) {
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) s->seq.items[i] = visit(w, s->seq.items[i], scoped);
+    if (s->kind == TL_ST_SCOPE) {
+        w->scoped++;
+        tl_subst_children(s, visit, w);
+        w->scoped--;
         return s;
-    case TL_ST_FOR: s->for_.body = visit(w, s->for_.body, scoped); return s;
-    case TL_ST_WHILE: s->while_.body = visit(w, s->while_.body, scoped); return s;
-    case TL_ST_IF:
-        s->if_.then_ = visit(w, s->if_.then_, scoped);
-        s->if_.else_ = visit(w, s->if_.else_, scoped);
-        return s;
-    case TL_ST_SCOPE: s->scope.body = visit(w, s->scope.body, true); return s;
-    case TL_ST_OP:
-        if (!is_handoff(s)) return s;
-        if (scoped) {
-            w->st = tl_diag_error(w->ctx->diag, s->loc,
-                                  "T.copy from %s to %s hands data between the cube and the vector "
-                                  "cores, so it cannot be inside T.Scope: write it outside",
-                                  tl_scope_name(s->op.args[0].region.buf->scope),
-                                  tl_scope_name(s->op.args[1].region.buf->scope));
-            return s;
-        }
-        return split(w, s);
-    default: return s;
     }
+    if (!is_handoff(s)) return tl_subst_children(s, visit, w);
+    if (w->scoped) {
+        w->st = tl_diag_error(w->ctx->diag, s->loc,
+                              "T.copy from %s to %s hands data between the cube and the vector "
+                              "cores, so it cannot be inside T.Scope: write it outside",
+                              tl_scope_name(s->op.args[0].region.buf->scope),
+                              tl_scope_name(s->op.args[1].region.buf->scope));
+        return s;
+    }
+    return split(w, s);
 }
 
 tl_status_t tl_pass_workspace(tl_kernel_t *k, tl_pass_ctx_t *ctx)
 {
     if (!k->config.auto_cv_combine) return TL_OK; // expert mode: such copies are errors at run time
-    ws_t w = {k, ctx, 0, TL_OK};
-    k->body = visit(&w, k->body, false);
+    ws_t w = {k, ctx, 0, 0, TL_OK};
+    k->body = visit(&w, k->body);
     return w.st;
 }

@@ -1,0 +1,402 @@
+// pipelined: T.Pipelined(n, num_stages=s) loops become multi-buffered
+// software pipelines (prologue, steady state, epilogue).
+//
+// requires: physical scopes; T.Parallel lowered and workspaces inserted; runs
+//           on the single developer-mode program, before the CV split, so that
+//           the split and both sync passes see the final loop structure
+// ensures:  no loop of kind pipelined is left; every iteration of the original
+//           loop runs exactly once, in order, for any trip count (0, fewer than
+//           s, not a multiple of s, symbolic, any start); the program computes
+//           what the loop computed. No synchronisation is inserted.
+//
+// Stage 0 (loads) are top-level statements of the body that copy a GM tensor
+// nothing in the kernel writes into an on-chip buffer the copy overwrites
+// entirely, that the body does not touch before the copy and that nothing
+// outside the loop uses, with indices computed from the loop variable,
+// loop-invariant values and lets without loads. Everything else is stage 1.
+// With D = s - 1, the loads of iteration j + D are issued before the rest of
+// iteration j, so D loads are in flight; their buffers get s versions, one
+// per iteration modulo s. Internal GM workspaces used only in the loop (the
+// hand-offs between cube and vector cores that workspace.c made) get s versions
+// too, so that the producing core can run s iterations ahead of the consuming
+// one; the cross-core sync pass sees a separate buffer per version.
+//
+// The body is unrolled s times so that every version is a separate buffer
+// with a static address (the intra-core sync pass then sees them as
+// independent):
+//   n' = max(end - start, 0), G = (n' - D) / s, x_j = start + j
+//   prologue  for u < D:                    if u < n': load(u)
+//   steady    for g < G, u < s (unrolled):  load(j + D); rest(j)     j = g*s + u
+//   epilogue  for u < D + s - 1 (unrolled): j = G*s + u; if j < n':
+//                                             if j + D < n': load(j + D); rest(j)
+// Guards on constant trip counts fold away. A loop with a break or continue,
+// or with nothing to multi-buffer, runs as a plain serial loop (with a note).
+#include "pass/pass.h"
+
+#include "pass/access.h"
+#include "pass/subst.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { MAX_ITEMS = 256, MAX_VERS = 32, MAX_STAGES = 8 };
+
+typedef struct {
+    const tl_buffer_t *b;
+    tl_buffer_t *v[MAX_STAGES];
+} versioned_t;
+
+typedef struct {
+    tl_kernel_t *k;
+    tl_pass_ctx_t *ctx;
+    // the loop being pipelined
+    tl_stmt_t *loop;
+    int s, d;
+    tl_stmt_t *items[MAX_ITEMS];
+    int n;
+    bool load[MAX_ITEMS];   // stage 0
+    bool needed[MAX_ITEMS]; // lets the loads use
+    versioned_t vers[MAX_VERS];
+    int nvers;
+    const tl_stmt_t *skip; // the loop, while looking for uses outside it
+} pipe_t;
+
+static bool escapes(const tl_stmt_t *s)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_BREAK:
+    case TL_ST_CONTINUE: return true;
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (escapes(s->seq.items[i])) return true;
+        return false;
+    case TL_ST_IF: return escapes(s->if_.then_) || escapes(s->if_.else_);
+    case TL_ST_SCOPE: return escapes(s->scope.body);
+    default: return false;
+    }
+}
+
+static bool flatten(pipe_t *p, tl_stmt_t *s)
+{
+    if (!s) return true;
+    if (s->kind == TL_ST_SEQ) {
+        for (int i = 0; i < s->seq.n; i++)
+            if (!flatten(p, s->seq.items[i])) return false;
+        return true;
+    }
+    if (p->n == MAX_ITEMS) return false;
+    p->items[p->n++] = s;
+    return true;
+}
+
+// --- facts about buffers ------------------------------------------------------------
+
+typedef struct {
+    const tl_buffer_t *b;
+    unsigned mode; // accesses seen
+    bool full;     // the first write seen was full
+} probe_t;
+
+static void probe_fn(void *arg, const tl_access_t *a)
+{
+    probe_t *q = arg;
+    if (a->buf == q->b) q->mode |= a->mode;
+}
+
+static void probe_tree(const tl_stmt_t *s, const tl_stmt_t *skip, probe_t *q)
+{
+    if (!s || s == skip) return;
+    tl_access_stmt(s, probe_fn, q);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) probe_tree(s->seq.items[i], skip, q);
+        break;
+    case TL_ST_FOR: probe_tree(s->for_.body, skip, q); break;
+    case TL_ST_WHILE: probe_tree(s->while_.body, skip, q); break;
+    case TL_ST_IF:
+        probe_tree(s->if_.then_, skip, q);
+        probe_tree(s->if_.else_, skip, q);
+        break;
+    case TL_ST_SCOPE: probe_tree(s->scope.body, skip, q); break;
+    default: break;
+    }
+}
+
+// How the tree s (without `skip`) accesses b.
+static unsigned accesses(const tl_stmt_t *s, const tl_stmt_t *skip, const tl_buffer_t *b)
+{
+    probe_t q = {b, 0, false};
+    probe_tree(s, skip, &q);
+    return q.mode;
+}
+
+static bool has_load(const tl_expr_t *e)
+{
+    if (!e) return false;
+    switch (e->kind) {
+    case TL_EX_LOAD: return true;
+    case TL_EX_BIN: return has_load(e->op.a) || has_load(e->op.b);
+    case TL_EX_UN: return has_load(e->op.a);
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: return has_load(e->arg);
+    case TL_EX_SELECT: return has_load(e->sel.cond) || has_load(e->sel.a) || has_load(e->sel.b);
+    default: return false;
+    }
+}
+
+static bool let_mentioned(const tl_var_t *v, const tl_stmt_t *s)
+{
+    if (s->kind == TL_ST_LET) return tl_subst_mentions(s->let.value, v);
+    const tl_op_t *op = &s->op;
+    for (int i = 0; i < op->nargs; i++) {
+        const tl_arg_t *a = &op->args[i];
+        if (a->kind == TL_ARG_SCALAR && tl_subst_mentions(a->scalar, v)) return true;
+        for (int d = 0; a->kind == TL_ARG_REGION && d < a->region.ndim; d++)
+            if (tl_subst_mentions(a->region.start[d], v) ||
+                tl_subst_mentions(a->region.extent[d], v))
+                return true;
+    }
+    return tl_subst_mentions(op->pad_value, v);
+}
+
+// Whether item i can be a stage-0 load; marks the lets it needs.
+static bool is_load(pipe_t *p, int i, bool *needed)
+{
+    const tl_stmt_t *s = p->items[i];
+    if (s->kind != TL_ST_OP || s->op.code != TL_OP_COPY || s->op.nargs != 2) return false;
+    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    tl_buffer_t *b = dst->buf;
+    if (src->buf->scope != TL_SCOPE_GM || (b->scope != TL_SCOPE_L1 && b->scope != TL_SCOPE_UB) ||
+        b->addr_pinned)
+        return false;
+    if (accesses(p->k->body, NULL, src->buf) & TL_ACCESS_WRITE) return false; // not read-only
+    if (!tl_access_region_whole(dst) || accesses(p->k->body, p->skip, b)) return false;
+    for (int j = 0; j < p->n; j++)
+        if (j != i && (accesses(p->items[j], NULL, b) & (j < i ? 3u : TL_ACCESS_WRITE)))
+            return false;
+    // region expressions: the loop variable, invariants and lets without loads
+    for (int a = 0; a < 2; a++) {
+        const tl_region_t *r = &s->op.args[a].region;
+        for (int d = 0; d < r->ndim; d++)
+            if (has_load(r->start[d]) || has_load(r->extent[d])) return false;
+    }
+    if (has_load(s->op.pad_value)) return false;
+    memset(needed, 0, sizeof(bool) * (size_t)p->n);
+    needed[i] = true;
+    for (int j = i - 1; j >= 0; j--) {
+        const tl_stmt_t *l = p->items[j];
+        if (l->kind != TL_ST_LET) continue;
+        for (int u = j + 1; u <= i && !needed[j]; u++)
+            if (needed[u] && let_mentioned(l->let.var, p->items[u])) needed[j] = true;
+        if (needed[j] && has_load(l->let.value)) return false;
+    }
+    needed[i] = false;
+    return true;
+}
+
+static bool name_taken(const tl_kernel_t *k, const char *name)
+{
+    for (int i = 0; i < k->buffers.len; i++)
+        if (!strcmp(((tl_buffer_t *)k->buffers.items[i])->name, name)) return true;
+    return false;
+}
+
+static void add_param(tl_kernel_t *k, tl_buffer_t *b)
+{
+    tl_param_t *p = tl_arena_alloc(k->arena, sizeof *p * (size_t)(k->nparams + 1));
+    if (k->nparams) memcpy(p, k->params, sizeof *p * (size_t)k->nparams);
+    p[k->nparams] = (tl_param_t){b->name, TL_ROLE_WORKSPACE, b, NULL};
+    b->param = k->nparams;
+    k->params = p;
+    k->nparams++;
+}
+
+// Buffer b with s versions: b itself and s - 1 copies.
+static bool version(pipe_t *p, tl_buffer_t *b)
+{
+    for (int i = 0; i < p->nvers; i++)
+        if (p->vers[i].b == b) return true;
+    if (p->nvers == MAX_VERS) return false;
+    versioned_t *v = &p->vers[p->nvers++];
+    v->b = b;
+    v->v[0] = b;
+    for (int i = 1; i < p->s; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s_v%d", b->name, i);
+        for (int n = 1; name_taken(p->k, name); n++)
+            snprintf(name, sizeof name, "%s_v%d_%d", b->name, i, n);
+        tl_buffer_t *c = tl_ir_buffer(p->k, name, b->scope, b->dtype, b->ndim, b->shape, b->loc);
+        memcpy(c->gm_shape, b->gm_shape, sizeof c->gm_shape);
+        c->declared = b->declared;
+        c->internal = true;
+        if (b->scope == TL_SCOPE_GM) add_param(p->k, c);
+        v->v[i] = c;
+    }
+    return true;
+}
+
+static void collect_workspaces(pipe_t *p)
+{
+    tl_kernel_t *k = p->k;
+    for (int i = 0; i < k->nparams; i++) {
+        tl_buffer_t *b = k->params[i].buf;
+        if (!b || !b->internal || k->params[i].role != TL_ROLE_WORKSPACE) continue;
+        if (!accesses(p->loop->for_.body, NULL, b) || accesses(k->body, p->skip, b)) continue;
+        version(p, b);
+    }
+}
+
+// --- emission ---------------------------------------------------------------------------
+
+// The substitution for iteration j (loop variable start + j, versions j % s).
+static void iteration(pipe_t *p, tl_subst_t *m, tl_expr_t *j, int vers)
+{
+    tl_kernel_t *k = p->k;
+    tl_stmt_t *l = p->loop;
+    tl_subst_init(m);
+    m->fresh_vars = true;
+    tl_expr_t *x = tl_ir_bin(k, TL_BIN_ADD, l->for_.start, j, l->loc);
+    tl_subst_var(m, l->for_.var, tl_ir_cast(k, l->for_.var->dtype, x, l->loc));
+    for (int i = 0; i < p->nvers; i++) tl_subst_buffer(m, p->vers[i].b, p->vers[i].v[vers]);
+}
+
+// Appends the loads (with the lets they need) or the rest of iteration j.
+static void emit_part(pipe_t *p, tl_stmt_t *seq, tl_expr_t *j, int vers, bool loads)
+{
+    tl_subst_t m;
+    iteration(p, &m, j, vers);
+    for (int i = 0; i < p->n; i++) {
+        bool take = loads ? p->load[i] || p->needed[i] : !p->load[i];
+        if (take) tl_ir_seq_push(p->k, seq, tl_subst_stmt(p->k, &m, p->items[i]));
+    }
+    tl_subst_free(&m);
+}
+
+// `if cond: body`, folded when cond is a constant.
+static void guarded(tl_kernel_t *k, tl_stmt_t *seq, tl_expr_t *cond, tl_stmt_t *body)
+{
+    int64_t c;
+    if (tl_ir_is_const_int(cond, &c)) {
+        if (c) tl_ir_seq_push(k, seq, body);
+        return;
+    }
+    tl_stmt_t *s = tl_ir_stmt(k, TL_ST_IF, body->loc);
+    s->inserted = true;
+    s->if_.cond = cond;
+    s->if_.then_ = body;
+    tl_ir_seq_push(k, seq, s);
+}
+
+static tl_expr_t *num(tl_kernel_t *k, int64_t v, tl_loc_t loc)
+{
+    return tl_ir_int(k, v, TL_I32, loc);
+}
+
+static tl_stmt_t *pipeline(pipe_t *p)
+{
+    tl_kernel_t *k = p->k;
+    tl_stmt_t *l = p->loop;
+    tl_loc_t loc = l->loc;
+    int s = p->s, d = p->d;
+    tl_expr_t *trip = tl_ir_bin(k, TL_BIN_SUB, l->for_.end, l->for_.start, loc);
+    trip = tl_ir_bin(k, TL_BIN_MAX, tl_ir_cast(k, TL_I32, trip, loc), num(k, 0, loc), loc);
+    tl_stmt_t *out = tl_ir_seq(k, loc);
+    // prologue
+    for (int u = 0; u < d; u++) {
+        tl_stmt_t *body = tl_ir_seq(k, loc);
+        emit_part(p, body, num(k, u, loc), u % s, true);
+        guarded(k, out, tl_ir_bin(k, TL_BIN_LT, num(k, u, loc), trip, loc), body);
+    }
+    // steady state
+    tl_expr_t *groups = tl_ir_bin(
+        k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_SUB, trip, num(k, d, loc), loc), num(k, s, loc), loc);
+    char gname[96];
+    snprintf(gname, sizeof gname, "%s_group", l->for_.var->name);
+    tl_var_t *g = tl_ir_var(k, gname, TL_I32, TL_VAR_LOOP, loc);
+    tl_stmt_t *steady = tl_ir_stmt(k, TL_ST_FOR, loc);
+    steady->for_.var = g;
+    steady->for_.start = num(k, 0, loc);
+    steady->for_.end = groups;
+    steady->for_.loop = TL_LOOP_SERIAL;
+    steady->for_.body = tl_ir_seq(k, loc);
+    tl_expr_t *base = tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, g, loc), num(k, s, loc), loc);
+    for (int u = 0; u < s; u++) {
+        tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
+        emit_part(p, steady->for_.body, tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc),
+                  (u + d) % s, true);
+        emit_part(p, steady->for_.body, j, u, false);
+    }
+    int64_t ng;
+    if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, steady);
+    // epilogue: the last D .. D + s - 1 iterations
+    tl_expr_t *done = tl_ir_bin(k, TL_BIN_MUL, groups, num(k, s, loc), loc);
+    for (int u = 0; u < d + s - 1; u++) {
+        tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, done, num(k, u, loc), loc);
+        tl_stmt_t *body = tl_ir_seq(k, loc), *ahead = tl_ir_seq(k, loc);
+        tl_expr_t *ja = tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc);
+        emit_part(p, ahead, ja, (u + d) % s, true);
+        guarded(k, body, tl_ir_bin(k, TL_BIN_LT, ja, trip, loc), ahead);
+        emit_part(p, body, j, u % s, false);
+        guarded(k, out, tl_ir_bin(k, TL_BIN_LT, j, trip, loc), body);
+    }
+    return out;
+}
+
+static tl_stmt_t *serial(pipe_t *p, const char *why)
+{
+    tl_diag_note(p->ctx->diag, p->loop->loc, "T.Pipelined loop runs without multi-buffering: %s",
+                 why);
+    p->loop->for_.loop = TL_LOOP_SERIAL;
+    return p->loop;
+}
+
+static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
+{
+    p->loop = l;
+    p->skip = l;
+    p->s = l->for_.num_stages;
+    p->d = p->s - 1;
+    p->n = 0;
+    p->nvers = 0;
+    if (p->s < 2) {
+        l->for_.loop = TL_LOOP_SERIAL;
+        return l;
+    }
+    if (escapes(l->for_.body)) return serial(p, "its body has a break or continue");
+    if (!flatten(p, l->for_.body)) return serial(p, "its body is too long");
+    bool needed[MAX_ITEMS];
+    memset(p->needed, 0, sizeof p->needed);
+    int nloads = 0;
+    for (int i = 0; i < p->n; i++) {
+        p->load[i] = is_load(p, i, needed);
+        if (!p->load[i]) continue;
+        nloads++;
+        for (int j = 0; j < p->n; j++) p->needed[j] |= needed[j];
+        if (!version(p, p->items[i]->op.args[1].region.buf))
+            return serial(p, "it would need too many buffer versions");
+    }
+    collect_workspaces(p);
+    if (!nloads && !p->nvers)
+        return serial(p,
+                      "no copy from a read-only tensor into a buffer it fully overwrites, and no "
+                      "hand-off between the cube and the vector cores");
+    return pipeline(p);
+}
+
+static tl_stmt_t *visit(void *arg, tl_stmt_t *s)
+{
+    pipe_t *p = arg;
+    if (!s) return s;
+    tl_subst_children(s, visit, p); // inner loops first
+    return s->kind == TL_ST_FOR && s->for_.loop == TL_LOOP_PIPELINED ? pipelined(p, s) : s;
+}
+
+tl_status_t tl_pass_pipelined(tl_kernel_t *k, tl_pass_ctx_t *ctx)
+{
+    pipe_t *p = tl_arena_alloc(k->arena, sizeof *p);
+    p->k = k;
+    p->ctx = ctx;
+    k->body = visit(p, k->body);
+    return TL_OK;
+}

@@ -1,0 +1,204 @@
+// T.Pipelined: multi-buffered prologue / steady state / epilogue that keeps
+// every iteration for any trip count (0, 1, s - 1, s, s + 1, 2s + 1, symbolic,
+// non-zero start), on vector-only, cube-only and mixed loops; results equal the
+// plain loop's on the executor.
+#include "../test.h"
+
+#include "test_pass_util.h"
+
+static const pk_pass_fn pipe_only[] = {tl_pass_pipelined, NULL};
+static const pk_pass_fn ws_pipe[] = {tl_pass_workspace, tl_pass_pipelined, NULL};
+
+static bool is_pipelined(const tl_stmt_t *s)
+{
+    return s->kind == TL_ST_FOR && s->for_.loop == TL_LOOP_PIPELINED;
+}
+
+static bool is_if(const tl_stmt_t *s)
+{
+    return s->kind == TL_ST_IF && s->inserted;
+}
+
+static bool is_load_into_xb(const tl_stmt_t *s)
+{
+    return s->kind == TL_ST_OP && s->op.code == TL_OP_COPY &&
+           !strncmp(s->op.args[1].region.buf->name, "xb", 2);
+}
+
+// Vector-only: rows start .. start + n of X are loaded (the stage-0 load),
+// summed into acc and exp'd into Y.
+static const char *vec_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "@tilelang.jit(out_idx=[1, 2])\n"
+    "def k(n=5, start=0, S=2, sym=False):\n"
+    "    R = T.symbolic('R') if sym else 16\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((R, 64), 'float32'), Y: T.Tensor((R, 64), 'float32'),\n"
+    "             Z: T.Tensor((1, 64), 'float32')):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            xb = T.alloc_ub((1, 64), 'float32')\n"
+    "            yb = T.alloc_ub((1, 64), 'float32')\n"
+    "            acc = T.alloc_ub((1, 64), 'float32')\n"
+    "            with T.Scope('V'):\n"
+    "                T.tile.fill(acc, 0.0)\n"
+    "                for t in T.Pipelined(start, (R if sym else start + n), num_stages=S):\n"
+    "                    row = t\n"
+    "                    T.copy(X[row, 0], xb)\n"
+    "                    T.tile.add(acc, acc, xb)\n"
+    "                    T.tile.exp(yb, xb)\n"
+    "                    T.copy(yb, Y[row, 0])\n"
+    "                T.copy(acc, Z)\n"
+    "    return main\n";
+
+static void check(tl_test_t *t, const pk_spec_t *s, const pk_pass_fn *passes, int loads)
+{
+    pk_t got;
+    tl_buf_t why;
+    tl_buf_init(&why);
+    if (!pk_same_results(s, passes, 9, &got, &why))
+        tl_test_fail(t, __FILE__, __LINE__, "%s", tl_buf_cstr(&why));
+    if (got.k) {
+        CHECK_EQ(pk_count(got.k, is_pipelined), 0);
+        if (loads >= 0) CHECK_EQ(pk_count(got.k, is_load_into_xb), loads);
+        if (strstr(tl_diag_text(&got.d), "without multi-buffering"))
+            tl_test_fail(t, __FILE__, __LINE__, "not pipelined: %s", tl_diag_text(&got.d));
+    }
+    tl_buf_free(&why);
+    pk_free(&got);
+}
+
+TEST(pipelined_vector_trip_counts)
+{
+    static const char *trips[] = {"n=0", "n=1", "n=2", "n=3", "n=4", "n=5", "n=7", "n=9"};
+    static const char *stages[] = {"S=2", "S=3", "S=4"};
+    for (size_t si = 0; si < TL_ARRAY_LEN(stages); si++)
+        for (size_t ti = 0; ti < TL_ARRAY_LEN(trips); ti++) {
+            pk_spec_t s = {.src = vec_src, .args = {trips[ti], stages[si], "start=2"}};
+            check(t, &s, pipe_only, -1);
+        }
+}
+
+TEST(pipelined_structure_for_a_constant_trip_count)
+{
+    // s = 2, 5 iterations: 1 prologue load, 2 steady groups of 2, an epilogue
+    // of 1 iteration (its look-ahead load folds away); no guards remain.
+    pk_spec_t s = {.src = vec_src, .args = {"n=5", "S=2", "start=3"}};
+    pk_t p;
+    REQUIRE(pk_compile(&p, &s, pipe_only) == TL_OK);
+    const char *ir = tl_buf_cstr(&p.dump);
+    CHECK_EQ(pk_count(p.k, is_if), 0);
+    CHECK_EQ(pk_count(p.k, is_load_into_xb), 1 + 2);
+    CHECK_CONTAINS(ir, "  xb_v1: UB float32[1, 64] internal\n");
+    CHECK_CONTAINS(ir, "    copy X[3 +: 1, :], xb\n"
+                       "    for t_group in serial(0, 2):\n"
+                       "      copy X[3 + (t_group * 2 + 1) +: 1, :], xb_v1\n");
+    CHECK_CONTAINS(ir, "      add acc, acc, xb\n");
+    CHECK_CONTAINS(ir, "      add acc, acc, xb_v1\n");
+    pk_free(&p);
+}
+
+TEST(pipelined_symbolic_trip_count)
+{
+    // the loop runs from 2 to R: R = 1 and 2 give no iterations
+    static const char *rows[] = {"R=1", "R=2", "R=3", "R=4", "R=5", "R=6", "R=9"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(rows); i++) {
+        pk_spec_t s = {.src = vec_src, .args = {"sym=True", "S=3", "start=2"}, .dims = {rows[i]}};
+        check(t, &s, pipe_only, -1);
+    }
+    pk_spec_t s = {.src = vec_src, .args = {"sym=True", "S=3", "start=2"}, .dims = {"R=5"}};
+    pk_t p;
+    REQUIRE(pk_compile(&p, &s, pipe_only) == TL_OK);
+    CHECK(pk_count(p.k, is_if) > 0); // guards on the symbolic trip count
+    CHECK_CONTAINS(tl_buf_cstr(&p.dump), "for t_group in serial(0, (max(R - 2, 0) - 2) / 3):");
+    pk_free(&p);
+}
+
+// Cube-only: the kernels' pipelined GEMM with K tails and several trip counts.
+TEST(pipelined_cube_gemm)
+{
+    static const char *ks[] = {"K=32", "K=64", "K=96", "K=160", "K=200"};
+    static const char *stages[] = {"num_stages=2", "num_stages=3"};
+    for (size_t si = 0; si < TL_ARRAY_LEN(stages); si++)
+        for (size_t i = 0; i < TL_ARRAY_LEN(ks); i++) {
+            pk_spec_t s = {
+                .path = "kernels/examples/gemm_pipelined.py",
+                .args = {"N=64", ks[i], "block_M=32", "block_N=64", "block_K=32", stages[si]},
+                .dims = {"M=40"}};
+            check(t, &s, pipe_only, -1);
+        }
+}
+
+// Mixed: a cube GEMM per iteration handed to the vector side through a
+// workspace, which gets one version per stage.
+static const char *mixed_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True}\n"
+    "@tilelang.jit(out_idx=[2], pass_configs=CFG)\n"
+    "def k(nk=5, S=2):\n"
+    "    @T.prim_func\n"
+    "    def main(Q: T.Tensor((32, 32), 'float16'), K: T.Tensor((nk * 32, 32), 'float16'),\n"
+    "             O: T.Tensor((32, 32), 'float32')):\n"
+    "        with T.Kernel(1, threads=2, is_npu=True) as cid:\n"
+    "            q_s = T.alloc_shared((32, 32), 'float16')\n"
+    "            k_s = T.alloc_shared((32, 32), 'float16')\n"
+    "            s_f = T.alloc_fragment((32, 32), 'float32')\n"
+    "            s_ub = T.alloc_shared((32, 32), 'float32')\n"
+    "            acc = T.alloc_shared((32, 32), 'float32')\n"
+    "            T.copy(Q, q_s)\n"
+    "            T.tile.fill(acc, 0.0)\n"
+    "            for kb in T.Pipelined(nk, num_stages=S):\n"
+    "                T.copy(K[kb * 32, 0], k_s)\n"
+    "                T.gemm_v0(q_s, k_s, s_f, transpose_B=True, init=True)\n"
+    "                T.copy(s_f, s_ub)\n"
+    "                T.tile.mul(s_ub, s_ub, 0.125)\n"
+    "                T.tile.exp(s_ub, s_ub)\n"
+    "                T.tile.add(acc, acc, s_ub)\n"
+    "            T.copy(acc, O)\n"
+    "    return main\n";
+
+TEST(pipelined_mixed_loop_versions_the_handoff)
+{
+    static const char *trips[] = {"nk=1", "nk=2", "nk=3", "nk=6"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(trips); i++) {
+        pk_spec_t s = {.src = mixed_src, .args = {trips[i], "S=3"}};
+        check(t, &s, ws_pipe, -1);
+    }
+    pk_spec_t s = {.src = mixed_src, .args = {"nk=6", "S=3"}};
+    pk_t p;
+    REQUIRE(pk_compile(&p, &s, ws_pipe) == TL_OK);
+    const char *ir = tl_buf_cstr(&p.dump);
+    CHECK_CONTAINS(ir, "  workspace_0_v1: workspace float32[1, 32, 32],\n"
+                       "  workspace_0_v2: workspace float32[1, 32, 32],\n");
+    CHECK_CONTAINS(ir, "  k_s_v2: L1 (declared shared) float16[32, 32] internal\n");
+    CHECK_CONTAINS(ir, "copy s_f, workspace_0_v2[cid, :, :]");
+    pk_free(&p);
+}
+
+TEST(pipelined_without_loads_runs_serially_with_a_note)
+{
+    // xb is written by the tile op too: no stage-0 load, nothing to multi-buffer.
+    static const char *src =
+        "import tilelang\n"
+        "import tilelang.language as T\n"
+        "@tilelang.jit(out_idx=[1])\n"
+        "def k():\n"
+        "    @T.prim_func\n"
+        "    def main(X: T.Tensor((8, 64), 'float32'), Y: T.Tensor((8, 64), 'float32')):\n"
+        "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+        "            xb = T.alloc_ub((1, 64), 'float32')\n"
+        "            with T.Scope('V'):\n"
+        "                for t in T.Pipelined(8, num_stages=2):\n"
+        "                    T.copy(X[t, 0], xb)\n"
+        "                    T.tile.exp(xb, xb)\n"
+        "                    T.copy(xb, Y[t, 0])\n"
+        "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    REQUIRE(pk_compile(&p, &s, pipe_only) == TL_OK);
+    CHECK_EQ(pk_count(p.k, is_pipelined), 0);
+    CHECK_CONTAINS(tl_diag_text(&p.d), "k.py:10:17: note: T.Pipelined loop runs without "
+                                       "multi-buffering: no copy from a read-only tensor");
+    pk_free(&p);
+}
