@@ -67,7 +67,7 @@ static const char *dump(const pk_t *p)
 static void check_same_as(tl_test_t *t, const char *src, const char *ref_src)
 {
     pk_spec_t s = {.src = src}, r = {.src = ref_src};
-    pk_t ref, got;
+    pk_t ref = {0}, got = {0};
     tl_buf_t a, b;
     tl_buf_init(&a);
     tl_buf_init(&b);

@@ -62,7 +62,7 @@ static char *section(const pk_t *p, const char *from)
 // Runs the developer-mode kernel (no passes) and the split one: same outputs.
 static void check_same(tl_test_t *t, const pk_spec_t *s, const pk_pass_fn *passes)
 {
-    pk_t ref, got;
+    pk_t ref = {0}, got = {0};
     tl_buf_t a, b;
     tl_buf_init(&a);
     tl_buf_init(&b);
@@ -321,6 +321,79 @@ TEST(cv_split_leaves_expert_kernels_alone)
     if (compile_ok(t, &p, &s, split_only)) {
         CHECK(!p.k->cv_split);
         CHECK_CONTAINS(tl_buf_cstr(&p.dump), "  scope V:\n    copy A[vid * 8 +: 8, :], u");
+    }
+    pk_free(&p);
+}
+
+// threads=2: one logical vector lane over a whole [32, 64] tile.
+#define LANE_KERNEL(body)                                                                          \
+    PRELUDE "@tilelang.jit(out_idx=[1], pass_configs=CFG)\n"                                       \
+            "def k():\n"                                                                           \
+            "    @T.prim_func\n"                                                                   \
+            "    def main(X: T.Tensor((64, 64), 'float32'), Y: T.Tensor((64, 64), 'float32')):\n"  \
+            "        with T.Kernel(2, threads=2, is_npu=True) as cid:\n"                           \
+            "            x = T.alloc_ub((32, 64), 'float32')\n"                                    \
+            "            y = T.alloc_ub((32, 64), 'float32')\n"                                    \
+            "            m = T.alloc_ub((32,), 'float32')\n" body "    return main\n"
+
+TEST(cv_split_threads2_splits_rows_between_vector_cores)
+{
+    pk_spec_t s = {.src = LANE_KERNEL("            T.copy(X[cid * 32, 0], x)\n"
+                                      "            T.reduce_max(x, m, dim=-1)\n"
+                                      "            T.tile.row_expand_mul(y, x, m)\n"
+                                      "            for r in T.serial(32):\n"
+                                      "                y[r, 0] = y[r, 0] + m[r]\n"
+                                      "            T.tile.exp(y, y, 2048)\n"
+                                      "            T.copy(y, Y[cid * 32, 0])\n")};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_only)) {
+        const char *d = tl_buf_cstr(&p.dump);
+        CHECK_EQ(p.k->threads, 0);
+        CHECK_CONTAINS(d, "x: UB float32[16, 64]");
+        CHECK_CONTAINS(d, "m: UB float32[16]");
+        CHECK_CONTAINS(d, "copy X[cid * 32 + vid * 16 +: 16, :], x");
+        CHECK_CONTAINS(d, "for r in serial(0, 16):");
+        CHECK_CONTAINS(d, "exp y, y, 1024");
+        CHECK_CONTAINS(d, "copy y, Y[cid * 32 + vid * 16 +: 16, :]");
+    }
+    pk_free(&p);
+    check_same(t, &s, split_only);
+}
+
+TEST(cv_split_threads2_runs_on_one_core_when_rows_mix)
+{
+    // A reduction over the rows (dim 0) needs every row on one core.
+    pk_spec_t s = {.src = LANE_KERNEL("            c = T.alloc_ub((64,), 'float32')\n"
+                                      "            T.copy(X[cid * 32, 0], x)\n"
+                                      "            T.reduce_sum(x, c, dim=0)\n"
+                                      "            T.copy(c, Y[cid, 0])\n")};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_only)) {
+        CHECK_EQ(p.k->threads, 1);
+        CHECK_CONTAINS(tl_diag_text(&p.d), "note: T.Kernel(threads=2): the vector program runs on "
+                                           "vector core 0 only: 'x' cannot be split between the "
+                                           "vector cores (a reduction runs over its rows)");
+        CHECK_CONTAINS(tl_buf_cstr(&p.dump), "x: UB float32[32, 64]");
+    }
+    pk_free(&p);
+    check_same(t, &s, split_only);
+}
+
+TEST(cv_split_threads2_replicated_gm_writes_run_once)
+{
+    // m is indexed by a non-row expression (replicated); its GM store runs on
+    // vector core 0 only, while x still splits.
+    pk_spec_t s = {.src = LANE_KERNEL("            T.copy(X[cid * 32, 0], x)\n"
+                                      "            T.tile.mul(x, x, 2.0)\n"
+                                      "            T.copy(x, Y[cid * 32, 0])\n"
+                                      "            T.tile.fill(m, 1.0)\n"
+                                      "            Y[cid, 1] = m[3]\n")};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_only)) {
+        const char *d = tl_buf_cstr(&p.dump);
+        CHECK_EQ(p.k->threads, 0);
+        CHECK_CONTAINS(d, "m: UB float32[32]");
+        CHECK_CONTAINS(d, "+ if vid == 0:\n      Y[cid, 1] = m[3]");
     }
     pk_free(&p);
 }

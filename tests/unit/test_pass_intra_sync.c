@@ -52,7 +52,7 @@ static bool synced(tl_test_t *t, pk_t *p, const char *src)
 {
     pk_spec_t s = {.src = src};
     if (!compile_ok(t, p, &s, sync_only)) return false;
-    pk_t ref;
+    pk_t ref = {0};
     tl_buf_t a, b;
     tl_buf_init(&a);
     tl_buf_init(&b);
