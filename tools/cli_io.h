@@ -39,5 +39,6 @@ tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_tensor_t *(*get
 void cli_io_free(cli_io_t *io);
 
 int cmd_run(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

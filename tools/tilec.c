@@ -14,6 +14,7 @@ static int usage(FILE *f)
                "commands:\n"
                "  ir FILE [-k NAME] [-a NAME=VALUE]...   print the Tile IR of a kernel\n"
                "  run FILE [options]                     run a kernel (reference semantics)\n"
+               "  sim FILE [options]                     run it on the modeled Ascend core (cycles, races)\n"
                "  demo [--all]                           the DeepSeek-V4 operators against their goldens\n"
                "  version                                print the version\n"
                "  help                                   this text\n"
@@ -36,6 +37,13 @@ static int usage(FILE *f)
                "  -j N                  cpu target: threads (default: one per CPU)\n"
                "  --cflags FLAGS        cpu target: compiler flags (default -O3 -march=native)\n"
                "\n"
+               "simulating (sim; also takes the run options above but --target):\n"
+               "  --arch a2|a3          modeled chip (default a2: Ascend 910B2)\n"
+               "  --json FILE           the report as JSON (cycles, time_us, races, syncs, pipes, ...)\n"
+               "  --trace FILE          Chrome trace of the first blocks (opens in Perfetto)\n"
+               "  --trace-blocks N      blocks in the trace (default 4)\n"
+               "  --no-races            timing only, no race detection\n"
+               "\n"
                "ir options: --dump-after=PASS, --pipeline=ref|npu|cpu, --emit=c (the cpu target's C)\n");
     return f == stderr ? 2 : 0;
 }
@@ -51,6 +59,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return usage(stdout);
     if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sim")) return cmd_sim(argc - 2, argv + 2);
     if (!strcmp(cmd, "demo")) return cmd_demo(argc - 2, argv + 2);
     fprintf(stderr, "tilec: unknown command '%s'\n", cmd);
     return usage(stderr);

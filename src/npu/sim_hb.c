@@ -1,0 +1,244 @@
+// Happens-before race detection (research/ascend_model.md §7 item 4).
+//
+// Clocks: every (agent, pipe) of a block is a component. Per agent and pipe p,
+// I[p] is what the next p instruction inherits and D[p] the join of every p
+// instruction issued so far with p's own component at their count. An
+// instruction of p gets the clock I[p] joined with the scalar clock I[S]
+// (issue is in program order, so it follows every earlier scalar instruction)
+// and the epoch count[p] + 1. Its own component in I[p] is only raised by a
+// pipe_barrier or a flag: two instructions of one pipe are unordered (they
+// overlap), except on S, whose every instruction raises I[S] itself. sim_sync.c
+// adds the flag, barrier and cross-core edges.
+//
+// Shadow memory: per 32-byte granule of each scratchpad (per agent) and of each
+// GM tensor the kernel writes (shared by all blocks; a GM tensor only read
+// cannot race), up to SIM_SLOTS access records. An access conflicts with a
+// record when their bytes overlap, one of them writes, they are not the same
+// instruction and the record is not ordered before the access. Exempt: mmads
+// accumulating into one L0C tile that the hardware interlocks (large tiles),
+// and the internal steps of one gemm_v0. A record is dropped when a later
+// access ordered after it covers its bytes (a write only by a write); a full
+// granule evicts a read first.
+#include "npu/sim_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_hb_begin(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in)
+{
+    int p = in->pipe;
+    in->epoch = ++ag->count[p];
+    sim_vc_copy(s, s->tmp, ag->I[p]);
+    if (p != SIM_S) sim_vc_join(s, s->tmp, ag->I[SIM_S]);
+}
+
+void sim_hb_end(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in)
+{
+    int p = in->pipe, self = sim_vc_index(s, ag->blk, ag->id, p);
+    if (p == SIM_S) {
+        ag->I[SIM_S][self] = in->epoch;
+        return;
+    }
+    sim_vc_join(s, ag->D[p], s->tmp);
+    ag->D[p][self] = in->epoch;
+}
+
+// --- shadow memory ---------------------------------------------------------------------------
+
+static sim_rec_t *granule(sim_shadow_t *sh, int64_t g)
+{
+    int64_t p = g / SIM_PAGE;
+    if (p >= sh->npages) {
+        int64_t n = TL_MAX(p + 1, sh->npages * 2);
+        sim_rec_t **pages = realloc(sh->pages, sizeof *pages * (size_t)n);
+        uint8_t *dirty = pages ? realloc(sh->dirty, (size_t)n) : NULL;
+        if (!pages || !dirty) {
+            if (pages) sh->pages = pages;
+            return NULL;
+        }
+        memset(pages + sh->npages, 0, sizeof *pages * (size_t)(n - sh->npages));
+        memset(dirty + sh->npages, 0, (size_t)(n - sh->npages));
+        sh->pages = pages;
+        sh->dirty = dirty;
+        sh->npages = n;
+    }
+    if (!sh->pages[p] && !(sh->pages[p] = calloc((size_t)SIM_PAGE * SIM_SLOTS, sizeof(sim_rec_t))))
+        return NULL;
+    if (!sh->dirty[p]) {
+        if (sh->ntouched == sh->captouched) {
+            int64_t cap = sh->captouched ? sh->captouched * 2 : 16;
+            int64_t *t = realloc(sh->touched, sizeof *t * (size_t)cap);
+            if (!t) return NULL;
+            sh->touched = t;
+            sh->captouched = cap;
+        }
+        sh->touched[sh->ntouched++] = p;
+        sh->dirty[p] = 1;
+    }
+    return sh->pages[p] + (g % SIM_PAGE) * SIM_SLOTS;
+}
+
+void sim_shadow_reset(sim_shadow_t *sh)
+{
+    for (int64_t i = 0; i < sh->ntouched; i++) {
+        int64_t p = sh->touched[i];
+        memset(sh->pages[p], 0, (size_t)SIM_PAGE * SIM_SLOTS * sizeof(sim_rec_t));
+        sh->dirty[p] = 0;
+    }
+    sh->ntouched = 0;
+}
+
+void sim_shadow_free(sim_shadow_t *sh)
+{
+    for (int64_t i = 0; i < sh->npages; i++) free(sh->pages[i]);
+    free(sh->pages);
+    free(sh->dirty);
+    free(sh->touched);
+    memset(sh, 0, sizeof *sh);
+}
+
+// --- conflicts -------------------------------------------------------------------------------
+
+static uint32_t fnv(const uint8_t *p, int n)
+{
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static bool ordered(const tl_sim_t *s, const sim_agent_t *ag, const sim_rec_t *r)
+{
+    const sim_block_t *b = ag->blk;
+    if (r->block != b->index) {
+        if (!s->resident) return false;
+        b = &s->blocks[r->block];
+    }
+    return s->tmp[sim_vc_index(s, b, (tl_agent_t)(r->tid >> 3), r->tid & 7)] >= r->epoch;
+}
+
+static const char *race_kind(bool first_write, bool second_write)
+{
+    return first_write && second_write ? "WAW" : first_write ? "RAW" : "WAR";
+}
+
+static void fill_access(tl_sim_t *s, tl_sim_access_t *a, const sim_site_t *site, int64_t block,
+                        tl_agent_t agent, bool write, int buf)
+{
+    a->op = site->name;
+    a->pipe = site->pipe;
+    a->agent = agent;
+    a->block = block;
+    a->loc = site->st ? site->st->loc : (tl_loc_t){0};
+    a->write = write;
+    a->buffer = sim_buffer(s, buf)->name;
+}
+
+static void report(tl_sim_t *s, const sim_agent_t *ag, const sim_inst_t *in, const sim_rec_t *r,
+                   const tl_buffer_t *buf, int64_t lo, int64_t hi, bool write, bool benign)
+{
+    uint64_t key = ((uint64_t)(r->site - 1) << 40) ^ ((uint64_t)in->site << 20) ^
+                   ((uint64_t)r->buf << 10) ^ (uint64_t)buf->id;
+    int i = sim_index_get(&s->race_index, key);
+    if (i < 0) {
+        if (s->nraces == s->capraces) {
+            int cap = s->capraces ? s->capraces * 2 : 16;
+            s->races = tl_arena_grow(&s->arena, s->races, sizeof *s->races, (size_t)s->capraces,
+                                     (size_t)cap);
+            s->racex = tl_arena_grow(&s->arena, s->racex, sizeof *s->racex, (size_t)s->capraces,
+                                     (size_t)cap);
+            s->capraces = cap;
+        }
+        i = s->nraces++;
+        sim_index_put(&s->race_index, key, i);
+        tl_sim_race_t *rc = &s->races[i];
+        bool rw = r->flags & REC_WRITE;
+        rc->kind = race_kind(rw, write);
+        rc->benign = benign;
+        rc->space = buf->scope;
+        fill_access(s, &rc->first, &s->sites[r->site - 1], r->block, (tl_agent_t)(r->tid >> 3), rw,
+                    r->buf);
+        fill_access(s, &rc->second, &s->sites[in->site], ag->blk->index, ag->id, write, buf->id);
+        s->racex[i] = (sim_racex_t){lo, hi, 0, 0, -1, -1, r->buf, buf->id};
+        if (ag->blk->traced) {
+            char detail[256];
+            snprintf(detail, sizeof detail, "%s %s of '%s' (line %d) vs %s %s of '%s' (line %d)",
+                     rc->first.op, rw ? "write" : "read", rc->first.buffer, rc->first.loc.line,
+                     rc->second.op, write ? "write" : "read", rc->second.buffer,
+                     rc->second.loc.line);
+            sim_trace_instant(s, ag, in->pipe, in->start, benign ? "benign race" : "race", detail);
+        }
+    }
+    tl_sim_race_t *rc = &s->races[i];
+    sim_racex_t *x = &s->racex[i];
+    rc->benign &= benign;
+    x->lo = TL_MIN(x->lo, lo);
+    x->hi = TL_MAX(x->hi, hi);
+    if (x->epoch_a != r->epoch || x->epoch_b != in->epoch || x->block_a != r->block ||
+        x->block_b != ag->blk->index) {
+        rc->count++;
+        x->epoch_a = r->epoch;
+        x->epoch_b = in->epoch;
+        x->block_a = r->block;
+        x->block_b = ag->blk->index;
+    }
+}
+
+void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
+                   int64_t off, int64_t len, bool write, const uint8_t *data)
+{
+    if (s->opts.no_races || len <= 0) return;
+    bool gm = buf->scope == TL_SCOPE_GM;
+    if (gm && !s->gm_written[buf->id]) return;
+    sim_shadow_t *sh = gm ? &s->gm[buf->id] : &ag->mem[buf->scope];
+    int64_t a0 = (gm ? 0 : s->addr[buf->id]) + off, a1 = a0 + len;
+    uint8_t tid = (uint8_t)(ag->id * 8 + in->pipe);
+    int32_t blk = (int32_t)ag->blk->index;
+    for (int64_t g = a0 / SIM_GRAN; g * SIM_GRAN < a1; g++) {
+        int64_t gb = g * SIM_GRAN;
+        int lo = (int)(TL_MAX(a0, gb) - gb), hi = (int)(TL_MIN(a1, gb + SIM_GRAN) - gb - 1);
+        sim_rec_t *rs = granule(sh, g);
+        if (!rs) return;
+        int free_slot = -1, read_slot = -1;
+        for (int j = 0; j < SIM_SLOTS; j++) {
+            sim_rec_t *r = &rs[j];
+            if (!r->site) {
+                if (free_slot < 0) free_slot = j;
+                continue;
+            }
+            bool rw = r->flags & REC_WRITE;
+            bool same = r->block == blk && r->tid == tid && r->epoch == in->epoch;
+            bool before = same || ordered(s, ag, r);
+            bool overlap = r->lo <= hi && lo <= r->hi;
+            if (overlap && (rw || write) && !before) {
+                bool ilk = in->ilk && (r->flags & REC_ILK) && r->aux == in->ilk;
+                if (!ilk) {
+                    bool benign = false;
+                    if (gm && rw && write && data && r->lo >= lo && r->hi <= hi &&
+                        (r->block != blk || (r->tid >> 3) != ag->id))
+                        benign = fnv(data + (gb + r->lo - a0), r->hi - r->lo + 1) == r->aux;
+                    int64_t clo = gb + TL_MAX(lo, r->lo), chi = gb + TL_MIN(hi, r->hi) + 1;
+                    report(s, ag, in, r, buf, clo, chi, write, benign);
+                }
+            }
+            if (before && r->lo >= lo && r->hi <= hi && (write || !rw)) {
+                r->site = 0; // covered by this access, which follows it
+                if (free_slot < 0) free_slot = j;
+                continue;
+            }
+            if (!rw && read_slot < 0) read_slot = j;
+        }
+        int j = free_slot >= 0 ? free_slot : read_slot >= 0 ? read_slot : 0;
+        sim_rec_t *r = &rs[j];
+        r->site = in->site + 1;
+        r->epoch = in->epoch;
+        r->block = blk;
+        r->tid = tid;
+        r->lo = (uint8_t)lo;
+        r->hi = (uint8_t)hi;
+        r->flags = (uint8_t)((write ? REC_WRITE : 0) | (in->ilk ? REC_ILK : 0));
+        r->buf = (uint16_t)buf->id;
+        r->aux = in->ilk;
+        if (gm && write && data) r->aux = fnv(data + (gb + lo - a0), hi - lo + 1);
+    }
+}

@@ -1,0 +1,455 @@
+// Instructions from executor events: each tile op, scalar statement and
+// scalar element access becomes an instruction on its pipe with a cost
+// (occupancy and latency, arch.h) and the byte runs it touches
+// (tl_tileop_accesses), which the race detector checks. T.gemm_v0 becomes the
+// steps of the upstream device helper: for each 128-wide K chunk an L1 -> L0A
+// and an L1 -> L0B load on MTE1 into one half of the whole L0A / L0B, and an
+// mmad on M, ordered by its own flags (MTE2 -> MTE1 and FIX -> M before, an
+// M -> MTE1 ping-pong between the chunks, MTE1 -> MTE2 and M -> FIX after).
+//
+// Costs: GM transfers in whole 32 B blocks through the L2 model and the
+// chip's shared bandwidth (sim_time.c) at most at the MTE2 / MTE3 per-core
+// rates, plus the first-byte latency (an HBM read when a line misses);
+// L1 -> L0A / L0B bytes / 256 or 128; FIX elements / 64 (capped by the GM
+// write share); mmads ceil(M/16) ceil(N/16) ceil(K/k0) fractal steps with k0
+// the multiply-accumulates per cycle / 256; vector ops 256-byte repeats of the
+// widest operand at 1 (unary) or 2 (binary) cycles each plus the op's latency.
+#include "npu/sim_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_inst_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in)
+{
+    sim_time_issue(s, ag, in, NULL, NULL);
+    sim_hb_begin(s, ag, in);
+    s->instructions++;
+}
+
+void sim_inst_done(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in)
+{
+    sim_hb_end(s, ag, in);
+    if (!ag->blk->traced) return;
+    const sim_site_t *site = &s->sites[in->site];
+    tl_loc_t loc = site->st ? site->st->loc : (tl_loc_t){0};
+    sim_trace_slice(s, ag, in->pipe, site->name, in->start, TL_MAX(in->end, in->start + 1), &loc,
+                    in->bytes);
+}
+
+// --- scalar instructions ----------------------------------------------------------------------
+
+void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    static const char *names[] = {[TL_EXEC_EV_LET] = "let",
+                                  [TL_EXEC_EV_LOAD] = "scalar load",
+                                  [TL_EXEC_EV_STORE] = "scalar store"};
+    const tl_buffer_t *b = ev->buf;
+    bool mem = ev->kind != TL_EXEC_EV_LET && b && b->scope != TL_SCOPE_VAR;
+    sim_inst_t in = {0};
+    in.pipe = SIM_S;
+    in.site = sim_site(s, ev->stmt, ev->kind == TL_EXEC_EV_LOAD ? STEP_LOAD : STEP_STMT, TL_PIPE_S,
+                       names[ev->kind]);
+    in.occ =
+        s->arch->scalar_cycles + (mem && b->scope == TL_SCOPE_GM ? s->arch->scalar_gm_cycles : 0);
+    sim_inst_issue(s, ag, &in);
+    if (mem) {
+        int size = tl_dtype_size(b->dtype);
+        in.bytes = size;
+        sim_hb_access(s, ag, &in, b, ev->elem * size, size, ev->kind == TL_EXEC_EV_STORE, NULL);
+    }
+    sim_inst_done(s, ag, &in);
+}
+
+// --- accesses -----------------------------------------------------------------------------------
+
+static void collect(void *arg, int operand, bool write, int64_t off, int64_t len)
+{
+    tl_sim_t *s = arg;
+    if (s->nruns == s->capruns) {
+        int cap = s->capruns ? s->capruns * 2 : 256;
+        sim_run_t *r = realloc(s->runs, sizeof *r * (size_t)cap);
+        if (!r) return; // fewer runs are checked and costed
+        s->runs = r;
+        s->capruns = cap;
+    }
+    s->runs[s->nruns++] = (sim_run_t){operand, write, off, len};
+}
+
+static void runs_of(tl_sim_t *s, const tl_opcall_t *call)
+{
+    s->nruns = 0;
+    tl_tileop_accesses(call, collect, s);
+}
+
+// Checks the runs of `operand` (all when < 0) against the shadow memory.
+static void check_runs(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_opcall_t *call,
+                       int operand)
+{
+    for (int k = 0; k < 2 * s->nruns; k++) { // reads first: RAW before WAW
+        const sim_run_t *r = &s->runs[k % s->nruns];
+        if (r->write != (k >= s->nruns) || (operand >= 0 && r->operand != operand)) continue;
+        const tl_view_t *v = &call->args[r->operand].view;
+        const tl_buffer_t *b = call->op->args[r->operand].region.buf;
+        const uint8_t *data = r->write && b->scope == TL_SCOPE_GM ? v->data + r->off : NULL;
+        sim_hb_access(s, ag, in, b, r->off, r->len, r->write, data);
+    }
+}
+
+static int64_t operand_bytes(const tl_sim_t *s, int operand, int write)
+{
+    int64_t n = 0;
+    for (int i = 0; i < s->nruns; i++)
+        if (s->runs[i].operand == operand && (write < 0 || s->runs[i].write == (write > 0)))
+            n += s->runs[i].len;
+    return n;
+}
+
+// Warns once per (statement, operand) when a scratchpad operand does not start
+// at the address alignment its scratchpad needs.
+static void check_alignment(tl_sim_t *s, const tl_exec_event_t *ev)
+{
+    const tl_opcall_t *call = ev->call;
+    for (int i = 0; i < call->nargs; i++) {
+        if (!call->args[i].is_view) continue;
+        const tl_view_t *v = &call->args[i].view;
+        const tl_buffer_t *b = call->op->args[i].region.buf;
+        int al = v->scope == TL_SCOPE_L0A   ? s->arch->align_l0a
+                 : v->scope == TL_SCOPE_L0B ? s->arch->align_l0b
+                 : v->scope == TL_SCOPE_L0C ? s->arch->align_l0c
+                 : v->scope == TL_SCOPE_UB  ? s->arch->align_ub
+                 : v->scope == TL_SCOPE_L1  ? s->arch->align_l1
+                                            : 0;
+        if (!al) continue;
+        int64_t addr = s->addr[b->id] + tl_view_offset(v) * tl_dtype_size(v->dtype);
+        uint64_t key = (uint64_t)(uintptr_t)ev->stmt * 8 + (uint64_t)i;
+        if (addr % al == 0 || sim_index_get(&s->warned, key) >= 0) continue;
+        sim_index_put(&s->warned, key, 1);
+        tl_diag_warning(s->d, ev->stmt->loc,
+                        "operand '%s' of %s starts at %s address %lld, not a multiple of %d B "
+                        "(the hardware needs aligned operands)",
+                        b->name, tl_op_info(call->op->code)->name, tl_scope_name(v->scope),
+                        (long long)addr, al);
+    }
+}
+
+// --- costs
+// ----------------------------------------------------------------------------------------
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return b > 0 ? (a + b - 1) / b : 0;
+}
+
+static int64_t cycles(double c)
+{
+    return (int64_t)ceil(c);
+}
+
+// A GM transfer, costed when its start is known (sim_time_bw).
+typedef struct {
+    double bytes, miss, cap;
+    int64_t min_occ; // FIX: its element rate
+} xfer_t;
+
+static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_t t, void *arg)
+{
+    (void)ag;
+    const xfer_t *x = arg;
+    int64_t occ = sim_time_bw(s, t, x->bytes, x->miss, x->cap); // once: it books bandwidth
+    in->occ = TL_MAX(x->min_occ, occ);
+}
+
+// The GM side (operand gi) of a transfer: its bytes and L2 misses into *x, its
+// latency into *lat.
+static void gm_side(tl_sim_t *s, const tl_opcall_t *call, int gi, bool write, xfer_t *x,
+                    int64_t *lat)
+{
+    const tl_view_t *v = &call->args[gi].view;
+    const tl_buffer_t *b = call->op->args[gi].region.buf;
+    int64_t bytes = 0, hit = 0;
+    for (int i = 0; i < s->nruns; i++) {
+        const sim_run_t *r = &s->runs[i];
+        if (r->operand != gi || r->write != write) continue;
+        int64_t n;
+        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, &n);
+        bytes += n;
+    }
+    x->bytes = (double)bytes;
+    x->miss = write ? 0 : (double)(bytes - hit);
+    x->cap = write ? s->arch->mte3_bpc : s->arch->mte2_bpc;
+    *lat = write ? s->arch->gm_write_latency
+                 : s->arch->l2_hit_latency + (hit < bytes ? s->arch->gm_read_latency : 0);
+}
+
+static int64_t fractal_steps(const tl_arch_t *a, tl_dtype_t t, int64_t m, int64_t n, int64_t k)
+{
+    int64_t k0 = TL_MAX(1, tl_arch_cube_macs(a, t) / 256);
+    return ceil_div(m, 16) * ceil_div(n, 16) * ceil_div(k, k0);
+}
+
+static int vec_latency(const tl_arch_t *a, tl_opcode_t op)
+{
+    switch (op) {
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_ROW_EXPAND_SUB: return a->vec_lat_add;
+    case TL_OP_MUL:
+    case TL_OP_AXPY:
+    case TL_OP_MUL_ADD_DST:
+    case TL_OP_ROW_EXPAND_MUL: return a->vec_lat_mul;
+    case TL_OP_DIV:
+    case TL_OP_SQRT:
+    case TL_OP_ROW_EXPAND_DIV: return a->vec_lat_div;
+    case TL_OP_EXP:
+    case TL_OP_LN:
+    case TL_OP_SIGMOID:
+    case TL_OP_SILU:
+    case TL_OP_POW:
+    case TL_OP_SIN:
+    case TL_OP_COS: return a->vec_lat_exp;
+    case TL_OP_RSQRT:
+    case TL_OP_RECIPROCAL: return a->vec_lat_rsqrt;
+    case TL_OP_MAX:
+    case TL_OP_MIN:
+    case TL_OP_RELU:
+    case TL_OP_LEAKY_RELU:
+    case TL_OP_ABS:
+    case TL_OP_CLAMP:
+    case TL_OP_CLAMP_MAX:
+    case TL_OP_CLAMP_MIN: return a->vec_lat_max;
+    case TL_OP_REDUCE_SUM:
+    case TL_OP_REDUCE_MAX:
+    case TL_OP_REDUCE_MIN: return a->vec_lat_reduce;
+    case TL_OP_AND:
+    case TL_OP_OR:
+    case TL_OP_XOR:
+    case TL_OP_SHL:
+    case TL_OP_SHR:
+    case TL_OP_NOT: return a->vec_lat_int;
+    default: return a->vec_lat_other;
+    }
+}
+
+// A vector instruction: 256-byte repeats of its widest operand.
+static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
+{
+    const tl_arch_t *a = s->arch;
+    int64_t widest = 0;
+    int reads = 0;
+    for (int i = 0; i < call->nargs; i++) {
+        if (!call->args[i].is_view) continue;
+        int64_t r = operand_bytes(s, i, 0), w = operand_bytes(s, i, 1);
+        widest = TL_MAX(widest, TL_MAX(r, w));
+        reads += r > 0;
+    }
+    int64_t repeats = TL_MAX(1, ceil_div(widest, a->vec_bytes_per_repeat));
+    in->occ = repeats * (reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
+    in->lat = vec_latency(a, call->op->code);
+    in->bytes = widest;
+}
+
+// The cost of an op; true when it moves GM data (*x: costed at its start).
+static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t *x)
+{
+    const tl_arch_t *a = s->arch;
+    const tl_op_t *op = call->op;
+    tl_pipe_t pipe = SIM_PIPE(in->pipe);
+    bool atomic = op->code == TL_OP_ATOMIC_ADD;
+    int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
+    switch (pipe) {
+    case TL_PIPE_MTE2:
+        gm_side(s, call, si, false, x, &in->lat);
+        in->bytes = operand_bytes(s, si, 0);
+        return true;
+    case TL_PIPE_MTE3:
+        in->bytes = operand_bytes(s, di, 1);
+        if (call->args[di].view.scope == TL_SCOPE_GM) {
+            gm_side(s, call, di, true, x, &in->lat);
+            return true;
+        }
+        in->occ = cycles((double)in->bytes / a->mte3_bpc);
+        return false;
+    case TL_PIPE_MTE1: {
+        bool l0a = call->args[di].view.scope == TL_SCOPE_L0A;
+        in->bytes = operand_bytes(s, di, 1);
+        in->occ = cycles((double)in->bytes / (l0a ? a->mte1_l0a_bpc : a->mte1_l0b_bpc));
+        in->lat = a->mte1_latency;
+        return false;
+    }
+    case TL_PIPE_FIX: {
+        const tl_view_t *dv = &call->args[di].view;
+        in->bytes = operand_bytes(s, di, 1);
+        int64_t elems = in->bytes / tl_dtype_size(dv->dtype), wlat = 0;
+        in->occ = x->min_occ = cycles((double)elems / a->fix_elems_per_cycle);
+        bool gm = dv->scope == TL_SCOPE_GM;
+        if (gm) gm_side(s, call, di, true, x, &wlat);
+        in->lat = a->fix_latency + wlat;
+        return gm;
+    }
+    case TL_PIPE_M: {
+        const tl_view_t *A = &call->args[0].view, *C = &call->args[2].view;
+        int64_t m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1, n = C->extent[C->ndim - 1];
+        int64_t k = A->extent[A->ndim - 1];
+        in->occ = fractal_steps(a, A->dtype, m, n, k);
+        in->lat = a->mmad_startup;
+        in->bytes = operand_bytes(s, 0, 0) + operand_bytes(s, 1, 0);
+        if (ceil_div(m, 16) * ceil_div(n, 16) >= a->mmad_interlock_fractals) in->ilk = 1;
+        return false;
+    }
+    default: vec_cost(s, call, in); return false;
+    }
+}
+
+// --- gemm_v0 ------------------------------------------------------------------------------------
+
+typedef struct {
+    tl_opcall_t sub; // A and B narrowed to one K chunk
+    int64_t m, n, k, size;
+    bool ta, tb, init;
+    uint32_t ilk;
+    sim_vc_t *free_clk[2]; // M -> MTE1 "L0 half free" flags
+    int64_t free_time[2];
+} gemm_t;
+
+// The K chunk [k0, k0 + kc) of operand i (A: K is its columns, or rows when
+// transposed; B: rows, or columns when transposed).
+static void narrow(tl_view_t *v, bool k_is_rows, int64_t k0, int64_t kc)
+{
+    int d = v->ndim - (k_is_rows ? 2 : 1);
+    if (d < 0) return;
+    v->start[d] += k0;
+    v->extent[d] = kc;
+}
+
+static void l0_half(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, int which, int64_t off,
+                    int64_t len, bool write)
+{
+    sim_hb_access(s, ag, in, &s->l0_buf[which], off, len, write, NULL);
+}
+
+static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, gemm_t *g, int c,
+                       int64_t kc)
+{
+    const tl_arch_t *a = s->arch;
+    int half = c % 2;
+    int64_t abytes = g->m * kc * g->size, bbytes = kc * g->n * g->size;
+    int64_t aoff = half * abytes, boff = half * bbytes; // the helper's l0a[(k % 2) * M * kc]
+    g->sub = *ev->call;
+    narrow(&g->sub.args[0].view, g->ta, (int64_t)c * 128, kc);
+    narrow(&g->sub.args[1].view, !g->tb, (int64_t)c * 128, kc);
+    g->sub.init.is_float = false;
+    g->sub.init.i = g->init && c == 0;
+    runs_of(s, &g->sub);
+    // wait_flag(M, MTE1, half): the previous mmad on this half has finished
+    ag->gate[SIM_PIX(TL_PIPE_MTE1)] = TL_MAX(ag->gate[SIM_PIX(TL_PIPE_MTE1)], g->free_time[half]);
+    sim_vc_join(s, ag->I[SIM_PIX(TL_PIPE_MTE1)], g->free_clk[half]);
+    for (int which = 0; which < 2; which++) {
+        sim_inst_t ld = {0};
+        ld.pipe = SIM_PIX(TL_PIPE_MTE1);
+        ld.site = sim_site(s, ev->stmt, which ? STEP_LOAD_B : STEP_LOAD_A, TL_PIPE_MTE1,
+                           which ? "gemm_v0 L1->L0B" : "gemm_v0 L1->L0A");
+        ld.bytes = which ? bbytes : abytes;
+        ld.occ = cycles((double)ld.bytes / (which ? a->mte1_l0b_bpc : a->mte1_l0a_bpc));
+        ld.lat = a->mte1_latency;
+        sim_inst_issue(s, ag, &ld);
+        check_runs(s, ag, &ld, &g->sub, which);
+        l0_half(s, ag, &ld, which, which ? boff : aoff, ld.bytes, true);
+        sim_inst_done(s, ag, &ld);
+    }
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE1), SIM_PIX(TL_PIPE_M));
+    sim_inst_t mm = {0};
+    mm.pipe = SIM_PIX(TL_PIPE_M);
+    mm.site = sim_site(s, ev->stmt, STEP_MMAD, TL_PIPE_M, "gemm_v0 mmad");
+    mm.occ = fractal_steps(a, ev->call->args[0].view.dtype, g->m, g->n, kc);
+    mm.lat = a->mmad_startup;
+    mm.bytes = abytes + bbytes;
+    mm.ilk = g->ilk;
+    sim_inst_issue(s, ag, &mm);
+    l0_half(s, ag, &mm, 0, aoff, abytes, false);
+    l0_half(s, ag, &mm, 1, boff, bbytes, false);
+    check_runs(s, ag, &mm, &g->sub, 2);
+    sim_inst_done(s, ag, &mm);
+    sim_sync_carry(s, ag, SIM_PIX(TL_PIPE_M), g->free_clk[half], &g->free_time[half]);
+}
+
+static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    const tl_arch_t *a = s->arch;
+    const tl_opcall_t *call = ev->call;
+    const tl_view_t *A = &call->args[0].view, *C = &call->args[2].view;
+    gemm_t g = {0};
+    g.ta = call->op->transpose_a;
+    g.tb = call->op->transpose_b;
+    g.m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1;
+    g.n = C->extent[C->ndim - 1];
+    g.k = A->ndim >= 2 && g.ta ? A->extent[A->ndim - 2] : A->extent[A->ndim - 1];
+    g.size = tl_dtype_size(A->dtype);
+    g.init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
+    bool large = ceil_div(g.m, 16) * ceil_div(g.n, 16) >= a->mmad_interlock_fractals;
+    g.ilk = large ? 1 : (uint32_t)(2 + s->gemm_groups++);
+    int64_t nch = TL_MAX(1, ceil_div(g.k, 128)), kc = TL_MIN(g.k, 128);
+    int64_t need[2] = {g.m * kc * g.size * (nch > 1 ? 2 : 1),
+                       kc * g.n * g.size * (nch > 1 ? 2 : 1)};
+    int64_t cap[2] = {a->l0a_bytes, a->l0b_bytes};
+    for (int i = 0; i < 2; i++) {
+        s->l0_internal[i] = TL_MAX(s->l0_internal[i], need[i]);
+        uint64_t key = (uint64_t)(uintptr_t)ev->stmt * 8 + 4 + (uint64_t)i;
+        if (need[i] > cap[i] && sim_index_get(&s->warned, key) < 0) {
+            sim_index_put(&s->warned, key, 1);
+            sim_error(s, TL_SIM_OVERFLOW, ev->stmt->loc, ag,
+                      "T.gemm_v0 (M=%lld, N=%lld, K=%lld) double-buffers %lld B of %s, which "
+                      "holds %lld B",
+                      (long long)g.m, (long long)g.n, (long long)g.k, (long long)need[i],
+                      i ? "L0B" : "L0A", (long long)cap[i]);
+        }
+    }
+    g.free_clk[0] = sim_vc_new(s);
+    g.free_clk[1] = sim_vc_new(s);
+    if (!g.free_clk[0] || !g.free_clk[1]) return tl_diag_fail(s->d, TL_ERR_NOMEM, "out of memory");
+    // the helper's prologue: MTE2 -> MTE1, FIX -> M, and M -> MTE1 set for both halves
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE2), SIM_PIX(TL_PIPE_MTE1));
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_FIX), SIM_PIX(TL_PIPE_M));
+    for (int h = 0; h < 2; h++)
+        sim_sync_carry(s, ag, SIM_PIX(TL_PIPE_M), g.free_clk[h], &g.free_time[h]);
+    for (int64_t c = 0; c < nch; c++)
+        gemm_chunk(s, ag, ev, &g, (int)c, c == nch - 1 ? g.k - (nch - 1) * 128 : 128);
+    for (int h = 0; h < 2; h++) { // wait for both halves
+        int p = SIM_PIX(TL_PIPE_MTE1);
+        ag->gate[p] = TL_MAX(ag->gate[p], g.free_time[h]);
+        sim_vc_join(s, ag->I[p], g.free_clk[h]);
+    }
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE1), SIM_PIX(TL_PIPE_MTE2));
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_M), SIM_PIX(TL_PIPE_FIX));
+    sim_vc_free(s, g.free_clk[0]);
+    sim_vc_free(s, g.free_clk[1]);
+    return TL_OK;
+}
+
+// --- ops ----------------------------------------------------------------------------------------
+
+tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    const tl_opcall_t *call = ev->call;
+    check_alignment(s, ev);
+    if (call->op->code == TL_OP_GEMM_V0) return gemm_v0(s, ag, ev);
+    tl_pipe_t pipe = tl_op_pipe(call->op);
+    if (pipe <= TL_PIPE_NONE || pipe >= TL_PIPE_ALL) pipe = TL_PIPE_V;
+    sim_inst_t in = {0};
+    in.pipe = SIM_PIX(pipe);
+    const tl_opinfo_t *info = tl_op_info(call->op->code);
+    bool tile = info->cls == TL_OPC_VEC || call->op->code == TL_OP_ATOMIC_ADD;
+    char name[64];
+    snprintf(name, sizeof name, "T.%s%s", tile ? "tile." : "", info->name);
+    in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, name);
+    runs_of(s, call);
+    xfer_t x = {0};
+    bool gm = op_cost(s, call, &in, &x);
+    sim_time_issue(s, ag, &in, gm ? xfer_cost : NULL, &x);
+    sim_hb_begin(s, ag, &in);
+    s->instructions++;
+    check_runs(s, ag, &in, call, -1);
+    sim_inst_done(s, ag, &in);
+    return TL_OK;
+}

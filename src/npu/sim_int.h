@@ -1,0 +1,297 @@
+// Internals of the simulator shared by src/npu/sim*.c: per-agent pipe state
+// (timing and happens-before clocks), shadow memory, sites, findings and the
+// functions the files provide to each other. Not a public interface.
+#ifndef TL_NPU_SIM_INT_H
+#define TL_NPU_SIM_INT_H
+
+#include "base/buf.h"
+#include "npu/sim.h"
+
+// Pipes S..FIX as indices 0..6 (tl_pipe_t - TL_PIPE_S).
+enum { SIM_NP = TL_PIPE_FIX - TL_PIPE_S + 1, SIM_S = 0 };
+#define SIM_PIX(p)  ((int)(p) - (int)TL_PIPE_S)
+#define SIM_PIPE(i) ((tl_pipe_t)((i) + (int)TL_PIPE_S))
+
+enum {
+    SIM_EVENT_IDS = 8, // id slots per pipe pair kept (the arch's limit is checked)
+    SIM_XIDS = 16,     // cross-core flag ids kept
+    SIM_XQ = 16,       // entries of a cross-core counter
+    SIM_QMAX = 64,     // pipe queue ring (arch queue_depth <= this)
+    SIM_GRAN = 32,     // shadow granule bytes
+    SIM_SLOTS = 4,     // access records per granule
+    SIM_PAGE = 1024,   // granules per shadow page
+};
+
+typedef uint32_t sim_vc_t; // one vector-clock component
+
+// A static instruction: a statement, or one step of a gemm_v0 expansion.
+typedef enum { STEP_STMT, STEP_LOAD, STEP_LOAD_A, STEP_LOAD_B, STEP_MMAD } sim_step_t;
+
+typedef struct {
+    const tl_stmt_t *st;
+    sim_step_t step;
+    tl_pipe_t pipe;
+    const char *name;
+} sim_site_t;
+
+// One access in shadow memory: which instruction (site, agent, pipe, epoch)
+// touched bytes [lo, hi] of a granule, and how.
+enum { REC_WRITE = 1, REC_ILK = 2 };
+typedef struct {
+    uint32_t site; // site index + 1; 0 = free slot
+    uint32_t epoch;
+    int32_t block;
+    uint8_t tid; // agent * 8 + pipe index
+    uint8_t lo, hi;
+    uint8_t flags;
+    uint16_t buf; // buffer id
+    uint16_t spare;
+    uint32_t aux; // GM write: hash of the bytes; REC_ILK: interlock group (1 = large tile)
+} sim_rec_t;
+
+typedef struct {
+    sim_rec_t **pages; // SIM_PAGE granules x SIM_SLOTS records each, allocated on first touch
+    uint8_t *dirty;    // per page: written since the last reset
+    int64_t npages;
+    int64_t *touched; // the dirty pages
+    int64_t ntouched, captouched;
+} sim_shadow_t;
+
+// Bookkeeping of a reported race: the conflicting bytes in its memory space
+// (scratchpad addresses, or offsets in the GM tensor) and the last
+// instruction pair counted.
+typedef struct {
+    int64_t lo, hi;
+    uint32_t epoch_a, epoch_b;
+    int64_t block_a, block_b;
+    int buf_a, buf_b;
+} sim_racex_t;
+
+// A release of a cross-core counter (or a set waiting for its partners).
+typedef struct {
+    int64_t time;
+    sim_vc_t *clk;
+    const tl_stmt_t *st;
+    int pid, pipe; // trace flow source
+    int64_t ts;
+} sim_xent_t;
+
+typedef struct {
+    sim_xent_t e[SIM_XQ];
+    int n;
+} sim_xq_t;
+
+typedef struct {
+    bool on;
+    int64_t time; // release time (fire + latency)
+    sim_vc_t *clk;
+    const tl_stmt_t *st;
+    int64_t fire; // for the trace flow
+} sim_flag_t;
+
+typedef struct sim_block sim_block_t;
+
+typedef struct {
+    sim_block_t *blk;
+    tl_agent_t id;
+    bool present;
+    // timing: scalar issue cursor; per pipe: end of occupancy, latest
+    // completion, earliest start for later instructions (barriers, waits)
+    int64_t issue;
+    int64_t free[SIM_NP], done[SIM_NP], gate[SIM_NP];
+    int64_t ring[SIM_NP][SIM_QMAX]; // start times of the last instructions (queue depth)
+    uint32_t qn[SIM_NP];
+    int64_t busy[SIM_NP];
+    // happens-before: I[p] what the next p instruction inherits (I[S]: the
+    // scalar clock), D[p] the join of every issued p instruction
+    sim_vc_t *I[SIM_NP], *D[SIM_NP];
+    uint32_t count[SIM_NP];
+    sim_flag_t flag[SIM_NP][SIM_NP][SIM_EVENT_IDS];
+    sim_xq_t counter[SIM_XIDS], pending[3][SIM_XIDS];
+    int nsync_all;
+    sim_shadow_t mem[TL_SCOPE_COUNT];
+    int pid; // trace process
+} sim_agent_t;
+
+struct sim_block {
+    int64_t index; // cid, -1 when the slot is free
+    int core;
+    int64_t base; // start cycle on its core
+    bool traced;
+    sim_agent_t ag[TL_AGENT_COUNT];
+};
+
+// An instruction being modeled.
+typedef struct {
+    uint32_t site;
+    int pipe; // index
+    int64_t occ, lat;
+    int64_t bytes;
+    int64_t start, end;
+    uint32_t epoch;
+    uint32_t ilk; // REC_ILK group for L0C accesses of mmads (0: none)
+    const tl_opcall_t *call;
+} sim_inst_t;
+
+// A contiguous run of bytes an op touches (tl_tileop_accesses).
+typedef struct {
+    int operand;
+    bool write;
+    int64_t off, len;
+} sim_run_t;
+
+typedef struct {
+    uint64_t key;
+    int index;
+} sim_slot_t;
+
+typedef struct {
+    sim_slot_t *slots;
+    int cap, len;
+} sim_index_t;
+
+struct tl_sim {
+    const tl_kernel_t *k;
+    tl_diag_t *d;
+    const tl_arch_t *arch;
+    tl_sim_opts_t opts;
+    tl_exec_t *x;
+    tl_arena_t arena;
+    int nvec;
+    bool resident;   // all blocks at once (mode-0 flags, T.sync_all)
+    int64_t nblocks; // after bind
+    bool started;
+    // blocks: one slot, or one per block when resident
+    sim_block_t *blocks;
+    int nslots;
+    int U;                // vector clock width: slots x agents x pipes
+    sim_vc_t *tmp, *tmp2; // scratch clocks
+    sim_vc_t **freel;     // clocks to reuse
+    int nfree, capfree;
+    // static facts
+    int streams[2];   // agents per core kind that move GM data (cube, vector)
+    bool *gm_written; // per buffer id: some statement writes this GM buffer
+    int64_t *addr;    // per buffer id: scratchpad address
+    bool uses_gemm_v0;
+    // sites and findings
+    sim_site_t *sites;
+    int nsites, capsites;
+    sim_index_t site_index, race_index;
+    tl_sim_race_t *races;
+    sim_racex_t *racex;
+    int nraces, capraces;
+    tl_sim_error_t *errors;
+    int nerrors, caperrors;
+    sim_index_t warned; // (site, operand) alignment warnings given
+    // GM: shadow per buffer id, L2 residency bitmap per buffer id
+    sim_shadow_t *gm;
+    uint8_t **l2;
+    int64_t *l2_lines;
+    int64_t l2_used;
+    double *bw_l2, *bw_hbm; // bytes moved per time bucket
+    int64_t nbuckets;
+    // time and statistics
+    int64_t *core_time;
+    int64_t busy[2][SIM_NP], agent_time[2];
+    int64_t syncs[TL_SYNC_COUNT];
+    int64_t instructions;
+    int64_t gemm_groups;
+    int64_t sync_all_done; // generations released
+    int64_t sync_all_time;
+    sim_vc_t *sync_all_clk;
+    int64_t l0_internal[2]; // gemm_v0's own L0A / L0B bytes
+    tl_buffer_t l0_buf[2];  // ... as buffers (ids after the kernel's)
+    sim_run_t *runs;        // accesses of the op being modeled
+    int nruns, capruns;
+    // trace
+    tl_buf_t trace;
+    int64_t trace_events, flow_id;
+    bool trace_truncated;
+    tl_sim_report_t report;
+};
+
+// --- sim.c ----------------------------------------------------------------------------
+sim_vc_t *sim_vc_new(tl_sim_t *s);
+void sim_vc_free(tl_sim_t *s, sim_vc_t *v);
+void sim_vc_join(const tl_sim_t *s, sim_vc_t *dst, const sim_vc_t *src);
+void sim_vc_copy(const tl_sim_t *s, sim_vc_t *dst, const sim_vc_t *src);
+// Component of (agent, pipe index) of a block in the clocks.
+int sim_vc_index(const tl_sim_t *s, const sim_block_t *b, tl_agent_t a, int p);
+uint32_t sim_site(tl_sim_t *s, const tl_stmt_t *st, sim_step_t step, tl_pipe_t pipe,
+                  const char *name);
+void sim_error(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_agent_t *ag,
+               const char *fmt, ...) TL_PRINTF(5, 6);
+// Index maps keyed by 64-bit values (site lookups, race de-duplication).
+int sim_index_get(const sim_index_t *m, uint64_t key);
+bool sim_index_put(sim_index_t *m, uint64_t key, int index);
+void sim_index_free(sim_index_t *m);
+// The buffer with id i (the kernel's, or one of gemm_v0's own L0A / L0B).
+const tl_buffer_t *sim_buffer(const tl_sim_t *s, int i);
+
+// --- sim_time.c: timing -----------------------------------------------------------------
+// Sets in->occ / in->lat of an instruction that starts at absolute cycle t.
+typedef void (*sim_cost_fn)(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_t t,
+                            void *arg);
+// Issues an instruction of pipe in->pipe (its cost from in->occ / in->lat, or
+// from `cost` once its start is known); sets start and end.
+void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn cost, void *arg);
+// When all issued instructions of pipe p have completed (flags, barriers).
+int64_t sim_time_drained(const sim_agent_t *ag, int p);
+int64_t sim_time_agent_end(const sim_agent_t *ag);
+// The L2 for a GM run of a tensor of `total` bytes: the bytes the transfer
+// moves (*bytes, whole 32 B blocks) and how many of them hit; marks the lines.
+int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
+                    int64_t *bytes);
+// Cycles to move `bytes` (`miss` of them from HBM) from absolute cycle t at
+// most `cap` bytes per cycle, sharing the chip's bandwidth.
+int64_t sim_time_bw(tl_sim_t *s, int64_t t, double bytes, double miss, double cap);
+
+// --- sim_hb.c: happens-before and shadow memory ------------------------------------------
+// Clock of a new instruction of pipe in->pipe (into s->tmp) and its epoch.
+void sim_hb_begin(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in);
+void sim_hb_end(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in);
+// One access by the current instruction: bytes [off, off + len) of memory
+// space `scope` (GM: of buffer buf's tensor; else the agent's scratchpad),
+// data = the bytes as they are after the access (GM writes: for the
+// identical-bytes rule; may be NULL).
+void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
+                   int64_t off, int64_t len, bool write, const uint8_t *data);
+void sim_shadow_reset(sim_shadow_t *sh);
+void sim_shadow_free(sim_shadow_t *sh);
+
+// --- sim_inst.c: instructions from executor events ---------------------------------------
+tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
+void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
+// Models a (user or internal) instruction: time, clock, the trace slice.
+void sim_inst_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in);
+void sim_inst_done(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in);
+
+// --- sim_sync.c: flags, barriers, cross-core flags ----------------------------------------
+// What a set on pipe src of ag issued now carries: the clock (into out) and the
+// time it releases a waiter.
+void sim_sync_carry(tl_sim_t *s, sim_agent_t *ag, int src, sim_vc_t *out, int64_t *time);
+tl_status_t sim_sync_check(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
+void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
+// An intra-core set_flag + wait_flag pair issued back to back (gemm_v0's own).
+void sim_sync_edge(tl_sim_t *s, sim_agent_t *ag, int src, int dst);
+// Checks flags and counters left over when a block ends.
+void sim_sync_residual(tl_sim_t *s, sim_block_t *b);
+
+// --- sim_trace.c -------------------------------------------------------------------------
+void sim_trace_begin(tl_sim_t *s);
+void sim_trace_slice(tl_sim_t *s, const sim_agent_t *ag, int pipe, const char *name, int64_t start,
+                     int64_t end, const tl_loc_t *loc, int64_t bytes);
+// A flow arrow from (pid, pipe, ts: absolute cycle) to the waiting agent's
+// pipe at ts2 (a cycle of its block).
+void sim_trace_flow(tl_sim_t *s, int pid, int pipe, int64_t ts, const sim_agent_t *to, int pipe2,
+                    int64_t ts2);
+void sim_trace_instant(tl_sim_t *s, const sim_agent_t *ag, int pipe, int64_t ts, const char *name,
+                       const char *detail);
+void sim_trace_end(tl_sim_t *s);
+void sim_json_str(tl_buf_t *b, const char *str);
+
+// --- sim_report.c ------------------------------------------------------------------------
+void sim_report_finish(tl_sim_t *s);
+void sim_report_diag(tl_sim_t *s);
+
+#endif

@@ -1,0 +1,419 @@
+// Synchronisation in the model (research/ascend_model.md §3.3-3.5, §7):
+//
+// - set_flag(src, dst, id) is queued on src and fires when every earlier src
+//   instruction has completed; it carries src's done clock (and the scalar
+//   clock, as it is issued after every earlier scalar instruction).
+//   wait_flag blocks dst until then: dst's gate moves, dst's issue clock takes
+//   the carried clock. The flag is a bit: a second set before the wait, a wait
+//   with no set, ids past the arch's 8 and pipes the core does not have are
+//   errors, and so is a set still pending when the block ends.
+// - pipe_barrier(X): later X instructions start after, and are ordered after,
+//   every earlier X instruction; barrier_all / pipe_barrier("all") stall issue
+//   until every pipe drains and order everything before it before everything
+//   after it.
+// - set_cross_flag(P, id, mode) fires when P has drained, plus the cross-core
+//   latency; the releases are counted per target agent as in the executor
+//   (mode 2: an AIC set releases both AIVs, the AIC's wait needs both AIVs'
+//   sets; mode 1: the two AIVs; mode 0: all cores of one kind). A wait blocks
+//   issue (all pipes on A2/A3) until the oldest release. Ids past 15 and a 16th
+//   pending set are errors, and so are releases never waited for.
+// - T.sync_all: every agent of the launch waits for all to arrive and drain.
+//
+// SYNC_BEGIN events check; SYNC events (after the executor accepted the
+// statement) model time and clocks.
+#include "npu/sim_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static bool on_core(tl_agent_t a, tl_pipe_t p)
+{
+    if (p == TL_PIPE_S || p == TL_PIPE_MTE2 || p == TL_PIPE_MTE3) return true;
+    if (a == TL_AGENT_AIC) return p == TL_PIPE_MTE1 || p == TL_PIPE_M || p == TL_PIPE_FIX;
+    return p == TL_PIPE_V;
+}
+
+static bool real_pipe(tl_pipe_t p)
+{
+    return p > TL_PIPE_NONE && p < TL_PIPE_ALL;
+}
+
+void sim_sync_carry(tl_sim_t *s, sim_agent_t *ag, int src, sim_vc_t *out, int64_t *time)
+{
+    sim_vc_copy(s, out, ag->I[SIM_S]);
+    if (src != SIM_S) {
+        sim_vc_join(s, out, ag->I[src]);
+        sim_vc_join(s, out, ag->D[src]);
+    }
+    *time = TL_MAX(ag->issue + 1, sim_time_drained(ag, src)) + s->arch->flag_latency;
+    ag->issue += s->arch->scalar_cycles;
+}
+
+// A wait on pipe dst for a release at time t carrying clk; returns when dst
+// proceeds.
+static int64_t wait_on(tl_sim_t *s, sim_agent_t *ag, int dst, const sim_vc_t *clk, int64_t t)
+{
+    int64_t go;
+    if (dst == SIM_S) {
+        go = ag->issue = TL_MAX(ag->issue, t);
+    } else {
+        ag->gate[dst] = TL_MAX(ag->gate[dst], t);
+        go = TL_MAX(ag->gate[dst], ag->free[dst]);
+    }
+    sim_vc_join(s, ag->I[dst], clk);
+    ag->issue += s->arch->scalar_cycles;
+    return go;
+}
+
+void sim_sync_edge(tl_sim_t *s, sim_agent_t *ag, int src, int dst)
+{
+    int64_t t;
+    sim_sync_carry(s, ag, src, s->tmp2, &t);
+    wait_on(s, ag, dst, s->tmp2, t);
+}
+
+// --- checks (before the executor applies the statement) --------------------------------
+
+static const char *pname(tl_pipe_t p)
+{
+    return tl_pipe_name(p);
+}
+
+static tl_status_t check_pipe(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, tl_pipe_t p)
+{
+    if (!real_pipe(p) || on_core(ag->id, p)) return TL_OK;
+    sim_error(s, TL_SIM_BAD_PIPE, st->loc, ag,
+              "%s names pipe '%s', which the %s core does not have", tl_sync_name(st->sync.kind),
+              pname(p), ag->id == TL_AGENT_AIC ? "cube" : "vector");
+    return TL_OK;
+}
+
+// Would one more release of (target, id) overflow its 4-bit counter?
+static bool full(const tl_sim_t *s, const sim_xq_t *q)
+{
+    return q->n >= TL_MIN(s->arch->xcore_counter_max, SIM_XQ - 1);
+}
+
+static int peers(tl_sim_t *s, sim_agent_t *ag, int mode, sim_agent_t **out);
+
+static tl_status_t overflow(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id,
+                            const sim_agent_t *at, bool pending)
+{
+    sim_error(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
+              "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s would "
+              "pass %d: %d %s already pending without a wait_cross_flag",
+              pname(st->sync.src), id, id, tl_exec_agent_name(at->id), s->arch->xcore_counter_max,
+              pending ? at->pending[st->sync.mode][id].n : at->counter[id].n,
+              pending ? "sets are" : "releases are");
+    return TL_ERR_RACE;
+}
+
+static tl_status_t check_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
+{
+    tl_pipe_t p = st->sync.src;
+    if (!real_pipe(p) || p == TL_PIPE_S) {
+        sim_error(s, TL_SIM_BAD_PIPE, st->loc, ag,
+                  "set_cross_flag cannot be issued on pipe '%s' (one of v, m, mte1, mte2, mte3, "
+                  "fix)",
+                  pname(p));
+        return TL_ERR_RACE;
+    }
+    check_pipe(s, ag, st, p);
+    int mode = st->sync.mode;
+    if (mode < 0 || mode > 2 || (mode == 1 && ag->id == TL_AGENT_AIC)) return TL_OK; // executor
+    if (mode == 2 && ag->id == TL_AGENT_AIC) {
+        for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++) {
+            sim_agent_t *v = &ag->blk->ag[a];
+            if (v->present && full(s, &v->counter[id])) return overflow(s, ag, st, id, v, false);
+        }
+        return TL_OK;
+    }
+    if (full(s, &ag->pending[mode][id])) return overflow(s, ag, st, id, ag, true);
+    // the set that completes the group releases the targets
+    sim_agent_t *group[TL_AGENT_COUNT * 64];
+    int n = peers(s, ag, mode, group);
+    for (int i = 0; i < n; i++)
+        if (group[i] != ag && !group[i]->pending[mode][id].n) return TL_OK;
+    if (mode == 2) {
+        sim_agent_t *aic = &ag->blk->ag[TL_AGENT_AIC];
+        return full(s, &aic->counter[id]) ? overflow(s, ag, st, id, aic, false) : TL_OK;
+    }
+    for (int i = 0; i < n; i++)
+        if (full(s, &group[i]->counter[id])) return overflow(s, ag, st, id, group[i], false);
+    return TL_OK;
+}
+
+tl_status_t sim_sync_check(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    const tl_stmt_t *st = ev->stmt;
+    tl_pipe_t src = st->sync.src, dst = st->sync.dst;
+    int64_t id = ev->id;
+    const char *name = tl_sync_name(st->sync.kind);
+    switch (st->sync.kind) {
+    case TL_SYNC_SET_FLAG:
+    case TL_SYNC_WAIT_FLAG: {
+        if (!real_pipe(src) || !real_pipe(dst) || src == dst) {
+            sim_error(s, TL_SIM_BAD_PIPE, st->loc, ag,
+                      "%s(%s, %s): the source and destination must be two different pipes", name,
+                      pname(src), pname(dst));
+            return TL_ERR_RACE;
+        }
+        if (id < 0 || id >= s->arch->event_ids || id >= SIM_EVENT_IDS) {
+            sim_error(s, TL_SIM_EVENT_ID, st->loc, ag,
+                      "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name, pname(src),
+                      pname(dst), id, s->arch->event_ids - 1);
+            return TL_ERR_RACE;
+        }
+        check_pipe(s, ag, st, src);
+        check_pipe(s, ag, st, dst);
+        const sim_flag_t *f = &ag->flag[SIM_PIX(src)][SIM_PIX(dst)][id];
+        if (st->sync.kind == TL_SYNC_SET_FLAG && f->on) {
+            sim_error(s, TL_SIM_DOUBLE_SET, st->loc, ag,
+                      "set_flag(%s, %s, %" PRId64 ") is set again before a wait_flag consumed "
+                      "the set at line %d",
+                      pname(src), pname(dst), id, f->st ? f->st->loc.line : 0);
+            return TL_ERR_RACE;
+        }
+        if (st->sync.kind == TL_SYNC_WAIT_FLAG && !f->on) {
+            sim_error(s, TL_SIM_WAIT_WITHOUT_SET, st->loc, ag,
+                      "wait_flag(%s, %s, %" PRId64 ") has no set_flag before it: the %s pipe "
+                      "would wait forever",
+                      pname(src), pname(dst), id, pname(dst));
+            return TL_ERR_RACE;
+        }
+        return TL_OK;
+    }
+    case TL_SYNC_PIPE_BARRIER: return check_pipe(s, ag, st, src);
+    case TL_SYNC_SET_CROSS:
+    case TL_SYNC_WAIT_CROSS:
+        if (id < 0 || id >= s->arch->xcore_flag_ids || id >= SIM_XIDS) {
+            sim_error(s, TL_SIM_XFLAG_ID, st->loc, ag,
+                      "%s: cross-core flag id %" PRId64 " is not in 0..%d", name, id,
+                      s->arch->xcore_flag_ids - 1);
+            return TL_ERR_RACE;
+        }
+        return st->sync.kind == TL_SYNC_SET_CROSS ? check_cross(s, ag, st, id) : TL_OK;
+    default: return TL_OK;
+    }
+}
+
+// --- modeling (after the executor applied the statement) --------------------------------
+
+// The agents a mode-`mode` set of ag waits for (and, but for mode 2, releases).
+static int peers(tl_sim_t *s, sim_agent_t *ag, int mode, sim_agent_t **out)
+{
+    int n = 0;
+    bool vec = ag->id != TL_AGENT_AIC;
+    if (mode != 0) {
+        for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++)
+            if (ag->blk->ag[a].present) out[n++] = &ag->blk->ag[a];
+        return n;
+    }
+    for (int b = 0; b < s->nslots && n < TL_AGENT_COUNT * 64 - 2; b++)
+        for (int a = 0; a < TL_AGENT_COUNT; a++) {
+            sim_agent_t *o = &s->blocks[b].ag[a];
+            if (o->present && s->blocks[b].index >= 0 && (o->id != TL_AGENT_AIC) == vec)
+                out[n++] = o;
+        }
+    return n;
+}
+
+static void push(tl_sim_t *s, sim_xq_t *q, int64_t time, const sim_vc_t *clk, const tl_stmt_t *st,
+                 const sim_agent_t *from, int pipe, int64_t ts)
+{
+    if (q->n >= SIM_XQ) return; // the check stopped the run before this
+    sim_xent_t *e = &q->e[q->n++];
+    e->time = time;
+    e->clk = sim_vc_new(s);
+    if (e->clk) sim_vc_copy(s, e->clk, clk);
+    e->st = st;
+    e->pid = from->pid;
+    e->pipe = pipe;
+    e->ts = from->blk->base + ts;
+}
+
+static sim_xent_t pop(sim_xq_t *q)
+{
+    sim_xent_t e = q->e[0];
+    for (int i = 1; i < q->n; i++) q->e[i - 1] = q->e[i];
+    q->n--;
+    return e;
+}
+
+static void set_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
+{
+    int p = SIM_PIX(st->sync.src), mode = st->sync.mode;
+    sim_vc_copy(s, s->tmp2, ag->I[SIM_S]);
+    sim_vc_join(s, s->tmp2, ag->I[p]);
+    sim_vc_join(s, s->tmp2, ag->D[p]);
+    int64_t fire = TL_MAX(ag->issue + 1, sim_time_drained(ag, p));
+    int64_t t = fire + s->arch->xcore_latency;
+    ag->issue += s->arch->scalar_cycles;
+    if (ag->blk->traced) sim_trace_slice(s, ag, p, "set_cross_flag", fire, fire + 1, &st->loc, 0);
+    if (mode == 2 && ag->id == TL_AGENT_AIC) {
+        for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++)
+            if (ag->blk->ag[a].present)
+                push(s, &ag->blk->ag[a].counter[id], t, s->tmp2, st, ag, p, fire);
+        return;
+    }
+    push(s, &ag->pending[mode][id], t, s->tmp2, st, ag, p, fire);
+    sim_agent_t *group[TL_AGENT_COUNT * 64];
+    int n = peers(s, ag, mode, group);
+    for (int i = 0; i < n; i++)
+        if (!group[i]->pending[mode][id].n) return;
+    // everyone has set: one release of the targets, when the last set arrives
+    sim_xent_t last = {0};
+    sim_vc_t *clk = sim_vc_new(s);
+    if (!clk) return;
+    for (int i = 0; i < n; i++) {
+        sim_xent_t e = pop(&group[i]->pending[mode][id]);
+        if (e.clk) sim_vc_join(s, clk, e.clk);
+        if (e.time >= last.time) last = e;
+        sim_vc_free(s, e.clk);
+    }
+    if (mode == 2) {
+        sim_agent_t *aic = &ag->blk->ag[TL_AGENT_AIC];
+        push(s, &aic->counter[id], last.time, clk, st, ag, p, fire);
+    } else {
+        for (int i = 0; i < n; i++)
+            push(s, &group[i]->counter[id], last.time, clk, st, ag, p, fire);
+    }
+    sim_vc_free(s, clk);
+}
+
+static void wait_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
+{
+    if (!ag->counter[id].n) return; // mirrors the executor, which accepted the wait
+    sim_xent_t e = pop(&ag->counter[id]);
+    int64_t go = TL_MAX(ag->issue, e.time);
+    ag->issue = go;
+    if (e.clk) sim_vc_join(s, ag->I[SIM_S], e.clk);
+    ag->issue += s->arch->scalar_cycles;
+    if (ag->blk->traced) {
+        sim_trace_slice(s, ag, SIM_S, "wait_cross_flag", go, go + 1, &st->loc, 0);
+        sim_trace_flow(s, e.pid, e.pipe, e.ts, ag, SIM_S, go);
+    }
+    sim_vc_free(s, e.clk);
+}
+
+static void barrier_all(tl_sim_t *s, sim_agent_t *ag)
+{
+    int64_t t = sim_time_agent_end(ag);
+    for (int p = 1; p < SIM_NP; p++) {
+        sim_vc_join(s, ag->I[SIM_S], ag->D[p]);
+        sim_vc_join(s, ag->I[SIM_S], ag->I[p]);
+    }
+    ag->issue = t + s->arch->scalar_cycles;
+}
+
+static void sync_all(tl_sim_t *s, sim_agent_t *ag)
+{
+    int g = ag->nsync_all++;
+    if (s->sync_all_done <= g) { // the first agent through: everyone has arrived
+        int64_t t = 0;
+        memset(s->sync_all_clk, 0, sizeof(sim_vc_t) * (size_t)s->U);
+        for (int b = 0; b < s->nslots; b++)
+            for (int a = 0; a < TL_AGENT_COUNT; a++) {
+                sim_agent_t *o = &s->blocks[b].ag[a];
+                if (!o->present || s->blocks[b].index < 0) continue;
+                t = TL_MAX(t, sim_time_agent_end(o));
+                for (int p = 0; p < SIM_NP; p++) {
+                    sim_vc_join(s, s->sync_all_clk, o->I[p]);
+                    sim_vc_join(s, s->sync_all_clk, o->D[p]);
+                }
+            }
+        s->sync_all_time = t + s->arch->xcore_latency;
+        s->sync_all_done = g + 1;
+    }
+    ag->issue = TL_MAX(ag->issue, s->sync_all_time) + s->arch->scalar_cycles;
+    sim_vc_join(s, ag->I[SIM_S], s->sync_all_clk);
+}
+
+void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    const tl_stmt_t *st = ev->stmt;
+    tl_sync_kind_t kind = st->sync.kind;
+    int src = SIM_PIX(st->sync.src), dst = SIM_PIX(st->sync.dst);
+    s->syncs[kind]++;
+    switch (kind) {
+    case TL_SYNC_SET_FLAG: {
+        sim_flag_t *f = &ag->flag[src][dst][ev->id];
+        if (!f->clk && !(f->clk = sim_vc_new(s))) return;
+        sim_sync_carry(s, ag, src, f->clk, &f->time);
+        f->on = true;
+        f->st = st;
+        f->fire = f->time - s->arch->flag_latency;
+        if (ag->blk->traced)
+            sim_trace_slice(s, ag, src, "set_flag", f->fire, f->fire + 1, &st->loc, 0);
+        return;
+    }
+    case TL_SYNC_WAIT_FLAG: {
+        sim_flag_t *f = &ag->flag[src][dst][ev->id];
+        int64_t go = wait_on(s, ag, dst, f->clk, f->time);
+        f->on = false;
+        if (ag->blk->traced) {
+            sim_trace_slice(s, ag, dst, "wait_flag", go, go + 1, &st->loc, 0);
+            sim_trace_flow(s, ag->pid, src, ag->blk->base + f->fire, ag, dst, go);
+        }
+        return;
+    }
+    case TL_SYNC_PIPE_BARRIER:
+        if (st->sync.src == TL_PIPE_ALL) {
+            barrier_all(s, ag);
+        } else if (src > SIM_S) {
+            ag->gate[src] = TL_MAX(ag->gate[src], ag->done[src]);
+            sim_vc_join(s, ag->I[src], ag->D[src]);
+            ag->issue += s->arch->scalar_cycles;
+        }
+        return;
+    case TL_SYNC_BARRIER_ALL: barrier_all(s, ag); return;
+    case TL_SYNC_SET_CROSS: set_cross(s, ag, st, ev->id); return;
+    case TL_SYNC_WAIT_CROSS: wait_cross(s, ag, st, ev->id); return;
+    case TL_SYNC_ALL: sync_all(s, ag); return;
+    case TL_SYNC_COUNT: return;
+    }
+}
+
+// --- the end of a block --------------------------------------------------------------------
+
+// Reports once per statement and finding kind.
+static bool first_time(tl_sim_t *s, const tl_stmt_t *st, int what)
+{
+    uint64_t key = (uint64_t)(uintptr_t)st * 8 + 7 + (uint64_t)what * 0x100000000ull;
+    if (sim_index_get(&s->warned, key) >= 0) return false;
+    sim_index_put(&s->warned, key, 1);
+    return true;
+}
+
+void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
+{
+    for (int a = 0; a < TL_AGENT_COUNT; a++) {
+        sim_agent_t *ag = &b->ag[a];
+        if (!ag->present) continue;
+        for (int i = 0; i < SIM_NP; i++)
+            for (int j = 0; j < SIM_NP; j++)
+                for (int id = 0; id < SIM_EVENT_IDS; id++) {
+                    const sim_flag_t *f = &ag->flag[i][j][id];
+                    if (!f->on || !first_time(s, f->st, 1)) continue;
+                    sim_error(s, TL_SIM_UNMATCHED_SET, f->st->loc, ag,
+                              "set_flag(%s, %s, %d) is never waited for: the flag stays set "
+                              "after the kernel (a later kernel's wait would pass too early)",
+                              pname(SIM_PIPE(i)), pname(SIM_PIPE(j)), id);
+                }
+        for (int id = 0; id < SIM_XIDS; id++) {
+            const sim_xq_t *q = &ag->counter[id];
+            if (q->n && first_time(s, q->e[0].st, 2))
+                sim_error(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
+                          "cross-core flag %d ends with %d release(s) the %s never waited for", id,
+                          q->n, tl_exec_agent_name(ag->id));
+            for (int m = 0; m < 3; m++) {
+                q = &ag->pending[m][id];
+                if (q->n && first_time(s, q->e[0].st, 3))
+                    sim_error(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
+                              "set_cross_flag(%d) mode %d by the %s is never matched by its "
+                              "partner core's set (%d pending)",
+                              id, m, tl_exec_agent_name(ag->id), q->n);
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+// The timing model's core: in-order issue by the scalar unit (one cycle per
+// instruction, queues of arch->queue_depth entries per pipe whose fullness
+// stalls issue), in-order pipes whose consecutive instructions overlap (the
+// next may start when the previous one's occupancy ends; its latency runs on),
+// and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once
+// touched, until the L2 is full) and the chip's L2 and HBM bandwidth shared
+// by every transfer in flight, in buckets of absolute time, each transfer at
+// most at its pipe's per-core rate. Blocks are modeled one after the other,
+// but on the absolute time of their core, so the blocks of a wave compete.
+#include "npu/sim_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn cost, void *arg)
+{
+    int p = in->pipe;
+    int64_t t = ag->issue;
+    if (p == SIM_S) {
+        if (cost) cost(s, ag, in, ag->blk->base + t, arg);
+        int64_t occ = TL_MAX(in->occ, 1);
+        in->start = t;
+        in->end = t + occ + in->lat;
+        ag->issue = t + occ;
+        ag->busy[SIM_S] += occ;
+        ag->done[SIM_S] = TL_MAX(ag->done[SIM_S], in->end);
+        return;
+    }
+    uint32_t depth = (uint32_t)TL_MAX(1, TL_MIN(s->arch->queue_depth, SIM_QMAX));
+    uint32_t slot = ag->qn[p] % depth;
+    if (ag->qn[p] >= depth) t = TL_MAX(t, ag->ring[p][slot]); // full: wait for the oldest
+    int64_t start = TL_MAX(t + 1, TL_MAX(ag->free[p], ag->gate[p]));
+    if (cost) cost(s, ag, in, ag->blk->base + start, arg);
+    ag->ring[p][slot] = start;
+    ag->qn[p]++;
+    ag->free[p] = start + in->occ;
+    in->start = start;
+    in->end = start + in->occ + in->lat;
+    ag->done[p] = TL_MAX(ag->done[p], in->end);
+    ag->busy[p] += in->occ;
+    ag->issue = t + s->arch->scalar_cycles;
+    ag->busy[SIM_S] += s->arch->scalar_cycles;
+}
+
+int64_t sim_time_drained(const sim_agent_t *ag, int p)
+{
+    return p == SIM_S ? ag->issue : ag->done[p];
+}
+
+int64_t sim_time_agent_end(const sim_agent_t *ag)
+{
+    int64_t t = ag->issue;
+    for (int p = 0; p < SIM_NP; p++) t = TL_MAX(t, ag->done[p]);
+    return t;
+}
+
+// Bandwidth of the chip in buckets of BUCKET cycles: what the transfers
+// modeled so far use of the L2 (every GM byte) and of HBM (L2 misses).
+enum { BUCKET = 256 };
+
+static bool buckets(tl_sim_t *s, int64_t k)
+{
+    if (k < s->nbuckets) return true;
+    int64_t n = TL_MAX(k + 1, s->nbuckets * 2);
+    double *l2 = realloc(s->bw_l2, sizeof *l2 * (size_t)n);
+    if (l2) s->bw_l2 = l2;
+    double *hbm = l2 ? realloc(s->bw_hbm, sizeof *hbm * (size_t)n) : NULL;
+    if (!hbm) return false;
+    s->bw_hbm = hbm;
+    memset(l2 + s->nbuckets, 0, sizeof *l2 * (size_t)(n - s->nbuckets));
+    memset(hbm + s->nbuckets, 0, sizeof *hbm * (size_t)(n - s->nbuckets));
+    s->nbuckets = n;
+    return true;
+}
+
+int64_t sim_time_bw(tl_sim_t *s, int64_t t, double bytes, double miss, double cap)
+{
+    const tl_arch_t *a = s->arch;
+    double l2cap = tl_arch_l2_bpc(a) * BUCKET, hbmcap = tl_arch_hbm_bpc(a) * BUCKET;
+    double now = (double)t, left = bytes, mf = bytes > 0 ? miss / bytes : 0;
+    while (left > 0) {
+        int64_t k = (int64_t)(now / BUCKET);
+        if (!buckets(s, k)) return (int64_t)ceil(left / cap);
+        double d = (double)(k + 1) * BUCKET - now;
+        double room = l2cap - s->bw_l2[k];
+        if (mf > 0) room = fmin(room, (hbmcap - s->bw_hbm[k]) / mf);
+        double x = fmax(0, fmin(left, fmin(cap * d, room)));
+        s->bw_l2[k] += x;
+        s->bw_hbm[k] += x * mf;
+        left -= x;
+        now = left > 0 ? (double)(k + 1) * BUCKET : now + x / cap;
+    }
+    return (int64_t)ceil(now - (double)t);
+}
+
+// The L2 residency bits of a GM buffer of `total` bytes (NULL: out of memory).
+static uint8_t *l2_bits(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
+{
+    if (!s->l2[buf->id]) {
+        int64_t lines = (total + s->arch->l2_line_bytes - 1) / s->arch->l2_line_bytes;
+        s->l2[buf->id] = calloc((size_t)(lines + 7) / 8 + 1, 1);
+        s->l2_lines[buf->id] = lines;
+    }
+    return s->l2[buf->id];
+}
+
+int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
+                    int64_t *bytes)
+{
+    const tl_arch_t *a = s->arch;
+    int64_t g = a->gm_burst_bytes;
+    int64_t lo = off / g * g, hi = (off + len + g - 1) / g * g; // whole DataBlocks
+    uint8_t *bits = l2_bits(s, buf, total);
+    int64_t line = a->l2_line_bytes, cap = a->l2_bytes / line, hit = 0;
+    for (int64_t l = lo / line; bits && l * line < hi && l < s->l2_lines[buf->id]; l++) {
+        int64_t n = TL_MIN(hi, (l + 1) * line) - TL_MAX(lo, l * line);
+        if (bits[l >> 3] >> (l & 7) & 1) {
+            hit += n;
+        } else if (s->l2_used < cap) {
+            bits[l >> 3] |= (uint8_t)(1u << (l & 7));
+            s->l2_used++;
+        }
+    }
+    *bytes = hi - lo;
+    return hit;
+}

@@ -1,0 +1,25 @@
+# A vector op writes `b` and the UB -> GM store (MTE3) reads it with no
+# set_flag("v", "mte3") / wait_flag between them.
+# expect: race RAW UB v@mul mte3@store
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def kernel(M=64, N=128, dtype="float32"):
+    half = M // 2
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(1, is_npu=True) as (cid, vid):
+            a = T.alloc_ub((half, N), dtype)
+            b = T.alloc_ub((half, N), dtype)
+            with T.Scope("V"):
+                row = vid * half
+                T.copy(A[row, 0], a)
+                T.set_flag("mte2", "v", 0)
+                T.wait_flag("mte2", "v", 0)
+                T.tile.mul(b, a, 2.0)  # @mul
+                T.copy(b, C[row, 0])  # @store
+
+    return main

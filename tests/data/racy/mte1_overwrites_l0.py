@@ -1,0 +1,41 @@
+# A K loop that reloads the same L0A / L0B buffers without waiting for the
+# previous mmad (a set_flag("m", "mte1") / wait_flag back edge is missing):
+# the loads may overwrite the operands the cube is still reading, and the
+# loads of consecutive iterations are unordered with each other.
+# expect: race WAR L0A m@mma mte1@loada
+# expect: race WAR L0B m@mma mte1@loadb
+# expect: race WAW L0A mte1@loada mte1@loada
+# expect: race WAW L0B mte1@loadb mte1@loadb
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def kernel(M=128, N=128, K=128, dtype="float16"):
+    hk = K // 2
+
+    @T.prim_func
+    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),
+             C: T.Tensor((M, N), "float32")):
+        with T.Kernel(1, is_npu=True) as (cid, vid):
+            a_l1 = T.alloc_L1((M, K), dtype)
+            b_l1 = T.alloc_L1((K, N), dtype)
+            a0 = T.alloc_L0A((M, hk), dtype)
+            b0 = T.alloc_L0B((hk, N), dtype)
+            c = T.alloc_L0C((M, N), "float32")
+            with T.Scope("C"):
+                T.copy(A[0, 0], a_l1)
+                T.copy(B[0, 0], b_l1)
+                T.set_flag("mte2", "mte1", 0)
+                T.wait_flag("mte2", "mte1", 0)
+                for k in T.serial(2):
+                    T.copy(a_l1[:, k * hk:(k + 1) * hk], a0)  # @loada
+                    T.copy(b_l1[k * hk:(k + 1) * hk, :], b0)  # @loadb
+                    T.set_flag("mte1", "m", 0)
+                    T.wait_flag("mte1", "m", 0)
+                    T.mma(a0, b0, c, init=(k == 0))  # @mma
+                T.set_flag("m", "fix", 0)
+                T.wait_flag("m", "fix", 0)
+                T.copy(c, C[0, 0])
+
+    return main

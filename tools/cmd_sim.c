@@ -1,0 +1,183 @@
+// tilec sim FILE [the options of tilec run] [--arch a2|a3] [--json FILE] [--trace FILE]
+//           [--trace-blocks N] [--no-races]
+// Runs a kernel on the modeled Ascend AI Core (src/npu/sim.h): the values (as
+// `tilec run`), the cycle estimate, the race and sync checks, a JSON report
+// and a Chrome trace of the first blocks.
+// Exit status: 0 ok, 1 races, sync misuse, a run-time error or an --expect
+// mismatch (benign races alone do not fail), 2 a compile or usage error.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_io.h"
+#include "npu/sim.h"
+#include "pass/pass.h"
+
+typedef struct {
+    tl_sim_opts_t sim;
+    const char *json, *trace;
+} sim_cli_t;
+
+// Options of this command that take a value, joined to it (--arch=a3) before
+// the shared parser sees them.
+static const char *const value_opts[] = {"--arch", "--json", "--trace", "--trace-blocks", NULL};
+
+static bool sim_option(cli_io_t *io, const char *opt, const char *val)
+{
+    sim_cli_t *c = io->extra;
+    if (!strcmp(opt, "--no-races") && !val) return c->sim.no_races = true;
+    if (!val) return false;
+    if (!strcmp(opt, "--arch")) {
+        if (!tl_arch_get(val)) {
+            fprintf(stderr, "tilec: --arch %s: unknown architecture (known: %s)\n", val,
+                    tl_arch_names());
+            return false;
+        }
+        c->sim.arch = val;
+        return true;
+    }
+    if (!strcmp(opt, "--json")) return (c->json = val) != NULL;
+    if (!strcmp(opt, "--trace")) return (c->trace = val) != NULL;
+    if (!strcmp(opt, "--trace-blocks") && atoi(val) > 0) {
+        c->sim.trace_blocks = atoi(val);
+        return true;
+    }
+    return false;
+}
+
+static tl_tensor_t *get_tensor(void *arg, const char *name)
+{
+    return tl_exec_tensor(arg, name);
+}
+
+static bool write_text(const char *path, tl_buf_t *b)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(tl_buf_cstr(b), 1, b->len, f) == b->len;
+    if (f && fclose(f)) ok = false;
+    if (!ok) fprintf(stderr, "tilec: cannot write '%s'\n", path);
+    return ok;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// argv with "--arch X" written as "--arch=X"; free with free_joined.
+static char **join_values(int argc, char **argv)
+{
+    char **out = calloc((size_t)argc + 1, sizeof *out);
+    int n = 0;
+    for (int i = 0; out && i < argc; i++) {
+        bool joined = false;
+        for (int j = 0; value_opts[j] && !joined && i + 1 < argc; j++) {
+            if (strcmp(argv[i], value_opts[j])) continue;
+            size_t len = strlen(argv[i]) + strlen(argv[i + 1]) + 2;
+            char *s = malloc(len);
+            if (!s) break;
+            snprintf(s, len, "%s=%s", argv[i], argv[i + 1]);
+            out[n++] = s;
+            i++;
+            joined = true;
+        }
+        if (!joined) out[n++] = argv[i];
+    }
+    return out;
+}
+
+static int count(char **v)
+{
+    int n = 0;
+    while (v[n]) n++;
+    return n;
+}
+
+static void free_joined(char **v, char **argv, int argc)
+{
+    for (int i = 0; v[i]; i++) {
+        bool ours = true;
+        for (int j = 0; j < argc; j++) ours &= v[i] != argv[j];
+        if (ours) free(v[i]);
+    }
+    free(v);
+}
+
+static int sim_main(int argc, char **argv);
+
+int cmd_sim(int argc, char **argv)
+{
+    char **args = join_values(argc, argv);
+    if (!args) return 2;
+    int rc = sim_main(count(args), args);
+    free_joined(args, argv, argc);
+    return rc;
+}
+
+static int sim_main(int argc, char **argv)
+{
+    cli_opts_t o;
+    if (!cli_parse(argc, argv, &o, cli_io_takes_value)) return 2;
+    sim_cli_t sc = {0};
+    cli_io_t io = {.extra = &sc};
+    if (!cli_io_parse(&o, &io, sim_option)) {
+        cli_io_free(&io);
+        return 2;
+    }
+    sc.sim.trace = sc.trace != NULL;
+
+    tl_arena_t arena;
+    tl_arena_init(&arena);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    int rc = 2;
+    tl_sim_t *s = NULL;
+    tl_buf_t text;
+    tl_buf_init(&text);
+    tl_kernel_t *k = cli_compile(&arena, &o, &d);
+    if (!k) goto out;
+    tl_pass_ctx_t pctx = {&d, NULL, NULL, true, false, false};
+    if (tl_pass_run_pipeline(k, TL_PIPELINE_NPU, &pctx) != TL_OK) goto out;
+    if (cli_io_prepare(k, &io, &d) != TL_OK) goto out;
+    if (tl_sim_create(&s, k, &sc.sim, &d) != TL_OK) goto out;
+    rc = 1;
+    tl_exec_t *x = tl_sim_exec(s);
+    for (int p = 0; p < k->nparams; p++)
+        if (io.tensors[p] && tl_exec_set_tensor(x, k->params[p].name, io.tensors[p]) != TL_OK)
+            goto out;
+    for (int i = 0; i < io.ndims; i++)
+        if (tl_exec_set_dim(x, io.dim_names[i], io.dim_values[i]) != TL_OK) goto out;
+    double t0 = now();
+    tl_status_t st = tl_sim_run(s);
+    double t1 = now();
+    fputs(tl_exec_output(x), stdout);
+    tl_sim_report_text(s, &text);
+    fputs(tl_buf_cstr(&text), stdout);
+    printf("  simulated in %.3f s\n", t1 - t0);
+    bool ok = true;
+    if (sc.json) {
+        tl_buf_clear(&text);
+        tl_sim_report_json(s, &text);
+        ok &= write_text(sc.json, &text);
+    }
+    if (sc.trace) {
+        tl_buf_clear(&text);
+        tl_sim_trace_json(s, &text);
+        ok &= write_text(sc.trace, &text);
+    }
+    if (st != TL_OK && st != TL_ERR_RACE) goto out; // the run itself failed
+    bool mismatch = false;
+    if (cli_io_finish(k, &io, get_tensor, x, &d, &mismatch) != TL_OK) goto out;
+    rc = mismatch || st != TL_OK || !ok ? 1 : 0;
+out:
+    fputs(tl_diag_text(&d), stderr);
+    tl_buf_free(&text);
+    tl_sim_destroy(s);
+    cli_io_free(&io);
+    tl_diag_free(&d);
+    tl_arena_free(&arena);
+    return rc;
+}
