@@ -653,6 +653,7 @@ static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
     tl_frame_t fr = {0};
     fr.env = tl_env_new(ev, fn->func.closure);
     fr.dir = fn->func.module_dir;
+    if (ev->deferring && !fn->func.first_call) fn->func.first_call = tl_call_copy(ev, c);
     if (!bind_params(ev, fn, c, fr.env)) return NULL;
     ev->call_depth++;
     tl_value_t *result;
@@ -666,6 +667,9 @@ static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
         else result = fr.ret ? fr.ret : tl_value_none();
     }
     ev->call_depth--;
+    // Remember which builder made a kernel, for the tilelang.compile settings.
+    if (ev->deferring && result && result->kind == TL_V_KERNEL && !result->kernel.builder)
+        result->kernel.builder = fn;
     if (!result && ev->diag->nerrors && fn->func.def->kind != TL_AST_LAMBDA) {
         const tl_loc_t *dl = &fn->func.def->loc;
         if (c->loc.src == dl->src && c->loc.line == dl->line && c->loc.col == dl->col)

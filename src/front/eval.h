@@ -106,6 +106,8 @@ tl_loc_t tl_call_arg_loc(const tl_call_t *c, int pos, const char *kw);
 // arguments counting keywords, every keyword in `kws` (NULL-terminated; may be NULL).
 bool tl_call_check(tl_eval_t *ev, const tl_call_t *c, const char *fname, int min_req, int max_pos,
                    const char *const *kws);
+// An arena copy of a call's arguments (without its receiver).
+tl_call_t *tl_call_copy(tl_eval_t *ev, const tl_call_t *c);
 // Calls any callable value (function, builtin, dtype, jit ...).
 tl_value_t *tl_eval_call(tl_eval_t *ev, tl_value_t *fn, tl_call_t *call);
 
@@ -129,6 +131,16 @@ typedef struct tl_frame {
     bool module_level; // top-level statements of a file (errors poison names)
     tl_loc_t ret_loc;  // the last `return` executed (for "return in a kernel loop")
 } tl_frame_t;
+
+// Diagnostics checkpoints: errors reported after a mark can be taken back
+// (module-level tolerance, compile-time `try`, running test functions).
+typedef struct {
+    size_t text_len;
+    int nerrors, nwarnings;
+    char *first_error;
+} tl_diag_mark_t;
+tl_diag_mark_t tl_eval_mark(tl_eval_t *ev);
+void tl_eval_rollback(tl_eval_t *ev, tl_diag_mark_t m);
 
 tl_env_t *tl_env_new(tl_eval_t *ev, tl_env_t *parent);
 tl_value_t *tl_env_lookup(tl_env_t *env, const char *name);

@@ -317,6 +317,23 @@ bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shap
     return true;
 }
 
+static void *dup_n(tl_eval_t *ev, const void *p, size_t elem, int n)
+{
+    return p && n > 0 ? tl_arena_dup(ev->arena, p, elem * (size_t)n) : NULL;
+}
+
+tl_call_t *tl_call_copy(tl_eval_t *ev, const tl_call_t *c)
+{
+    tl_call_t *k = tl_arena_dup(ev->arena, c, sizeof *c);
+    k->args = dup_n(ev, c->args, sizeof(tl_value_t *), c->nargs);
+    k->arg_locs = dup_n(ev, c->arg_locs, sizeof(tl_loc_t), c->nargs);
+    k->kw_names = dup_n(ev, c->kw_names, sizeof(char *), c->nkw);
+    k->kw_values = dup_n(ev, c->kw_values, sizeof(tl_value_t *), c->nkw);
+    k->kw_locs = dup_n(ev, c->kw_locs, sizeof(tl_loc_t), c->nkw);
+    k->self = NULL;
+    return k;
+}
+
 tl_value_t *tl_call_arg(const tl_call_t *c, int pos, const char *kw)
 {
     if (pos >= 0 && pos < c->nargs) return c->args[pos];

@@ -11,19 +11,14 @@ enum { MAX_WHILE_ITERATIONS = 10000000 };
 
 // --- diagnostics checkpoints ----------------------------------------------------------------
 
-typedef struct {
-    size_t text_len;
-    int nerrors, nwarnings;
-    char *first_error;
-} diag_mark_t;
-
-static diag_mark_t diag_mark(tl_diag_t *d)
+tl_diag_mark_t tl_eval_mark(tl_eval_t *ev)
 {
-    return (diag_mark_t){d->text.len, d->nerrors, d->nwarnings, d->first_error};
+    tl_diag_t *d = ev->diag;
+    return (tl_diag_mark_t){d->text.len, d->nerrors, d->nwarnings, d->first_error};
 }
 
 // First "error: ..." line reported since the mark (arena copy), for poison values.
-static const char *diag_new_error(tl_eval_t *ev, diag_mark_t m)
+static const char *diag_new_error(tl_eval_t *ev, tl_diag_mark_t m)
 {
     const char *t = tl_buf_cstr(&ev->diag->text) + m.text_len;
     const char *e = strstr(t, "error: ");
@@ -33,8 +28,9 @@ static const char *diag_new_error(tl_eval_t *ev, diag_mark_t m)
     return tl_arena_strndup(ev->arena, e, nl ? (size_t)(nl - e) : strlen(e));
 }
 
-static void diag_rollback(tl_diag_t *d, diag_mark_t m)
+void tl_eval_rollback(tl_eval_t *ev, tl_diag_mark_t m)
 {
+    tl_diag_t *d = ev->diag;
     d->text.len = m.text_len;
     if (d->text.data) d->text.data[m.text_len] = 0;
     d->nerrors = m.nerrors;
@@ -289,6 +285,7 @@ static tl_value_t *apply_decorators(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_
         const tl_ast_node_t *d = decos->items[i];
         tl_value_t *dv = tl_eval_expr(ev, fr, d);
         if (!dv) return NULL;
+        if (dv->kind == TL_V_OPAQUE) continue; // a decorator of a library tilec does not run
         tl_value_t *args[1] = {v};
         tl_loc_t locs[1] = {d->loc};
         tl_call_t call = {.nargs = 1, .args = args, .arg_locs = locs, .loc = d->loc};
@@ -327,11 +324,11 @@ static tl_flow_t exec_class(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
 
 static tl_flow_t exec_try(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
-    diag_mark_t m = diag_mark(ev->diag);
+    tl_diag_mark_t m = tl_eval_mark(ev);
     tl_flow_t f = tl_exec_body(ev, fr, &n->tryblock.body);
     if (f == TL_FLOW_ERROR && n->tryblock.handlers.len) {
         // Compile-time errors act as exceptions any handler catches.
-        diag_rollback(ev->diag, m);
+        tl_eval_rollback(ev, m);
         const tl_ast_node_t *h = n->tryblock.handlers.items[0];
         if (h->handler.name)
             tl_env_set(ev, fr->env, h->handler.name, tl_value_opaque(ev->arena, "exception"));
@@ -544,7 +541,7 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
             if (f != TL_FLOW_NORMAL) return f;
             continue;
         }
-        diag_mark_t m = diag_mark(ev->diag);
+        tl_diag_mark_t m = tl_eval_mark(ev);
         bool saved_set = ev->err_loc_set;
         tl_loc_t saved_loc = ev->err_loc;
         ev->err_loc_set = false;
@@ -556,7 +553,7 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
         if (f != TL_FLOW_ERROR) return f;
         // A failed module-level statement: remember why (and where) for the names it binds.
         const char *why = diag_new_error(ev, m);
-        diag_rollback(ev->diag, m);
+        tl_eval_rollback(ev, m);
         tl_vec_t names = {0};
         bound_names(ev, n, &names);
         for (int k = 0; k < names.len; k++) {

@@ -209,6 +209,74 @@ static tl_value_t *select_kernel(tl_eval_t *ev, tl_module_rec_t *rec, const tl_a
     return found;
 }
 
+static bool has_first_call(const tl_value_t *v)
+{
+    return v->kind == TL_V_FUNC ? v->func.first_call != NULL : v->kind == TL_V_JIT ? v->jit.first_call != NULL : true;
+}
+
+// Calls test function fn (with `self` for a method): parameters get their
+// first @pytest.mark.parametrize value, their default, or an opaque fixture.
+static void call_test(tl_eval_t *ev, tl_value_t *fn, tl_value_t *self)
+{
+    const tl_ast_list_t *params = &fn->func.def->def.params;
+    tl_call_t c = {.loc = fn->func.def->loc};
+    tl_value_t **args = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * (size_t)(params->len + 1));
+    c.kw_names = tl_arena_alloc(ev->arena, sizeof(char *) * (size_t)(params->len + 1));
+    c.kw_values = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * (size_t)(params->len + 1));
+    c.args = args;
+    for (int i = 0; i < params->len; i++) {
+        const tl_ast_node_t *p = params->items[i];
+        if (p->param.kind == TL_PARAM_VARARG || p->param.kind == TL_PARAM_KWARG) continue;
+        if (i == 0 && self) {
+            args[c.nargs++] = self;
+            continue;
+        }
+        tl_value_t *key = tl_value_str(ev->arena, p->param.name);
+        tl_value_t *v = fn->func.parametrize ? tl_value_dict_get(fn->func.parametrize, key) : NULL;
+        if (!v && p->param.default_value) continue;
+        if (!v) v = tl_value_opaque(ev->arena, tl_arena_printf(ev->arena, "pytest fixture '%s'", p->param.name));
+        c.kw_names[c.nkw] = p->param.name;
+        c.kw_values[c.nkw++] = v;
+    }
+    tl_diag_mark_t m = tl_eval_mark(ev);
+    tl_eval_call(ev, fn, &c);
+    tl_eval_rollback(ev, m);
+}
+
+// Runs the file's test functions (test_* at top level and in test classes)
+// until `target` has been called: upstream tests build kernels with
+// tilelang.compile(builder(...), ...) inside parametrized tests, so their
+// calls supply the builder's arguments. Runs as while loading: kernels are not
+// traced and failures are dropped.
+static void run_tests_for_calls(tl_eval_t *ev, tl_module_rec_t *rec, const tl_value_t *target)
+{
+    const tl_ast_module_t *m = tl_front_module_ast(rec);
+    tl_env_t *g = tl_front_module_globals(rec);
+    bool saved = ev->deferring;
+    ev->deferring = true;
+    for (int i = 0; i < m->body.len && !has_first_call(target); i++) {
+        const tl_ast_node_t *n = m->body.items[i];
+        if (n->kind == TL_AST_FUNCTIONDEF && !strncmp(n->def.name, "test", 4)) {
+            tl_value_t *fn = tl_env_lookup(g, n->def.name);
+            if (fn && fn->kind == TL_V_FUNC) call_test(ev, fn, NULL);
+        } else if (n->kind == TL_AST_CLASSDEF) {
+            tl_value_t *cls = tl_env_lookup(g, n->cls.name);
+            for (int j = 0; cls && cls->kind == TL_V_MODULE && j < n->cls.body.len && !has_first_call(target); j++) {
+                const tl_ast_node_t *f = n->cls.body.items[j];
+                if (f->kind != TL_AST_FUNCTIONDEF || strncmp(f->def.name, "test", 4)) continue;
+                tl_value_t *fn = tl_value_module_get(cls, f->def.name);
+                bool is_static = false;
+                for (int d = 0; d < f->def.decorators.len; d++) {
+                    const tl_ast_node_t *dn = f->def.decorators.items[d];
+                    is_static = is_static || (dn->kind == TL_AST_NAME && !strcmp(dn->name.id, "staticmethod"));
+                }
+                if (fn && fn->kind == TL_V_FUNC) call_test(ev, fn, is_static ? NULL : cls);
+            }
+        }
+    }
+    ev->deferring = saved;
+}
+
 // Builds the factory call: the first module-level call's arguments (as
 // keywords), overridden by -a NAME=VALUE.
 static tl_call_t *factory_call(tl_eval_t *ev, tl_value_t *fn, const tl_call_t *first,
@@ -275,6 +343,7 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
     switch (sel->kind) {
     case TL_V_JIT:
         if (sel->jit.factory) {
+            if (!sel->jit.first_call) run_tests_for_calls(ev, rec, sel);
             tl_call_t *c = factory_call(ev, sel->jit.factory, sel->jit.first_call, g, opts);
             kv = c ? tl_front_instantiate(ev, sel, c) : NULL;
         } else {
@@ -292,8 +361,10 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
         }
         break;
     case TL_V_FUNC: {
-        // An undecorated builder that returns a prim_func (or a jit result).
-        tl_call_t *c = factory_call(ev, sel, NULL, g, opts);
+        // An undecorated builder that returns a prim_func (or a jit result),
+        // with the arguments of its first call while the file loaded or tests ran.
+        if (!sel->func.first_call) run_tests_for_calls(ev, rec, sel);
+        tl_call_t *c = factory_call(ev, sel, sel->func.first_call, g, opts);
         tl_value_t *r = NULL;
         if (c) {
             bool saved = ev->deferring;
@@ -310,6 +381,10 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
             tl_eval_fail(ev, sel->func.def->loc, "'%s' returned %s, not a @T.prim_func", name, tl_value_type_name(r));
             r = NULL;
         }
+        const tl_value_t *j = sel->func.compiled_by; // tilelang.compile(builder(...), out_idx=...)
+        if (r && j && !tl_front_apply_jit(ev, r->kernel.kernel, j->jit.out_idx, j->jit.workspace_idx,
+                                          j->jit.pass_configs, j->jit.target, j->jit.cfg, sel->func.def->loc))
+            r = NULL;
         kv = r;
         break;
     }

@@ -151,6 +151,7 @@ static tl_value_t *resolve_module(tl_eval_t *ev, tl_frame_t *fr, const char *dot
         if (!strcmp(dotted, "argparse")) return tl_value_module_get(ev->builtins, "__argparse__");
         if (!strcmp(dotted, "itertools")) return tl_value_module_get(ev->builtins, "__itertools__");
         if (!strcmp(dotted, "functools")) return tl_value_module_get(ev->builtins, "__functools__");
+        if (!strcmp(dotted, "pytest")) return tl_value_module_get(ev->builtins, "__pytest__");
     }
     const char *dir = fr->dir ? fr->dir : ".";
     for (int i = 1; i < level; i++) dir = tl_arena_printf(ev->arena, "%s/..", dir);

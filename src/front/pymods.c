@@ -1,7 +1,8 @@
 // Small models of Python modules that kernel files use at module level to pick
 // their sizes: argparse (parse_args() returns the declared defaults, so
 // `M = args.m` is the script's default size), itertools.product (autotune
-// config lists), functools' decorators (identity) and tilelang.math.
+// config lists), functools' decorators (identity), pytest's parametrize and
+// fixture (to call test functions for builder arguments) and tilelang.math.
 #include "front/front.h"
 
 #include <string.h>
@@ -154,6 +155,55 @@ static tl_value_t *ft_wraps(tl_eval_t *ev, tl_call_t *c)
     return tl_value_builtin(ev->arena, "wraps(...)", ft_return_arg, NULL);
 }
 
+// @pytest.mark.parametrize("a, b", [(1, 2), ...]): remembers the first value of
+// each name on the test function, which tilec calls to find builder arguments.
+static tl_value_t *pt_parametrize_apply(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *fn = tl_call_arg(c, 0, NULL), *spec = c->self;
+    if (!fn || fn->kind != TL_V_FUNC || !spec) return fn ? fn : tl_value_none();
+    tl_value_t *names = spec->seq.items[0], *values = spec->seq.items[1];
+    int nv;
+    tl_value_t **vs = tl_value_items(ev, values, c->loc, "parametrize values", &nv);
+    if (!vs || nv == 0) return fn;
+    tl_value_t *first = vs[0];
+    tl_value_t *list = names->kind == TL_V_STR ? tl_value_list(ev->arena, 0, NULL) : names;
+    if (names->kind == TL_V_STR) { // "a, b" or "a,b"
+        const char *p = names->str.s;
+        while (*p) {
+            while (*p == ' ' || *p == ',') p++;
+            size_t n = strcspn(p, ", ");
+            if (n) tl_value_list_append(ev->arena, list, tl_value_strn(ev->arena, p, n));
+            p += n;
+        }
+    }
+    if (list->kind != TL_V_LIST && list->kind != TL_V_TUPLE) return fn;
+    if (!fn->func.parametrize) fn->func.parametrize = tl_value_dict(ev->arena);
+    for (int i = 0; i < list->seq.n; i++) {
+        tl_value_t *v = list->seq.n == 1 ? first
+                        : (first->kind == TL_V_TUPLE || first->kind == TL_V_LIST) && i < first->seq.n
+                            ? first->seq.items[i]
+                            : NULL;
+        if (v) tl_value_dict_set(ev->arena, fn->func.parametrize, list->seq.items[i], v);
+    }
+    return fn;
+}
+
+static tl_value_t *pt_parametrize(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *names = tl_call_arg(c, 0, "argnames"), *values = tl_call_arg(c, 1, "argvalues");
+    if (!names || !values) return tl_eval_fail(ev, c->loc, "parametrize needs names and values");
+    tl_value_t *pair[2] = {names, values};
+    return tl_value_builtin(ev->arena, "parametrize(...)", pt_parametrize_apply, tl_value_tuple(ev->arena, 2, pair));
+}
+
+// @pytest.fixture and @pytest.fixture(scope=...): the function itself.
+static tl_value_t *pt_fixture(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *f = tl_call_arg(c, 0, NULL);
+    if (f && f->kind == TL_V_FUNC) return f;
+    return tl_value_builtin(ev->arena, "fixture(...)", pt_fixture, NULL);
+}
+
 void tl_front_install_pymods(tl_eval_t *ev)
 {
     tl_arena_t *a = ev->arena;
@@ -171,6 +221,12 @@ void tl_front_install_pymods(tl_eval_t *ev)
     tl_value_module_set(a, ft, "cache", tl_value_builtin(a, "cache", ft_lru_cache, NULL));
     tl_value_module_set(a, ft, "wraps", tl_value_builtin(a, "wraps", ft_wraps, NULL));
     tl_value_module_set(a, ev->builtins, "__functools__", ft);
+    tl_value_t *pt = tl_value_module(a, "pytest"), *mark = tl_value_module(a, "pytest.mark");
+    pt->module.permissive = mark->module.permissive = true; // other marks: opaque decorators, kept as identity
+    tl_value_module_set(a, mark, "parametrize", tl_value_builtin(a, "parametrize", pt_parametrize, NULL));
+    tl_value_module_set(a, pt, "mark", mark);
+    tl_value_module_set(a, pt, "fixture", tl_value_builtin(a, "fixture", pt_fixture, NULL));
+    tl_value_module_set(a, ev->builtins, "__pytest__", pt);
     tl_value_t *tm = tl_value_module(a, "tilelang.math");
     tm->module.permissive = true;
     tl_value_module_set(a, tm, "next_power_of_2", tl_value_builtin(a, "next_power_of_2", tm_next_power_of_2, NULL));

@@ -38,23 +38,6 @@ static tl_value_t *jit_decorator(tl_eval_t *ev, tl_call_t *c)
     return make_jit(ev, f, cfg);
 }
 
-static void *dup_n(tl_eval_t *ev, const void *p, size_t elem, int n)
-{
-    return p && n > 0 ? tl_arena_dup(ev->arena, p, elem * (size_t)n) : NULL;
-}
-
-static tl_call_t *copy_call(tl_eval_t *ev, const tl_call_t *c)
-{
-    tl_call_t *k = tl_arena_dup(ev->arena, c, sizeof *c);
-    k->args = dup_n(ev, c->args, sizeof(tl_value_t *), c->nargs);
-    k->arg_locs = dup_n(ev, c->arg_locs, sizeof(tl_loc_t), c->nargs);
-    k->kw_names = dup_n(ev, c->kw_names, sizeof(char *), c->nkw);
-    k->kw_values = dup_n(ev, c->kw_values, sizeof(tl_value_t *), c->nkw);
-    k->kw_locs = dup_n(ev, c->kw_locs, sizeof(tl_loc_t), c->nkw);
-    k->self = NULL;
-    return k;
-}
-
 static tl_value_t *l_jit(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"out_idx", "workspace_idx", "pass_configs", "target", "execution_backend",
@@ -64,7 +47,7 @@ static tl_value_t *l_jit(tl_eval_t *ev, tl_call_t *c)
     if (!tl_call_check(ev, c, "tilelang.jit", 0, 0, kws)) return NULL;
     tl_value_t *d = tl_value_builtin(ev->arena, "tilelang.jit(...)", jit_decorator, NULL);
     d->builtin.self = d;
-    d->builtin.data = copy_call(ev, c);
+    d->builtin.data = tl_call_copy(ev, c);
     return d;
 }
 
@@ -75,9 +58,13 @@ static tl_value_t *l_compile(tl_eval_t *ev, tl_call_t *c)
     if (!k || k->kind != TL_V_KERNEL)
         return tl_eval_fail(ev, c->loc, "tilelang.compile needs a @T.prim_func, got %s",
                             k ? tl_value_type_name(k) : "nothing");
-    tl_value_t *j = make_jit(ev, NULL, copy_call(ev, c));
+    tl_value_t *j = make_jit(ev, NULL, tl_call_copy(ev, c));
     j->jit.compiled = k;
-    if (ev->deferring) return j;
+    if (ev->deferring) {
+        tl_value_t *b = k->kernel.builder; // -k on that builder gets these settings
+        if (b && b->kind == TL_V_FUNC && !b->func.compiled_by) b->func.compiled_by = j;
+        return j;
+    }
     return tl_front_instantiate(ev, j, NULL);
 }
 
@@ -264,7 +251,7 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
 tl_value_t *tl_front_call_jit(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call)
 {
     if (ev->deferring) {
-        if (!jit->jit.first_call) jit->jit.first_call = copy_call(ev, call);
+        if (!jit->jit.first_call) jit->jit.first_call = tl_call_copy(ev, call);
         return tl_value_opaque(ev->arena, "compiled kernel");
     }
     return tl_front_instantiate(ev, jit, call);

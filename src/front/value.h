@@ -51,7 +51,7 @@ typedef enum {
 } tl_value_kind_t;
 
 // Builtin functions receive positional and keyword arguments.
-typedef struct {
+typedef struct tl_call {
     int nargs;
     tl_value_t **args;
     tl_loc_t *arg_locs;
@@ -100,6 +100,9 @@ struct tl_value {
             tl_value_t **defaults; // one per parameter, NULL when none
             bool is_macro;         // @T.macro
             const char *module_dir; // directory of the defining file (for imports)
+            struct tl_call *first_call; // its first call while the file loaded (builder defaults)
+            tl_value_t *parametrize;    // @pytest.mark.parametrize: dict name -> first value
+            tl_value_t *compiled_by;    // tilelang.compile(result of its first call, ...): the JIT settings
         } func;
         struct {
             const char *name;
@@ -137,6 +140,7 @@ struct tl_value {
         struct {
             tl_kernel_t *kernel;      // NULL until traced
             tl_value_t *pending;      // the @T.prim_func function, traced on first use
+            tl_value_t *builder;      // the builder whose first call returned it (while loading)
         } kernel;
         struct {
             tl_value_t *shape; // tuple/list of ints and IR dims

@@ -262,6 +262,47 @@ TEST(front_eval_main_block_and_argparse_give_defaults)
     result_free(&r);
 }
 
+TEST(front_eval_builder_arguments_from_tests)
+{
+    // A pytest file: the builder's arguments come from the first parametrized
+    // test that calls it, its out_idx and pass_configs from tilelang.compile.
+    const char *text =
+        "import pytest\nimport torch\nimport tilelang\nimport tilelang.language as T\n\n"
+        "def scale(N, block, factor):\n    @T.prim_func\n"
+        "    def main(A: T.Tensor((N,), \"float32\"), B: T.Tensor((N,), \"float32\")):\n"
+        "        with T.Kernel(N // block, is_npu=True) as (cid, vid):\n"
+        "            a = T.alloc_ub((block,), \"float32\")\n            T.copy(A[cid * block], a)\n"
+        "            T.tile.mul(a, a, factor)\n            T.copy(a, B[cid * block])\n    return main\n\n"
+        "def run(N, block, factor, target):\n    func = scale(N, block, factor)\n"
+        "    kernel = tilelang.compile(func, out_idx=[-1], target=target,\n"
+        "                              pass_configs={\"tl.ascend_auto_sync\": True})\n"
+        "    b = kernel(torch.randn(N).npu())\n    torch.testing.assert_close(b, b)\n\n"
+        "@pytest.fixture\ndef seed():\n    torch.manual_seed(0)\n\n"
+        "@pytest.mark.skipif(False, reason=\"never\")\n"
+        "@pytest.mark.parametrize(\"N, block\", [(256, 64), (512, 128)])\n"
+        "@pytest.mark.parametrize(\"target\", [\"pto\", \"ascendc\"])\n"
+        "def test_scale(seed, N, block, target, factor=3.0):\n    run(N, block, factor, target)\n\n"
+        "if __name__ == \"__main__\":\n    pytest.main([__file__])\n";
+    result_t r = compile_file("test_scale.py", text, NULL);
+    REQUIRE(r.status == TL_OK);
+    CHECK_CONTAINS(r.ir, "A: in float32[256],\n  B: out float32[256],\n");
+    CHECK_CONTAINS(r.ir, "grid 4 (cid, vid)");
+    CHECK_CONTAINS(r.ir, "config auto_sync target=pto\n");
+    CHECK_CONTAINS(r.ir, "mul a, a, 3.0");
+    result_free(&r);
+    // The first call of a builder in the __main__ block, with constants.
+    const char *main_text =
+        "import tilelang\nimport tilelang.language as T\n\n"
+        "def build(N):\n    @T.prim_func\n    def main(A: T.Tensor((N,), \"float32\")):\n"
+        "        with T.Kernel(N // 32, is_npu=True) as (cid, vid):\n            T.barrier_all()\n    return main\n\n"
+        "if __name__ == \"__main__\":\n    kernel = tilelang.compile(build(96), out_idx=[0])\n";
+    result_t m = compile_file("t.py", main_text, NULL);
+    REQUIRE(m.status == TL_OK);
+    CHECK_CONTAINS(m.ir, "A: out float32[96]");
+    CHECK_CONTAINS(m.ir, "grid 3 (cid, vid)");
+    result_free(&m);
+}
+
 // --- macros, helpers, function values -------------------------------------------------------
 
 static const char *UB_KERNEL_HEAD = "@tilelang.jit(out_idx=[-1])\ndef k(N=64, op=None):\n    @T.prim_func\n"
