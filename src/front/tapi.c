@@ -836,5 +836,24 @@ void tl_front_install_lang(tl_eval_t *ev)
     tl_value_t *tile = tl_value_module(ev->arena, "T.tile");
     tl_value_module_set(ev->arena, T, "tile", tile);
     tl_front_install_tile_ops(ev, T, tile);
+    // Upstream APIs without a tilec implementation (rarely used; §1.6 of the
+    // surface notes): named, so that a use is not taken for a typo.
+    static const char *missing_t[] = {"shmem_put_nbi", "shmem_get_nbi", "shmem_ub_put_nbi", "shmem_ub_get_nbi",
+                                      "reduce_abssum", "reduce_absmax", "cumsum", "init_flag", "clear_flag",
+                                      "grid", "thread_binding"};
+    static const char *missing_tile[] = {"topk", "sort", "sort32", "merge_sort", "init_sort_buf", "gather_mask",
+                                         "gatherb", "block_reduce_max", "block_reduce_min", "block_reduce_sum",
+                                         "wholereducemax", "wholereducemin", "wholereducesum", "brcb",
+                                         "brcb_experiment", "sub_experiment", "abs_experiment", "mins_experiment",
+                                         "sum_experiment", "reduce_sum_experiment", "reduce_sum_mask_experiment",
+                                         "gathermask_experiment", "datacachecleanandinvalid_experiment",
+                                         "bilinear_interpolation"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(missing_t); i++)
+        removed(ev, T, missing_t[i],
+                tl_arena_printf(ev->arena, "T.%s is a TileLang-Ascend API tilec does not implement", missing_t[i]));
+    for (size_t i = 0; i < TL_ARRAY_LEN(missing_tile); i++)
+        removed(ev, tile, missing_tile[i],
+                tl_arena_printf(ev->arena, "T.tile.%s is a TileLang-Ascend op tilec does not implement",
+                                missing_tile[i]));
     ev->lang = T;
 }
