@@ -14,21 +14,23 @@
 // entirely, that the body does not touch before the copy and that nothing
 // outside the loop uses, with indices computed from the loop variable,
 // loop-invariant values and lets without loads. Everything else is stage 1.
-// With D = s - 1, the loads of iteration j + D are issued before the rest of
-// iteration j, so D loads are in flight; their buffers get s versions, one
-// per iteration modulo s. Internal GM workspaces used only in the loop (the
-// hand-offs between cube and vector cores that workspace.c made) get s versions
-// too, so that the producing core can run s iterations ahead of the consuming
-// one; the cross-core sync pass sees a separate buffer per version.
+// With D = s - 1, the loads of iteration j + D are issued right after the rest
+// of iteration j, so that they overlap the next D iterations' work (after it
+// in program order, they never hold up iteration j's waits: a wait on a pipe
+// covers every earlier instruction of that pipe, gemm_v0's internal ones
+// included); their buffers get s versions, one per iteration modulo s. Internal GM workspaces used
+// only in the loop (the hand-offs between cube and vector cores that workspace.c made) get s
+// versions too, so that the producing core can run s iterations ahead of the consuming one; the
+// cross-core sync pass sees a separate buffer per version.
 //
 // The body is unrolled s times so that every version is a separate buffer
 // with a static address (the intra-core sync pass then sees them as
 // independent):
 //   n' = max(end - start, 0), G = (n' - D) / s, x_j = start + j
 //   prologue  for u < D:                    if u < n': load(u)
-//   steady    for g < G, u < s (unrolled):  load(j + D); rest(j)     j = g*s + u
+//   steady    for g < G, u < s (unrolled):  rest(j); load(j + D)     j = g*s + u
 //   epilogue  for u < D + s - 1 (unrolled): j = G*s + u; if j < n':
-//                                             if j + D < n': load(j + D); rest(j)
+//                                             rest(j); if j + D < n': load(j + D)
 // Guards on constant trip counts fold away. A loop with a break or continue,
 // or with nothing to multi-buffer, runs as a plain serial loop (with a note).
 #include "pass/pass.h"
@@ -323,9 +325,9 @@ static tl_stmt_t *pipeline(pipe_t *p)
     tl_expr_t *base = tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, g, loc), num(k, s, loc), loc);
     for (int u = 0; u < s; u++) {
         tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
+        emit_part(p, steady->for_.body, j, u, false);
         emit_part(p, steady->for_.body, tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc),
                   (u + d) % s, true);
-        emit_part(p, steady->for_.body, j, u, false);
     }
     int64_t ng;
     if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, steady);
@@ -335,9 +337,9 @@ static tl_stmt_t *pipeline(pipe_t *p)
         tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, done, num(k, u, loc), loc);
         tl_stmt_t *body = tl_ir_seq(k, loc), *ahead = tl_ir_seq(k, loc);
         tl_expr_t *ja = tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc);
+        emit_part(p, body, j, u % s, false);
         emit_part(p, ahead, ja, (u + d) % s, true);
         guarded(k, body, tl_ir_bin(k, TL_BIN_LT, ja, trip, loc), ahead);
-        emit_part(p, body, j, u % s, false);
         guarded(k, out, tl_ir_bin(k, TL_BIN_LT, j, trip, loc), body);
     }
     return out;

@@ -92,6 +92,9 @@ TEST(pipelined_structure_for_a_constant_trip_count)
     CHECK_CONTAINS(ir, "  xb_v1: UB float32[1, 64] internal\n");
     CHECK_CONTAINS(ir, "    copy X[3 +: 1, :], xb\n"
                        "    for t_group in serial(0, 2):\n"
+                       "      add acc, acc, xb\n"
+                       "      exp yb, xb\n"
+                       "      copy yb, Y[3 + t_group * 2 +: 1, :]\n"
                        "      copy X[3 + (t_group * 2 + 1) +: 1, :], xb_v1\n");
     CHECK_CONTAINS(ir, "      add acc, acc, xb\n");
     CHECK_CONTAINS(ir, "      add acc, acc, xb_v1\n");
