@@ -130,6 +130,8 @@ static tl_value_t *b_int(tl_eval_t *ev, tl_call_t *c)
         if (tl_ir_is_const_int(v->expr, &k)) return tl_value_int(ev->arena, k);
         return tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_I32, v->expr, c->loc));
     }
+    case TL_V_OPAQUE:
+    case TL_V_ERROR: tl_value_to_expr(ev, v, c->loc, -1); return NULL; // says why
     default: return tl_eval_fail(ev, c->loc, "int() cannot convert '%s'", tl_value_type_name(v));
     }
 }
@@ -152,6 +154,10 @@ static tl_value_t *b_float(tl_eval_t *ev, tl_call_t *c)
     if (v->kind == TL_V_EXPR) {
         if (v->expr->kind == TL_EX_FLOAT) return tl_value_float(ev->arena, v->expr->f);
         return tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_F32, v->expr, c->loc));
+    }
+    if (v->kind == TL_V_OPAQUE || v->kind == TL_V_ERROR) {
+        tl_value_to_expr(ev, v, c->loc, -1); // says why
+        return NULL;
     }
     return tl_eval_fail(ev, c->loc, "float() cannot convert '%s'", tl_value_type_name(v));
 }

@@ -35,8 +35,8 @@ static bool error_value(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc)
     }
     if (v->kind == TL_V_OPAQUE) {
         tl_eval_fail(ev, loc, "'%s' is computed by code tilec does not run (torch, numpy, a driver "
-                              "object...); kernels need compile-time values: give the factory this value "
-                              "with -a NAME=VALUE", v->opaque.what);
+                              "object...); kernels need compile-time values: give it with -a NAME=VALUE (a "
+                              "factory parameter or a module-level name)", v->opaque.what);
         return true;
     }
     return false;

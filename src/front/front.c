@@ -311,12 +311,20 @@ static tl_call_t *factory_call(tl_eval_t *ev, tl_value_t *fn, const tl_call_t *f
             for (int p = 0; p < params->len; p++) known = known || !strcmp(params->items[p]->param.name, opts->args[i].name);
             bool has_kwargs = false;
             for (int p = 0; p < params->len; p++) has_kwargs = has_kwargs || params->items[p]->param.kind == TL_PARAM_KWARG;
+            if (!known && !has_kwargs && tl_map_get(&globals->names, opts->args[i].name)) {
+                // Not a parameter but a module-level name (a constant the driver computes
+                // with torch, say): -a replaces it.
+                tl_env_set(ev, globals, opts->args[i].name, v);
+                continue;
+            }
             if (!known && !has_kwargs) {
                 tl_buf_t b;
                 tl_buf_init(&b);
                 for (int p = 0; p < params->len; p++) tl_buf_printf(&b, "%s%s", p ? ", " : "", params->items[p]->param.name);
-                tl_eval_fail(ev, fn->func.def->loc, "'%s' has no parameter '%s' (given with -a; its parameters: %s)",
-                             fn->func.name, opts->args[i].name, tl_buf_cstr(&b));
+                tl_eval_fail(ev, fn->func.def->loc,
+                             "'%s' has no parameter '%s' and the file no module-level name '%s' (given with -a; "
+                             "its parameters: %s)",
+                             fn->func.name, opts->args[i].name, opts->args[i].name, tl_buf_cstr(&b));
                 tl_buf_free(&b);
                 return NULL;
             }
@@ -351,8 +359,17 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
         }
         break;
     case TL_V_KERNEL:
-        if (opts->nargs)
-            tl_diag_warning(ev->diag, (tl_loc_t){0}, "'%s' is a prim_func, not a factory: -a arguments are ignored", name);
+        // A module-level prim_func: -a can only replace module-level names.
+        for (int i = 0; i < opts->nargs; i++) {
+            if (!tl_map_get(&g->names, opts->args[i].name)) {
+                tl_eval_fail(ev, (tl_loc_t){0}, "-a %s: '%s' is a prim_func, not a factory, and the file has no "
+                                                "module-level name '%s'", opts->args[i].name, name, opts->args[i].name);
+                return TL_ERR_COMPILE;
+            }
+            tl_value_t *v = eval_text(ev, g, tl_arena_printf(ev->arena, "-a %s", opts->args[i].name), opts->args[i].value);
+            if (!v) return TL_ERR_COMPILE;
+            tl_env_set(ev, g, opts->args[i].name, v);
+        }
         kv = sel;
         if (!kv->kernel.kernel) {
             tl_value_t *t = tl_front_trace(ev, kv->kernel.pending, (tl_loc_t){0});

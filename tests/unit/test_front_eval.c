@@ -241,6 +241,17 @@ TEST(front_eval_module_level_tolerance)
     CHECK_EQ(e.status, TL_ERR_COMPILE);
     CHECK_CONTAINS(e.diag, "'torch.randn(...).shape[...]' is computed by code tilec does not run");
     result_free(&e);
+    // -a replaces such a module-level name.
+    tl_front_arg_t args[] = {{"N", "48"}};
+    tl_front_opts_t opts = {.nargs = 1, .args = args};
+    result_t a = compile_file("t.py", "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
+                                      "N = torch.randn(4).shape[0]\n\n@T.prim_func\n"
+                                      "def main(A: T.Tensor((N,), \"float32\")):\n"
+                                      "    with T.Kernel(1, is_npu=True) as (cid, vid):\n        T.barrier_all()\n",
+                              &opts);
+    CHECK_EQ(a.status, TL_OK);
+    CHECK_CONTAINS(a.ir, "A: in float32[48]");
+    result_free(&a);
 }
 
 TEST(front_eval_main_block_and_argparse_give_defaults)
