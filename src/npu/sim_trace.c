@@ -87,7 +87,7 @@ void sim_trace_slice(tl_sim_t *s, const sim_agent_t *ag, int pipe, const char *n
     tl_buf_puts(&s->trace, "{\"ph\": \"X\", \"name\": ");
     sim_json_str(&s->trace, name);
     tl_buf_printf(&s->trace,
-                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.4f, \"dur\": %.4f, \"args\": {\"op\": ",
+                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.6f, \"dur\": %.6f, \"args\": {\"op\": ",
                   ag->pid, pipe + 1, us(s, base + start), us(s, end - start));
     sim_json_str(&s->trace, name);
     tl_buf_printf(&s->trace, ", \"line\": %d, \"bytes\": %lld, \"block\": %lld}}",
@@ -105,12 +105,12 @@ void sim_trace_flow(tl_sim_t *s, int pid, int pipe, int64_t ts, const sim_agent_
     event(s);
     tl_buf_printf(&s->trace,
                   "{\"ph\": \"s\", \"name\": \"sync\", \"cat\": \"sync\", \"id\": %lld, "
-                  "\"pid\": %d, \"tid\": %d, \"ts\": %.4f}",
+                  "\"pid\": %d, \"tid\": %d, \"ts\": %.6f}",
                   (long long)id, pid, pipe + 1, us(s, ts));
     event(s);
     tl_buf_printf(&s->trace,
                   "{\"ph\": \"f\", \"bp\": \"e\", \"name\": \"sync\", \"cat\": \"sync\", "
-                  "\"id\": %lld, \"pid\": %d, \"tid\": %d, \"ts\": %.4f}",
+                  "\"id\": %lld, \"pid\": %d, \"tid\": %d, \"ts\": %.6f}",
                   (long long)id, to->pid, pipe2 + 1, us(s, to->blk->base + ts2));
 }
 
@@ -121,7 +121,7 @@ void sim_trace_instant(tl_sim_t *s, const sim_agent_t *ag, int pipe, int64_t ts,
     tl_buf_puts(&s->trace, "{\"ph\": \"i\", \"s\": \"p\", \"name\": ");
     sim_json_str(&s->trace, name);
     tl_buf_printf(&s->trace,
-                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.4f, \"args\": {\"detail\": ", ag->pid,
+                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.6f, \"args\": {\"detail\": ", ag->pid,
                   pipe + 1, us(s, ag->blk->base + ts));
     sim_json_str(&s->trace, detail);
     tl_buf_puts(&s->trace, "}}");

@@ -1,0 +1,492 @@
+// The simulator's model, checked on small kernels: instruction costs from the
+// arch table (as Chrome-trace slices), overlap and barriers, cross-core flag
+// latency, waves, the report (text, JSON), the trace's structure, options,
+// the values (equal to the executor's), and a double-buffered GEMM against
+// the cube roofline.
+#include "../test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "exec/exec.h"
+#include "test_sim_util.h"
+
+// A vector kernel: each AIV loads its half of A (32 x 128 float32 = 16 KiB),
+// then BODY, then stores `c`. BODY may use a, b, c (UB, same shape).
+#define VEC_KERNEL(BODY)                                                                           \
+    "import tilelang\n"                                                                            \
+    "import tilelang.language as T\n"                                                              \
+    "@tilelang.jit(out_idx=[-1])\n"                                                                \
+    "def kernel(M=64, N=128, blocks=1):\n"                                                         \
+    "    half = M // 2\n"                                                                          \
+    "    @T.prim_func\n"                                                                           \
+    "    def main(A: T.Tensor((M, N), 'float32'), C: T.Tensor((blocks * M, N), 'float32')):\n"     \
+    "        with T.Kernel(blocks, is_npu=True) as (cid, vid):\n"                                  \
+    "            a = T.alloc_ub((half, N), 'float32')\n"                                           \
+    "            b = T.alloc_ub((half, N), 'float32')\n"                                           \
+    "            c = T.alloc_ub((half, N), 'float32')\n"                                           \
+    "            with T.Scope('V'):\n"                                                             \
+    "                T.copy(A[vid * half, 0], a)\n" BODY                                           \
+    "                T.set_flag('v', 'mte3', 0)\n"                                                 \
+    "                T.wait_flag('v', 'mte3', 0)\n"                                                \
+    "                T.copy(c, C[cid * M + vid * half, 0])\n"                                      \
+    "    return main\n"
+
+#define SYNC_MTE2_V                                                                                \
+    "                T.set_flag('mte2', 'v', 0)\n"                                                 \
+    "                T.wait_flag('mte2', 'v', 0)\n"
+
+// A cube kernel: A (M x K) and B (K x N) to L1 and L0, one mma, C to GM.
+static const char *mma_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "@tilelang.jit(out_idx=[-1])\n"
+    "def kernel(M=128, N=128, K=64):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), 'float16'), B: T.Tensor((K, N), 'float16'),\n"
+    "             C: T.Tensor((M, N), 'float32')):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            a_l1 = T.alloc_L1((M, K), 'float16')\n"
+    "            b_l1 = T.alloc_L1((K, N), 'float16')\n"
+    "            a0 = T.alloc_L0A((M, K), 'float16')\n"
+    "            b0 = T.alloc_L0B((K, N), 'float16')\n"
+    "            c = T.alloc_L0C((M, N), 'float32')\n"
+    "            with T.Scope('C'):\n"
+    "                T.copy(A[0, 0], a_l1)\n"
+    "                T.copy(B[0, 0], b_l1)\n"
+    "                T.set_flag('mte2', 'mte1', 0)\n"
+    "                T.wait_flag('mte2', 'mte1', 0)\n"
+    "                T.copy(a_l1, a0)\n"
+    "                T.copy(b_l1, b0)\n"
+    "                T.set_flag('mte1', 'm', 0)\n"
+    "                T.wait_flag('mte1', 'm', 0)\n"
+    "                T.mma(a0, b0, c, init=True)\n"
+    "                T.set_flag('m', 'fix', 0)\n"
+    "                T.wait_flag('m', 'fix', 0)\n"
+    "                T.copy(c, C[0, 0])\n"
+    "    return main\n";
+
+// The cube raises flag 0 after its load, the vector cores wait for it.
+static const char *cross_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "@tilelang.jit(out_idx=[-1])\n"
+    "def kernel(M=64, N=128):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), 'float16'), C: T.Tensor((M, N), 'float16')):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            a_l1 = T.alloc_L1((M, N), 'float16')\n"
+    "            u = T.alloc_ub((M // 2, N), 'float16')\n"
+    "            with T.Scope('C'):\n"
+    "                T.copy(A[0, 0], a_l1)\n"
+    "                T.set_cross_flag('MTE2', 0)\n"
+    "            with T.Scope('V'):\n"
+    "                T.wait_cross_flag(0)\n"
+    "                T.copy(A[vid * (M // 2), 0], u)\n"
+    "                T.set_flag('mte2', 'mte3', 0)\n"
+    "                T.wait_flag('mte2', 'mte3', 0)\n"
+    "                T.copy(u, C[vid * (M // 2), 0])\n"
+    "    return main\n";
+
+typedef struct {
+    double ts, dur; // cycles
+    int pid, tid;
+} slice_t;
+
+// The n-th (0-based) "X" slice named `name` on thread tid (0: any) of the trace.
+static bool find_slice(const char *trace, const char *name, int tid, int n, double mhz,
+                       slice_t *out)
+{
+    char key[96];
+    snprintf(key, sizeof key, "{\"ph\": \"X\", \"name\": \"%s\"", name);
+    for (const char *p = strstr(trace, key); p; p = strstr(p + 1, key)) {
+        slice_t s;
+        const char *q = strstr(p, "\"pid\": ");
+        if (!q || sscanf(q, "\"pid\": %d, \"tid\": %d, \"ts\": %lf, \"dur\": %lf", &s.pid, &s.tid,
+                         &s.ts, &s.dur) != 4)
+            return false;
+        if (tid && s.tid != tid) continue;
+        if (n-- == 0) {
+            s.ts *= mhz;
+            s.dur *= mhz;
+            *out = s;
+            return true;
+        }
+    }
+    return false;
+}
+
+enum { TID_S = 1, TID_MTE1, TID_MTE2, TID_MTE3, TID_M, TID_V, TID_FIX };
+
+// Runs src with the trace on; *trace gets it (caller frees).
+static tl_status_t traced(simk_t *e, const char *src, const char *const *args, char **trace)
+{
+    tl_sim_opts_t o = {.trace = true};
+    tl_status_t st = simk_run(e, "k.py", src, args, &o);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    if (e->s) tl_sim_trace_json(e->s, &b);
+    *trace = tl_buf_take(&b);
+    tl_buf_free(&b);
+    return st;
+}
+
+static const tl_arch_t *a2(void)
+{
+    return tl_arch_get("a2");
+}
+
+TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)
+{
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e, VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"), NULL,
+                   &tr) == TL_OK);
+    const tl_arch_t *a = a2();
+    slice_t s;
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &s));
+    // a cold L2: an HBM read's latency, then 16 KiB at 110 B/cycle
+    double want = a->l2_hit_latency + a->gm_read_latency + ceil(16384.0 / a->mte2_bpc);
+    CHECK_NEAR(s.dur, want, 0.05);
+    // the second vector core's load of the other rows misses as well
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &s));
+    CHECK_NEAR(s.dur, want, 0.05);
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_vector_op_costs_256_byte_repeats_plus_latency)
+{
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e,
+                   VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"
+                                          "                T.pipe_barrier('v')\n"
+                                          "                T.tile.exp(b, c)\n"),
+                   NULL, &tr) == TL_OK);
+    const tl_arch_t *a = a2();
+    slice_t add, ex;
+    REQUIRE(find_slice(tr, "T.tile.add", TID_V, 0, a->clock_mhz, &add));
+    REQUIRE(find_slice(tr, "T.tile.exp", TID_V, 0, a->clock_mhz, &ex));
+    CHECK_NEAR(add.dur, 64 * a->vec_cycles_binary + a->vec_lat_add, 0.05);
+    CHECK_NEAR(ex.dur, 64 * a->vec_cycles_unary + a->vec_lat_exp, 0.05);
+    // the barrier: the exp starts once the add has completed
+    CHECK(ex.ts >= add.ts + add.dur - 0.05);
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_same_pipe_instructions_overlap_unless_a_barrier_separates_them)
+{
+    const tl_arch_t *a = a2();
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e,
+                   VEC_KERNEL("                T.copy(A[vid * half, 0], b)\n" SYNC_MTE2_V
+                              "                T.tile.add(c, a, b)\n"),
+                   NULL, &tr) == TL_OK);
+    slice_t l1, l2;
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &l1));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &l2));
+    CHECK_NEAR(l2.ts - l1.ts, ceil(16384.0 / a->mte2_bpc), 0.05); // its occupancy, not its latency
+    free(tr);
+    simk_free(&e);
+    REQUIRE(traced(&e,
+                   VEC_KERNEL("                T.pipe_barrier('mte2')\n"
+                              "                T.copy(A[vid * half, 0], b)\n" SYNC_MTE2_V
+                              "                T.tile.add(c, a, b)\n"),
+                   NULL, &tr) == TL_OK);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &l1));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &l2));
+    CHECK(l2.ts >= l1.ts + l1.dur - 0.05);
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_mma_costs_its_fractal_steps)
+{
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e, mma_src, NULL, &tr) == TL_OK);
+    const tl_arch_t *a = a2();
+    slice_t m, l0a, l0b, fix;
+    REQUIRE(find_slice(tr, "T.mma", TID_M, 0, a->clock_mhz, &m));
+    CHECK_NEAR(m.dur, 8 * 8 * 4 + a->mmad_startup, 0.05); // 128/16 x 128/16 x 64/16
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE1, 0, a->clock_mhz, &l0a));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE1, 1, a->clock_mhz, &l0b));
+    CHECK_NEAR(l0a.dur, 16384 / a->mte1_l0a_bpc + a->mte1_latency, 0.05);
+    CHECK_NEAR(l0b.dur, 16384 / a->mte1_l0b_bpc + a->mte1_latency, 0.05);
+    CHECK(m.ts >= l0b.ts + l0b.dur); // the mte1 -> m flag
+    REQUIRE(find_slice(tr, "T.copy", TID_FIX, 0, a->clock_mhz, &fix));
+    CHECK(fix.ts >= m.ts + m.dur);
+    // 16384 float32 elements: 64 per cycle, but 64 KiB to GM at the write rate
+    double occ = fmax(16384 / a->fix_elems_per_cycle, ceil(65536 / a->mte3_bpc));
+    CHECK_NEAR(fix.dur, occ + a->fix_latency + a->gm_write_latency, 0.05);
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_gemm_v0_is_modeled_as_its_helpers_chunks)
+{
+    static const char *src =
+        "import tilelang\n"
+        "import tilelang.language as T\n"
+        "@tilelang.jit(out_idx=[-1])\n"
+        "def kernel(M=64, N=128, K=384):\n"
+        "    @T.prim_func\n"
+        "    def main(A: T.Tensor((M, K), 'float16'), B: T.Tensor((K, N), 'float16'),\n"
+        "             C: T.Tensor((M, N), 'float32')):\n"
+        "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+        "            a_l1 = T.alloc_L1((M, K), 'float16')\n"
+        "            b_l1 = T.alloc_L1((K, N), 'float16')\n"
+        "            c = T.alloc_L0C((M, N), 'float32')\n"
+        "            with T.Scope('C'):\n"
+        "                T.copy(A[0, 0], a_l1)\n"
+        "                T.copy(B[0, 0], b_l1)\n"
+        "                T.gemm_v0(a_l1, b_l1, c, init=True)\n"
+        "                T.copy(c, C[0, 0])\n"
+        "    return main\n";
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e, src, NULL, &tr) == TL_OK); // its own flags: no race with the loads
+    const tl_arch_t *a = a2();
+    slice_t s, load_b;
+    for (int c = 0; c < 3; c++) { // K = 384: three 128-wide chunks
+        REQUIRE(find_slice(tr, "gemm_v0 mmad", TID_M, c, a->clock_mhz, &s));
+        CHECK_NEAR(s.dur, 4 * 8 * 8 + a->mmad_startup, 0.05);
+        REQUIRE(find_slice(tr, "gemm_v0 L1->L0A", TID_MTE1, c, a->clock_mhz, &s));
+    }
+    CHECK(!find_slice(tr, "gemm_v0 mmad", TID_M, 3, a->clock_mhz, &s));
+    // the first chunk's loads start after the L1 loads have landed (MTE2 -> MTE1)
+    slice_t ld;
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &ld));
+    REQUIRE(find_slice(tr, "gemm_v0 L1->L0B", TID_MTE1, 0, a->clock_mhz, &load_b));
+    CHECK(load_b.ts >= ld.ts + ld.dur);
+    CHECK_EQ(tl_sim_report(e.s)->nraces, 0);
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_cross_core_flag_releases_the_waiters_after_its_latency)
+{
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e, cross_src, NULL, &tr) == TL_OK);
+    const tl_arch_t *a = a2();
+    slice_t set, w0, w1;
+    REQUIRE(find_slice(tr, "set_cross_flag", 0, 0, a->clock_mhz, &set));
+    REQUIRE(find_slice(tr, "wait_cross_flag", TID_S, 0, a->clock_mhz, &w0));
+    REQUIRE(find_slice(tr, "wait_cross_flag", TID_S, 1, a->clock_mhz, &w1));
+    CHECK_NEAR(w0.ts - set.ts, a->xcore_latency, 0.05);
+    CHECK_NEAR(w1.ts - set.ts, a->xcore_latency, 0.05);
+    CHECK(w0.pid != w1.pid && set.pid != w0.pid);
+    // the set fires when the cube's MTE2 load has completed
+    slice_t ld;
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &ld));
+    CHECK(ld.pid == set.pid && set.ts >= ld.ts + ld.dur - 0.05);
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_trace_has_msprof_processes_pipe_threads_flows_and_race_instants)
+{
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e, cross_src, NULL, &tr) == TL_OK);
+    CHECK(!strncmp(tr, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", 42));
+    CHECK_CONTAINS(tr, "\"args\": {\"name\": \"core0.cubecore0\"}");
+    CHECK_CONTAINS(tr, "\"args\": {\"name\": \"core0.veccore0\"}");
+    CHECK_CONTAINS(tr, "\"args\": {\"name\": \"core0.veccore1\"}");
+    CHECK_CONTAINS(tr, "\"tid\": 3, \"args\": {\"name\": \"MTE2\"}");
+    CHECK_CONTAINS(tr, "\"args\": {\"name\": \"CUBE\"}");
+    // a flow from the set to each wait it released: starts and finishes pair up
+    int starts = 0, finishes = 0;
+    for (const char *p = strstr(tr, "\"ph\": \"s\""); p; p = strstr(p + 1, "\"ph\": \"s\""))
+        starts++;
+    for (const char *p = strstr(tr, "\"ph\": \"f\""); p; p = strstr(p + 1, "\"ph\": \"f\""))
+        finishes++;
+    CHECK(starts >= 3); // the cross flag to both AIVs, and each AIV's mte2 -> mte3
+    CHECK_EQ(starts, finishes);
+    CHECK(!strstr(tr, "\"ph\": \"i\""));
+    size_t n = strlen(tr);
+    CHECK(n > 3 && !strcmp(tr + n - 4, "\n]}\n"));
+    free(tr);
+    simk_free(&e);
+    REQUIRE(traced(&e, VEC_KERNEL("                T.tile.add(c, a, a)\n"), NULL, &tr) ==
+            TL_ERR_RACE);
+    CHECK_CONTAINS(tr, "{\"ph\": \"i\", \"s\": \"p\", \"name\": \"race\"");
+    free(tr);
+    simk_free(&e);
+}
+
+TEST(sim_blocks_run_in_waves_over_the_cores)
+{
+    const char *one[] = {"blocks=24", NULL}, *two[] = {"blocks=48", NULL};
+    simk_t e;
+    REQUIRE(simk_run(&e, "k.py", VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"),
+                     one, NULL) == TL_OK);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    int64_t wave = r->cycles;
+    CHECK_EQ(r->blocks, 24);
+    CHECK_EQ(r->waves, 1);
+    simk_free(&e);
+    REQUIRE(simk_run(&e, "k.py", VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"),
+                     two, NULL) == TL_OK);
+    r = tl_sim_report(e.s);
+    CHECK_EQ(r->waves, 2);
+    // a core runs its two blocks one after the other (the second wave hits the L2)
+    CHECK(r->cycles > wave + wave / 2 && r->cycles <= 2 * wave);
+    simk_free(&e);
+}
+
+TEST(sim_report_counts_syncs_peaks_and_busy_pipes)
+{
+    simk_t e;
+    REQUIRE(simk_run(&e, "k.py", VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"),
+                     NULL, NULL) == TL_OK);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    CHECK_EQ(r->syncs[TL_SYNC_SET_FLAG], 4); // two per vector core
+    CHECK_EQ(r->syncs[TL_SYNC_WAIT_FLAG], 4);
+    CHECK_EQ(r->syncs[TL_SYNC_BARRIER_ALL], 0);
+    CHECK_EQ(r->scratch_peak[TL_SCOPE_UB], 3 * 16384);
+    CHECK_EQ(r->scratch_peak[TL_SCOPE_L1], 0);
+    CHECK(r->busy[1][TL_PIPE_MTE2] > 0 && r->busy[1][TL_PIPE_V] > 0);
+    CHECK(r->busy[0][TL_PIPE_M] == 0);
+    CHECK_NEAR(r->time_us, (double)r->cycles / 1800, 1e-9);
+    CHECK_NEAR(r->total_us, r->time_us + 20, 1e-9);
+    CHECK(r->instructions >= 6);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_sim_report_text(e.s, &b);
+    CHECK_CONTAINS(tl_buf_cstr(&b), "set_flag 4, wait_flag 4");
+    CHECK_CONTAINS(tl_buf_cstr(&b), "races 0, benign races 0");
+    tl_buf_free(&b);
+    simk_free(&e);
+}
+
+TEST(sim_json_report_has_the_documented_fields)
+{
+    simk_t e;
+    REQUIRE(simk_run(&e, "k.py", VEC_KERNEL("                T.tile.add(c, a, a)\n"), NULL, NULL) ==
+            TL_ERR_RACE);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_sim_report_json(e.s, &b);
+    const char *j = tl_buf_cstr(&b);
+    for (const char *f =
+             "cycles\0time_us\0races\0syncs\0pipes\0scratch_peak\0benign_races\0errors\0";
+         *f; f += strlen(f) + 1) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\": ", f);
+        CHECK_CONTAINS(j, key);
+    }
+    CHECK_CONTAINS(j, "\"races\": [\n    {\"kind\": \"RAW\", \"space\": \"UB\"");
+    CHECK_CONTAINS(j, "\"first\": {\"op\": \"T.copy\", \"pipe\": \"mte2\", \"agent\": \"AIV0\"");
+    CHECK_CONTAINS(j, "\"second\": {\"op\": \"T.tile.add\", \"pipe\": \"v\"");
+    CHECK_CONTAINS(j, "\"line\": 14, \"col\": 17, \"access\": \"read\", \"buffer\": \"a\", "
+                      "\"bytes\": [0, 16384]");
+    CHECK_CONTAINS(j, "\"pipes\": {\"aic\": {\"s\": ");
+    CHECK_CONTAINS(j, "\"UB\": 49152");
+    tl_buf_free(&b);
+    simk_free(&e);
+}
+
+TEST(sim_a3_differs_from_a2_in_its_clock_only)
+{
+    simk_t e;
+    const char *src = VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n");
+    REQUIRE(simk_run(&e, "k.py", src, NULL, NULL) == TL_OK);
+    int64_t c2 = tl_sim_report(e.s)->cycles;
+    simk_free(&e);
+    tl_sim_opts_t o = {.arch = "a3"};
+    REQUIRE(simk_run(&e, "k.py", src, NULL, &o) == TL_OK);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    CHECK_STREQ(r->arch->soc, "Ascend910_9392");
+    CHECK_NEAR(r->time_us, (double)r->cycles / 1850, 1e-9);
+    // HBM and L2 give the same bytes per second, so slightly fewer per cycle
+    CHECK(r->cycles >= c2);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    tl_sim_t *s = NULL;
+    tl_sim_opts_t bad = {.arch = "a5"};
+    CHECK(tl_sim_create(&s, e.k, &bad, &d) == TL_ERR_ARG);
+    CHECK(s == NULL);
+    CHECK_CONTAINS(tl_diag_text(&d), "unknown architecture 'a5'");
+    tl_diag_free(&d);
+    simk_free(&e);
+}
+
+TEST(sim_values_equal_the_executors)
+{
+    simk_t e;
+    REQUIRE(simk_run(&e, "k.py", mma_src, NULL, NULL) == TL_OK);
+    tl_diag_t d;
+    tl_diag_init(&d);
+    tl_exec_t *x = NULL;
+    tl_exec_opts_t eo = {0};
+    REQUIRE(tl_exec_create(&x, e.k, &eo, &d) == TL_OK);
+    for (int p = 0; p < e.k->nparams; p++)
+        if (e.io.tensors[p])
+            CHECK(tl_exec_set_tensor(x, e.k->params[p].name, e.io.tensors[p]) == 0);
+    REQUIRE(tl_exec_run(x) == TL_OK);
+    const tl_tensor_t *ref = tl_exec_tensor(x, "C"), *got = simk_tensor(&e, "C");
+    REQUIRE(ref && got && tl_tensor_nbytes(ref) == tl_tensor_nbytes(got));
+    CHECK(!memcmp(ref->data, got->data, tl_tensor_nbytes(ref)));
+    tl_exec_destroy(x);
+    tl_diag_free(&d);
+    simk_free(&e);
+}
+
+TEST(sim_no_races_option_models_time_only)
+{
+    simk_t e;
+    tl_sim_opts_t o = {.no_races = true};
+    CHECK(simk_run(&e, "k.py", VEC_KERNEL("                T.tile.add(c, a, a)\n"), NULL, &o) ==
+          TL_OK);
+    CHECK_EQ(tl_sim_report(e.s)->nraces, 0);
+    CHECK(tl_sim_report(e.s)->cycles > 0);
+    simk_free(&e);
+}
+
+TEST(sim_refuses_developer_mode_kernels_that_were_not_split)
+{
+    static const char *src = "import tilelang\n"
+                             "import tilelang.language as T\n"
+                             "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True}\n"
+                             "@tilelang.jit(out_idx=[-1], pass_configs=CFG)\n"
+                             "def kernel(M=64, N=64):\n"
+                             "    @T.prim_func\n"
+                             "    def main(A: T.Tensor((M, N), 'float32'),\n"
+                             "             C: T.Tensor((M, N), 'float32')):\n"
+                             "        with T.Kernel(1, threads=2, is_npu=True) as cid:\n"
+                             "            a = T.alloc_shared((M, N), 'float32')\n"
+                             "            T.copy(A[0, 0], a)\n"
+                             "            T.copy(a, C[0, 0])\n"
+                             "    return main\n";
+    simk_t e;
+    CHECK(simk_run(&e, "k.py", src, NULL, NULL) == TL_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(tl_diag_text(&e.d), "developer-mode kernel");
+    CHECK_CONTAINS(tl_diag_text(&e.d), "CV split");
+    simk_free(&e);
+}
+
+// One tile per core, K = 2048 fp16: the cube's work is 8 x 16 x 128 fractal
+// steps per core; double buffering must hide the loads under it.
+TEST(sim_double_buffered_gemm_is_within_1_5x_of_the_cube_roofline)
+{
+    if (tl_test_sanitized()) {
+        tl_test_skip(t, "3 GFLOP in the executor: skipped under sanitizers");
+        return;
+    }
+    const char *args[] = {"M=768", "N=1024", "K=2048", NULL};
+    simk_t e;
+    tl_sim_opts_t o = {.no_races = true};
+    REQUIRE(simk_run(&e, "tests/data/racy/ok_gemm_pingpong.py", NULL, args, &o) == TL_OK);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    double roofline = 8.0 * 16 * (2048 / 16);
+    CHECK_EQ(r->blocks, 24);
+    CHECK(r->cycles >= roofline);
+    CHECK(r->cycles <= 1.5 * roofline);
+    CHECK(r->busy[0][TL_PIPE_M] > 60);
+    simk_free(&e);
+}
