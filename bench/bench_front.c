@@ -102,12 +102,13 @@ int main(int argc, char **argv)
         }
     }
     stats_t f = stats(full, RUNS), p = stats(parse, RUNS);
-    printf("front end on %s (%zu bytes, %d top-level statements, %d buffers), %d runs\n", path, src->len,
-           nstmts, nbuffers, RUNS);
+    printf("front end on %s (%zu bytes, %d top-level statements, %d buffers), %d runs\n", path,
+           src->len, nstmts, nbuffers, RUNS);
     printf("  parse + evaluate + trace + verify: median %.3f ms, p90 %.3f ms, min %.3f ms\n",
            f.median * 1e3, f.p90 * 1e3, f.min * 1e3);
-    printf("  lex + parse alone:                 median %.3f ms, p90 %.3f ms (%.0f%% of the median)\n",
-           p.median * 1e3, p.p90 * 1e3, 100 * p.median / f.median);
+    printf(
+        "  lex + parse alone:                 median %.3f ms, p90 %.3f ms (%.0f%% of the median)\n",
+        p.median * 1e3, p.p90 * 1e3, 100 * p.median / f.median);
     printf("  goal: median under 5 ms: %s (%.1fx headroom)\n", f.median < 5e-3 ? "met" : "NOT met",
            5e-3 / f.median);
     tl_source_free(src);

@@ -31,14 +31,16 @@ static bool parse_spec(const char *s, spec_t *sp)
     }
     if (isdigit((unsigned char)*s)) {
         sp->width = 0;
-        while (isdigit((unsigned char)*s) && sp->width < 1000) sp->width = sp->width * 10 + (*s++ - '0');
+        while (isdigit((unsigned char)*s) && sp->width < 1000)
+            sp->width = sp->width * 10 + (*s++ - '0');
     }
     if (*s == ',' || *s == '_') s++; // grouping is accepted and not applied
     if (*s == '.') {
         s++;
         if (!isdigit((unsigned char)*s)) return false;
         sp->prec = 0;
-        while (isdigit((unsigned char)*s) && sp->prec < 100) sp->prec = sp->prec * 10 + (*s++ - '0');
+        while (isdigit((unsigned char)*s) && sp->prec < 100)
+            sp->prec = sp->prec * 10 + (*s++ - '0');
     }
     if (*s && strchr("bcdeEfFgGnosxX%", *s)) sp->type = *s++;
     return *s == 0 && sp->width < 1000 && sp->prec < 100;
@@ -46,8 +48,10 @@ static bool parse_spec(const char *s, spec_t *sp)
 
 static void put_signed(tl_buf_t *b, bool neg, char sign)
 {
-    if (neg) tl_buf_putc(b, '-');
-    else if (sign == '+' || sign == ' ') tl_buf_putc(b, sign);
+    if (neg)
+        tl_buf_putc(b, '-');
+    else if (sign == '+' || sign == ' ')
+        tl_buf_putc(b, sign);
 }
 
 // The digits of a number (with its sign) into `body`; false if v does not fit the type.
@@ -68,10 +72,15 @@ static bool number_body(tl_buf_t *body, const tl_value_t *v, const spec_t *sp)
         if (type == 'b') {
             char bits[65];
             int n = 0;
-            do bits[n++] = (char)('0' + (u & 1)); while ((u >>= 1) && n < 64);
+            do bits[n++] = (char)('0' + (u & 1));
+            while ((u >>= 1) && n < 64);
             while (n) tl_buf_putc(body, bits[--n]);
         } else {
-            tl_buf_printf(body, type == 'd' ? "%llu" : type == 'x' ? "%llx" : type == 'X' ? "%llX" : "%llo",
+            tl_buf_printf(body,
+                          type == 'd'   ? "%llu"
+                          : type == 'x' ? "%llx"
+                          : type == 'X' ? "%llX"
+                                        : "%llo",
                           (unsigned long long)u);
         }
         return true;
@@ -116,13 +125,15 @@ bool tl_eval_format(tl_eval_t *ev, tl_buf_t *out, tl_value_t *v, const char *spe
     if (numeric) {
         if (!number_body(&body, v, &sp)) {
             tl_buf_free(&body);
-            tl_eval_fail(ev, loc, "format code '%c' is not valid for %s", sp.type, tl_value_type_name(v));
+            tl_eval_fail(ev, loc, "format code '%c' is not valid for %s", sp.type,
+                         tl_value_type_name(v));
             return false;
         }
     } else {
         if (sp.type && sp.type != 's') {
             tl_buf_free(&body);
-            tl_eval_fail(ev, loc, "format code '%c' is not valid for %s", sp.type, tl_value_type_name(v));
+            tl_eval_fail(ev, loc, "format code '%c' is not valid for %s", sp.type,
+                         tl_value_type_name(v));
             return false;
         }
         tl_value_str_of(&body, v);

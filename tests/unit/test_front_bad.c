@@ -1,7 +1,8 @@
 // Bad kernel files: one test per file in tests/data/bad/. Compiling it must fail
 // with TL_ERR_COMPILE and its first error must have the expected location, the
 // source line as an excerpt with the caret under that column, and the
-// diagnostics from there on must contain every expected message fragment. <name>.expect holds, one per line: `LINE:COL` (or
+// diagnostics from there on must contain every expected message fragment. <name>.expect holds, one
+// per line: `LINE:COL` (or
 // `<where>:LINE:COL` for an error in a -a value), then `-k NAME` / `-a NAME=VALUE`
 // options for the compile, then the message fragments.
 #include "../test.h"
@@ -83,13 +84,15 @@ static void check_excerpt(tl_test_t *t, const char *after, int line, int col, co
     snprintf(want, sizeof want, "%5d | ", line);
     const char *nl = strchr(after, '\n');
     if (!nl || strncmp(nl + 1, want, strlen(want)) != 0) {
-        tl_test_fail(t, __FILE__, __LINE__, "no excerpt of line %d after the error:\n%s", line, after);
+        tl_test_fail(t, __FILE__, __LINE__, "no excerpt of line %d after the error:\n%s", line,
+                     after);
         return;
     }
     const char *excerpt = nl + 1 + strlen(want);
     size_t elen = strcspn(excerpt, "\n");
     if (text && (elen != strlen(text) || strncmp(excerpt, text, elen) != 0))
-        tl_test_fail(t, __FILE__, __LINE__, "excerpt is not line %d of the file: '%.*s'", line, (int)elen, excerpt);
+        tl_test_fail(t, __FILE__, __LINE__, "excerpt is not line %d of the file: '%.*s'", line,
+                     (int)elen, excerpt);
     const char *caret = excerpt + elen;
     if (*caret != '\n' || strncmp(caret + 1, "      | ", 8) != 0) {
         tl_test_fail(t, __FILE__, __LINE__, "no caret line after the excerpt");
@@ -97,12 +100,14 @@ static void check_excerpt(tl_test_t *t, const char *after, int line, int col, co
     }
     caret += 9;
     int width = 0;
-    for (int i = 0; text && i + 1 < col && text[i]; i++) width += ((unsigned char)text[i] & 0xC0) != 0x80;
+    for (int i = 0; text && i + 1 < col && text[i]; i++)
+        width += ((unsigned char)text[i] & 0xC0) != 0x80;
     if (!text) width = col - 1;
     int at = 0;
     while (caret[at] == ' ' || caret[at] == '\t') at++;
     if (caret[at] != '^' || at != width)
-        tl_test_fail(t, __FILE__, __LINE__, "caret at %d, expected at %d (column %d)", at, width, col);
+        tl_test_fail(t, __FILE__, __LINE__, "caret at %d, expected at %d (column %d)", at, width,
+                     col);
 }
 
 static void bad_file(tl_test_t *t, void *arg)
@@ -130,7 +135,8 @@ static void bad_file(tl_test_t *t, void *arg)
     const char *first = strstr(diag, ": error: ");
     while (first && first > diag && first[-1] != '\n') first--; // start of that line
     if (!first || strncmp(first, prefix, strlen(prefix)) != 0) {
-        tl_test_fail(t, __FILE__, __LINE__, "the first error does not start with '%s':\n%s", prefix, diag);
+        tl_test_fail(t, __FILE__, __LINE__, "the first error does not start with '%s':\n%s", prefix,
+                     diag);
     } else {
         char *src = e.where ? NULL : tl_test_read_file(path, NULL);
         char *line = src ? source_line(src, e.line) : NULL;
@@ -139,7 +145,8 @@ static void bad_file(tl_test_t *t, void *arg)
         free(src);
         for (int i = 0; i < e.nfrags; i++)
             if (!strstr(first, e.frags[i])) // in the error or the notes after it
-                tl_test_fail(t, __FILE__, __LINE__, "the diagnostics lack \"%s\":\n%s", e.frags[i], diag);
+                tl_test_fail(t, __FILE__, __LINE__, "the diagnostics lack \"%s\":\n%s", e.frags[i],
+                             diag);
     }
     tl_diag_free(&d);
     tl_arena_free(&arena);

@@ -100,21 +100,44 @@ static char *py(const char *prelude, const char *expr)
 TEST(front_eval_arithmetic)
 {
     static const char *cases[][2] = {
-        {"-7 // 2", "-4"},     {"-7 % 2", "1"},       {"7 // -2", "-4"},      {"7 % -2", "-1"},
-        {"-7.5 // 2", "-4.0"}, {"-7.5 % 2", "0.5"},   {"-8 // 2", "-4"},      {"7 / 2", "3.5"},
-        {"4 / 2", "2.0"},      {"10 / 4 * 2", "5.0"}, {"2 ** 10", "1024"},    {"2 ** -1", "0.5"},
-        {"(1.0 / 4) ** 0.5", "0.5"}, {"(-2) ** 3", "-8"}, {"2 ** 0.5", "1.4142135623730951"},
-        {"0.1 + 0.2", "0.30000000000000004"}, {"1e-6", "1e-06"}, {"3.0 * 2", "6.0"},
-        {"True + 1", "2"},     {"7 & 3 | 8 ^ 1", "11"}, {"1 << 4", "16"},     {"-9 >> 1", "-5"},
-        {"~5", "-6"},          {"divmod(-7, 2)", "(-4, 1)"}, {"int(7.9)", "7"}, {"round(2.5)", "2"},
-        {"abs(-3)", "3"},      {"float(3)", "3.0"},   {"max(3, 7, 5)", "7"},  {"min([4, 2, 8])", "2"},
+        {"-7 // 2", "-4"},
+        {"-7 % 2", "1"},
+        {"7 // -2", "-4"},
+        {"7 % -2", "-1"},
+        {"-7.5 // 2", "-4.0"},
+        {"-7.5 % 2", "0.5"},
+        {"-8 // 2", "-4"},
+        {"7 / 2", "3.5"},
+        {"4 / 2", "2.0"},
+        {"10 / 4 * 2", "5.0"},
+        {"2 ** 10", "1024"},
+        {"2 ** -1", "0.5"},
+        {"(1.0 / 4) ** 0.5", "0.5"},
+        {"(-2) ** 3", "-8"},
+        {"2 ** 0.5", "1.4142135623730951"},
+        {"0.1 + 0.2", "0.30000000000000004"},
+        {"1e-6", "1e-06"},
+        {"3.0 * 2", "6.0"},
+        {"True + 1", "2"},
+        {"7 & 3 | 8 ^ 1", "11"},
+        {"1 << 4", "16"},
+        {"-9 >> 1", "-5"},
+        {"~5", "-6"},
+        {"divmod(-7, 2)", "(-4, 1)"},
+        {"int(7.9)", "7"},
+        {"round(2.5)", "2"},
+        {"abs(-3)", "3"},
+        {"float(3)", "3.0"},
+        {"max(3, 7, 5)", "7"},
+        {"min([4, 2, 8])", "2"},
     };
     for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++) CHECK_PY("", cases[i][0], cases[i][1]);
 }
 
 TEST(front_eval_arithmetic_errors)
 {
-    CHECK_PY("", "2 ** 70", "error: integer overflow at compile time (tilec keeps Python ints in 64 bits)");
+    CHECK_PY("", "2 ** 70",
+             "error: integer overflow at compile time (tilec keeps Python ints in 64 bits)");
     CHECK_PY("", "1 // 0", "error: integer division or modulo by zero");
     CHECK_PY("", "1 / 0", "error: division by zero");
     CHECK_PY("", "'a' - 1", "error: unsupported operand types for -: 'str' and 'int'");
@@ -183,10 +206,12 @@ TEST(front_eval_comprehensions)
 {
     CHECK_PY("", "[i * i for i in range(5) if i % 2 == 0]", "[0, 4, 16]");
     CHECK_PY("", "{k: v for k, v in [('a', 1), ('b', 2)]}", "{'a': 1, 'b': 2}");
-    CHECK_PY("", "[(i, j) for i in range(2) for j in range(2)]", "[(0, 0), (0, 1), (1, 0), (1, 1)]");
+    CHECK_PY("", "[(i, j) for i in range(2) for j in range(2)]",
+             "[(0, 0), (0, 1), (1, 0), (1, 1)]");
     CHECK_PY("", "sum(x for x in range(5))", "10");
     // Sets are modelled as lists of distinct items.
-    CHECK_PY("", "(len({1, 2, 1}), len(set([3, 3, 4])), sorted({x % 3 for x in range(9)}))", "(2, 2, [0, 1, 2])");
+    CHECK_PY("", "(len({1, 2, 1}), len(set([3, 3, 4])), sorted({x % 3 for x in range(9)}))",
+             "(2, 2, [0, 1, 2])");
     // The comprehension variable does not leak into the enclosing scope.
     CHECK_PY("i = 'outer'\nsq = [i for i in range(3)]", "i", "'outer'");
 }
@@ -194,7 +219,8 @@ TEST(front_eval_comprehensions)
 TEST(front_eval_functions)
 {
     // Closures, late binding, default arguments evaluated once at def time.
-    CHECK_PY("def make(n):\n    def add(x):\n        return x + n\n    return add", "make(3)(4)", "7");
+    CHECK_PY("def make(n):\n    def add(x):\n        return x + n\n    return add", "make(3)(4)",
+             "7");
     CHECK_PY("n = 1\ndef get():\n    return n\nn = 5", "get()", "5");
     CHECK_PY("n = 1\ndef get(x=n):\n    return x\nn = 5", "get()", "1");
     CHECK_PY("def f(a, b=2, *, c=3):\n    return (a, b, c)", "(f(1), f(1, c=9), f(1, b=5))",
@@ -203,52 +229,61 @@ TEST(front_eval_functions)
     CHECK_PY("def f(*args, **kw):\n    return (args, kw)", "f(1, 2, x=3)", "((1, 2), {'x': 3})");
     CHECK_PY("def f(a, b, c):\n    return a * 100 + b * 10 + c", "f(*[1, 2], **{'c': 3})", "123");
     CHECK_PY("", "(lambda a, b=10: a + b)(1)", "11");
-    CHECK_PY("def f(a):\n    return a", "f(1, 2)", "error: f() takes 1 positional argument but 2 were given");
-    CHECK_PY("def f(a):\n    return a", "f(b=1)", "error: f() got an unexpected keyword argument 'b'");
+    CHECK_PY("def f(a):\n    return a", "f(1, 2)",
+             "error: f() takes 1 positional argument but 2 were given");
+    CHECK_PY("def f(a):\n    return a", "f(b=1)",
+             "error: f() got an unexpected keyword argument 'b'");
     CHECK_PY("def f(a):\n    return a", "f()", "error: f() missing required argument 'a'");
     // Classes as namespaces, and static methods.
-    CHECK_PY("class C:\n    X = 4\n    @staticmethod\n    def twice(v):\n        return 2 * v", "C.twice(C.X)", "8");
+    CHECK_PY("class C:\n    X = 4\n    @staticmethod\n    def twice(v):\n        return 2 * v",
+             "C.twice(C.X)", "8");
 }
 
 TEST(front_eval_fstrings_in_asserts)
 {
     CHECK_PY("x = 3", "f'x={x}, r={\"s\"!r}, {x * 2}'", "'x=3, r='s', 6'");
     CHECK_PY("", "f'{3.14159:.2f}|{7:4d}|{\"ab\":>4}|{255:x}'", "'3.14|   7|  ab|ff'");
-    result_t r = compile_text("import tilelang\nimport tilelang.language as T\n\n@tilelang.jit\n"
-                              "def f(M=100, block=64):\n"
-                              "    assert M % block == 0, f\"M={M} is not a multiple of block={block}\"\n"
-                              "    return None\n");
+    result_t r =
+        compile_text("import tilelang\nimport tilelang.language as T\n\n@tilelang.jit\n"
+                     "def f(M=100, block=64):\n"
+                     "    assert M % block == 0, f\"M={M} is not a multiple of block={block}\"\n"
+                     "    return None\n");
     CHECK_EQ(r.status, TL_ERR_COMPILE);
-    CHECK_CONTAINS(r.diag, "t.py:6:5: error: assertion failed: M=100 is not a multiple of block=64");
+    CHECK_CONTAINS(r.diag,
+                   "t.py:6:5: error: assertion failed: M=100 is not a multiple of block=64");
     result_free(&r);
 }
 
 TEST(front_eval_module_level_tolerance)
 {
     // Driver code that needs torch fails quietly; the kernel does not need it.
-    IR_OF(r, "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
-             "x = torch.randn(4, 4).npu()\nscale = x.sum().item() * 2\nSIZE = 64\n\n"
-             "@T.prim_func\ndef main(A: T.Tensor((SIZE,), \"float32\")):\n"
-             "    with T.Kernel(SIZE // 32, is_npu=True) as (cid, vid):\n        T.barrier_all()\n\n"
-             "if __name__ == \"__main__\":\n    out = main(x)\n    print(out)\n");
+    IR_OF(r,
+          "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
+          "x = torch.randn(4, 4).npu()\nscale = x.sum().item() * 2\nSIZE = 64\n\n"
+          "@T.prim_func\ndef main(A: T.Tensor((SIZE,), \"float32\")):\n"
+          "    with T.Kernel(SIZE // 32, is_npu=True) as (cid, vid):\n        T.barrier_all()\n\n"
+          "if __name__ == \"__main__\":\n    out = main(x)\n    print(out)\n");
     CHECK_CONTAINS(r.ir, "grid 2 (cid, vid)");
     result_free(&r);
     // A kernel that does need the torch value gets an error naming it.
-    result_t e = compile_text("import tilelang\nimport tilelang.language as T\nimport torch\n\n"
-                              "N = torch.randn(4).shape[0]\n\n@T.prim_func\n"
-                              "def main(A: T.Tensor((N,), \"float32\")):\n"
-                              "    with T.Kernel(1, is_npu=True) as (cid, vid):\n        T.barrier_all()\n");
+    result_t e =
+        compile_text("import tilelang\nimport tilelang.language as T\nimport torch\n\n"
+                     "N = torch.randn(4).shape[0]\n\n@T.prim_func\n"
+                     "def main(A: T.Tensor((N,), \"float32\")):\n"
+                     "    with T.Kernel(1, is_npu=True) as (cid, vid):\n        T.barrier_all()\n");
     CHECK_EQ(e.status, TL_ERR_COMPILE);
     CHECK_CONTAINS(e.diag, "'torch.randn(...).shape[...]' is computed by code tilec does not run");
     result_free(&e);
     // -a replaces such a module-level name.
     tl_front_arg_t args[] = {{"N", "48"}};
     tl_front_opts_t opts = {.nargs = 1, .args = args};
-    result_t a = compile_file("t.py", "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
-                                      "N = torch.randn(4).shape[0]\n\n@T.prim_func\n"
-                                      "def main(A: T.Tensor((N,), \"float32\")):\n"
-                                      "    with T.Kernel(1, is_npu=True) as (cid, vid):\n        T.barrier_all()\n",
-                              &opts);
+    result_t a =
+        compile_file("t.py",
+                     "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
+                     "N = torch.randn(4).shape[0]\n\n@T.prim_func\n"
+                     "def main(A: T.Tensor((N,), \"float32\")):\n"
+                     "    with T.Kernel(1, is_npu=True) as (cid, vid):\n        T.barrier_all()\n",
+                     &opts);
     CHECK_EQ(a.status, TL_OK);
     CHECK_CONTAINS(a.ir, "A: in float32[48]");
     result_free(&a);
@@ -265,7 +300,8 @@ TEST(front_eval_main_block_and_argparse_give_defaults)
              "            a = T.alloc_ub((block,), \"float16\")\n"
              "            T.copy(A[cid * block], a)\n            T.copy(a, B[cid * block])\n\n"
              "    return main\n\nif __name__ == \"__main__\":\n"
-             "    p = argparse.ArgumentParser()\n    p.add_argument(\"--n\", type=int, default=\"512\")\n"
+             "    p = argparse.ArgumentParser()\n    p.add_argument(\"--n\", type=int, "
+             "default=\"512\")\n"
              "    args = p.parse_args()\n    k = add(args.n, block=128)\n");
     CHECK_CONTAINS(r.ir, "A: in float16[512]");
     CHECK_CONTAINS(r.ir, "grid 4 (cid, vid)");
@@ -283,7 +319,8 @@ TEST(front_eval_builder_arguments_from_tests)
         "    def main(A: T.Tensor((N,), \"float32\"), B: T.Tensor((N,), \"float32\")):\n"
         "        with T.Kernel(N // block, is_npu=True) as (cid, vid):\n"
         "            a = T.alloc_ub((block,), \"float32\")\n            T.copy(A[cid * block], a)\n"
-        "            T.tile.mul(a, a, factor)\n            T.copy(a, B[cid * block])\n    return main\n\n"
+        "            T.tile.mul(a, a, factor)\n            T.copy(a, B[cid * block])\n    return "
+        "main\n\n"
         "def run(N, block, factor, target):\n    func = scale(N, block, factor)\n"
         "    kernel = tilelang.compile(func, out_idx=[-1], target=target,\n"
         "                              pass_configs={\"tl.ascend_auto_sync\": True})\n"
@@ -305,7 +342,8 @@ TEST(front_eval_builder_arguments_from_tests)
     const char *main_text =
         "import tilelang\nimport tilelang.language as T\n\n"
         "def build(N):\n    @T.prim_func\n    def main(A: T.Tensor((N,), \"float32\")):\n"
-        "        with T.Kernel(N // 32, is_npu=True) as (cid, vid):\n            T.barrier_all()\n    return main\n\n"
+        "        with T.Kernel(N // 32, is_npu=True) as (cid, vid):\n            T.barrier_all()\n "
+        "   return main\n\n"
         "if __name__ == \"__main__\":\n    kernel = tilelang.compile(build(96), out_idx=[0])\n";
     result_t m = compile_file("t.py", main_text, NULL);
     REQUIRE(m.status == TL_OK);
@@ -316,11 +354,12 @@ TEST(front_eval_builder_arguments_from_tests)
 
 // --- macros, helpers, function values -------------------------------------------------------
 
-static const char *UB_KERNEL_HEAD = "@tilelang.jit(out_idx=[-1])\ndef k(N=64, op=None):\n    @T.prim_func\n"
-                                    "    def main(A: T.Tensor((N,), \"float32\"), B: T.Tensor((N,), \"float32\")):\n"
-                                    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
-                                    "            a = T.alloc_ub((N,), \"float32\")\n"
-                                    "            b = T.alloc_ub((N,), \"float32\")\n";
+static const char *UB_KERNEL_HEAD =
+    "@tilelang.jit(out_idx=[-1])\ndef k(N=64, op=None):\n    @T.prim_func\n"
+    "    def main(A: T.Tensor((N,), \"float32\"), B: T.Tensor((N,), \"float32\")):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            a = T.alloc_ub((N,), \"float32\")\n"
+    "            b = T.alloc_ub((N,), \"float32\")\n";
 
 static char *kernel_text(const char *prelude, const char *body)
 {
@@ -340,12 +379,14 @@ static char *kernel_text(const char *prelude, const char *body)
 
 TEST(front_eval_macro_expansion)
 {
-    char *text = kernel_text("@T.macro\ndef scale_into(dst, src, s):\n    T.tile.mul(dst, src, s)\n"
-                             "    T.tile.add(dst, dst, 1.0)\n",
-                             "T.copy(A, a)\nscale_into(b, a, 2.0)\nscale_into(a, b, 0.5)\nT.copy(a, B)");
+    char *text =
+        kernel_text("@T.macro\ndef scale_into(dst, src, s):\n    T.tile.mul(dst, src, s)\n"
+                    "    T.tile.add(dst, dst, 1.0)\n",
+                    "T.copy(A, a)\nscale_into(b, a, 2.0)\nscale_into(a, b, 0.5)\nT.copy(a, B)");
     IR_OF(r, text);
-    CHECK_CONTAINS(r.ir, "  copy A, a\n  mul b, a, 2.0\n  add b, b, 1.0\n  mul a, b, 0.5\n  add a, a, 1.0\n"
-                         "  copy a, B\n");
+    CHECK_CONTAINS(
+        r.ir, "  copy A, a\n  mul b, a, 2.0\n  add b, b, 1.0\n  mul a, b, 0.5\n  add a, a, 1.0\n"
+              "  copy a, B\n");
     result_free(&r);
     free(text);
 }
@@ -357,11 +398,13 @@ TEST(front_eval_macro_from_sibling_module)
     snprintf(path, sizeof path, "mkdir -p %s", dir);
     REQUIRE(system(path) == 0);
     snprintf(path, sizeof path, "%s/helpers.py", dir);
-    const char *helpers = "import tilelang.language as T\n\nEPS = 1e-6\n\n@T.macro\ndef add_eps(buf):\n"
-                          "    T.tile.add(buf, buf, EPS)\n";
+    const char *helpers =
+        "import tilelang.language as T\n\nEPS = 1e-6\n\n@T.macro\ndef add_eps(buf):\n"
+        "    T.tile.add(buf, buf, EPS)\n";
     REQUIRE(tl_test_write_file(path, helpers, strlen(helpers)));
-    char *text = kernel_text("from helpers import add_eps\nimport helpers as H", "T.copy(A, a)\nadd_eps(a)\n"
-                                                                              "T.tile.mul(a, a, H.EPS)\nT.copy(a, B)");
+    char *text = kernel_text("from helpers import add_eps\nimport helpers as H",
+                             "T.copy(A, a)\nadd_eps(a)\n"
+                             "T.tile.mul(a, a, H.EPS)\nT.copy(a, B)");
     snprintf(path, sizeof path, "%s/kernel.py", dir);
     REQUIRE(tl_test_write_file(path, text, strlen(text)));
     result_t r = compile_file(path, NULL, NULL);
@@ -374,14 +417,16 @@ TEST(front_eval_macro_from_sibling_module)
 TEST(front_eval_function_values)
 {
     // `op = T.exp` then op(x): the function value is called while tracing.
-    char *text = kernel_text("", "T.copy(A, a)\nop = T.exp\nfor i in T.serial(N):\n    b[i] = op(a[i])\n"
-                                 "T.copy(b, B)");
+    char *text =
+        kernel_text("", "T.copy(A, a)\nop = T.exp\nfor i in T.serial(N):\n    b[i] = op(a[i])\n"
+                        "T.copy(b, B)");
     IR_OF(r, text);
     CHECK_CONTAINS(r.ir, "b[i] = exp(a[i])");
     result_free(&r);
     free(text);
     // A lambda given with -a.
-    text = kernel_text("", "T.copy(A, a)\nfor i in T.serial(N):\n    b[i] = op(a[i], 3.0)\nT.copy(b, B)");
+    text = kernel_text(
+        "", "T.copy(A, a)\nfor i in T.serial(N):\n    b[i] = op(a[i], 3.0)\nT.copy(b, B)");
     tl_front_arg_t args[] = {{"op", "lambda x, y: x * y + 1"}, {"N", "32"}};
     tl_front_opts_t opts = {.nargs = 2, .args = args};
     result_t l = compile_file("t.py", text, &opts);
@@ -397,8 +442,9 @@ TEST(front_eval_function_values)
 TEST(front_trace_c_division_on_ir_values)
 {
     // Python ints fold with floor semantics; IR values keep C truncation.
-    char *text = kernel_text("", "T.printf(\"%d %d %d %d\", T.int32(-7) // 2, T.int32(-7) % 2, cid // 2, cid % 2)\n"
-                                 "T.printf(\"%d %d\", -7 // 2, -7 % 2)");
+    char *text = kernel_text(
+        "", "T.printf(\"%d %d %d %d\", T.int32(-7) // 2, T.int32(-7) % 2, cid // 2, cid % 2)\n"
+            "T.printf(\"%d %d\", -7 // 2, -7 % 2)");
     IR_OF(r, text);
     CHECK_CONTAINS(r.ir, "print \"%d %d %d %d\", -3, -1, cid / 2, cid % 2");
     CHECK_CONTAINS(r.ir, "print \"%d %d\", -4, 1");
@@ -419,9 +465,10 @@ TEST(front_trace_lets_only_for_buffer_reads)
 
 TEST(front_trace_alloc_var_stores)
 {
-    char *text = kernel_text("", "n = T.alloc_var(\"int32\", init=2)\nm = T.alloc_var(\"int32\", init=cid)\n"
-                                 "n = n + m\nn += 1\nb[0] = n\nf = T.alloc_var(\"bool\", init=False)\n"
-                                 "f = n > 3\nif f:\n    b[1] = 1.0");
+    char *text =
+        kernel_text("", "n = T.alloc_var(\"int32\", init=2)\nm = T.alloc_var(\"int32\", init=cid)\n"
+                        "n = n + m\nn += 1\nb[0] = n\nf = T.alloc_var(\"bool\", init=False)\n"
+                        "f = n > 3\nif f:\n    b[1] = 1.0");
     IR_OF(r, text);
     CHECK_CONTAINS(r.ir, "  n: var int32[1] = 2\n");
     CHECK_CONTAINS(r.ir, "  f: var bool[1] = False\n");
@@ -436,9 +483,10 @@ TEST(front_trace_alloc_var_stores)
 
 TEST(front_trace_if_frames)
 {
-    char *text = kernel_text("", "with T.If(cid == 0):\n    with T.Then():\n        T.tile.fill(a, 1.0)\n"
-                                 "    with T.Else():\n        T.tile.fill(a, 2.0)\n"
-                                 "if vid > 0:\n    T.tile.fill(b, 3.0)\nelse:\n    T.tile.fill(b, 4.0)");
+    char *text =
+        kernel_text("", "with T.If(cid == 0):\n    with T.Then():\n        T.tile.fill(a, 1.0)\n"
+                        "    with T.Else():\n        T.tile.fill(a, 2.0)\n"
+                        "if vid > 0:\n    T.tile.fill(b, 3.0)\nelse:\n    T.tile.fill(b, 4.0)");
     IR_OF(r, text);
     CHECK_CONTAINS(r.ir, "  if cid == 0:\n    fill a, 1.0\n  else:\n    fill a, 2.0\n");
     CHECK_CONTAINS(r.ir, "  if vid > 0:\n    fill b, 3.0\n  else:\n    fill b, 4.0\n");
@@ -449,8 +497,9 @@ TEST(front_trace_if_frames)
 TEST(front_trace_loop_variables_are_scoped)
 {
     // After an inner loop reuses `i`, `i` is the outer loop's again (TVMScript scoping).
-    char *text = kernel_text("", "for i in T.serial(2):\n    for i in T.Parallel(4):\n        a[i] = 0.0\n"
-                                 "    b[i] = 1.0\nt = 5\nfor j in T.serial(2):\n    t = j\nb[t] = 2.0");
+    char *text =
+        kernel_text("", "for i in T.serial(2):\n    for i in T.Parallel(4):\n        a[i] = 0.0\n"
+                        "    b[i] = 1.0\nt = 5\nfor j in T.serial(2):\n    t = j\nb[t] = 2.0");
     IR_OF(r, text);
     CHECK_CONTAINS(r.ir, "    for i_1 in parallel(0, 4):\n      a[i_1] = 0.0\n    b[i] = 1.0\n");
     CHECK_CONTAINS(r.ir, "  b[5] = 2.0\n");
@@ -460,23 +509,28 @@ TEST(front_trace_loop_variables_are_scoped)
 
 TEST(front_trace_persistent)
 {
-    char *text = kernel_text("", "for bx, by in T.Persistent([4, 6], 5, cid, 2):\n    b[bx * 6 + by] = 1.0");
+    char *text =
+        kernel_text("", "for bx, by in T.Persistent([4, 6], 5, cid, 2):\n    b[bx * 6 + by] = 1.0");
     IR_OF(r, text);
     // waves = ceil(24 / 5); t = w * 5 + cid; grouped domain [6 / 2, 4, 2], last digit fastest.
     CHECK_CONTAINS(r.ir, "  for w in serial(0, 5):\n    if 24 <= w * 5 + cid:\n      break\n");
-    CHECK_CONTAINS(r.ir, "b[(w * 5 + cid) / 2 % 4 * 6 + ((w * 5 + cid) / 2 / 4 * 2 + (w * 5 + cid) % 2)] = 1.0");
+    CHECK_CONTAINS(
+        r.ir,
+        "b[(w * 5 + cid) / 2 % 4 * 6 + ((w * 5 + cid) / 2 / 4 * 2 + (w * 5 + cid) % 2)] = 1.0");
     result_free(&r);
     free(text);
 }
 
 TEST(front_trace_copy_extent_inference)
 {
-    IR_OF(r, "import tilelang\nimport tilelang.language as T\n\n@T.prim_func\n"
-             "def main(A: T.Tensor((4, 64, 128), \"float16\"), C: T.Tensor((64, 128), \"float16\")):\n"
-             "    with T.Kernel(2, is_npu=True) as (cid, vid):\n"
-             "        u = T.alloc_ub((16, 32), \"float16\")\n        v = T.alloc_ub((32,), \"float16\")\n"
-             "        T.copy(A[cid, 16, 32], u)\n        T.copy(u, C[cid * 16, 0])\n"
-             "        T.copy(A[1, cid, 0:32], v)\n        T.copy(v, C[3, 64])\n");
+    IR_OF(r,
+          "import tilelang\nimport tilelang.language as T\n\n@T.prim_func\n"
+          "def main(A: T.Tensor((4, 64, 128), \"float16\"), C: T.Tensor((64, 128), \"float16\")):\n"
+          "    with T.Kernel(2, is_npu=True) as (cid, vid):\n"
+          "        u = T.alloc_ub((16, 32), \"float16\")\n        v = T.alloc_ub((32,), "
+          "\"float16\")\n"
+          "        T.copy(A[cid, 16, 32], u)\n        T.copy(u, C[cid * 16, 0])\n"
+          "        T.copy(A[1, cid, 0:32], v)\n        T.copy(v, C[3, 64])\n");
     // A point with more indices than the other side: leading extents are 1.
     CHECK_CONTAINS(r.ir, "copy A[cid +: 1, 16 +: 16, 32 +: 32], u\n");
     CHECK_CONTAINS(r.ir, "copy u, C[cid * 16 +: 16, 0 +: 32]\n");
@@ -488,14 +542,16 @@ TEST(front_trace_copy_extent_inference)
 
 TEST(front_trace_symbolic_dims)
 {
-    IR_OF(r, "import tilelang\nimport tilelang.language as T\n\n@tilelang.jit(out_idx=[-1])\n"
-             "def k(block=32):\n    M = T.symbolic(\"M\")\n    N = T.symbolic(\"N\")\n    @T.prim_func\n"
-             "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
-             "        with T.Kernel(T.ceildiv(M, block), is_npu=True) as (cid, vid):\n"
-             "            a = T.alloc_ub((block, 64), \"float32\")\n"
-             "            for j in T.serial(N // 64):\n"
-             "                T.copy(A[cid * block, j * 64], a)\n"
-             "                T.copy(a, B[cid * block, j * 64])\n\n    return main\n");
+    IR_OF(
+        r,
+        "import tilelang\nimport tilelang.language as T\n\n@tilelang.jit(out_idx=[-1])\n"
+        "def k(block=32):\n    M = T.symbolic(\"M\")\n    N = T.symbolic(\"N\")\n    @T.prim_func\n"
+        "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
+        "        with T.Kernel(T.ceildiv(M, block), is_npu=True) as (cid, vid):\n"
+        "            a = T.alloc_ub((block, 64), \"float32\")\n"
+        "            for j in T.serial(N // 64):\n"
+        "                T.copy(A[cid * block, j * 64], a)\n"
+        "                T.copy(a, B[cid * block, j * 64])\n\n    return main\n");
     CHECK_CONTAINS(r.ir, "A: in float32[M, N]");
     CHECK_CONTAINS(r.ir, "dims M, N\n");
     CHECK_CONTAINS(r.ir, "grid (M + 31) / 32 (cid, vid)");

@@ -80,7 +80,8 @@ static bool compile_ok(tl_test_t *t, const char *path, const char *text, const c
     if (st != TL_OK) {
         // "path:LINE:COL: error:" somewhere, or the file-level "no kernel" message.
         bool located = false;
-        for (const char *p = strstr(diag, ": error: "); p && !located; p = strstr(p + 1, ": error: ")) {
+        for (const char *p = strstr(diag, ": error: "); p && !located;
+             p = strstr(p + 1, ": error: ")) {
             const char *b = p;
             while (b > diag && b[-1] != '\n') b--;
             located = strncmp(b, path, strlen(path)) == 0 && b[strlen(path)] == ':';
@@ -92,7 +93,8 @@ static bool compile_ok(tl_test_t *t, const char *path, const char *text, const c
         ok = k != NULL && d.nerrors == 0;
     }
     if (!ok)
-        tl_test_fail(t, __FILE__, __LINE__, "%s of %s: status %d, diagnostics:\n%s", what, path, st, diag);
+        tl_test_fail(t, __FILE__, __LINE__, "%s of %s: status %d, diagnostics:\n%s", what, path, st,
+                     diag);
     tl_diag_free(&d);
     tl_arena_free(&arena);
     return ok;
@@ -128,9 +130,11 @@ static bool is_word(char c)
 // these reach evaluation, tracing and verification.
 static size_t replace_word(char *s, size_t len, size_t cap, size_t at, uint64_t *rng)
 {
-    static const char *values[] = {"0", "-1", "1", "3", "7", "2 ** 62", "1.5", "-0.0", "1e308", "None",
-                                   "True", "\"x\"", "[]", "(1, 2)", "T", "T.tile", "M", "_", "cid",
-                                   "(1 // 0)", "float(\"nan\")", "10 ** 12", "range(3)"};
+    static const char *values[] = {
+        "0",        "-1",      "1",    "3",    "7",     "2 ** 62",  "1.5",
+        "-0.0",     "1e308",   "None", "True", "\"x\"", "[]",       "(1, 2)",
+        "T",        "T.tile",  "M",    "_",    "cid",   "(1 // 0)", "float(\"nan\")",
+        "10 ** 12", "range(3)"};
     size_t a = at, b = at;
     while (a > 0 && is_word(s[a - 1])) a--;
     while (b < len && is_word(s[b])) b++;
