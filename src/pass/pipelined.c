@@ -31,6 +31,10 @@
 //   steady    for g < G, u < s (unrolled):  rest(j); load(j + D)     j = g*s + u
 //   epilogue  for u < D + s - 1 (unrolled): j = G*s + u; if j < n':
 //                                             rest(j); if j + D < n': load(j + D)
+// Loops with hand-offs between the cores use one guarded loop instead, so that
+// every hand-off and its cross-core flags stay inside it:
+//   prologue as above; for g < (n' + s - 1) / s, u < s (unrolled):
+//     j = g*s + u; if j < n': rest(j); if j + D < n': load(j + D)
 // Guards on constant trip counts fold away. A loop with a break or continue,
 // or with nothing to multi-buffer, runs as a plain serial loop (with a note).
 #include "pass/pass.h"
@@ -295,34 +299,56 @@ static tl_expr_t *num(tl_kernel_t *k, int64_t v, tl_loc_t loc)
     return tl_ir_int(k, v, TL_I32, loc);
 }
 
+static tl_expr_t *trip_count(pipe_t *p)
+{
+    tl_kernel_t *k = p->k;
+    tl_stmt_t *l = p->loop;
+    tl_expr_t *trip = tl_ir_bin(k, TL_BIN_SUB, l->for_.end, l->for_.start, l->loc);
+    return tl_ir_bin(k, TL_BIN_MAX, tl_ir_cast(k, TL_I32, trip, l->loc), num(k, 0, l->loc), l->loc);
+}
+
+static void prologue(pipe_t *p, tl_stmt_t *out, tl_expr_t *trip)
+{
+    tl_kernel_t *k = p->k;
+    tl_loc_t loc = p->loop->loc;
+    for (int u = 0; u < p->d; u++) {
+        tl_stmt_t *body = tl_ir_seq(k, loc);
+        emit_part(p, body, num(k, u, loc), u % p->s, true);
+        guarded(k, out, tl_ir_bin(k, TL_BIN_LT, num(k, u, loc), trip, loc), body);
+    }
+}
+
+// `for <var>_group in 0..groups:` with an empty body.
+static tl_stmt_t *group_loop(pipe_t *p, tl_expr_t *groups)
+{
+    tl_kernel_t *k = p->k;
+    tl_stmt_t *l = p->loop;
+    char gname[96];
+    snprintf(gname, sizeof gname, "%s_group", l->for_.var->name);
+    tl_stmt_t *loop = tl_ir_stmt(k, TL_ST_FOR, l->loc);
+    loop->for_.var = tl_ir_var(k, gname, TL_I32, TL_VAR_LOOP, l->loc);
+    loop->for_.start = num(k, 0, l->loc);
+    loop->for_.end = groups;
+    loop->for_.loop = TL_LOOP_SERIAL;
+    loop->for_.body = tl_ir_seq(k, l->loc);
+    return loop;
+}
+
 static tl_stmt_t *pipeline(pipe_t *p)
 {
     tl_kernel_t *k = p->k;
     tl_stmt_t *l = p->loop;
     tl_loc_t loc = l->loc;
     int s = p->s, d = p->d;
-    tl_expr_t *trip = tl_ir_bin(k, TL_BIN_SUB, l->for_.end, l->for_.start, loc);
-    trip = tl_ir_bin(k, TL_BIN_MAX, tl_ir_cast(k, TL_I32, trip, loc), num(k, 0, loc), loc);
+    tl_expr_t *trip = trip_count(p);
     tl_stmt_t *out = tl_ir_seq(k, loc);
-    // prologue
-    for (int u = 0; u < d; u++) {
-        tl_stmt_t *body = tl_ir_seq(k, loc);
-        emit_part(p, body, num(k, u, loc), u % s, true);
-        guarded(k, out, tl_ir_bin(k, TL_BIN_LT, num(k, u, loc), trip, loc), body);
-    }
+    prologue(p, out, trip);
     // steady state
     tl_expr_t *groups = tl_ir_bin(
         k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_SUB, trip, num(k, d, loc), loc), num(k, s, loc), loc);
-    char gname[96];
-    snprintf(gname, sizeof gname, "%s_group", l->for_.var->name);
-    tl_var_t *g = tl_ir_var(k, gname, TL_I32, TL_VAR_LOOP, loc);
-    tl_stmt_t *steady = tl_ir_stmt(k, TL_ST_FOR, loc);
-    steady->for_.var = g;
-    steady->for_.start = num(k, 0, loc);
-    steady->for_.end = groups;
-    steady->for_.loop = TL_LOOP_SERIAL;
-    steady->for_.body = tl_ir_seq(k, loc);
-    tl_expr_t *base = tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, g, loc), num(k, s, loc), loc);
+    tl_stmt_t *steady = group_loop(p, groups);
+    tl_expr_t *base =
+        tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, steady->for_.var, loc), num(k, s, loc), loc);
     for (int u = 0; u < s; u++) {
         tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
         emit_part(p, steady->for_.body, j, u, false);
@@ -342,6 +368,38 @@ static tl_stmt_t *pipeline(pipe_t *p)
         guarded(k, body, tl_ir_bin(k, TL_BIN_LT, ja, trip, loc), ahead);
         guarded(k, out, tl_ir_bin(k, TL_BIN_LT, j, trip, loc), body);
     }
+    return out;
+}
+
+// The form for loops that hand data between the cores: one loop over groups of
+// s iterations, each iteration guarded, so that every hand-off (and its
+// cross-core flags) stays inside the loop.
+static tl_stmt_t *pipeline_guarded(pipe_t *p)
+{
+    tl_kernel_t *k = p->k;
+    tl_stmt_t *l = p->loop;
+    tl_loc_t loc = l->loc;
+    int s = p->s, d = p->d;
+    tl_expr_t *trip = trip_count(p);
+    tl_stmt_t *out = tl_ir_seq(k, loc);
+    prologue(p, out, trip);
+    tl_expr_t *groups =
+        tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, trip, num(k, s - 1, loc), loc),
+                  num(k, s, loc), loc);
+    tl_stmt_t *loop = group_loop(p, groups);
+    tl_expr_t *base =
+        tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, loop->for_.var, loc), num(k, s, loc), loc);
+    for (int u = 0; u < s; u++) {
+        tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
+        tl_expr_t *ja = tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc);
+        tl_stmt_t *body = tl_ir_seq(k, loc), *ahead = tl_ir_seq(k, loc);
+        emit_part(p, body, j, u, false);
+        emit_part(p, ahead, ja, (u + d) % s, true);
+        guarded(k, body, tl_ir_bin(k, TL_BIN_LT, ja, trip, loc), ahead);
+        guarded(k, loop->for_.body, tl_ir_bin(k, TL_BIN_LT, j, trip, loc), body);
+    }
+    int64_t ng;
+    if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, loop);
     return out;
 }
 
@@ -383,6 +441,8 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
         return serial(p,
                       "no copy from a read-only tensor into a buffer it fully overwrites, and no "
                       "hand-off between the cube and the vector cores");
+    for (int i = 0; i < p->nvers; i++)
+        if (p->vers[i].b->scope == TL_SCOPE_GM) return pipeline_guarded(p);
     return pipeline(p);
 }
 
