@@ -10,6 +10,13 @@ static const tl_pass_t ref_pipeline[] = {
     {"memplan", "physical scopes", tl_pass_memplan_ref},
 };
 
+// The NPU order: T.Parallel lowering and workspace insertion first (both are
+// rewrites of the one developer-mode program); T.Pipelined before the CV split,
+// because multi-buffering is a sequential transformation of that program and
+// the split and both sync passes must see the final loop structure (the
+// versions of the cube/vector hand-offs, whose flags cross_sync places); memory
+// planning after every pass that adds, copies or moves statements and before
+// intra_sync, which works on planned address ranges.
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"parallel", "physical scopes", tl_pass_parallel},
