@@ -377,18 +377,27 @@ static char *kernel_text(const char *prelude, const char *body)
     return s;
 }
 
+// The IR of kernel_text(prelude, body); a compile failure fails the test.
+static result_t kernel_ir(tl_test_t *t, const char *prelude, const char *body)
+{
+    char *text = kernel_text(prelude, body);
+    result_t r = compile_text(text);
+    if (r.status != TL_OK) tl_test_fail(t, __FILE__, __LINE__, "compile failed:\n%s", r.diag);
+    free(text);
+    return r;
+}
+
 TEST(front_eval_macro_expansion)
 {
-    char *text =
-        kernel_text("@T.macro\ndef scale_into(dst, src, s):\n    T.tile.mul(dst, src, s)\n"
-                    "    T.tile.add(dst, dst, 1.0)\n",
-                    "T.copy(A, a)\nscale_into(b, a, 2.0)\nscale_into(a, b, 0.5)\nT.copy(a, B)");
-    IR_OF(r, text);
+    result_t r =
+        kernel_ir(t,
+                  "@T.macro\ndef scale_into(dst, src, s):\n    T.tile.mul(dst, src, s)\n"
+                  "    T.tile.add(dst, dst, 1.0)\n",
+                  "T.copy(A, a)\nscale_into(b, a, 2.0)\nscale_into(a, b, 0.5)\nT.copy(a, B)");
     CHECK_CONTAINS(
         r.ir, "  copy A, a\n  mul b, a, 2.0\n  add b, b, 1.0\n  mul a, b, 0.5\n  add a, a, 1.0\n"
               "  copy a, B\n");
     result_free(&r);
-    free(text);
 }
 
 TEST(front_eval_macro_from_sibling_module)
@@ -442,34 +451,31 @@ TEST(front_eval_function_values)
 TEST(front_trace_c_division_on_ir_values)
 {
     // Python ints fold with floor semantics; IR values keep C truncation.
-    char *text = kernel_text(
-        "", "T.printf(\"%d %d %d %d\", T.int32(-7) // 2, T.int32(-7) % 2, cid // 2, cid % 2)\n"
-            "T.printf(\"%d %d\", -7 // 2, -7 % 2)");
-    IR_OF(r, text);
+    result_t r = kernel_ir(
+        t, "",
+        "T.printf(\"%d %d %d %d\", T.int32(-7) // 2, T.int32(-7) % 2, cid // 2, cid % 2)\n"
+        "T.printf(\"%d %d\", -7 // 2, -7 % 2)");
     CHECK_CONTAINS(r.ir, "print \"%d %d %d %d\", -3, -1, cid / 2, cid % 2");
     CHECK_CONTAINS(r.ir, "print \"%d %d\", -4, 1");
     result_free(&r);
-    free(text);
 }
 
 TEST(front_trace_lets_only_for_buffer_reads)
 {
-    char *text = kernel_text("", "row = cid * 8 + 1\nx = a[row]\nb[row] = x + row");
-    IR_OF(r, text);
+    result_t r = kernel_ir(t, "", "row = cid * 8 + 1\nx = a[row]\nb[row] = x + row");
     CHECK_CONTAINS(r.ir, "let x: float32 = a[cid * 8 + 1]\n");
     CHECK_CONTAINS(r.ir, "b[cid * 8 + 1] = x + (cid * 8 + 1)");
     CHECK(!strstr(r.ir, "let row"));
     result_free(&r);
-    free(text);
 }
 
 TEST(front_trace_alloc_var_stores)
 {
-    char *text =
-        kernel_text("", "n = T.alloc_var(\"int32\", init=2)\nm = T.alloc_var(\"int32\", init=cid)\n"
-                        "n = n + m\nn += 1\nb[0] = n\nf = T.alloc_var(\"bool\", init=False)\n"
-                        "f = n > 3\nif f:\n    b[1] = 1.0");
-    IR_OF(r, text);
+    result_t r =
+        kernel_ir(t, "",
+                  "n = T.alloc_var(\"int32\", init=2)\nm = T.alloc_var(\"int32\", init=cid)\n"
+                  "n = n + m\nn += 1\nb[0] = n\nf = T.alloc_var(\"bool\", init=False)\n"
+                  "f = n > 3\nif f:\n    b[1] = 1.0");
     CHECK_CONTAINS(r.ir, "  n: var int32[1] = 2\n");
     CHECK_CONTAINS(r.ir, "  f: var bool[1] = False\n");
     // A constant initial value is the declaration's; another is a store where it is made.
@@ -478,47 +484,41 @@ TEST(front_trace_alloc_var_stores)
     CHECK_CONTAINS(r.ir, "  n = n[0] + m[0]\n  n = n[0] + 1\n  b[0] = cast<float32>(n[0])\n");
     CHECK_CONTAINS(r.ir, "  f = n[0] > 3\n  if f[0]:\n    b[1] = 1.0\n");
     result_free(&r);
-    free(text);
 }
 
 TEST(front_trace_if_frames)
 {
-    char *text =
-        kernel_text("", "with T.If(cid == 0):\n    with T.Then():\n        T.tile.fill(a, 1.0)\n"
-                        "    with T.Else():\n        T.tile.fill(a, 2.0)\n"
-                        "if vid > 0:\n    T.tile.fill(b, 3.0)\nelse:\n    T.tile.fill(b, 4.0)");
-    IR_OF(r, text);
+    result_t r = kernel_ir(t, "",
+                           "with T.If(cid == 0):\n    with T.Then():\n        T.tile.fill(a, 1.0)\n"
+                           "    with T.Else():\n        T.tile.fill(a, 2.0)\n"
+                           "if vid > 0:\n    T.tile.fill(b, 3.0)\nelse:\n    T.tile.fill(b, 4.0)");
     CHECK_CONTAINS(r.ir, "  if cid == 0:\n    fill a, 1.0\n  else:\n    fill a, 2.0\n");
     CHECK_CONTAINS(r.ir, "  if vid > 0:\n    fill b, 3.0\n  else:\n    fill b, 4.0\n");
     result_free(&r);
-    free(text);
 }
 
 TEST(front_trace_loop_variables_are_scoped)
 {
     // After an inner loop reuses `i`, `i` is the outer loop's again (TVMScript scoping).
-    char *text =
-        kernel_text("", "for i in T.serial(2):\n    for i in T.Parallel(4):\n        a[i] = 0.0\n"
-                        "    b[i] = 1.0\nt = 5\nfor j in T.serial(2):\n    t = j\nb[t] = 2.0");
-    IR_OF(r, text);
+    result_t r =
+        kernel_ir(t, "",
+                  "for i in T.serial(2):\n    for i in T.Parallel(4):\n        a[i] = 0.0\n"
+                  "    b[i] = 1.0\nt = 5\nfor j in T.serial(2):\n    t = j\nb[t] = 2.0");
     CHECK_CONTAINS(r.ir, "    for i_1 in parallel(0, 4):\n      a[i_1] = 0.0\n    b[i] = 1.0\n");
     CHECK_CONTAINS(r.ir, "  b[5] = 2.0\n");
     result_free(&r);
-    free(text);
 }
 
 TEST(front_trace_persistent)
 {
-    char *text =
-        kernel_text("", "for bx, by in T.Persistent([4, 6], 5, cid, 2):\n    b[bx * 6 + by] = 1.0");
-    IR_OF(r, text);
+    result_t r = kernel_ir(
+        t, "", "for bx, by in T.Persistent([4, 6], 5, cid, 2):\n    b[bx * 6 + by] = 1.0");
     // waves = ceil(24 / 5); t = w * 5 + cid; grouped domain [6 / 2, 4, 2], last digit fastest.
     CHECK_CONTAINS(r.ir, "  for w in serial(0, 5):\n    if 24 <= w * 5 + cid:\n      break\n");
     CHECK_CONTAINS(
         r.ir,
         "b[(w * 5 + cid) / 2 % 4 * 6 + ((w * 5 + cid) / 2 / 4 * 2 + (w * 5 + cid) % 2)] = 1.0");
     result_free(&r);
-    free(text);
 }
 
 TEST(front_trace_copy_extent_inference)
