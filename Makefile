@@ -4,6 +4,7 @@
 #   make check           set up (Debian packages if root), build, run every test
 #   make check-sanitize  the same tests built with ASan + UBSan (build/san/)
 #   make demo            the main demo
+#   make bench           the CPU-backend benchmarks against oneDNN / OpenBLAS / memcpy
 #   make install PREFIX=/usr/local
 
 CC      ?= cc
@@ -91,5 +92,19 @@ install: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec
 clean:
 	rm -rf build
 
-.PHONY: all check check-sanitize setup demo format install clean fuzz
+# Benchmarks (bench/bench_*.c): programs, not tests; they print their numbers
+# and ratios. bench/setup.sh installs the libraries they compare against.
+BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libtilec.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O3 -o $@ $< $(BUILD)/libtilec.a -ldnnl -lopenblas $(LDLIBS)
+
+bench: $(BUILD)/libtilec.a
+	sh bench/setup.sh
+	$(MAKE) $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+.PHONY: all check check-sanitize setup demo format install clean bench fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

@@ -35,6 +35,7 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     if ((st = tl_jit_load(c->source, key, &c->opts.jit, &c->jit, d))) goto fail;
     c->mod = c->jit.module;
     if ((st = tl_pool_create(&c->pool, c->opts.threads, d))) goto fail;
+    c->alias_plan = tl_alias_plan(k, c->x);
     *out = c;
     return TL_OK;
 fail:
@@ -46,6 +47,9 @@ void tl_cpu_destroy(tl_cpu_t *c)
 {
     if (!c) return;
     tl_pool_destroy(c->pool);
+    for (int i = 0; c->workers && i < c->nworkers; i++) tl_cpurt_worker_free(&c->workers[i]);
+    free(c->workers);
+    free(c->alias_plan);
     tl_jit_unload(&c->jit);
     tl_cgen_free(&c->gen);
     free(c->source);
@@ -150,7 +154,9 @@ static void task(void *arg, int64_t t, int thread)
     if (atomic_load(&c->failed)) return;
     cpu_worker_t *w = &c->workers[thread];
     tl_status_t st = TL_OK;
+    if (w->ready && w->nblocks != j->resident) tl_cpurt_worker_free(w); // another grid
     if (!w->ready && (st = tl_cpurt_worker_init(c, w, j->resident))) w->ready = true;
+    if (!st && w->run != c->run) tl_cpurt_worker_reset(w, c->run);
     if (!st && !w->st) st = tl_cpurt_run_blocks(w, j->resident > 1 ? 0 : t);
     if (st) {
         w->st = st;
@@ -207,20 +213,20 @@ tl_status_t tl_cpu_run(tl_cpu_t *c)
                               n);
     if (n <= 0) return TL_OK;
     if ((st = make_env(c))) goto done;
-    c->nworkers = tl_pool_size(c->pool);
-    c->workers = calloc((size_t)c->nworkers, sizeof *c->workers);
-    if (!c->workers) {
-        st = tl_diag_fail(c->d, TL_ERR_NOMEM, "out of memory");
-        goto done;
+    if (!c->workers) { // kept from run to run: scratchpads are allocated once
+        c->nworkers = tl_pool_size(c->pool);
+        c->workers = calloc((size_t)c->nworkers, sizeof *c->workers);
+        if (!c->workers) {
+            st = tl_diag_fail(c->d, TL_ERR_NOMEM, "out of memory");
+            goto done;
+        }
     }
+    c->run++;
     atomic_store(&c->failed, 0);
     job_t j = {c, x->all_resident ? (int)n : 1};
     tl_pool_run(c->pool, x->all_resident ? 1 : n, task, &j);
     st = collect(c);
 done:
-    for (int i = 0; c->workers && i < c->nworkers; i++) tl_cpurt_worker_free(&c->workers[i]);
-    free(c->workers);
-    c->workers = NULL;
     free_env(c);
     for (int i = 0; i < c->k->buffers.len; i++)
         if (x->gm_back[i]) copy_back(x->gm_back[i], x->gm[i]);

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "cpu/abi.h"
+#include "cpu/alias.h"
 #include "cpu/cgen.h"
 #include "cpu/coro.h"
 #include "cpu/cpu.h"
@@ -23,6 +24,7 @@ typedef struct {
     int counter[TL_EXEC_CROSS_IDS];
     int pending[3][TL_EXEC_CROSS_IDS];
     tl_opcall_t *calls; // per site: the op's template (op == NULL: not built yet)
+    tl_alias_t *alias;  // per buffer id: L1 tiles read in place (alias.h)
     tl_coro_t *co;      // when the agents run as coroutines
     bool done, progress, at_barrier;
     int64_t barrier_gen;
@@ -47,7 +49,9 @@ struct cpu_worker {
     int64_t barrier_gen;
     tl_status_t st;
     int64_t failed_block; // block that failed (-1: none)
+    tl_opcall_t tmp;      // a call rewritten for copy elision
     bool ready;
+    int64_t run; // the run its templates were built for
 };
 
 struct tl_cpu {
@@ -60,6 +64,7 @@ struct tl_cpu {
     tl_jit_t jit;
     const tlc_module_t *mod;
     tl_pool_t *pool;
+    uint8_t *alias_plan; // alias.h (NULL: no copy elision)
     // per run
     tlc_env_t env;
     int64_t *gi;
@@ -70,6 +75,7 @@ struct tl_cpu {
     cpu_worker_t *workers;
     int nworkers;
     atomic_int failed;
+    int64_t run; // runs so far
 };
 
 extern const tlc_rt_t tl_cpurt_table;
@@ -78,6 +84,8 @@ extern const tlc_rt_t tl_cpurt_table;
 // the number of blocks it runs at once.
 tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident);
 void tl_cpurt_worker_free(cpu_worker_t *w);
+// Forgets what a previous run left (op templates over its tensors, errors).
+void tl_cpurt_worker_reset(cpu_worker_t *w, int64_t run);
 // Runs blocks [first, first + w->nblocks) on the worker.
 tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first);
 

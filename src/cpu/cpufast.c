@@ -1,5 +1,299 @@
-// Tile-op specialisations (see cpufast.h).
+// Tile-op specialisations (see cpufast.h), compiled for AVX-512 and used when
+// the CPU has it. Each computes what the library computes for its case
+// (tileop_unary.c, tileop_vec.c): element-wise float32 arithmetic (sub and
+// div by a scalar as add(-s) and mul(1/s)), max/min propagating NaN from the
+// first operand as the library's `a > b || a != a ? a : b`, and the casts
+// int32 -> float32 (round to nearest even, as the conversion instruction
+// does), float -> int8/int16/int32 rounding to nearest even then saturating
+// (NaN -> 0), float32 <-> bfloat16/float16. Operands must be contiguous UB
+// spans inside their buffers; anything else goes to the library.
 #include "cpu/cpufast.h"
+
+#include <math.h>
+
+#include "exec/tileop_impl.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FAST      __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma"), optimize("O3")))
+#define HAVE_FAST 1
+#endif
+
+#ifdef HAVE_FAST
+
+// The flat span of operand i (count < 0: its region, which must be
+// contiguous), or NULL when it is not a UB view or leaves its buffer.
+static uint8_t *span(const tl_opcall_t *call, int i, int64_t count, int64_t *n)
+{
+    if (i >= call->nargs || !call->args[i].is_view) return NULL;
+    const tl_view_t *v = &call->args[i].view;
+    if (v->scope != TL_SCOPE_UB || v->ndim < 1) return NULL;
+    int64_t numel = 1;
+    for (int d = 0; d < v->ndim; d++) {
+        if (v->start[d] < 0 || v->extent[d] < 0 || v->start[d] + v->extent[d] > v->shape[d])
+            return NULL;
+        numel *= v->shape[d];
+    }
+    if ((uint64_t)(numel * tl_dtype_size(v->dtype)) > (uint64_t)v->bytes) return NULL;
+    if (count < 0) {
+        int d = 0;
+        while (d < v->ndim && v->extent[d] <= 1) d++;
+        for (d++; d < v->ndim; d++)
+            if (v->extent[d] != v->shape[d]) return NULL;
+        count = tl_view_count(v);
+    }
+    int64_t off = tl_view_offset(v);
+    if (off + count > numel) return NULL;
+    *n = count;
+    return v->data + off * tl_dtype_size(v->dtype);
+}
+
+// Element-wise ops may run in place, but not over shifted overlapping spans
+// (the library's blocked loops would see other values than these).
+static bool disjoint_or_same(const uint8_t *d, const uint8_t *a, int64_t bytes)
+{
+    return d == a || d + bytes <= a || a + bytes <= d;
+}
+
+// An optional trailing element count: -1 when absent, -2 when unusable.
+static int64_t count_arg(const tl_opcall_t *call, int i)
+{
+    if (i >= call->nargs) return -1;
+    const tl_operand_t *a = &call->args[i];
+    if (a->is_view || a->scalar.is_float || a->scalar.i < 0) return -2;
+    return a->scalar.i;
+}
+
+static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
+{
+    double lo = tl_dtype_min(dt), hi = tl_dtype_max(dt);
+    float flo = (float)lo, fhi = (float)hi;
+    if (dt == TL_I8) {
+        int8_t *o = d;
+        for (int64_t i = 0; i < n; i++) {
+            float r = rintf(s[i]);
+            r = r != r ? 0.0f : r < flo ? flo : r > fhi ? fhi : r;
+            o[i] = (int8_t)r;
+        }
+    } else if (dt == TL_I16) {
+        int16_t *o = d;
+        for (int64_t i = 0; i < n; i++) {
+            float r = rintf(s[i]);
+            r = r != r ? 0.0f : r < flo ? flo : r > fhi ? fhi : r;
+            o[i] = (int16_t)r;
+        }
+    } else {
+        int32_t *o = d;
+        for (int64_t i = 0; i < n; i++) {
+            double r = rint((double)s[i]);
+            r = r != r ? 0.0 : r < lo ? lo : r > hi ? hi : r;
+            o[i] = (int32_t)r;
+        }
+    }
+}
+
+static FAST void widen(tl_dtype_t st, const uint16_t *s, float *d, int64_t n)
+{
+    if (st == TL_BF16)
+        for (int64_t i = 0; i < n; i++) d[i] = tl_bf16_to_f32_fast(s[i]);
+    else
+        for (int64_t i = 0; i < n; i++) d[i] = tl_f16_to_f32_fast(s[i]);
+}
+
+static FAST void narrow16(tl_dtype_t dt, const float *s, uint16_t *d, int64_t n)
+{
+    if (dt == TL_BF16)
+        for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_bf16_rint(s[i]);
+    else
+        for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_f16_rint(s[i]);
+}
+
+static FAST bool cast(const tl_opcall_t *call)
+{
+    int64_t count = count_arg(call, 2), nd = 0, ns = 0;
+    tl_round_t mode = call->op->round;
+    if (count == -2 || (mode != TL_CAST_RINT && mode != TL_CAST_NONE)) return false;
+    uint8_t *d = span(call, 0, count, &nd), *s = span(call, 1, count, &ns);
+    if (!d || !s || nd != ns) return false;
+    tl_dtype_t dt = call->args[0].view.dtype, st = call->args[1].view.dtype;
+    int64_t db = nd * tl_dtype_size(dt), sb = nd * tl_dtype_size(st);
+    if (!(d + db <= s || s + sb <= d)) return false; // overlapping spans of two dtypes
+    if (st == TL_I32 && dt == TL_F32) {
+        const int32_t *a = (const int32_t *)s;
+        float *o = (float *)d;
+        for (int64_t i = 0; i < nd; i++) o[i] = (float)a[i];
+        return true;
+    }
+    if ((dt == TL_I8 || dt == TL_I16 || dt == TL_I32) && (st == TL_F32 || st == TL_F16)) {
+        if (st == TL_F32) {
+            to_int(dt, d, (const float *)s, nd);
+            return true;
+        }
+        float buf[TL_TILEOP_CHUNK];
+        for (int64_t c = 0; c < nd; c += TL_TILEOP_CHUNK) {
+            int64_t m = TL_MIN(TL_TILEOP_CHUNK, nd - c);
+            widen(st, (const uint16_t *)s + c, buf, m);
+            to_int(dt, d + c * tl_dtype_size(dt), buf, m);
+        }
+        return true;
+    }
+    if (dt == TL_F32 && (st == TL_BF16 || st == TL_F16)) {
+        widen(st, (const uint16_t *)s, (float *)d, nd);
+        return true;
+    }
+    if (st == TL_F32 && (dt == TL_BF16 || dt == TL_F16)) {
+        narrow16(dt, (const float *)s, (uint16_t *)d, nd);
+        return true;
+    }
+    return false;
+}
+
+static FAST void binary(tl_opcode_t code, float *d, const float *a, const float *b, float s,
+                        int64_t n)
+{
+    switch (code) {
+    case TL_OP_ADD:
+        if (b)
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] + b[i];
+        else
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] + s;
+        break;
+    case TL_OP_SUB:
+        if (b)
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] - b[i];
+        else
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] + s;
+        break;
+    case TL_OP_MUL:
+        if (b)
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] * b[i];
+        else
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] * s;
+        break;
+    case TL_OP_DIV:
+        if (b)
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] / b[i];
+        else
+            for (int64_t i = 0; i < n; i++) d[i] = a[i] * s;
+        break;
+    case TL_OP_MAX:
+        for (int64_t i = 0; i < n; i++) {
+            float y = b ? b[i] : s;
+            d[i] = a[i] > y || a[i] != a[i] ? a[i] : y;
+        }
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++) {
+            float y = b ? b[i] : s;
+            d[i] = a[i] < y || a[i] != a[i] ? a[i] : y;
+        }
+        break;
+    }
+}
+
+static FAST bool vec(const tl_opcall_t *call)
+{
+    if (call->nargs != 3) return false;
+    int64_t nd = 0, na = 0, nb = 0;
+    uint8_t *d = span(call, 0, -1, &nd), *a = span(call, 1, -1, &na), *b = NULL;
+    if (!d || !a || nd != na || call->args[0].view.dtype != TL_F32 ||
+        call->args[1].view.dtype != TL_F32)
+        return false;
+    float s = 0;
+    tl_opcode_t code = call->op->code;
+    if (call->args[2].is_view) {
+        if (call->args[2].view.dtype != TL_F32 || !(b = span(call, 2, -1, &nb)) || nb != nd)
+            return false;
+    } else if (code == TL_OP_DIV) {
+        float r = 1.0f / (float)tl_tileop_scalar_value(&call->args[2].scalar);
+        tl_scalar_t rs = {.is_float = true, .f = r};
+        s = tl_tileop_scalar_f32(TL_F32, &rs);
+    } else {
+        s = tl_tileop_scalar_f32(TL_F32, &call->args[2].scalar);
+        if (code == TL_OP_SUB) s = -s;
+    }
+    if (!disjoint_or_same(d, a, nd * 4) || (b && !disjoint_or_same(d, b, nd * 4))) return false;
+    binary(code, (float *)d, (const float *)a, (const float *)b, s, nd);
+    return true;
+}
+
+static FAST bool unary(const tl_opcall_t *call)
+{
+    int64_t count = count_arg(call, 2), nd = 0, na = 0;
+    if (count == -2) return false;
+    uint8_t *d = span(call, 0, count, &nd), *a = span(call, 1, count, &na);
+    if (!d || !a || nd != na || call->args[0].view.dtype != TL_F32 ||
+        call->args[1].view.dtype != TL_F32)
+        return false;
+    if (!disjoint_or_same(d, a, nd * 4)) return false;
+    float *o = (float *)d;
+    const float *x = (const float *)a;
+    switch (call->op->code) {
+    case TL_OP_ABS:
+        for (int64_t i = 0; i < nd; i++) o[i] = fabsf(x[i]);
+        return true;
+    case TL_OP_RELU:
+        for (int64_t i = 0; i < nd; i++) o[i] = x[i] < 0 ? 0.0f : x[i];
+        return true;
+    case TL_OP_ROUND:
+        for (int64_t i = 0; i < nd; i++) o[i] = rintf(x[i]);
+        return true;
+    case TL_OP_SQRT:
+        for (int64_t i = 0; i < nd; i++) o[i] = sqrtf(x[i]);
+        return true;
+    case TL_OP_RECIPROCAL:
+        for (int64_t i = 0; i < nd; i++) o[i] = 1.0f / x[i];
+        return true;
+    default: return false;
+    }
+}
+
+static FAST bool clamp(const tl_opcall_t *call)
+{
+    int64_t count = count_arg(call, 4), nd = 0, na = 0;
+    if (count == -2 || call->nargs < 4 || call->args[2].is_view || call->args[3].is_view)
+        return false;
+    uint8_t *d = span(call, 0, count, &nd), *a = span(call, 1, count, &na);
+    if (!d || !a || nd != na || call->args[0].view.dtype != TL_F32 ||
+        call->args[1].view.dtype != TL_F32)
+        return false;
+    if (!disjoint_or_same(d, a, nd * 4)) return false;
+    float lo = tl_tileop_scalar_f32(TL_F32, &call->args[2].scalar);
+    float hi = tl_tileop_scalar_f32(TL_F32, &call->args[3].scalar);
+    float *o = (float *)d;
+    const float *x = (const float *)a;
+    for (int64_t i = 0; i < nd; i++) o[i] = x[i] < lo ? lo : x[i] > hi ? hi : x[i];
+    return true;
+}
+
+static int have = -1;
+
+bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    if (have < 0) {
+        __builtin_cpu_init();
+        have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    }
+    if (!have) return false;
+    switch (call->op->code) {
+    case TL_OP_CAST: return !(ctx->deq_scale != 1.0f) && cast(call);
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_MUL:
+    case TL_OP_DIV:
+    case TL_OP_MAX:
+    case TL_OP_MIN: return vec(call);
+    case TL_OP_ABS:
+    case TL_OP_RELU:
+    case TL_OP_ROUND:
+    case TL_OP_SQRT:
+    case TL_OP_RECIPROCAL: return unary(call);
+    case TL_OP_CLAMP: return clamp(call);
+    default: return false;
+    }
+}
+
+#else
 
 bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
@@ -7,3 +301,5 @@ bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     (void)call;
     return false;
 }
+
+#endif

@@ -95,6 +95,38 @@ static tl_status_t build_call(cpu_agent_t *ag, int site, tl_opcall_t **out)
     return TL_OK;
 }
 
+// Copy elision (alias.h): 1 when a copy was recorded instead of run, 2 when
+// the call to run is the worker's temporary (a gemm reading tensors in
+// place), 0 otherwise.
+static int elide(cpu_agent_t *ag, tl_opcall_t *call)
+{
+    const uint8_t *plan = ag->w->c->alias_plan;
+    const tl_op_t *op = call->op;
+    cpu_agent_t *aic = &ag->blk->ag[TL_AGENT_AIC];
+    if (op->code == TL_OP_COPY && call->nargs == 2 && call->args[0].is_view &&
+        call->args[1].is_view) {
+        const tl_buffer_t *src = op->args[0].region.buf, *dst = op->args[1].region.buf;
+        if (!plan[dst->id]) return 0;
+        aic->alias[dst->id].on = false;
+        return plan[src->id] && src->scope == TL_SCOPE_GM &&
+               tl_alias_copy(&aic->alias[dst->id], &call->args[0].view, &call->args[1].view);
+    }
+    if (op->code != TL_OP_GEMM_V0 && op->code != TL_OP_MMA) return 0;
+    bool any = false;
+    for (int i = 0; i < 2 && i < call->nargs; i++)
+        any |= call->args[i].is_view && plan[op->args[i].region.buf->id] &&
+               aic->alias[op->args[i].region.buf->id].on;
+    if (!any) return 0;
+    tl_opcall_t *t = &ag->w->tmp;
+    *t = *call;
+    for (int i = 0; i < 2; i++) {
+        const tl_buffer_t *b = op->args[i].region.buf;
+        if (plan[b->id] && aic->alias[b->id].on)
+            tl_alias_view(&aic->alias[b->id], &t->args[i].view);
+    }
+    return 2;
+}
+
 static int rt_op(tlc_lane_t *lane, int site, const int64_t *nums, const tlc_scalar_t *sc)
 {
     cpu_agent_t *ag = lane->ag;
@@ -119,6 +151,11 @@ static int rt_op(tlc_lane_t *lane, int site, const int64_t *nums, const tlc_scal
                 memcpy(&call->pad, &sc[j++], sizeof call->pad);
             }
         }
+    }
+    if (ag->w->c->alias_plan) {
+        int r = elide(ag, call);
+        if (r == 1) return TL_OK;
+        if (r == 2) call = &ag->w->tmp;
     }
     if (tl_cpufast_run(&ag->ctx, call)) return TL_OK;
     if ((st = tl_tileop_run(&ag->ctx, call))) {
@@ -334,7 +371,9 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
                 p += TL_ALIGN_UP((size_t)x->extent[s], 64);
             }
             ag->calls = calloc((size_t)c->gen.nsites, sizeof *ag->calls);
-            if (!ag->calls) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
+            ag->alias = calloc((size_t)c->k->buffers.len + 1, sizeof *ag->alias);
+            if (!ag->calls || !ag->alias)
+                return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
             bool thread = x->dev ? a == TL_AGENT_AIC : ag->present;
             if (use_coroutines(c) && thread) {
                 tl_status_t st = tl_coro_create(&ag->co, &w->diag);
@@ -346,11 +385,28 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
     return TL_OK;
 }
 
+void tl_cpurt_worker_reset(cpu_worker_t *w, int64_t run)
+{
+    tl_cpu_t *c = w->c;
+    tl_diag_clear(&w->diag);
+    w->st = TL_OK;
+    w->failed_block = -1;
+    w->run = run;
+    for (int b = 0; b < w->nblocks; b++)
+        for (int a = 0; a < TL_AGENT_COUNT; a++) {
+            cpu_agent_t *ag = &w->blocks[b].ag[a];
+            for (int i = 0; ag->calls && i < c->gen.nsites; i++) ag->calls[i].op = NULL;
+            if (ag->alias)
+                memset(ag->alias, 0, sizeof *ag->alias * (size_t)(c->k->buffers.len + 1));
+        }
+}
+
 void tl_cpurt_worker_free(cpu_worker_t *w)
 {
     for (int b = 0; w->blocks && b < w->nblocks; b++)
         for (int a = 0; a < TL_AGENT_COUNT; a++) {
             free(w->blocks[b].ag[a].calls);
+            free(w->blocks[b].ag[a].alias);
             tl_coro_destroy(w->blocks[b].ag[a].co);
         }
     free(w->blocks);

@@ -127,25 +127,31 @@ static AVX512 void pack_b_i8(int64_t N, int64_t K, const int8_t *B, int64_t ldb,
                                        __mmask16 last, const int32_t *corr)                        \
     {                                                                                              \
         __m512i acc[MR][NR];                                                                       \
-        for (int i = 0; i < MR; i++)                                                               \
-            for (int j = 0; j < NR; j++) {                                                         \
-                __mmask16 m = j == NR - 1 ? last : 0xffff;                                         \
-                acc[i][j] = init ? _mm512_setzero_si512()                                          \
-                                 : _mm512_maskz_loadu_epi32(m, C + i * ldc + 16 * j);              \
-            }                                                                                      \
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++)                                   \
+        {                                                                                          \
+            __mmask16 m = j == NR - 1 ? last : 0xffff;                                             \
+            acc[i][j] =                                                                            \
+                init ? _mm512_setzero_si512() : _mm512_maskz_loadu_epi32(m, C + i * ldc + 16 * j); \
+        }                                                                                          \
         for (int64_t g = 0; g < G; g++) {                                                          \
             __m512i b[NR];                                                                         \
-            for (int j = 0; j < NR; j++) b[j] = _mm512_loadu_si512(Bp + j * pstride + g * 64);     \
-            for (int i = 0; i < MR; i++) {                                                         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) b[j] =                            \
+                _mm512_loadu_si512(Bp + j * pstride + g * 64);                                     \
+            _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                   \
+            {                                                                                      \
                 int32_t w;                                                                         \
                 memcpy(&w, A + i * lda + 4 * g, 4);                                                \
                 __m512i a = _mm512_set1_epi32(w);                                                  \
-                for (int j = 0; j < NR; j++) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], b[j], a);  \
+                _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) acc[i][j] =                   \
+                    _mm512_dpbusd_epi32(acc[i][j], b[j], a);                                       \
             }                                                                                      \
         }                                                                                          \
-        for (int i = 0; i < MR; i++) {                                                             \
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
+        {                                                                                          \
             __m512i c = _mm512_set1_epi32(corr[i]);                                                \
-            for (int j = 0; j < NR; j++) {                                                         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++)                                   \
+            {                                                                                      \
                 __mmask16 m = j == NR - 1 ? last : 0xffff;                                         \
                 _mm512_mask_storeu_epi32(C + i * ldc + 16 * j, m, _mm512_sub_epi32(acc[i][j], c)); \
             }                                                                                      \
@@ -168,17 +174,92 @@ typedef void (*i8k_fn)(int64_t, const int8_t *, int64_t, const uint8_t *, int64_
     }
 static const i8k_fn i8k[6][4] = {I8_FNS(1), I8_FNS(2), I8_FNS(3), I8_FNS(4), I8_FNS(5), I8_FNS(6)};
 
+// Small M with B as [N,K]: dot products along k, 64 bytes per vpdpbusd
+// (B offset to unsigned per load), one horizontal sum per C element.
+#define I8_DOT(MR, NR)                                                                             \
+    static AVX512 void i8d_##MR##_##NR(int64_t K, const int8_t *A, int64_t lda, const int8_t *B,   \
+                                       int64_t ldb, int32_t *C, int64_t ldc, bool init,            \
+                                       const int32_t *corr)                                        \
+    {                                                                                              \
+        const __m512i x80 = _mm512_set1_epi8((char)0x80);                                          \
+        __m512i acc[MR][NR];                                                                       \
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) acc[i][j] =                       \
+                _mm512_setzero_si512();                                                            \
+        for (int64_t k = 0; k < K; k += 64) {                                                      \
+            __mmask64 km = K - k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (K - k)) - 1);          \
+            __m512i a[MR], b[NR];                                                                  \
+            _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++) a[i] =                            \
+                _mm512_maskz_loadu_epi8(km, A + i * lda + k);                                      \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) b[j] =                            \
+                _mm512_xor_si512(_mm512_maskz_loadu_epi8(km, B + j * ldb + k), x80);               \
+            _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                   \
+                _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) acc[i][j] =                   \
+                    _mm512_dpbusd_epi32(acc[i][j], b[j], a[i]);                                    \
+        }                                                                                          \
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++)                                   \
+        {                                                                                          \
+            int32_t *c = C + i * ldc + j;                                                          \
+            uint32_t v = (uint32_t)_mm512_reduce_add_epi32(acc[i][j]) - (uint32_t)corr[i];         \
+            *c = (int32_t)((init ? 0u : (uint32_t)*c) + v);                                        \
+        }                                                                                          \
+    }
+
+I8_DOT(1, 8)
+I8_DOT(2, 4)
+I8_DOT(3, 4)
+I8_DOT(4, 4)
+I8_DOT(1, 1)
+
+static AVX512 void gemm_i8_dot(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda,
+                               const int8_t *B, int64_t ldb, int32_t *C, int64_t ldc, bool init,
+                               const int32_t *corr)
+{
+    for (int64_t n0 = 0; n0 < N;) {
+        int64_t left = N - n0;
+        int nr = left >= 8 ? 8 : left >= 4 ? 4 : 1;
+        for (int64_t m0 = 0; m0 < M;) {
+            int mr = (int)TL_MIN(4, M - m0);
+            const int8_t *a = A + m0 * lda, *b = B + n0 * ldb;
+            int32_t *c = C + m0 * ldc + n0;
+            if (nr == 8) {
+                for (int i = 0; i < mr; i++)
+                    i8d_1_8(K, a + i * lda, lda, b, ldb, c + i * ldc, ldc, init, corr + m0 + i);
+            } else if (nr == 4) {
+                if (mr == 4) i8d_4_4(K, a, lda, b, ldb, c, ldc, init, corr + m0);
+                if (mr == 3) i8d_3_4(K, a, lda, b, ldb, c, ldc, init, corr + m0);
+                if (mr == 2) i8d_2_4(K, a, lda, b, ldb, c, ldc, init, corr + m0);
+                if (mr == 1)
+                    i8d_1_1(K, a, lda, b, ldb, c, ldc, init, corr + m0),
+                        i8d_1_1(K, a, lda, b + ldb, ldb, c + 1, ldc, init, corr + m0),
+                        i8d_1_1(K, a, lda, b + 2 * ldb, ldb, c + 2, ldc, init, corr + m0),
+                        i8d_1_1(K, a, lda, b + 3 * ldb, ldb, c + 3, ldc, init, corr + m0);
+            } else {
+                for (int i = 0; i < mr; i++)
+                    i8d_1_1(K, a + i * lda, lda, b, ldb, c + i * ldc, ldc, init, corr + m0 + i);
+            }
+            m0 += mr;
+        }
+        n0 += nr;
+    }
+}
+
 static AVX512 void gemm_i8_avx512(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda,
                                   const int8_t *B, int64_t ldb, bool tb, int32_t *C, int64_t ldc,
                                   bool init, uint8_t *Bp, int32_t *corr)
 {
     int64_t G = (K + 3) / 4, P = (N + 15) / 16;
-    pack_b_i8(N, K, B, ldb, tb, Bp, G);
     for (int64_t m = 0; m < M; m++) {
         int64_t s = 0;
         for (int64_t k = 0; k < K; k++) s += A[m * lda + k];
         corr[m] = (int32_t)(uint32_t)((uint64_t)s * 128u);
     }
+    if (tb && M <= 16) {
+        gemm_i8_dot(M, N, K, A, lda, B, ldb, C, ldc, init, corr);
+        return;
+    }
+    pack_b_i8(N, K, B, ldb, tb, Bp, G);
     for (int64_t p0 = 0; p0 < P; p0 += 4) {
         int nr = (int)TL_MIN(4, P - p0);
         int64_t ncols = TL_MIN(16 * (p0 + nr), N) - 16 * (p0 + nr - 1);
@@ -274,27 +355,28 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
         float *C, int64_t ldc, bool init, __mmask16 last)                                          \
     {                                                                                              \
         __m512 acc[MR][NR];                                                                        \
-        for (int i = 0; i < MR; i++)                                                               \
-            for (int j = 0; j < NR; j++) {                                                         \
-                __mmask16 m = j == NR - 1 ? last : 0xffff;                                         \
-                acc[i][j] =                                                                        \
-                    init ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m, C + i * ldc + 16 * j);   \
-            }                                                                                      \
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++)                                   \
+        {                                                                                          \
+            __mmask16 m = j == NR - 1 ? last : 0xffff;                                             \
+            acc[i][j] =                                                                            \
+                init ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m, C + i * ldc + 16 * j);       \
+        }                                                                                          \
         for (int64_t k = 0; k < K; k++) {                                                          \
             __m512 b[NR];                                                                          \
-            for (int j = 0; j < NR; j++)                                                           \
-                b[j] = _mm512_maskz_loadu_ps(j == NR - 1 ? last : 0xffff, B + k * ldb + 16 * j);   \
-            for (int i = 0; i < MR; i++) {                                                         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) b[j] =                            \
+                _mm512_maskz_loadu_ps(j == NR - 1 ? last : 0xffff, B + k * ldb + 16 * j);          \
+            _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                   \
+            {                                                                                      \
                 __m512 a = _mm512_set1_ps(A[i * sam + k * sak]);                                   \
-                for (int j = 0; j < NR; j++)                                                       \
-                    acc[i][j] = FUSED ? _mm512_fmadd_ps(a, b[j], acc[i][j])                        \
-                                      : _mm512_add_ps(acc[i][j], _mm512_mul_ps(a, b[j]));          \
+                _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) acc[i][j] =                   \
+                    FUSED ? _mm512_fmadd_ps(a, b[j], acc[i][j])                                    \
+                          : _mm512_add_ps(acc[i][j], _mm512_mul_ps(a, b[j]));                      \
             }                                                                                      \
         }                                                                                          \
-        for (int i = 0; i < MR; i++)                                                               \
-            for (int j = 0; j < NR; j++)                                                           \
-                _mm512_mask_storeu_ps(C + i * ldc + 16 * j, j == NR - 1 ? last : 0xffff,           \
-                                      acc[i][j]);                                                  \
+        _Pragma("GCC unroll 8") for (int i = 0; i < MR;                                            \
+                                     i++) _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++)     \
+            _mm512_mask_storeu_ps(C + i * ldc + 16 * j, j == NR - 1 ? last : 0xffff, acc[i][j]);   \
     }
 
 #define F32_ROW(MR, F)                                                                             \

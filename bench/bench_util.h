@@ -1,0 +1,92 @@
+// Helpers shared by the CPU-backend benchmarks (bench/bench_*.c): timing with
+// medians, compiling a kernel of kernels/ for the cpu target, and random
+// tensors. Benchmarks run from the repository root (`make bench`).
+#ifndef TL_BENCH_UTIL_H
+#define TL_BENCH_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu/cpu.h"
+#include "front/front.h"
+#include "pass/pass.h"
+#include "rt/rng.h"
+
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Median wall time of `reps` calls of fn(arg) after one warm-up call.
+static inline double bench_median(void (*fn)(void *), void *arg, int reps)
+{
+    double t[256];
+    if (reps > 256) reps = 256;
+    fn(arg);
+    for (int i = 0; i < reps; i++) {
+        double t0 = bench_now();
+        fn(arg);
+        t[i] = bench_now() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], bench_cmp);
+    return t[reps / 2];
+}
+
+static inline void bench_die(tl_diag_t *d, const char *what)
+{
+    fprintf(stderr, "%s%s failed\n", tl_diag_text(d), what);
+    exit(1);
+}
+
+// Front end + cpu pipeline for `file` (factory `kernel`, NULL: the only one)
+// with factory arguments "NAME=VALUE" (NULL-terminated).
+static inline tl_kernel_t *bench_kernel(tl_arena_t *arena, const char *file, const char *kernel,
+                                        const char *const *args, tl_diag_t *d)
+{
+    static char names[16][64];
+    tl_front_arg_t fa[16];
+    int n = 0;
+    for (; args && args[n] && n < 16; n++) {
+        const char *eq = strchr(args[n], '=');
+        snprintf(names[n], sizeof names[n], "%.*s", (int)(eq - args[n]), args[n]);
+        fa[n] = (tl_front_arg_t){names[n], eq + 1};
+    }
+    tl_front_opts_t fo = {.kernel = kernel, .nargs = n, .args = fa};
+    tl_kernel_t *k = NULL;
+    if (tl_front_compile(arena, file, &fo, d, &k)) bench_die(d, file);
+    tl_pass_ctx_t pc = {d, NULL, NULL, false, false, false};
+    if (tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc)) bench_die(d, "passes");
+    return k;
+}
+
+static inline tl_cpu_t *bench_cpu(const tl_kernel_t *k, tl_diag_t *d)
+{
+    tl_cpu_t *c;
+    if (tl_cpu_create(&c, k, NULL, d)) bench_die(d, "cpu compile");
+    return c;
+}
+
+static inline tl_tensor_t *bench_tensor(tl_dtype_t t, int nd, const int64_t *shape, uint64_t seed,
+                                        double lo, double hi, tl_diag_t *d)
+{
+    tl_tensor_t *x;
+    if (tl_tensor_create(&x, t, nd, shape, d)) bench_die(d, "tensor");
+    tl_rng_t r;
+    tl_rng_seed(&r, seed);
+    if (tl_dtype_is_float(t) ? tl_rng_fill_uniform(&r, x, lo, hi, d)
+                             : tl_rng_fill_int(&r, x, (int64_t)lo, (int64_t)hi, d))
+        bench_die(d, "fill");
+    return x;
+}
+
+#endif
