@@ -263,10 +263,17 @@ static void block_finish(tl_sim_t *s, sim_block_t *b, bool clean)
     for (int i = 0; i < TL_AGENT_COUNT; i++)
         if (b->ag[i].present) dur = TL_MAX(dur, sim_time_agent_end(&b->ag[i]));
     dur += s->arch->block_overhead;
-    if (s->resident)
+    int64_t bound = 0; // the block's busiest pipe
+    for (int i = 0; i < TL_AGENT_COUNT; i++)
+        for (int p = 0; b->ag[i].present && p < SIM_NP; p++)
+            bound = TL_MAX(bound, b->ag[i].busy[p]);
+    if (s->resident) {
         s->core_time[b->core] = TL_MAX(s->core_time[b->core], dur);
-    else
+        s->core_bound[b->core] = TL_MAX(s->core_bound[b->core], bound);
+    } else {
         s->core_time[b->core] = b->base + dur;
+        s->core_bound[b->core] += bound;
+    }
     for (int i = 0; i < TL_AGENT_COUNT; i++) {
         const sim_agent_t *ag = &b->ag[i];
         if (!ag->present) continue;
@@ -411,7 +418,9 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
     s->l2 = tl_arena_alloc(&s->arena, nb * sizeof *s->l2);
     s->l2_lines = tl_arena_alloc(&s->arena, nb * sizeof *s->l2_lines);
     s->core_time = tl_arena_alloc(&s->arena, (size_t)arch->num_aic * sizeof *s->core_time);
-    if (!s->gm_written || !s->addr || !s->gm || !s->l2 || !s->l2_lines || !s->core_time) {
+    s->core_bound = tl_arena_alloc(&s->arena, (size_t)arch->num_aic * sizeof *s->core_bound);
+    if (!s->gm_written || !s->addr || !s->gm || !s->l2 || !s->l2_lines || !s->core_time ||
+        !s->core_bound) {
         tl_sim_destroy(s);
         return tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
     }
@@ -478,18 +487,18 @@ tl_status_t tl_sim_run(tl_sim_t *s)
 {
     tl_status_t st = tl_exec_bind(s->x);
     if (st) return st;
-    if (!s->started) {
-        if ((st = setup(s))) return st;
-        s->started = true;
-        if (s->resident) // every block exists from the start (mode-0 flags reach them all)
-            for (int i = 0; i < s->nslots; i++) block_start(s, &s->blocks[i], i);
-    }
+    if (s->ran) return tl_diag_fail(s->d, TL_ERR_ARG, "a simulator runs its kernel once");
+    s->ran = true;
+    if ((st = setup(s))) return st;
+    s->started = true;
+    if (s->resident) // every block exists from the start (mode-0 flags reach them all)
+        for (int64_t i = 0; i < s->nblocks; i++) block_start(s, &s->blocks[i], i);
     int errors_before = s->d->nerrors;
     st = tl_exec_run(s->x);
     if (st && st != TL_ERR_RACE && s->d->nerrors > errors_before && s->d->first_error)
         sim_error(s, TL_SIM_RUNTIME, (tl_loc_t){0}, NULL, "%s", s->d->first_error);
     for (int i = 0; i < s->nslots; i++) block_finish(s, &s->blocks[i], st == TL_OK);
-    s->started = false; // a second run would need fresh state
+    s->started = false;
     if (s->opts.trace) sim_trace_end(s);
     sim_report_finish(s);
     sim_report_diag(s);

@@ -90,11 +90,12 @@ typedef struct {
 typedef struct {
     const tl_arch_t *arch;
     int64_t blocks;
-    int64_t waves;    // ceil(blocks / cores)
-    int64_t cycles;   // device time: the busiest core
-    double time_us;   // cycles at the modeled clock
-    double launch_us; // kernel launch overhead (arch table)
-    double total_us;  // time_us + launch_us
+    int64_t waves;        // ceil(blocks / cores)
+    int64_t cycles;       // device time: the busiest core
+    int64_t ideal_cycles; // bound: per core the sum of its blocks' busiest pipe; the max
+    double time_us;       // cycles at the modeled clock
+    double launch_us;     // kernel launch overhead (arch table)
+    double total_us;      // time_us + launch_us
     // busy cycles of each pipe over the agents' run time, percent;
     // [0] the cube cores (AIC), [1] the vector cores (AIV); indexed by tl_pipe_t
     double busy[2][TL_PIPE_COUNT];
@@ -113,9 +114,9 @@ void tl_sim_destroy(tl_sim_t *s); // NULL is fine
 // The executor the simulator runs: give it the kernel's arguments, read its
 // tensors after the run.
 tl_exec_t *tl_sim_exec(tl_sim_t *s);
-// Runs the kernel. TL_OK: no race and no misuse; TL_ERR_RACE: some were found
-// (reported to the diag, and in the report); other codes: the run failed (an
-// executor error) and the report holds what was seen up to then.
+// Runs the kernel (once). TL_OK: no race and no misuse; TL_ERR_RACE: some
+// were found (reported to the diag, and in the report); other codes: the run
+// failed (an executor error) and the report holds what was seen up to then.
 tl_status_t tl_sim_run(tl_sim_t *s);
 const tl_sim_report_t *tl_sim_report(const tl_sim_t *s);
 

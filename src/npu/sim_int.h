@@ -160,7 +160,7 @@ struct tl_sim {
     int nvec;
     bool resident;   // all blocks at once (mode-0 flags, T.sync_all)
     int64_t nblocks; // after bind
-    bool started;
+    bool started, ran;
     // blocks: one slot, or one per block when resident
     sim_block_t *blocks;
     int nslots;
@@ -192,6 +192,7 @@ struct tl_sim {
     int64_t nbuckets;
     // time and statistics
     int64_t *core_time;
+    int64_t *core_bound; // per core: the sum of its blocks' busiest-pipe cycles
     int64_t busy[2][SIM_NP], agent_time[2];
     int64_t syncs[TL_SYNC_COUNT];
     int64_t instructions;

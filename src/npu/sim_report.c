@@ -22,7 +22,11 @@ void sim_report_finish(tl_sim_t *s)
     r->blocks = s->nblocks;
     r->waves = s->resident ? 1 : (s->nblocks + a->num_aic - 1) / a->num_aic;
     r->cycles = 0;
-    for (int c = 0; c < a->num_aic; c++) r->cycles = TL_MAX(r->cycles, s->core_time[c]);
+    r->ideal_cycles = 0;
+    for (int c = 0; c < a->num_aic; c++) {
+        r->cycles = TL_MAX(r->cycles, s->core_time[c]);
+        r->ideal_cycles = TL_MAX(r->ideal_cycles, s->core_bound[c]);
+    }
     r->time_us = (double)r->cycles / a->clock_mhz;
     r->launch_us = a->launch_overhead_us;
     r->total_us = r->time_us + r->launch_us;
@@ -135,6 +139,8 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
     tl_buf_printf(
         out, "  time %lld cycles = %.2f us (+ %.1f us launch = %.2f us), %lld instructions\n",
         (long long)r->cycles, r->time_us, r->launch_us, r->total_us, (long long)r->instructions);
+    tl_buf_printf(out, "  busiest-pipe bound %lld cycles (%.2fx)\n", (long long)r->ideal_cycles,
+                  r->ideal_cycles ? (double)r->cycles / (double)r->ideal_cycles : 0.0);
     busy_line(out, r, 0);
     busy_line(out, r, 1);
     tl_buf_puts(out, "  syncs");
@@ -186,9 +192,11 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                   a->name, a->soc, a->clock_mhz, a->num_aic);
     tl_buf_printf(b,
                   "  \"blocks\": %lld, \"waves\": %lld, \"cycles\": %lld, \"time_us\": %.4f, "
-                  "\"launch_us\": %.2f, \"total_us\": %.4f, \"instructions\": %lld,\n",
+                  "\"launch_us\": %.2f, \"total_us\": %.4f, \"instructions\": %lld,\n"
+                  "  \"ideal_cycles\": %lld,\n",
                   (long long)r->blocks, (long long)r->waves, (long long)r->cycles, r->time_us,
-                  r->launch_us, r->total_us, (long long)r->instructions);
+                  r->launch_us, r->total_us, (long long)r->instructions,
+                  (long long)r->ideal_cycles);
     tl_buf_puts(b, "  \"pipes\": {");
     for (int kind = 0; kind < 2; kind++) {
         const tl_pipe_t *ps = kind ? aiv_pipes : aic_pipes;
