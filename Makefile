@@ -5,6 +5,7 @@
 #   make check-sanitize  the same tests built with ASan + UBSan (build/san/)
 #   make demo            the main demo
 #   make bench           the CPU-backend benchmarks against oneDNN / OpenBLAS / memcpy
+#   make bench-front     the front end's speed on the sparse attention kernel
 #   make install PREFIX=/usr/local
 
 CC      ?= cc
@@ -106,5 +107,12 @@ bench: $(BUILD)/libtilec.a
 	$(MAKE) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
-.PHONY: all check check-sanitize setup demo format install clean bench fuzz
+# The front-end benchmark alone (parse + evaluate + trace + verify); it needs no
+# other library.
+bench-front: $(BUILD)/libtilec.a
+	@mkdir -p $(BUILD)/bench
+	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_front bench/bench_front.c $(BUILD)/libtilec.a $(LDLIBS)
+	$(BUILD)/bench/bench_front
+
+.PHONY: all check check-sanitize setup demo format install clean bench bench-front fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
