@@ -57,13 +57,16 @@ static const tl_arch_t arch_a2 = {
     .mte2_bpc = 110,                   // row 25, D/E: ini l2_read_rate, pypto fit ~106
     .mte3_bpc = 86,                    // row 26, D/E: ini l2_write_rate, pypto fit ~84
     .hbm_share_bpc = 32,               // row 27, D: ini ddr_rate (we share chip bandwidth instead)
-    .gm_burst_bytes = 32,              // row 28, D: transfers counted in 32 B DataBlocks
+    .gm_block_bytes = 32,              // E: whole 32 B DataBlocks (the bursts below not modeled)
+    .gm_burst_bytes = {128, 256, 512}, // row 28, D
     .gm_best_align = 512,              // row 28, D
     .gm_min_efficient_xfer = 16384,    // row 28, D
     .gm_misalign_32b_efficiency = 0.7, // row 29, D (not applied: see docs/simulator.md)
     .mte1_l0a_bpc = 256,               // row 30, D: load_data_perf (§8)
     .mte1_l0b_bpc = 128,               // row 31, D: load_data_perf (§8)
     .mte1_bt_bpc = 32,                 // row 33, D
+    .mte1_load3d_bpc = {32, 256},      // row 32, D: im2col, by shape (not exposed by the language)
+    .mte1_load3d_latency = 50,         // row 32, D
     .mte1_latency = 28,                // rows 30-31, D
     .mte1_bt_latency = 20,             // row 33, D
     .fix_fb_bpc = 32,                  // row 34, D
@@ -91,9 +94,15 @@ static const tl_arch_t arch_a2 = {
     .vec_lat_int = 5,                  // §4.2: int ops 4-5
     .vec_lat_other = 6,                // E: like add
     .vec_bank_conflict_max = 8,        // row 46, D (not applied: layouts are logical)
+    .datacopy_max_blocks = 4095,       // row 47, D: DataCopy API
+    .datacopy_max_block_32b = 65535,   // row 47, D
+    .datacopy_max_gap_32b = 65535,     // row 47, D
     .queue_depth = 32,                 // rows 48-49, D/E
     .scalar_cycles = 1,                // row 50, E
     .scalar_gm_cycles = 20,            // E: a data-cache access; unpublished
+    .icache_bytes = 32768,             // row 51, D
+    .dcache_bytes = 32768,             // row 51, D
+    .dcache_line = 64,                 // row 51, D
     .event_ids = 8,                    // row 52, D: SetFlag doc
     .flag_latency = 2,                 // row 53, E
     .xcore_flag_ids = 16,              // row 54, D (§8)
@@ -137,9 +146,16 @@ int tl_arch_cube_macs(const tl_arch_t *a, tl_dtype_t t)
     }
 }
 
+// row 63, derived
 double tl_arch_peak_tflops_f16(const tl_arch_t *a)
 {
     return a->num_aic * (double)a->cube_mac_f16 * 2 * a->clock_mhz * 1e6 / 1e12;
+}
+
+// row 64, derived: one 256 B repeat of fp16 (128 lanes) per cycle per AIV
+double tl_arch_peak_vector_tops_f16(const tl_arch_t *a)
+{
+    return a->num_aiv * (double)(a->vec_bytes_per_repeat / 2) * a->clock_mhz * 1e6 / 1e12;
 }
 
 double tl_arch_hbm_bpc(const tl_arch_t *a)

@@ -27,11 +27,12 @@ typedef struct {
     int l2_hit_latency, l2_miss_extra_latency;
     int gm_read_latency, gm_write_latency;
     double mte2_bpc, mte3_bpc, hbm_share_bpc; // bytes per cycle per core
-    int gm_burst_bytes, gm_best_align, gm_min_efficient_xfer;
+    int gm_block_bytes;                       // transfers move whole blocks of this size
+    int gm_burst_bytes[3], gm_best_align, gm_min_efficient_xfer;
     double gm_misalign_32b_efficiency;
     // MTE1 (L1 -> L0A / L0B / BT) and FIX
-    double mte1_l0a_bpc, mte1_l0b_bpc, mte1_bt_bpc;
-    int mte1_latency, mte1_bt_latency;
+    double mte1_l0a_bpc, mte1_l0b_bpc, mte1_bt_bpc, mte1_load3d_bpc[2];
+    int mte1_latency, mte1_bt_latency, mte1_load3d_latency;
     double fix_fb_bpc, fix_elems_per_cycle;
     int fix_fb_latency, fix_latency;
     // cube: multiply-accumulates per cycle by input type
@@ -45,11 +46,13 @@ typedef struct {
         vec_lat_reduce, vec_lat_int, vec_lat_other;
     int vec_bank_conflict_max;
     // issue, queues, synchronisation
+    int datacopy_max_blocks, datacopy_max_block_32b, datacopy_max_gap_32b;
     int queue_depth;
     int scalar_cycles;    // a scalar instruction (let, element load/store)
     int scalar_gm_cycles; // extra cycles of a scalar GM access (data cache)
-    int event_ids;        // per pipe pair
-    int flag_latency;     // set_flag firing to wait_flag release
+    int icache_bytes, dcache_bytes, dcache_line;
+    int event_ids;    // per pipe pair
+    int flag_latency; // set_flag firing to wait_flag release
     int xcore_flag_ids, xcore_counter_max, xcore_latency;
     bool xcore_wait_blocks_all_pipes;
     double launch_overhead_us; // whole kernel, all cores
@@ -65,8 +68,9 @@ const char *tl_arch_names(void);
 // Cube multiply-accumulates per cycle for an input dtype (1-byte types run at
 // the int8 rate, 4-byte types at the fp32 rate).
 int tl_arch_cube_macs(const tl_arch_t *a, tl_dtype_t t);
-// Peak cube throughput of the whole chip for fp16 (TFLOPS).
+// Peak throughput of the whole chip for fp16: cube (TFLOPS), vector (TOPS).
 double tl_arch_peak_tflops_f16(const tl_arch_t *a);
+double tl_arch_peak_vector_tops_f16(const tl_arch_t *a);
 // Chip-wide bandwidths in bytes per cycle.
 double tl_arch_hbm_bpc(const tl_arch_t *a);
 double tl_arch_l2_bpc(const tl_arch_t *a);

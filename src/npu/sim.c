@@ -184,6 +184,42 @@ static void scan_op(tl_sim_t *s, const tl_op_t *op)
     if (op->code == TL_OP_GEMM_V0) s->uses_gemm_v0 = true;
 }
 
+// Copy paths of the A2/A3 core (research/ascend_model.md §2.3) T.copy can
+// take; L0C -> UB and UB -> L1 exist only through a GM workspace.
+static bool legal_path(tl_scope_t src, tl_scope_t dst)
+{
+    switch (src) {
+    case TL_SCOPE_GM: return dst == TL_SCOPE_L1 || dst == TL_SCOPE_UB;
+    case TL_SCOPE_L1: return dst == TL_SCOPE_L0A || dst == TL_SCOPE_L0B;
+    case TL_SCOPE_L0C: return dst == TL_SCOPE_GM;
+    case TL_SCOPE_UB: return dst == TL_SCOPE_GM || dst == TL_SCOPE_UB;
+    default: return false;
+    }
+}
+
+static void check_path(tl_sim_t *s, const tl_stmt_t *st)
+{
+    const tl_op_t *op = &st->op;
+    if ((op->code != TL_OP_COPY && op->code != TL_OP_ATOMIC_ADD) || op->nargs < 2 ||
+        op->args[0].kind != TL_ARG_REGION || op->args[1].kind != TL_ARG_REGION)
+        return;
+    bool atomic = op->code == TL_OP_ATOMIC_ADD;
+    const tl_buffer_t *src = op->args[atomic ? 1 : 0].region.buf,
+                      *dst = op->args[atomic ? 0 : 1].region.buf;
+    bool ok = atomic ? dst->scope == TL_SCOPE_GM &&
+                           (src->scope == TL_SCOPE_UB || src->scope == TL_SCOPE_L0C)
+                     : legal_path(src->scope, dst->scope);
+    if (ok) return;
+    bool via_gm = (src->scope == TL_SCOPE_L0C && dst->scope == TL_SCOPE_UB) ||
+                  (src->scope == TL_SCOPE_UB && dst->scope == TL_SCOPE_L1);
+    sim_error(s, TL_SIM_ILLEGAL_PATH, st->loc, NULL,
+              "%s from %s ('%s') to %s ('%s') is not a data path of the %s core%s",
+              atomic ? "T.tile.atomic_add" : "T.copy", tl_scope_name(src->scope), src->name,
+              tl_scope_name(dst->scope), dst->name, s->arch->name,
+              via_gm ? ": it goes through GM (a workspace, a cross-core flag, a second copy)" : "");
+    s->static_errors++;
+}
+
 static void scan(tl_sim_t *s, const tl_stmt_t *st)
 {
     if (!st) return;
@@ -198,7 +234,10 @@ static void scan(tl_sim_t *s, const tl_stmt_t *st)
         scan(s, st->if_.else_);
         break;
     case TL_ST_SCOPE: scan(s, st->scope.body); break;
-    case TL_ST_OP: scan_op(s, &st->op); break;
+    case TL_ST_OP:
+        scan_op(s, &st->op);
+        check_path(s, st);
+        break;
     case TL_ST_STORE:
         if (st->store.buf->scope == TL_SCOPE_GM) s->gm_written[st->store.buf->id] = true;
         break;
@@ -494,7 +533,7 @@ tl_status_t tl_sim_run(tl_sim_t *s)
     if (s->resident) // every block exists from the start (mode-0 flags reach them all)
         for (int64_t i = 0; i < s->nblocks; i++) block_start(s, &s->blocks[i], i);
     int errors_before = s->d->nerrors;
-    st = tl_exec_run(s->x);
+    st = s->static_errors ? TL_ERR_RACE : tl_exec_run(s->x); // the executor would refuse them
     if (st && st != TL_ERR_RACE && s->d->nerrors > errors_before && s->d->first_error)
         sim_error(s, TL_SIM_RUNTIME, (tl_loc_t){0}, NULL, "%s", s->d->first_error);
     for (int i = 0; i < s->nslots; i++) block_finish(s, &s->blocks[i], st == TL_OK);

@@ -69,6 +69,7 @@ typedef struct {
     X(TL_SIM_XFLAG_UNMATCHED, "cross_flag_unmatched")                                              \
     X(TL_SIM_OVERFLOW, "scratchpad_overflow")                                                      \
     X(TL_SIM_MISALIGNED, "misaligned")                                                             \
+    X(TL_SIM_ILLEGAL_PATH, "illegal_path")                                                         \
     X(TL_SIM_TOO_MANY_BLOCKS, "too_many_blocks")                                                   \
     X(TL_SIM_RUNTIME, "runtime")
 

@@ -173,6 +173,7 @@ struct tl_sim {
     bool *gm_written; // per buffer id: some statement writes this GM buffer
     int64_t *addr;    // per buffer id: scratchpad address
     bool uses_gemm_v0;
+    int static_errors; // found before the run (illegal paths): the run is skipped
     // sites and findings
     sim_site_t *sites;
     int nsites, capsites;

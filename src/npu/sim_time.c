@@ -109,7 +109,7 @@ int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t 
                     int64_t *bytes)
 {
     const tl_arch_t *a = s->arch;
-    int64_t g = a->gm_burst_bytes;
+    int64_t g = a->gm_block_bytes;
     int64_t lo = off / g * g, hi = (off + len + g - 1) / g * g; // whole DataBlocks
     uint8_t *bits = l2_bits(s, buf, total);
     int64_t line = a->l2_line_bytes, cap = a->l2_bytes / line, hit = 0;
