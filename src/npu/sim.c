@@ -336,7 +336,7 @@ static sim_agent_t *agent_of(tl_sim_t *s, int64_t block, tl_agent_t a)
 static tl_status_t hook(void *arg, const tl_exec_event_t *ev)
 {
     tl_sim_t *s = arg;
-    if (!s->started) return TL_OK;
+    if (!s->started || ev->block < 0 || ev->block >= TL_MAX(s->nblocks, 1)) return TL_OK;
     sim_agent_t *ag = agent_of(s, ev->block, ev->agent);
     switch (ev->kind) {
     case TL_EXEC_EV_OP: return sim_inst_op(s, ag, ev);

@@ -349,6 +349,7 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     }
     case TL_SYNC_WAIT_FLAG: {
         sim_flag_t *f = &ag->flag[src][dst][ev->id];
+        if (!f->clk) return; // out of memory at the set
         int64_t go = wait_on(s, ag, dst, f->clk, f->time);
         f->on = false;
         if (ag->blk->traced) {
