@@ -18,7 +18,10 @@
 // GM operands go through UB temporaries (GM -> UB copies before, UB -> GM copy
 // after); compound expressions go through temporaries of the nest's shape,
 // new UB buffers that memory planning places; the destination itself holds
-// intermediate results when no later part of the expression reads it.
+// intermediate results when no later part of the expression reads it. With
+// memory planning off (every buffer keeps its own range) a nest that would
+// need whole-tile temporaries runs as a loop over rows, whose temporaries are
+// one row.
 //
 // Exactness: the ops are chosen so that results equal the scalar loop's bit for
 // bit. sub(x, s) and s - x go through additions of negated values, which IEEE
@@ -86,6 +89,7 @@ typedef struct {
     tl_region_t dst_r;
     int pending;    // loads of dst not yet consumed by an op
     bool dst_busy;  // dst holds an intermediate value
+    bool no_tiles;  // no temporaries of the nest's full shape (see lower_nest)
     bool dst_plain; // dst_r's extents before its last two are 1 (a broadcast target)
     bool bcast;     // choosing the target of a broadcast
 } lower_t;
@@ -286,6 +290,7 @@ static bool temp(lower_t *L, vclass_t c, tl_dtype_t t, val_t *v)
     if (i == L->ntemps) {
         if (L->ntemps == MAX_TEMPS)
             return fail(L, L->loc, "the expressions need too many temporaries");
+        if (L->no_tiles && c == V_TILE) return fail(L, L->loc, "it needs a temporary tile");
         int nd;
         int64_t shape[TL_MAX_DIMS];
         shape_of(L, c, &nd, shape);
@@ -376,7 +381,7 @@ static bool materialise(lower_t *L, val_t *v)
         val_t flat;
         consume(L, v);
         if (!temp(L, v->cls, v->t, &flat)) return false;
-        tl_arg_t args[2] = {region_arg(&flat.r), region_arg(r)};
+        tl_arg_t args[2] = {region_arg(r), region_arg(&flat.r)}; // T.copy(src, dst)
         emit(L, TL_OP_COPY, 2, args);
         *v = flat;
     }
@@ -703,7 +708,7 @@ static bool lower_store(lower_t *L, tl_buffer_t *dst, int nidx, tl_expr_t *const
             for (int d = 0; same && d < v.r.ndim; d++)
                 same = tl_ir_expr_equal(v.r.start[d], L->dst_r.start[d]);
             if (!same) {
-                tl_arg_t args[2] = {region_arg(&L->dst_r), region_arg(&v.r)};
+                tl_arg_t args[2] = {region_arg(&v.r), region_arg(&L->dst_r)};
                 emit(L, TL_OP_COPY, 2, args);
             }
         }
@@ -893,6 +898,9 @@ static tl_stmt_t *lower_nest(lower_t *L, tl_stmt_t *s)
         L->first = first;
         L->n = L->nall - first;
         L->why = NULL;
+        // Without memory planning every temporary keeps its own UB range: then
+        // rows with small temporaries are preferred to whole-tile ones.
+        L->no_tiles = !k->config.memory_planning && first < L->nall - 1;
         tl_stmt_t *ops = tl_ir_seq(k, s->loc);
         if (!lower_body(L, &body, ops)) {
             k->buffers.len = nbufs; // drop this attempt's temporaries

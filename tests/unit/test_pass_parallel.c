@@ -12,7 +12,8 @@ static const pk_pass_fn par_only[] = {tl_pass_parallel, NULL};
 static const char *kernel_fmt =
     "import tilelang\n"
     "import tilelang.language as T\n"
-    "@tilelang.jit(out_idx=[4])\n"
+    "CFG = {tilelang.PassConfigKey.TL_ASCEND_MEMORY_PLANNING: True}\n"
+    "@tilelang.jit(out_idx=[4], pass_configs=CFG)\n"
     "def k(M=16, N=64, W=64, dt='%s'):\n"
     "    @T.prim_func\n"
     "    def main(A: T.Tensor((M, N), dt), B: T.Tensor((M, N), dt), R: T.Tensor((M,), dt),\n"
@@ -23,11 +24,13 @@ static const char *kernel_fmt =
     "            r = T.alloc_ub((M,), dt)\n"
     "            c = T.alloc_ub((N,), dt)\n"
     "            o = T.alloc_ub((M, W), dt)\n"
+    "            rt = T.alloc_ub((1, M), dt)\n"
     "            with T.Scope('V'):\n"
     "                T.copy(A, a)\n"
     "                T.copy(B, b)\n"
     "                T.copy(R, r)\n"
     "                T.copy(C, c)\n"
+    "                T.copy(R, rt)\n"
     "                T.tile.fill(o, 0)\n"
     "%s"
     "                T.copy(o, O)\n"
@@ -35,10 +38,10 @@ static const char *kernel_fmt =
 
 typedef struct {
     const char *dtype;
-    const char *body; // statements at 16 spaces of indentation
-    const char *want; // text the IR after the pass must contain ("" for none)
-    const char *note; // the fallback note, or NULL when it must vectorise
-    const char *args[3];
+    const char *body;    // statements at 16 spaces of indentation
+    const char *want;    // text the IR after the pass must contain ("" for none)
+    const char *note;    // the fallback note, or NULL when it must vectorise
+    const char *args[3]; // factory arguments; TL_... entries are pass configs
 } pcase_t;
 
 #define NEST "                for i, j in T.Parallel(M, N):\n"
@@ -134,12 +137,21 @@ static const pcase_t cases[] = {
      "for i in serial(0, 16):",
      NULL,
      {"W=128"}},
+    {"float32", NEST S20 "o[i, j] = b[i, j]\n", "copy b[:, :], o[:, :]", NULL, {0}},
+    // a row operand stored as [1, M]: copied flat before the broadcast
+    {"float32", NEST S20 "o[i, j] = a[i, j] + rt[0, i]\n", "copy rt[:, :], o_t0", NULL, {0}},
+    // without memory planning, rows instead of a whole-tile temporary
+    {"float32",
+     NEST S20 "o[i, j] = a[i, j]\n" S20 "o[i, j] = o[i, j] * c[j]\n",
+     "mul o[i, :], o[i, :], c[:]",
+     NULL,
+     {"TL_ASCEND_MEMORY_PLANNING=False"}},
     // fallbacks
     {"float32",
      NEST S20 "if a[i, j] > 0.0:\n" S20 "    o[i, j] = a[i, j]\n" S20 "else:\n" S20
               "    o[i, j] = 0.0\n",
      "",
-     "k.py:21:21: note: T.Parallel loop runs as scalar code: its body contains a data-dependent if",
+     "k.py:24:21: note: T.Parallel loop runs as scalar code: its body contains a data-dependent if",
      {0}},
     {"float32",
      NEST S20 "o[i, j] = b[i, (j + 1) % 64]\n",
@@ -197,7 +209,12 @@ static void run_case(tl_test_t *t, void *arg)
     pk_spec_t s = {
         .src = src,
         .fills = {"A=uniform:-3:3", "B=uniform:0.5:4", "R=uniform:-2:2", "C=uniform:0.5:2"}};
-    for (int i = 0; i < 3 && c->args[i]; i++) s.args[i] = c->args[i];
+    for (int i = 0, na = 0, nc = 0; i < 3 && c->args[i]; i++) {
+        if (!strncmp(c->args[i], "TL_", 3))
+            s.configs[nc++] = c->args[i];
+        else
+            s.args[na++] = c->args[i];
+    }
     pk_t got;
     tl_buf_t why;
     tl_buf_init(&why);
