@@ -34,8 +34,9 @@ void sim_inst_done(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in)
     if (!ag->blk->traced) return;
     const sim_site_t *site = &s->sites[in->site];
     tl_loc_t loc = site->st ? site->st->loc : (tl_loc_t){0};
-    sim_trace_slice(s, ag, in->pipe, site->name, in->start, TL_MAX(in->end, in->start + 1), &loc,
-                    in->bytes);
+    sim_trace_slice(s, ag, in->pipe, site->name, in->start,
+                    in->pipe == SIM_S ? in->end - in->start : in->occ,
+                    in->pipe == SIM_S ? 0 : in->lat, &loc, in->bytes);
 }
 
 // --- scalar instructions ----------------------------------------------------------------------

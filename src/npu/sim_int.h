@@ -9,6 +9,7 @@
 
 // Pipes S..FIX as indices 0..6 (tl_pipe_t - TL_PIPE_S).
 enum { SIM_NP = TL_PIPE_FIX - TL_PIPE_S + 1, SIM_S = 0 };
+enum { SIM_FLOW = SIM_NP, SIM_LANES = SIM_NP + 1 }; // trace lane of the flags
 #define SIM_PIX(p)  ((int)(p) - (int)TL_PIPE_S)
 #define SIM_PIPE(i) ((tl_pipe_t)((i) + (int)TL_PIPE_S))
 
@@ -72,7 +73,7 @@ typedef struct {
     int64_t time;
     sim_vc_t *clk;
     const tl_stmt_t *st;
-    int pid, pipe; // trace flow source
+    int pid; // trace flow source
     int64_t ts;
 } sim_xent_t;
 
@@ -281,12 +282,12 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b);
 
 // --- sim_trace.c -------------------------------------------------------------------------
 void sim_trace_begin(tl_sim_t *s);
-void sim_trace_slice(tl_sim_t *s, const sim_agent_t *ag, int pipe, const char *name, int64_t start,
-                     int64_t end, const tl_loc_t *loc, int64_t bytes);
-// A flow arrow from (pid, pipe, ts: absolute cycle) to the waiting agent's
-// pipe at ts2 (a cycle of its block).
-void sim_trace_flow(tl_sim_t *s, int pid, int pipe, int64_t ts, const sim_agent_t *to, int pipe2,
-                    int64_t ts2);
+// A slice on a lane (a pipe, or SIM_FLOW) from cycle `start` of its block.
+void sim_trace_slice(tl_sim_t *s, const sim_agent_t *ag, int lane, const char *name, int64_t start,
+                     int64_t dur, int64_t lat, const tl_loc_t *loc, int64_t bytes);
+// A flow arrow from process pid's flag lane at ts (an absolute cycle) to the
+// waiting agent's flag lane at ts2 (a cycle of its block).
+void sim_trace_flow(tl_sim_t *s, int pid, int64_t ts, const sim_agent_t *to, int64_t ts2);
 void sim_trace_instant(tl_sim_t *s, const sim_agent_t *ag, int pipe, int64_t ts, const char *name,
                        const char *detail);
 void sim_trace_end(tl_sim_t *s);

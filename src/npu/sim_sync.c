@@ -24,6 +24,7 @@
 #include "npu/sim_int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static bool on_core(tl_agent_t a, tl_pipe_t p)
@@ -219,7 +220,7 @@ static int peers(tl_sim_t *s, sim_agent_t *ag, int mode, sim_agent_t **out)
 }
 
 static void push(tl_sim_t *s, sim_xq_t *q, int64_t time, const sim_vc_t *clk, const tl_stmt_t *st,
-                 const sim_agent_t *from, int pipe, int64_t ts)
+                 const sim_agent_t *from, int64_t ts)
 {
     if (q->n >= SIM_XQ) return; // the check stopped the run before this
     sim_xent_t *e = &q->e[q->n++];
@@ -228,7 +229,6 @@ static void push(tl_sim_t *s, sim_xq_t *q, int64_t time, const sim_vc_t *clk, co
     if (e->clk) sim_vc_copy(s, e->clk, clk);
     e->st = st;
     e->pid = from->pid;
-    e->pipe = pipe;
     e->ts = from->blk->base + ts;
 }
 
@@ -249,14 +249,18 @@ static void set_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t
     int64_t fire = TL_MAX(ag->issue + 1, sim_time_drained(ag, p));
     int64_t t = fire + s->arch->xcore_latency;
     ag->issue += s->arch->scalar_cycles;
-    if (ag->blk->traced) sim_trace_slice(s, ag, p, "set_cross_flag", fire, fire + 1, &st->loc, 0);
+    if (ag->blk->traced) {
+        char name[64];
+        snprintf(name, sizeof name, "set_cross_flag(%s, %lld)", pname(st->sync.src), (long long)id);
+        sim_trace_slice(s, ag, SIM_FLOW, name, fire, 1, 0, &st->loc, 0);
+    }
     if (mode == 2 && ag->id == TL_AGENT_AIC) {
         for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++)
             if (ag->blk->ag[a].present)
-                push(s, &ag->blk->ag[a].counter[id], t, s->tmp2, st, ag, p, fire);
+                push(s, &ag->blk->ag[a].counter[id], t, s->tmp2, st, ag, fire);
         return;
     }
-    push(s, &ag->pending[mode][id], t, s->tmp2, st, ag, p, fire);
+    push(s, &ag->pending[mode][id], t, s->tmp2, st, ag, fire);
     sim_agent_t *group[TL_AGENT_COUNT * 64];
     int n = peers(s, ag, mode, group);
     for (int i = 0; i < n; i++)
@@ -273,10 +277,9 @@ static void set_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t
     }
     if (mode == 2) {
         sim_agent_t *aic = &ag->blk->ag[TL_AGENT_AIC];
-        push(s, &aic->counter[id], last.time, clk, st, ag, p, fire);
+        push(s, &aic->counter[id], last.time, clk, st, ag, fire);
     } else {
-        for (int i = 0; i < n; i++)
-            push(s, &group[i]->counter[id], last.time, clk, st, ag, p, fire);
+        for (int i = 0; i < n; i++) push(s, &group[i]->counter[id], last.time, clk, st, ag, fire);
     }
     sim_vc_free(s, clk);
 }
@@ -290,8 +293,10 @@ static void wait_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_
     if (e.clk) sim_vc_join(s, ag->I[SIM_S], e.clk);
     ag->issue += s->arch->scalar_cycles;
     if (ag->blk->traced) {
-        sim_trace_slice(s, ag, SIM_S, "wait_cross_flag", go, go + 1, &st->loc, 0);
-        sim_trace_flow(s, e.pid, e.pipe, e.ts, ag, SIM_S, go);
+        char name[64];
+        snprintf(name, sizeof name, "wait_cross_flag(%lld)", (long long)id);
+        sim_trace_slice(s, ag, SIM_FLOW, name, go, 1, 0, &st->loc, 0);
+        sim_trace_flow(s, e.pid, e.ts, ag, go);
     }
     sim_vc_free(s, e.clk);
 }
@@ -329,6 +334,16 @@ static void sync_all(tl_sim_t *s, sim_agent_t *ag)
     sim_vc_join(s, ag->I[SIM_S], s->sync_all_clk);
 }
 
+// "set_flag(mte2, v, 0)" on the trace's flag lane at cycle t.
+static void flag_slice(tl_sim_t *s, const sim_agent_t *ag, const tl_stmt_t *st, int64_t id,
+                       int64_t t)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s(%s, %s, %lld)", tl_sync_name(st->sync.kind),
+             pname(st->sync.src), pname(st->sync.dst), (long long)id);
+    sim_trace_slice(s, ag, SIM_FLOW, name, t, 1, 0, &st->loc, 0);
+}
+
 void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
 {
     const tl_stmt_t *st = ev->stmt;
@@ -343,8 +358,7 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
         f->on = true;
         f->st = st;
         f->fire = f->time - s->arch->flag_latency;
-        if (ag->blk->traced)
-            sim_trace_slice(s, ag, src, "set_flag", f->fire, f->fire + 1, &st->loc, 0);
+        if (ag->blk->traced) flag_slice(s, ag, st, ev->id, f->fire);
         return;
     }
     case TL_SYNC_WAIT_FLAG: {
@@ -353,8 +367,8 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
         int64_t go = wait_on(s, ag, dst, f->clk, f->time);
         f->on = false;
         if (ag->blk->traced) {
-            sim_trace_slice(s, ag, dst, "wait_flag", go, go + 1, &st->loc, 0);
-            sim_trace_flow(s, ag->pid, src, ag->blk->base + f->fire, ag, dst, go);
+            flag_slice(s, ag, st, ev->id, go);
+            sim_trace_flow(s, ag->pid, ag->blk->base + f->fire, ag, go);
         }
         return;
     }

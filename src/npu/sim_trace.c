@@ -2,18 +2,21 @@
 // Trace Event format Perfetto and chrome://tracing open: one process per
 // modeled core named as msprof does ("core0.cubecore0", "core0.veccore0",
 // "core0.veccore1"), one thread per pipe (SCALAR, MTE1, MTE2, MTE3, CUBE,
-// VECTOR, FIXP), an "X" slice per instruction with its op, source line and
-// bytes, flow arrows from each set_flag / set_cross_flag to the wait it
-// released, and instant events at races. Times are microseconds at the
-// modeled clock; the trace stops growing after TRACE_MAX events.
+// VECTOR, FIXP) with an "X" slice per instruction over its occupancy (so the
+// slices of a pipe never overlap; the latency that follows is an argument,
+// with the op, source line, bytes and exact cycles), a FLOWCTRL thread with the flags and
+// flow arrows from each set_flag / set_cross_flag to the wait it released, and
+// instant events at races. Times are microseconds at the modeled clock (to the
+// nanosecond); the trace stops growing after TRACE_MAX events.
 #include "npu/sim_int.h"
 
+#include <math.h>
 #include <stdio.h>
 
 enum { TRACE_MAX = 2000000 };
 
-static const char *lane_names[SIM_NP] = {"SCALAR", "MTE1",   "MTE2", "MTE3",
-                                         "CUBE",   "VECTOR", "FIXP"};
+static const char *lane_names[SIM_LANES] = {"SCALAR", "MTE1",   "MTE2", "MTE3",
+                                            "CUBE",   "VECTOR", "FIXP", "FLOWCTRL"};
 
 void sim_json_str(tl_buf_t *b, const char *str)
 {
@@ -39,9 +42,11 @@ static bool event(tl_sim_t *s)
     return true;
 }
 
+// Microseconds on a 1 ns grid, so that the ends and starts of adjacent
+// slices round alike and never overlap.
 static double us(const tl_sim_t *s, int64_t cycle)
 {
-    return (double)cycle / s->arch->clock_mhz;
+    return (double)llround((double)cycle * 1000.0 / s->arch->clock_mhz) / 1000.0;
 }
 
 static void meta(tl_sim_t *s, const char *what, int pid, int tid, const char *name)
@@ -71,31 +76,35 @@ void sim_trace_begin(tl_sim_t *s)
             else
                 snprintf(name, sizeof name, "core%d.veccore%d", c, a - 1);
             meta(s, "process_name", pid, 0, name);
-            for (int p = 0; p < SIM_NP; p++) {
-                bool has = p == SIM_S || p == SIM_PIX(TL_PIPE_MTE2) || p == SIM_PIX(TL_PIPE_MTE3) ||
+            for (int p = 0; p < SIM_LANES; p++) {
+                bool has = p == SIM_S || p == SIM_FLOW || p == SIM_PIX(TL_PIPE_MTE2) ||
+                           p == SIM_PIX(TL_PIPE_MTE3) ||
                            (a == TL_AGENT_AIC ? p != SIM_PIX(TL_PIPE_V) : p == SIM_PIX(TL_PIPE_V));
                 if (has) meta(s, "thread_name", pid, p + 1, lane_names[p]);
             }
         }
 }
 
-void sim_trace_slice(tl_sim_t *s, const sim_agent_t *ag, int pipe, const char *name, int64_t start,
-                     int64_t end, const tl_loc_t *loc, int64_t bytes)
+void sim_trace_slice(tl_sim_t *s, const sim_agent_t *ag, int lane, const char *name, int64_t start,
+                     int64_t dur, int64_t lat, const tl_loc_t *loc, int64_t bytes)
 {
     if (!event(s)) return;
     int64_t base = ag->blk->base;
     tl_buf_puts(&s->trace, "{\"ph\": \"X\", \"name\": ");
     sim_json_str(&s->trace, name);
-    tl_buf_printf(&s->trace,
-                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.6f, \"dur\": %.6f, \"args\": {\"op\": ",
-                  ag->pid, pipe + 1, us(s, base + start), us(s, end - start));
+    tl_buf_printf(
+        &s->trace,
+        ", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, \"dur\": %.3f, \"args\": {\"op\": ", ag->pid,
+        lane + 1, us(s, base + start), us(s, base + start + TL_MAX(dur, 1)) - us(s, base + start));
     sim_json_str(&s->trace, name);
-    tl_buf_printf(&s->trace, ", \"line\": %d, \"bytes\": %lld, \"block\": %lld}}",
-                  loc ? loc->line : 0, (long long)bytes, (long long)ag->blk->index);
+    tl_buf_printf(&s->trace,
+                  ", \"line\": %d, \"bytes\": %lld, \"cycle\": %lld, \"occupancy\": %lld, "
+                  "\"latency\": %lld, \"block\": %lld}}",
+                  loc ? loc->line : 0, (long long)bytes, (long long)(base + start), (long long)dur,
+                  (long long)lat, (long long)ag->blk->index);
 }
 
-void sim_trace_flow(tl_sim_t *s, int pid, int pipe, int64_t ts, const sim_agent_t *to, int pipe2,
-                    int64_t ts2)
+void sim_trace_flow(tl_sim_t *s, int pid, int64_t ts, const sim_agent_t *to, int64_t ts2)
 {
     if (s->trace_events + 2 > TRACE_MAX) {
         s->trace_truncated = true;
@@ -105,13 +114,13 @@ void sim_trace_flow(tl_sim_t *s, int pid, int pipe, int64_t ts, const sim_agent_
     event(s);
     tl_buf_printf(&s->trace,
                   "{\"ph\": \"s\", \"name\": \"sync\", \"cat\": \"sync\", \"id\": %lld, "
-                  "\"pid\": %d, \"tid\": %d, \"ts\": %.6f}",
-                  (long long)id, pid, pipe + 1, us(s, ts));
+                  "\"pid\": %d, \"tid\": %d, \"ts\": %.3f}",
+                  (long long)id, pid, SIM_FLOW + 1, us(s, ts));
     event(s);
     tl_buf_printf(&s->trace,
                   "{\"ph\": \"f\", \"bp\": \"e\", \"name\": \"sync\", \"cat\": \"sync\", "
-                  "\"id\": %lld, \"pid\": %d, \"tid\": %d, \"ts\": %.6f}",
-                  (long long)id, to->pid, pipe2 + 1, us(s, to->blk->base + ts2));
+                  "\"id\": %lld, \"pid\": %d, \"tid\": %d, \"ts\": %.3f}",
+                  (long long)id, to->pid, SIM_FLOW + 1, us(s, to->blk->base + ts2));
 }
 
 void sim_trace_instant(tl_sim_t *s, const sim_agent_t *ag, int pipe, int64_t ts, const char *name,
@@ -121,7 +130,7 @@ void sim_trace_instant(tl_sim_t *s, const sim_agent_t *ag, int pipe, int64_t ts,
     tl_buf_puts(&s->trace, "{\"ph\": \"i\", \"s\": \"p\", \"name\": ");
     sim_json_str(&s->trace, name);
     tl_buf_printf(&s->trace,
-                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.6f, \"args\": {\"detail\": ", ag->pid,
+                  ", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, \"args\": {\"detail\": ", ag->pid,
                   pipe + 1, us(s, ag->blk->base + ts));
     sim_json_str(&s->trace, detail);
     tl_buf_puts(&s->trace, "}}");

@@ -89,26 +89,29 @@ static const char *cross_src =
     "    return main\n";
 
 typedef struct {
-    double ts, dur; // cycles
+    double ts, dur; // cycles: start, occupancy
+    long long lat;  // the latency after the occupancy
     int pid, tid;
 } slice_t;
 
-// The n-th (0-based) "X" slice named `name` on thread tid (0: any) of the trace.
-static bool find_slice(const char *trace, const char *name, int tid, int n, double mhz,
-                       slice_t *out)
+// The n-th (0-based) "X" slice named `name` on thread tid (0: any) of the
+// trace, in cycles (the exact values its args carry).
+static bool find_slice(const char *trace, const char *name, int tid, int n, slice_t *out)
 {
     char key[96];
     snprintf(key, sizeof key, "{\"ph\": \"X\", \"name\": \"%s\"", name);
     for (const char *p = strstr(trace, key); p; p = strstr(p + 1, key)) {
         slice_t s;
-        const char *q = strstr(p, "\"pid\": ");
-        if (!q || sscanf(q, "\"pid\": %d, \"tid\": %d, \"ts\": %lf, \"dur\": %lf", &s.pid, &s.tid,
-                         &s.ts, &s.dur) != 4)
+        const char *q = strstr(p, "\"pid\": "), *c = strstr(p, "\"cycle\": ");
+        long long cycle, occ;
+        if (!q || !c || sscanf(q, "\"pid\": %d, \"tid\": %d", &s.pid, &s.tid) != 2 ||
+            sscanf(c, "\"cycle\": %lld, \"occupancy\": %lld, \"latency\": %lld", &cycle, &occ,
+                   &s.lat) != 3)
             return false;
         if (tid && s.tid != tid) continue;
         if (n-- == 0) {
-            s.ts *= mhz;
-            s.dur *= mhz;
+            s.ts = (double)cycle;
+            s.dur = (double)occ;
             *out = s;
             return true;
         }
@@ -116,7 +119,7 @@ static bool find_slice(const char *trace, const char *name, int tid, int n, doub
     return false;
 }
 
-enum { TID_S = 1, TID_MTE1, TID_MTE2, TID_MTE3, TID_M, TID_V, TID_FIX };
+enum { TID_S = 1, TID_MTE1, TID_MTE2, TID_MTE3, TID_M, TID_V, TID_FIX, TID_FLOW };
 
 // Runs src with the trace on; *trace gets it (caller frees).
 static tl_status_t traced(simk_t *e, const char *src, const char *const *args, char **trace)
@@ -159,13 +162,15 @@ TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)
                    &tr) == TL_OK);
     const tl_arch_t *a = a2();
     slice_t s;
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &s));
-    // a cold L2: an HBM read's latency, then 16 KiB at 110 B/cycle
-    double want = a->l2_hit_latency + a->gm_read_latency + ceil(16384.0 / a->mte2_bpc);
-    CHECK_NEAR(s.dur, want, 0.05);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &s));
+    // 16 KiB at 110 B/cycle, then (a cold L2) an HBM read's latency
+    double occ = ceil(16384.0 / a->mte2_bpc);
+    CHECK_NEAR(s.dur, occ, 0.05);
+    CHECK_EQ(s.lat, a->l2_hit_latency + a->gm_read_latency);
     // the second vector core's load of the other rows misses as well
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &s));
-    CHECK_NEAR(s.dur, want, 0.05);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, &s));
+    CHECK_NEAR(s.dur, occ, 0.05);
+    CHECK_EQ(s.lat, a->l2_hit_latency + a->gm_read_latency);
     free(tr);
     simk_free(&e);
 }
@@ -181,12 +186,14 @@ TEST(sim_vector_op_costs_256_byte_repeats_plus_latency)
                    NULL, &tr) == TL_OK);
     const tl_arch_t *a = a2();
     slice_t add, ex;
-    REQUIRE(find_slice(tr, "T.tile.add", TID_V, 0, a->clock_mhz, &add));
-    REQUIRE(find_slice(tr, "T.tile.exp", TID_V, 0, a->clock_mhz, &ex));
-    CHECK_NEAR(add.dur, 64 * a->vec_cycles_binary + a->vec_lat_add, 0.05);
-    CHECK_NEAR(ex.dur, 64 * a->vec_cycles_unary + a->vec_lat_exp, 0.05);
+    REQUIRE(find_slice(tr, "T.tile.add", TID_V, 0, &add));
+    REQUIRE(find_slice(tr, "T.tile.exp", TID_V, 0, &ex));
+    CHECK_NEAR(add.dur, 64 * a->vec_cycles_binary, 0.05);
+    CHECK_EQ(add.lat, a->vec_lat_add);
+    CHECK_NEAR(ex.dur, 64 * a->vec_cycles_unary, 0.05);
+    CHECK_EQ(ex.lat, a->vec_lat_exp);
     // the barrier: the exp starts once the add has completed
-    CHECK(ex.ts >= add.ts + add.dur - 0.05);
+    CHECK(ex.ts >= add.ts + add.dur + (double)add.lat - 0.05);
     free(tr);
     simk_free(&e);
 }
@@ -201,8 +208,8 @@ TEST(sim_same_pipe_instructions_overlap_unless_a_barrier_separates_them)
                               "                T.tile.add(c, a, b)\n"),
                    NULL, &tr) == TL_OK);
     slice_t l1, l2;
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &l1));
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &l2));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &l1));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, &l2));
     CHECK_NEAR(l2.ts - l1.ts, ceil(16384.0 / a->mte2_bpc), 0.05); // its occupancy, not its latency
     free(tr);
     simk_free(&e);
@@ -211,9 +218,9 @@ TEST(sim_same_pipe_instructions_overlap_unless_a_barrier_separates_them)
                               "                T.copy(A[vid * half, 0], b)\n" SYNC_MTE2_V
                               "                T.tile.add(c, a, b)\n"),
                    NULL, &tr) == TL_OK);
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &l1));
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &l2));
-    CHECK(l2.ts >= l1.ts + l1.dur - 0.05);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &l1));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, &l2));
+    CHECK(l2.ts >= l1.ts + l1.dur + (double)l1.lat - 0.05);
     free(tr);
     simk_free(&e);
 }
@@ -225,18 +232,21 @@ TEST(sim_mma_costs_its_fractal_steps)
     REQUIRE(traced(&e, mma_src, NULL, &tr) == TL_OK);
     const tl_arch_t *a = a2();
     slice_t m, l0a, l0b, fix;
-    REQUIRE(find_slice(tr, "T.mma", TID_M, 0, a->clock_mhz, &m));
-    CHECK_NEAR(m.dur, 8 * 8 * 4 + a->mmad_startup, 0.05); // 128/16 x 128/16 x 64/16
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE1, 0, a->clock_mhz, &l0a));
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE1, 1, a->clock_mhz, &l0b));
-    CHECK_NEAR(l0a.dur, 16384 / a->mte1_l0a_bpc + a->mte1_latency, 0.05);
-    CHECK_NEAR(l0b.dur, 16384 / a->mte1_l0b_bpc + a->mte1_latency, 0.05);
-    CHECK(m.ts >= l0b.ts + l0b.dur); // the mte1 -> m flag
-    REQUIRE(find_slice(tr, "T.copy", TID_FIX, 0, a->clock_mhz, &fix));
-    CHECK(fix.ts >= m.ts + m.dur);
+    REQUIRE(find_slice(tr, "T.mma", TID_M, 0, &m));
+    CHECK_NEAR(m.dur, 8 * 8 * 4, 0.05); // 128/16 x 128/16 x 64/16
+    CHECK_EQ(m.lat, a->mmad_startup);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE1, 0, &l0a));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE1, 1, &l0b));
+    CHECK_NEAR(l0a.dur, 16384 / a->mte1_l0a_bpc, 0.05);
+    CHECK_NEAR(l0b.dur, 16384 / a->mte1_l0b_bpc, 0.05);
+    CHECK(l0a.lat == a->mte1_latency && l0b.lat == a->mte1_latency);
+    CHECK(m.ts >= l0b.ts + l0b.dur + (double)l0b.lat); // the mte1 -> m flag
+    REQUIRE(find_slice(tr, "T.copy", TID_FIX, 0, &fix));
+    CHECK(fix.ts >= m.ts + m.dur + (double)m.lat);
     // 16384 float32 elements: 64 per cycle, but 64 KiB to GM at the write rate
     double occ = fmax(16384 / a->fix_elems_per_cycle, ceil(65536 / a->mte3_bpc));
-    CHECK_NEAR(fix.dur, occ + a->fix_latency + a->gm_write_latency, 0.05);
+    CHECK_NEAR(fix.dur, occ, 0.05);
+    CHECK_EQ(fix.lat, a->fix_latency + a->gm_write_latency);
     free(tr);
     simk_free(&e);
 }
@@ -264,19 +274,18 @@ TEST(sim_gemm_v0_is_modeled_as_its_helpers_chunks)
     simk_t e;
     char *tr;
     REQUIRE(traced(&e, src, NULL, &tr) == TL_OK); // its own flags: no race with the loads
-    const tl_arch_t *a = a2();
     slice_t s, load_b;
     for (int c = 0; c < 3; c++) { // K = 384: three 128-wide chunks
-        REQUIRE(find_slice(tr, "gemm_v0 mmad", TID_M, c, a->clock_mhz, &s));
-        CHECK_NEAR(s.dur, 4 * 8 * 8 + a->mmad_startup, 0.05);
-        REQUIRE(find_slice(tr, "gemm_v0 L1->L0A", TID_MTE1, c, a->clock_mhz, &s));
+        REQUIRE(find_slice(tr, "gemm_v0 mmad", TID_M, c, &s));
+        CHECK_NEAR(s.dur, 4 * 8 * 8, 0.05);
+        REQUIRE(find_slice(tr, "gemm_v0 L1->L0A", TID_MTE1, c, &s));
     }
-    CHECK(!find_slice(tr, "gemm_v0 mmad", TID_M, 3, a->clock_mhz, &s));
+    CHECK(!find_slice(tr, "gemm_v0 mmad", TID_M, 3, &s));
     // the first chunk's loads start after the L1 loads have landed (MTE2 -> MTE1)
     slice_t ld;
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, a->clock_mhz, &ld));
-    REQUIRE(find_slice(tr, "gemm_v0 L1->L0B", TID_MTE1, 0, a->clock_mhz, &load_b));
-    CHECK(load_b.ts >= ld.ts + ld.dur);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 1, &ld));
+    REQUIRE(find_slice(tr, "gemm_v0 L1->L0B", TID_MTE1, 0, &load_b));
+    CHECK(load_b.ts >= ld.ts + ld.dur + (double)ld.lat);
     CHECK_EQ(tl_sim_report(e.s)->nraces, 0);
     free(tr);
     simk_free(&e);
@@ -289,16 +298,16 @@ TEST(sim_cross_core_flag_releases_the_waiters_after_its_latency)
     REQUIRE(traced(&e, cross_src, NULL, &tr) == TL_OK);
     const tl_arch_t *a = a2();
     slice_t set, w0, w1;
-    REQUIRE(find_slice(tr, "set_cross_flag", 0, 0, a->clock_mhz, &set));
-    REQUIRE(find_slice(tr, "wait_cross_flag", TID_S, 0, a->clock_mhz, &w0));
-    REQUIRE(find_slice(tr, "wait_cross_flag", TID_S, 1, a->clock_mhz, &w1));
+    REQUIRE(find_slice(tr, "set_cross_flag(mte2, 0)", TID_FLOW, 0, &set));
+    REQUIRE(find_slice(tr, "wait_cross_flag(0)", TID_FLOW, 0, &w0));
+    REQUIRE(find_slice(tr, "wait_cross_flag(0)", TID_FLOW, 1, &w1));
     CHECK_NEAR(w0.ts - set.ts, a->xcore_latency, 0.05);
     CHECK_NEAR(w1.ts - set.ts, a->xcore_latency, 0.05);
     CHECK(w0.pid != w1.pid && set.pid != w0.pid);
     // the set fires when the cube's MTE2 load has completed
     slice_t ld;
-    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, a->clock_mhz, &ld));
-    CHECK(ld.pid == set.pid && set.ts >= ld.ts + ld.dur - 0.05);
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &ld));
+    CHECK(ld.pid == set.pid && set.ts >= ld.ts + ld.dur + (double)ld.lat - 0.05);
     free(tr);
     simk_free(&e);
 }
@@ -314,6 +323,7 @@ TEST(sim_trace_has_msprof_processes_pipe_threads_flows_and_race_instants)
     CHECK_CONTAINS(tr, "\"args\": {\"name\": \"core0.veccore1\"}");
     CHECK_CONTAINS(tr, "\"tid\": 3, \"args\": {\"name\": \"MTE2\"}");
     CHECK_CONTAINS(tr, "\"args\": {\"name\": \"CUBE\"}");
+    CHECK_CONTAINS(tr, "\"tid\": 8, \"args\": {\"name\": \"FLOWCTRL\"}");
     // a flow from the set to each wait it released: starts and finishes pair up
     int starts = 0, finishes = 0;
     for (const char *p = strstr(tr, "\"ph\": \"s\""); p; p = strstr(p + 1, "\"ph\": \"s\""))
