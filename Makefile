@@ -95,8 +95,8 @@ clean:
 
 # Benchmarks (bench/bench_*.c): programs, not tests; they print their numbers
 # and ratios. bench/setup.sh installs the libraries they compare against.
-BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
-BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+CPU_BENCH := int8_gemm sparse_attn bandwidth compile
+BENCH_BIN := $(CPU_BENCH:%=$(BUILD)/bench/bench_%)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libtilec.a
 	@mkdir -p $(dir $@)
@@ -114,5 +114,13 @@ bench-front: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_front bench/bench_front.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_front
 
-.PHONY: all check check-sanitize setup demo format install clean bench bench-front fuzz
+# The developer-mode sync passes on the simulator (bench/bench_sync.c): cycles
+# with tilec's syncs, a barrier-after-every-op baseline and the busiest-pipe
+# bound for the DeepSeek-V4 kernels; it needs no other library.
+bench-sync: $(BUILD)/libtilec.a
+	@mkdir -p $(BUILD)/bench
+	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_sync bench/bench_sync.c $(BUILD)/libtilec.a $(LDLIBS)
+	$(BUILD)/bench/bench_sync
+
+.PHONY: all check check-sanitize setup demo format install clean bench bench-front bench-sync fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

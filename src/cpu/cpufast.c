@@ -18,6 +18,9 @@
 #define HAVE_FAST 1
 #endif
 
+// The spans of an element-wise loop are the same or disjoint (checked).
+#define IVDEP _Pragma("GCC ivdep")
+
 #ifdef HAVE_FAST
 
 // The flat span of operand i (count < 0: its region, which must be
@@ -69,6 +72,7 @@ static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
     float flo = (float)lo, fhi = (float)hi;
     if (dt == TL_I8) {
         int8_t *o = d;
+        IVDEP
         for (int64_t i = 0; i < n; i++) {
             float r = rintf(s[i]);
             r = r != r ? 0.0f : r < flo ? flo : r > fhi ? fhi : r;
@@ -76,6 +80,7 @@ static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
         }
     } else if (dt == TL_I16) {
         int16_t *o = d;
+        IVDEP
         for (int64_t i = 0; i < n; i++) {
             float r = rintf(s[i]);
             r = r != r ? 0.0f : r < flo ? flo : r > fhi ? fhi : r;
@@ -83,6 +88,7 @@ static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
         }
     } else {
         int32_t *o = d;
+        IVDEP
         for (int64_t i = 0; i < n; i++) {
             double r = rint((double)s[i]);
             r = r != r ? 0.0 : r < lo ? lo : r > hi ? hi : r;
@@ -93,18 +99,16 @@ static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
 
 static FAST void widen(tl_dtype_t st, const uint16_t *s, float *d, int64_t n)
 {
-    if (st == TL_BF16)
-        for (int64_t i = 0; i < n; i++) d[i] = tl_bf16_to_f32_fast(s[i]);
-    else
-        for (int64_t i = 0; i < n; i++) d[i] = tl_f16_to_f32_fast(s[i]);
+    if (st == TL_BF16) IVDEP
+    for (int64_t i = 0; i < n; i++) d[i] = tl_bf16_to_f32_fast(s[i]);
+    else IVDEP for (int64_t i = 0; i < n; i++) d[i] = tl_f16_to_f32_fast(s[i]);
 }
 
 static FAST void narrow16(tl_dtype_t dt, const float *s, uint16_t *d, int64_t n)
 {
-    if (dt == TL_BF16)
-        for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_bf16_rint(s[i]);
-    else
-        for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_f16_rint(s[i]);
+    if (dt == TL_BF16) IVDEP
+    for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_bf16_rint(s[i]);
+    else IVDEP for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_f16_rint(s[i]);
 }
 
 static FAST bool cast(const tl_opcall_t *call)
@@ -120,6 +124,7 @@ static FAST bool cast(const tl_opcall_t *call)
     if (st == TL_I32 && dt == TL_F32) {
         const int32_t *a = (const int32_t *)s;
         float *o = (float *)d;
+        IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = (float)a[i];
         return true;
     }
@@ -152,36 +157,34 @@ static FAST void binary(tl_opcode_t code, float *d, const float *a, const float 
 {
     switch (code) {
     case TL_OP_ADD:
-        if (b)
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] + b[i];
-        else
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] + s;
+        if (b) IVDEP
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] + b[i];
+        else IVDEP for (int64_t i = 0; i < n; i++) d[i] = a[i] + s;
         break;
     case TL_OP_SUB:
-        if (b)
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] - b[i];
-        else
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] + s;
+        if (b) IVDEP
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] - b[i];
+        else IVDEP for (int64_t i = 0; i < n; i++) d[i] = a[i] + s;
         break;
     case TL_OP_MUL:
-        if (b)
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] * b[i];
-        else
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] * s;
+        if (b) IVDEP
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] * b[i];
+        else IVDEP for (int64_t i = 0; i < n; i++) d[i] = a[i] * s;
         break;
     case TL_OP_DIV:
-        if (b)
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] / b[i];
-        else
-            for (int64_t i = 0; i < n; i++) d[i] = a[i] * s;
+        if (b) IVDEP
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] / b[i];
+        else IVDEP for (int64_t i = 0; i < n; i++) d[i] = a[i] * s;
         break;
     case TL_OP_MAX:
+        IVDEP
         for (int64_t i = 0; i < n; i++) {
             float y = b ? b[i] : s;
             d[i] = a[i] > y || a[i] != a[i] ? a[i] : y;
         }
         break;
     default:
+        IVDEP
         for (int64_t i = 0; i < n; i++) {
             float y = b ? b[i] : s;
             d[i] = a[i] < y || a[i] != a[i] ? a[i] : y;
@@ -229,18 +232,23 @@ static FAST bool unary(const tl_opcall_t *call)
     const float *x = (const float *)a;
     switch (call->op->code) {
     case TL_OP_ABS:
+        IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = fabsf(x[i]);
         return true;
     case TL_OP_RELU:
+        IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = x[i] < 0 ? 0.0f : x[i];
         return true;
     case TL_OP_ROUND:
+        IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = rintf(x[i]);
         return true;
     case TL_OP_SQRT:
+        IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = sqrtf(x[i]);
         return true;
     case TL_OP_RECIPROCAL:
+        IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = 1.0f / x[i];
         return true;
     default: return false;
@@ -261,7 +269,104 @@ static FAST bool clamp(const tl_opcall_t *call)
     float hi = tl_tileop_scalar_f32(TL_F32, &call->args[3].scalar);
     float *o = (float *)d;
     const float *x = (const float *)a;
+    IVDEP
     for (int64_t i = 0; i < nd; i++) o[i] = x[i] < lo ? lo : x[i] > hi ? hi : x[i];
+    return true;
+}
+
+// row_expand_{mul,sub,div}: d[r, c] = a[r, c] op b[r] over the folded rows.
+static FAST bool row_expand(const tl_opcall_t *call)
+{
+    int64_t nd = 0, na = 0, nb = 0;
+    if (call->nargs != 3) return false;
+    uint8_t *d = span(call, 0, -1, &nd), *a = span(call, 1, -1, &na), *b = span(call, 2, -1, &nb);
+    const tl_view_t *dv = &call->args[0].view;
+    if (!d || !a || !b || nd != na || dv->dtype != TL_F32 || call->args[1].view.dtype != TL_F32 ||
+        call->args[2].view.dtype != TL_F32 || !disjoint_or_same(d, a, nd * 4))
+        return false;
+    int64_t rows = 1, cols = dv->extent[dv->ndim - 1];
+    for (int i = 0; i + 1 < dv->ndim; i++) rows *= dv->extent[i];
+    if (nb != rows || (b < d + nd * 4 && d < b + nb * 4)) return false;
+    float *o = (float *)d;
+    const float *x = (const float *)a, *v = (const float *)b;
+    tl_opcode_t code = call->op->code;
+    for (int64_t r = 0; r < rows; r++) {
+        float s = v[r];
+        float *orow = o + r * cols;
+        const float *xrow = x + r * cols;
+        if (code == TL_OP_ROW_EXPAND_MUL) {
+            IVDEP
+            for (int64_t i = 0; i < cols; i++) orow[i] = xrow[i] * s;
+        } else if (code == TL_OP_ROW_EXPAND_SUB) {
+            IVDEP
+            for (int64_t i = 0; i < cols; i++) orow[i] = xrow[i] - s;
+        } else {
+            IVDEP
+            for (int64_t i = 0; i < cols; i++) orow[i] = xrow[i] / s;
+        }
+    }
+    return true;
+}
+
+// The library's fold for max/min (any NaN gives NaN; ties keep the first).
+static inline double fold(bool is_max, double acc, double x)
+{
+    if (x != x || acc != acc) return NAN;
+    return is_max ? (x > acc ? x : acc) : (x < acc ? x : acc);
+}
+
+// reduce_sum/max/min of float32 rows (dim = -1, or a 1-D input) with clear:
+// sums in double in increasing column order, rounded once.
+static FAST bool reduce(const tl_opcall_t *call)
+{
+    const tl_op_t *op = call->op;
+    if (call->nargs != 2 || !call->args[0].is_view || op->real_shape[0] || op->real_shape[1] ||
+        !op->clear)
+        return false;
+    const tl_view_t *iv = &call->args[0].view;
+    int nd = iv->ndim;
+    if (iv->dtype != TL_F32 || iv->scope != TL_SCOPE_UB || (nd >= 2 && op->dim == 0) || nd > 3 ||
+        (op->dim != 0 && op->dim != -1 && op->dim != 1))
+        return false;
+    for (int d = 0; d < nd; d++)
+        if (iv->start[d] < 0 || iv->extent[d] < 0 || iv->start[d] + iv->extent[d] > iv->shape[d] ||
+            (d < nd - 2 && iv->extent[d] != 1))
+            return false;
+    int64_t rows = nd >= 2 ? iv->extent[nd - 2] : 1, cols = iv->extent[nd - 1];
+    int64_t ld = iv->shape[nd - 1], numel = 1, no = 0;
+    for (int d = 0; d < nd; d++) numel *= iv->shape[d];
+    if ((uint64_t)(numel * 4) > (uint64_t)iv->bytes) return false;
+    uint8_t *out = span(call, 1, -1, &no);
+    if (!out || call->args[1].view.dtype != TL_F32 || no != rows || rows == 0) return false;
+    const float *in = (const float *)(iv->data + tl_view_offset(iv) * 4);
+    float *o = (float *)out;
+    if (in + (rows - 1) * ld + cols > (const float *)iv->data + numel) return false;
+    bool sum = op->code == TL_OP_REDUCE_SUM, is_max = op->code == TL_OP_REDUCE_MAX;
+    for (int64_t r = 0; r < rows; r++) {
+        const float *x = in + r * ld;
+        double acc;
+        if (sum) {
+            acc = 0.0;
+            for (int64_t j = 0; j < cols; j++) acc += x[j];
+        } else {
+            float m = is_max ? -INFINITY : INFINITY;
+            bool nan = false, zero = false;
+            IVDEP
+            for (int64_t j = 0; j < cols; j++) {
+                nan |= x[j] != x[j];
+                zero |= x[j] == 0;
+                m = is_max ? (x[j] > m ? x[j] : m) : (x[j] < m ? x[j] : m);
+            }
+            acc = m;
+            if (nan) {
+                acc = NAN;
+            } else if (zero && m == 0) { // the sign of a zero result depends on the order
+                acc = is_max ? -INFINITY : INFINITY;
+                for (int64_t j = 0; j < cols; j++) acc = fold(is_max, acc, x[j]);
+            }
+        }
+        o[r] = (float)acc;
+    }
     return true;
 }
 
@@ -289,6 +394,12 @@ bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     case TL_OP_SQRT:
     case TL_OP_RECIPROCAL: return unary(call);
     case TL_OP_CLAMP: return clamp(call);
+    case TL_OP_ROW_EXPAND_MUL:
+    case TL_OP_ROW_EXPAND_SUB:
+    case TL_OP_ROW_EXPAND_DIV: return row_expand(call);
+    case TL_OP_REDUCE_SUM:
+    case TL_OP_REDUCE_MAX:
+    case TL_OP_REDUCE_MIN: return reduce(call);
     default: return false;
     }
 }
