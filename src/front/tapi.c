@@ -245,7 +245,7 @@ static tl_value_t *cast_to(tl_eval_t *ev, tl_call_t *c, tl_value_t *dt, tl_value
     tl_kernel_t *k = tl_eval_ir(ev);
     if (reinterpret) {
         if (tl_dtype_size(t) != tl_dtype_size(e->dtype))
-            return tl_eval_fail(ev, c->loc, "T.reinterpret from %s to %s changes the size",
+            return tl_eval_fail(ev, aloc(c, 1, "value"), "T.reinterpret from %s to %s changes the size",
                                 tl_dtype_name(e->dtype), tl_dtype_name(t));
         return ir(ev, tl_ir_reinterpret(k, t, e, c->loc));
     }
@@ -456,7 +456,7 @@ static tl_value_t *t_parallel(tl_eval_t *ev, tl_call_t *c)
     static const char *kws[] = {"coalesced_width", NULL};
     if (!tl_call_check(ev, c, "T.Parallel", 1, TL_MAX_DIMS, kws)) return NULL;
     if (c->nargs > 2)
-        return tl_eval_fail(ev, c->loc, "T.Parallel with %d dimensions is not supported (1 or 2; "
+        return tl_eval_fail(ev, aloc(c, 2, NULL), "T.Parallel with %d dimensions is not supported (1 or 2; "
                                         "nest a T.serial loop outside instead)", c->nargs);
     tl_value_t *r = tl_value_new(ev->arena, TL_V_RANGE);
     r->range.loop = TL_LOOP_PARALLEL;
@@ -575,7 +575,8 @@ static tl_value_t *flag(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind)
     tl_pipe_t src, dst;
     if (!pipe_arg(ev, c, 0, "src", &src) || !pipe_arg(ev, c, 1, "dst", &dst)) return NULL;
     if (src == TL_PIPE_ALL || dst == TL_PIPE_ALL)
-        return tl_eval_fail(ev, c->loc, "%s cannot use PIPE_ALL", fname);
+        return tl_eval_fail(ev, src == TL_PIPE_ALL ? aloc(c, 0, "src") : aloc(c, 1, "dst"),
+                            "T.%s cannot use PIPE_ALL (name the two pipes it orders)", fname);
     tl_value_t *id = arg(c, 2, "event_id");
     return emit_sync(ev, c, kind, src, dst, id, aloc(c, 2, "event_id"), 0);
 }
@@ -597,7 +598,9 @@ static tl_value_t *t_pipe_barrier(tl_eval_t *ev, tl_call_t *c)
         return NULL;
     tl_pipe_t p;
     if (!pipe_arg(ev, c, 0, "pipe", &p)) return NULL;
-    if (p == TL_PIPE_S) return tl_eval_fail(ev, c->loc, "T.pipe_barrier(\"s\") is not supported by the hardware (the scalar pipe is ordered)");
+    if (p == TL_PIPE_S)
+        return tl_eval_fail(ev, aloc(c, 0, "pipe"),
+                            "T.pipe_barrier(\"s\") is not supported by the hardware (the scalar pipe is ordered)");
     return emit_sync(ev, c, p == TL_PIPE_ALL ? TL_SYNC_BARRIER_ALL : TL_SYNC_PIPE_BARRIER, p, p, NULL, c->loc, 0);
 }
 

@@ -412,7 +412,8 @@ static tl_value_t *reduce(tl_eval_t *ev, tl_call_t *c, tl_opcode_t code, const c
                 return NULL;
     }
     for (int k = 0; k < 2; k++)
-        if (s->op.real_shape[k] < 0) return tl_eval_fail(ev, c->loc, "real_shape entries must be >= 0");
+        if (s->op.real_shape[k] < 0)
+            return tl_eval_fail(ev, tl_call_arg_loc(c, -1, "real_shape"), "real_shape entries must be >= 0");
     tl_trace_emit(ev, s);
     return tl_value_none();
 }

@@ -56,7 +56,7 @@ static tl_value_t *l_compile(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *k = tl_call_arg(c, 0, "func");
     if (!k || k->kind != TL_V_KERNEL)
-        return tl_eval_fail(ev, c->loc, "tilelang.compile needs a @T.prim_func, got %s",
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 0, "func"), "tilelang.compile needs a @T.prim_func, got %s",
                             k ? tl_value_type_name(k) : "nothing");
     tl_value_t *j = make_jit(ev, NULL, tl_call_copy(ev, c));
     j->jit.compiled = k;
