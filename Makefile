@@ -95,8 +95,8 @@ clean:
 
 # Benchmarks (bench/bench_*.c): programs, not tests; they print their numbers
 # and ratios. bench/setup.sh installs the libraries they compare against.
-CPU_BENCH := int8_gemm sparse_attn bandwidth compile
-BENCH_BIN := $(CPU_BENCH:%=$(BUILD)/bench/bench_%)
+BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libtilec.a
 	@mkdir -p $(dir $@)

@@ -127,7 +127,7 @@ static void collect(xs_t *X, int side, tl_stmt_t *s)
     }
     tl_hazard_stmt(s, collect_access, &c);
     switch (s->kind) {
-    case TL_ST_SEQ: collect_seq(X, side, s, NULL, 0); break;
+    case TL_ST_SEQ: collect_seq(X, side, s, s, 0); break;
     case TL_ST_FOR: collect_seq(X, side, s->for_.body, s, 0); break;
     case TL_ST_WHILE: collect_seq(X, side, s->while_.body, s, 0); break;
     case TL_ST_IF:
@@ -156,16 +156,21 @@ static void collect_seq(xs_t *X, int side, tl_stmt_t *seq, const tl_stmt_t *owne
 
 // --- the shared structure of two accesses --------------------------------------------------------
 
-// The loops and ifs around an access (its chain), outermost first.
+// A statement whose body is a level the flags can sit in: loops, ifs and
+// nested sequences of the developer-mode program.
+static bool level_owner(const tl_stmt_t *o)
+{
+    return o && o->origin &&
+           (o->kind == TL_ST_FOR || o->kind == TL_ST_WHILE || o->kind == TL_ST_IF ||
+            o->kind == TL_ST_SEQ);
+}
+
+// The levels around an access (its chain), outermost first.
 static int chain(const gacc_t *g, const step_t **out)
 {
     int n = 0;
-    for (int i = 0; i < g->nsteps; i++) {
-        const tl_stmt_t *o = g->steps[i].owner;
-        if (o && o->origin &&
-            (o->kind == TL_ST_FOR || o->kind == TL_ST_WHILE || o->kind == TL_ST_IF))
-            out[n++] = &g->steps[i];
-    }
+    for (int i = 0; i < g->nsteps; i++)
+        if (level_owner(g->steps[i].owner)) out[n++] = &g->steps[i];
     return n;
 }
 
@@ -316,12 +321,8 @@ static const step_t *step_at(const gacc_t *g, int level)
 {
     if (level == 0) return &g->steps[0];
     int n = 0;
-    for (int i = 0; i < g->nsteps; i++) {
-        const tl_stmt_t *o = g->steps[i].owner;
-        if (o && o->origin &&
-            (o->kind == TL_ST_FOR || o->kind == TL_ST_WHILE || o->kind == TL_ST_IF) && ++n == level)
-            return &g->steps[i];
-    }
+    for (int i = 0; i < g->nsteps; i++)
+        if (level_owner(g->steps[i].owner) && ++n == level) return &g->steps[i];
     return NULL;
 }
 

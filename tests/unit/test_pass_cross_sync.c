@@ -265,3 +265,48 @@ TEST(cross_sync_off_without_the_switch)
     if (compile_ok(t, &p, &s, split_sync)) CHECK_EQ(count_kind(&p, TL_SYNC_SET_CROSS), 0);
     pk_free(&p);
 }
+
+TEST(cross_sync_hand_offs_in_nested_sequences)
+{
+    // T.Pipelined unrolls a two-iteration mixed loop into a nested sequence:
+    // each hand-off keeps its own flag pair inside it (one pair for all would
+    // deadlock: the cube's last write waits for the vector's first hand-off).
+    static const char *src =
+        HEADER("2", "3, 4",
+               "A: T.Tensor((64, 32), 'float16'), B: T.Tensor((32, 64), 'float16'), "
+               "C: T.Tensor((2, 64, 64), 'float32'), W: T.Tensor((2, 16, 64), 'float32'), "
+               "V: T.Tensor((2, 16, 32), 'float16')") MM_BUFFERS
+        "            h = T.alloc_ub((8, 32), 'float16')\n"
+        "            a2 = T.alloc_L1((16, 32), 'float16')\n"
+        "            for i in T.Pipelined(2, num_stages=2):\n"
+        "                T.copy(A[i * 16, 0], a)\n"
+        "                T.gemm_v0(a, b, c, init=True)\n"
+        "                T.copy(c, W[cid, 0, 0])\n"
+        "                T.copy(W[cid, vid * 8, 0], u)\n"
+        "                T.copy(u[:, 0:32], h)\n"
+        "                T.copy(h, V[cid, vid * 8, 0])\n"
+        "                T.copy(V[cid, 0, 0], a2)\n"
+        "                T.gemm_v0(a2, b, c, init=True)\n"
+        "                T.copy(c, W[cid, 0, 0])\n"
+        "                T.copy(W[cid, vid * 8, 0], u)\n"
+        "                T.copy(u, C[cid, i * 16 + vid * 8, 0])\n"
+        "    return main\n";
+    static const pk_pass_fn passes[] = {tl_pass_pipelined, tl_pass_cv_split, tl_pass_cross_sync,
+                                        NULL};
+    pk_spec_t s = {.src = src}, r = {.src = src};
+    pk_t ref = {0}, got = {0};
+    tl_buf_t a, b;
+    tl_buf_init(&a);
+    tl_buf_init(&b);
+    if (compile_ok(t, &ref, &r, NULL) && compile_ok(t, &got, &s, passes)) {
+        CHECK(count_kind(&got, TL_SYNC_SET_CROSS) >= 6);
+        CHECK(pk_run(&ref, &r, 5, &a) == TL_OK);
+        if (pk_run(&got, &s, 5, &b) != TL_OK)
+            tl_test_fail(t, __FILE__, __LINE__, "%s", tl_diag_text(&got.d));
+        CHECK(a.len > 0 && a.len == b.len && !memcmp(a.data, b.data, a.len));
+    }
+    pk_free(&ref);
+    pk_free(&got);
+    tl_buf_free(&a);
+    tl_buf_free(&b);
+}

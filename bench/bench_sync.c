@@ -1,0 +1,249 @@
+// The developer-mode synchronisation passes on the modeled Ascend core
+// (`make bench-sync`): for the four DeepSeek-V4 kernels at model-like shapes,
+// simulated cycles with tilec's syncs (the NPU pipeline), with the "barrier
+// after every op" baseline (config.sync_baseline: barrier_all after each tile
+// op, cross-core flags as tilec places them) and the ideal bound the
+// simulator reports (per core the sum over its blocks of the busiest pipe's
+// work; the busiest core). Also: the syncs inserted and executed by kind, and the
+// scratchpad peak against the sum of the buffers' sizes (what no reuse would
+// need). The tilec run must be race-free; its outputs are compared with the
+// golden of src/ref/.
+//
+// Goals (issue 6): tilec within 1.15x of the ideal on int8 GEMM and act_quant;
+// at least 1.3x faster than the baseline on sparse attention.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "npu/sim.h"
+#include "pass/pass.h"
+#include "pass/rewrite.h"
+
+typedef struct {
+    const char *label;
+    const char *case_name; // check case: file, fills, golden and tolerances
+    const char *args[8];   // factory arguments (override the case's)
+    const char *dims[8];   // symbolic dims (override the case's)
+    double goal_ideal;     // tilec / ideal at most (0: none)
+    double goal_baseline;  // baseline / tilec at least (0: none)
+} bench_t;
+
+static const bench_t benches[] = {
+    {"int8_gemm", "int8_gemm/model", {"N=4096", "K=4096"}, {"M=256"}, 1.15, 0},
+    {"act_quant", "act_quant/model", {"N=7168"}, {"M=512"}, 1.15, 0},
+    {"act_quant_block", "act_quant_block/small", {"N=7168", "round_scale=True"}, {"M=512"}, 0, 0},
+    {"sparse_attn",
+     "sparse_attn/model",
+     {"h=64", "d=512"},
+     {"b=1", "m=64", "n=4096", "topk=512"},
+     0,
+     1.3},
+    {"hc_split_sinkhorn", "hc_split_sinkhorn/model", {NULL}, {"N=4096"}, 0, 0},
+};
+
+typedef enum { RUN_TILEC, RUN_BASELINE } variant_t;
+
+typedef struct {
+    int64_t cycles, ideal;
+    int64_t executed[TL_SYNC_COUNT];
+    int inserted[TL_SYNC_COUNT];
+    int64_t peak[TL_SCOPE_COUNT], total[TL_SCOPE_COUNT];
+    int races, errors;
+    bool matched;
+    char summary[256];
+} result_t;
+
+static int count_items(const char *const *v, int cap)
+{
+    int n = 0;
+    while (n < cap && v[n]) n++;
+    return n;
+}
+
+static void count_syncs(void *arg, tl_stmt_t *s)
+{
+    int *n = arg;
+    if (s->kind == TL_ST_SYNC && s->inserted) n[s->sync.kind]++;
+}
+
+static tl_status_t run(const bench_t *b, variant_t v, result_t *r, tl_diag_t *d)
+{
+    const tl_check_case_t *c = tl_check_find(b->case_name);
+    if (!c) return tl_diag_fail(d, TL_ERR_ARG, "no check case %s", b->case_name);
+    memset(r, 0, sizeof *r);
+    tl_front_arg_t fa[8];
+    char names[8][64];
+    int na = count_items(b->args, 8);
+    const char *const *args = na ? b->args : c->args;
+    if (!na) na = count_items(c->args, TL_CHECK_MAX_ITEMS);
+    for (int i = 0; i < na; i++) {
+        const char *eq = strchr(args[i], '=');
+        snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - args[i]), args[i]);
+        fa[i] = (tl_front_arg_t){names[i], eq + 1};
+    }
+    tl_front_opts_t fo = {.kernel = c->kernel, .nargs = na, .args = fa};
+    tl_arena_t arena;
+    tl_arena_init(&arena);
+    tl_kernel_t *k = NULL;
+    tl_check_io_t io = {0};
+    tl_sim_t *s = NULL;
+    tl_status_t st = tl_front_compile(&arena, c->file, &fo, d, &k);
+    if (!st) {
+        if (v == RUN_BASELINE) k->config.sync_baseline = true;
+        tl_pass_ctx_t pc = {.diag = d, .verify = true};
+        st = tl_pass_run_pipeline(k, TL_PIPELINE_NPU, &pc);
+    }
+    if (!st) {
+        tl_rewrite_walk(k->body, count_syncs, r->inserted);
+        for (int i = 0; i < k->buffers.len; i++) {
+            const tl_buffer_t *buf = k->buffers.items[i];
+            if (buf->scope != TL_SCOPE_GM && buf->scope != TL_SCOPE_VAR)
+                r->total[buf->scope] += tl_buffer_bytes(buf);
+        }
+        int nd = count_items(b->dims, 8);
+        st = tl_check_inputs(&io, k, nd ? nd : count_items(c->dims, TL_CHECK_MAX_ITEMS),
+                             nd ? b->dims : c->dims, count_items(c->fills, TL_CHECK_MAX_ITEMS),
+                             c->fills, 0, d);
+    }
+    tl_sim_opts_t so = {0};
+    if (!st) st = tl_sim_create(&s, k, &so, d);
+    tl_exec_t *x = s ? tl_sim_exec(s) : NULL;
+    for (int p = 0; !st && p < k->nparams; p++)
+        if (io.tensors[p]) st = tl_exec_set_tensor(x, k->params[p].name, io.tensors[p]);
+    for (int i = 0; !st && i < k->dims.len; i++) {
+        const tl_var_t *dv = k->dims.items[i];
+        if (io.dim_known[dv->id]) st = tl_exec_set_dim(x, dv->name, io.dims[dv->id]);
+    }
+    if (!st) st = tl_sim_run(s);
+    if (st == TL_ERR_RACE) st = TL_OK; // counted in the report
+    if (s) {
+        const tl_sim_report_t *rep = tl_sim_report(s);
+        r->cycles = rep->cycles;
+        r->ideal = rep->ideal_cycles;
+        memcpy(r->executed, rep->syncs, sizeof r->executed);
+        memcpy(r->peak, rep->scratch_peak, sizeof r->peak);
+        r->races = rep->nraces;
+        r->errors = rep->nerrors;
+    }
+    if (!st) { // outputs against the golden
+        for (int p = 0; p < k->nparams; p++) {
+            if (io.tensors[p] || !k->params[p].buf) continue;
+            io.tensors[p] = tl_exec_take_tensor(x, k->params[p].name);
+            io.owned[p] = io.tensors[p] != NULL;
+        }
+        st = c->golden(c, &io, d);
+        r->matched = !st;
+        for (int i = 0; !st && i < count_items(c->outputs, TL_CHECK_MAX_ITEMS); i++) {
+            tl_tensor_t *got = tl_check_tensor(&io, c->outputs[i]),
+                        *want = tl_check_expected(&io, c->outputs[i], d);
+            bool fl = got && tl_dtype_is_float(got->dtype);
+            tl_compare_result_t cr;
+            tl_diag_t cd;
+            tl_diag_init(&cd);
+            tl_status_t cs = got && want ? tl_compare(got, want, fl ? c->rtol : 0,
+                                                      fl ? c->atol : c->int_atol, &cr, &cd)
+                                         : TL_ERR_ARG;
+            tl_diag_free(&cd);
+            if (cs != TL_OK) r->matched = false;
+            if (cs == TL_OK || cs == TL_ERR_MISMATCH)
+                snprintf(r->summary, sizeof r->summary, "%s max abs err %.3g", c->outputs[i],
+                         cr.max_abs_err);
+        }
+        st = TL_OK;
+    }
+    tl_sim_destroy(s);
+    tl_check_io_free(&io);
+    tl_arena_free(&arena);
+    return st;
+}
+
+static void print_syncs(const char *what, const result_t *r)
+{
+    static const tl_sync_kind_t kinds[] = {TL_SYNC_SET_FLAG, TL_SYNC_PIPE_BARRIER,
+                                           TL_SYNC_BARRIER_ALL, TL_SYNC_SET_CROSS};
+    static const char *names[] = {"flag pairs", "pipe_barrier", "barrier_all", "cross-core pairs"};
+    printf("    %-9s inserted:", what);
+    for (size_t i = 0; i < TL_ARRAY_LEN(kinds); i++)
+        printf(" %s %d", names[i], r->inserted[kinds[i]]);
+    printf("; executed:");
+    for (size_t i = 0; i < TL_ARRAY_LEN(kinds); i++)
+        printf(" %lld", (long long)r->executed[kinds[i]]);
+    printf("\n");
+}
+
+// bench_sync [LABEL [NAME=VALUE...]]: all benchmarks, or one with its
+// symbolic dims replaced.
+int main(int argc, char **argv)
+{
+    int failed = 0;
+    bench_t one;
+    const bench_t *list = benches;
+    size_t nlist = TL_ARRAY_LEN(benches);
+    if (argc > 1) {
+        for (nlist = 0; nlist < TL_ARRAY_LEN(benches) && strcmp(benches[nlist].label, argv[1]);
+             nlist++) {
+        }
+        if (nlist == TL_ARRAY_LEN(benches)) {
+            fprintf(stderr, "bench_sync: no benchmark '%s'\n", argv[1]);
+            return 2;
+        }
+        one = benches[nlist];
+        for (int i = 2; i < argc && i - 2 < 8; i++) one.dims[i - 2] = argv[i];
+        if (argc > 2 && argc - 2 < 8) one.dims[argc - 2] = NULL;
+        list = &one;
+        nlist = 1;
+    }
+    printf("bench_sync: simulated cycles on the modeled Ascend A2 (910B2), tilec's syncs vs a\n"
+           "barrier_all-after-every-op baseline vs the ideal bound (per core, the busiest pipe's\n"
+           "work summed over its blocks)\n\n");
+    for (size_t i = 0; i < nlist; i++) {
+        const bench_t *b = &list[i];
+        result_t r[2];
+        tl_diag_t d;
+        tl_diag_init(&d);
+        tl_status_t st = TL_OK;
+        for (int v = 0; v < 2 && !st; v++) st = run(b, (variant_t)v, &r[v], &d);
+        printf("%s (", b->label);
+        for (int a = 0; a < 8 && b->args[a]; a++) printf("%s%s", a ? " " : "", b->args[a]);
+        for (int a = 0; a < 8 && b->dims[a]; a++) printf(" %s", b->dims[a]);
+        printf(")\n");
+        if (st) {
+            printf("  failed:\n%s\n", tl_diag_text(&d));
+            failed++;
+            tl_diag_free(&d);
+            continue;
+        }
+        double vs_ideal = (double)r[RUN_TILEC].cycles / (double)r[RUN_TILEC].ideal;
+        double vs_base = (double)r[RUN_BASELINE].cycles / (double)r[RUN_TILEC].cycles;
+        printf("  cycles   tilec %lld, baseline %lld, ideal %lld\n", (long long)r[RUN_TILEC].cycles,
+               (long long)r[RUN_BASELINE].cycles, (long long)r[RUN_TILEC].ideal);
+        printf("  ratios   tilec / ideal %.3f%s, baseline / tilec %.3f%s\n", vs_ideal,
+               b->goal_ideal
+                   ? (vs_ideal <= b->goal_ideal ? " (goal <= 1.15 met)" : " (goal <= 1.15 MISSED)")
+                   : "",
+               vs_base,
+               b->goal_baseline
+                   ? (vs_base >= b->goal_baseline ? " (goal >= 1.3 met)" : " (goal >= 1.3 MISSED)")
+                   : "");
+        printf(
+            "  checks   races %d, sync errors %d, golden %s (%s); baseline races %d, golden %s\n",
+            r[RUN_TILEC].races, r[RUN_TILEC].errors, r[RUN_TILEC].matched ? "matched" : "MISMATCH",
+            r[RUN_TILEC].summary, r[RUN_BASELINE].races,
+            r[RUN_BASELINE].matched ? "matched" : "MISMATCH");
+        print_syncs("tilec", &r[RUN_TILEC]);
+        print_syncs("baseline", &r[RUN_BASELINE]);
+        printf("  scratch  peak / sum of buffers:");
+        static const tl_scope_t pads[] = {TL_SCOPE_L1, TL_SCOPE_L0A, TL_SCOPE_L0B, TL_SCOPE_L0C,
+                                          TL_SCOPE_UB};
+        for (size_t p = 0; p < TL_ARRAY_LEN(pads); p++)
+            if (r[RUN_TILEC].total[pads[p]] || r[RUN_TILEC].peak[pads[p]])
+                printf(" %s %lld / %lld", tl_scope_name(pads[p]),
+                       (long long)r[RUN_TILEC].peak[pads[p]],
+                       (long long)r[RUN_TILEC].total[pads[p]]);
+        printf("\n\n");
+        if (r[RUN_TILEC].races || r[RUN_TILEC].errors || !r[RUN_TILEC].matched) failed++;
+        tl_diag_free(&d);
+    }
+    return failed ? 1 : 0;
+}
