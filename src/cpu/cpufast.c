@@ -14,6 +14,10 @@
 #include "exec/tileop_impl.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define FAST      __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma"), optimize("O3")))
 #define HAVE_FAST 1
 #endif
@@ -97,18 +101,49 @@ static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
     }
 }
 
+// float16 <-> float32 with the conversion instructions (round to nearest
+// even, subnormals kept); a NaN becomes the library's sign | 0x7e00.
+static FAST void f16_to_f32(const uint16_t *s, float *d, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(d + i, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(s + i))));
+    for (; i < n; i++) d[i] = tl_f16_to_f32_fast(s[i]);
+}
+
+static FAST void f32_to_f16(const float *s, uint16_t *d, int64_t n)
+{
+    int64_t i = 0;
+    const __m512i abs = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_loadu_ps(s + i);
+        __m256i h = _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(_mm512_castps_si512(x), abs), inf);
+        __m256i canon = _mm256_or_si256(_mm256_and_si256(h, _mm256_set1_epi16((short)0x8000)),
+                                        _mm256_set1_epi16(0x7e00));
+        _mm256_storeu_si256((__m256i *)(d + i), _mm256_mask_mov_epi16(h, nan, canon));
+    }
+    for (; i < n; i++) d[i] = tl_f32_to_f16_rint(s[i]);
+}
+
 static FAST void widen(tl_dtype_t st, const uint16_t *s, float *d, int64_t n)
 {
-    if (st == TL_BF16) IVDEP
-    for (int64_t i = 0; i < n; i++) d[i] = tl_bf16_to_f32_fast(s[i]);
-    else IVDEP for (int64_t i = 0; i < n; i++) d[i] = tl_f16_to_f32_fast(s[i]);
+    if (st == TL_BF16) {
+        IVDEP
+        for (int64_t i = 0; i < n; i++) d[i] = tl_bf16_to_f32_fast(s[i]);
+    } else {
+        f16_to_f32(s, d, n);
+    }
 }
 
 static FAST void narrow16(tl_dtype_t dt, const float *s, uint16_t *d, int64_t n)
 {
-    if (dt == TL_BF16) IVDEP
-    for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_bf16_rint(s[i]);
-    else IVDEP for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_f16_rint(s[i]);
+    if (dt == TL_BF16) {
+        IVDEP
+        for (int64_t i = 0; i < n; i++) d[i] = tl_f32_to_bf16_rint(s[i]);
+    } else {
+        f32_to_f16(s, d, n);
+    }
 }
 
 static FAST bool cast(const tl_opcall_t *call)
@@ -320,9 +355,8 @@ static inline double fold(bool is_max, double acc, double x)
 static FAST bool reduce(const tl_opcall_t *call)
 {
     const tl_op_t *op = call->op;
-    if (call->nargs != 2 || !call->args[0].is_view || op->real_shape[0] || op->real_shape[1] ||
-        !op->clear)
-        return false;
+    bool real = op->real_shape[0] || op->real_shape[1];
+    if (call->nargs != 2 || !call->args[0].is_view || !op->clear) return false;
     const tl_view_t *iv = &call->args[0].view;
     int nd = iv->ndim;
     if (iv->dtype != TL_F32 || iv->scope != TL_SCOPE_UB || (nd >= 2 && op->dim == 0) || nd > 3 ||
@@ -333,11 +367,19 @@ static FAST bool reduce(const tl_opcall_t *call)
             (d < nd - 2 && iv->extent[d] != 1))
             return false;
     int64_t rows = nd >= 2 ? iv->extent[nd - 2] : 1, cols = iv->extent[nd - 1];
+    if (real) { // the valid top-left rectangle of a 2-D input
+        const int64_t *rs = op->real_shape;
+        if (nd != 2 || rs[0] < 0 || rs[1] < 0 || rs[0] > rows || rs[1] > cols) return false;
+        rows = rs[0] ? rs[0] : rows;
+        cols = rs[1] ? rs[1] : cols;
+    }
     int64_t ld = iv->shape[nd - 1], numel = 1, no = 0;
     for (int d = 0; d < nd; d++) numel *= iv->shape[d];
     if ((uint64_t)(numel * 4) > (uint64_t)iv->bytes) return false;
     uint8_t *out = span(call, 1, -1, &no);
-    if (!out || call->args[1].view.dtype != TL_F32 || no != rows || rows == 0) return false;
+    if (!out || call->args[1].view.dtype != TL_F32 || rows == 0 || no < rows ||
+        (no > rows && !real))
+        return false;
     const float *in = (const float *)(iv->data + tl_view_offset(iv) * 4);
     float *o = (float *)out;
     if (in + (rows - 1) * ld + cols > (const float *)iv->data + numel) return false;
