@@ -69,7 +69,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
              -D_GNU_SOURCE -DTILEC_VERSION='"$(VERSION)"' -Isrc -Iinclude
-FUZZ_TARGETS = front npy
+FUZZ_TARGETS = front npy passes
 
 fuzz:
 	@sh scripts/setup-debian.sh fuzz
@@ -95,8 +95,8 @@ clean:
 
 # Benchmarks (bench/bench_*.c): programs, not tests; they print their numbers
 # and ratios. bench/setup.sh installs the libraries they compare against.
-BENCH_SRC := $(sort $(wildcard bench/bench_*.c))
-BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+CPU_BENCH := int8_gemm sparse_attn bandwidth compile
+BENCH_BIN := $(CPU_BENCH:%=$(BUILD)/bench/bench_%)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libtilec.a
 	@mkdir -p $(dir $@)

@@ -17,6 +17,7 @@ for t in "$@"; do
     case $t in
     front) find kernels tests/data/bad tests/data/ir tests/data/parse -name '*.py' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
     npy) find tests/data/npy -name '*.npy' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
+    passes) head -c 96 /dev/urandom > "$dir/corpus/seed0" ;;
     esac
     echo "fuzz: building $t"
     # shellcheck disable=SC2086
