@@ -259,6 +259,17 @@ static int recover(tl_parser_t *p, int s, bool strict, tl_diag_t *d, tl_vec_t *b
 {
     const tl_token_t *t = p->file.toks;
     int resume = recovery_point(t, s);
+    // A parse error at the first token of a line, inside a bracket of an earlier
+    // line that is never closed: the bracket is the error (as CPython reports it).
+    bool at_bol = false;
+    for (int i = s; i < resume && !at_bol; i++)
+        at_bol = t[i].line == p->err_loc.line && t[i].col == p->err_loc.col && i > 0 && t[i - 1].line < t[i].line;
+    for (int i = s; at_bol && i < resume; i++)
+        if (t[i].kind == TL_TOK_ERROR && strstr(t[i].v.str.s, "was never closed") && t[i].line < p->err_loc.line) {
+            p->err_msg = t[i].v.str.s;
+            p->err_loc = tl_parse_loc(p, &t[i]);
+            break;
+        }
     tl_ast_node_t *n = tl_ast_new(p->a, TL_AST_ERROR, p->err_loc);
     n->error.msg = p->err_msg;
     n->error.start = tl_parse_loc(p, &t[s]);
