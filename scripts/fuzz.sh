@@ -1,15 +1,22 @@
 #!/bin/sh
 # Builds and runs the libFuzzer targets in fuzz/ for a bounded time each.
 #   scripts/fuzz.sh CC FLAGS SECONDS TARGET...
-# Seed corpora: kernel files (front) and .npy test files (npy). A crash stops
-# that target and fails the run; its input is kept under build/fuzz/TARGET/.
+# The library is compiled once with FLAGS (instrumented for fuzzing and the
+# sanitizers) into build/fuzz/obj/, then each target is linked with
+# -fsanitize=fuzzer. Seed corpora: kernel files (front), the .npy test files
+# (npy), random bytes (passes). A crash stops that target and fails the run;
+# its input is kept under build/fuzz/TARGET/crashes/.
 set -u
 cc=$1 flags=$2 secs=$3
 shift 3
 if ! command -v "$cc" >/dev/null 2>&1; then
     echo "fuzz: $cc not found (apt-get install clang libclang-rt-14-dev)"; exit 1
 fi
-lib_src=$(ls src/*/*.c)
+obj=build/fuzz/obj
+mkdir -p "$obj"
+echo "fuzz: compiling the library"
+# shellcheck disable=SC2086
+ls src/*/*.c | xargs -P 2 -I{} sh -c 'o='"$obj"'/$(echo {} | tr / _).o; [ "$o" -nt {} ] || '"$cc $flags"' -DTILEC_VERSION="\"fuzz\"" -c {} -o "$o"' || exit 1
 status=0
 for t in "$@"; do
     dir=build/fuzz/$t
@@ -17,17 +24,16 @@ for t in "$@"; do
     case $t in
     front) find kernels tests/data/bad tests/data/ir tests/data/parse -name '*.py' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
     npy) find tests/data/npy -name '*.npy' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
-    passes) head -c 96 /dev/urandom > "$dir/corpus/seed0" ;;
+    passes) [ -e "$dir/corpus/seed0" ] || head -c 96 /dev/urandom > "$dir/corpus/seed0" ;;
     esac
-    echo "fuzz: building $t"
     # shellcheck disable=SC2086
-    if ! $cc $flags -o "$dir/fuzz_$t" "fuzz/fuzz_$t.c" $lib_src -lm -lpthread -ldl; then
+    if ! $cc $flags -fsanitize=fuzzer -DTILEC_VERSION='"fuzz"' -o "$dir/fuzz_$t" "fuzz/fuzz_$t.c" "$obj"/*.o -lm -lpthread -ldl; then
         echo "fuzz: building $t failed"; status=1; continue
     fi
     echo "fuzz: running $t for ${secs}s"
     if ! "$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
         -artifact_prefix="$dir/crashes/" -print_final_stats=1 "$dir/corpus" >"$dir/log.txt" 2>&1; then
-        echo "fuzz: $t FAILED (see $dir/log.txt and $dir/crashes/)"; tail -30 "$dir/log.txt"; status=1
+        echo "fuzz: $t FAILED (see $dir/log.txt and $dir/crashes/)"; tail -40 "$dir/log.txt"; status=1
     else
         grep -E "stat::number_of_executed_units|stat::new_units_added" "$dir/log.txt" | sed "s/^/fuzz: $t /"
     fi
