@@ -18,7 +18,9 @@
 //           gets a reverse flag that bounds the run-ahead to ACK_DEPTH
 //           iterations (a flag counts at most 15 pending sets).
 //           Flag ids: 0..15 per direction, reused when live ranges do not
-//           overlap; the ids of the kernel's own cross-core flags are avoided.
+//           overlap. A kernel with its own cross-core flags gets none added;
+//           its flags' set and wait counts per block must match where loop trip
+//           counts are constant (an error names both places).
 //
 // Program order decides the direction, with one exception taken from upstream
 // (its kernels rely on it): in a loop, a tensor that nothing writes before the
@@ -513,6 +515,88 @@ static void insert(xs_t *X, const xdep_t *d)
     }
 }
 
+// --- producer and consumer counts -----------------------------------------------------------
+
+// How often each core sets and waits for each flag id per block, where the
+// loops around it have constant trip counts (else unknown). Direction 0 is
+// cube -> vector (the cube sets, the vector cores wait), 1 the reverse.
+typedef struct {
+    int64_t sets[2][FLAG_IDS], waits[2][FLAG_IDS];
+    bool unknown[2][FLAG_IDS];
+    const tl_stmt_t *set_at[2][FLAG_IDS], *wait_at[2][FLAG_IDS];
+} counts_t;
+
+static void count_flags(counts_t *c, int side, const tl_stmt_t *s, int64_t mult)
+{
+    if (!s) return;
+    int64_t a, b;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) count_flags(c, side, s->seq.items[i], mult);
+        return;
+    case TL_ST_FOR:
+        if (mult >= 0 && tl_ir_is_const_int(s->for_.start, &a) &&
+            tl_ir_is_const_int(s->for_.end, &b))
+            mult *= b > a ? b - a : 0;
+        else
+            mult = -1;
+        count_flags(c, side, s->for_.body, mult);
+        return;
+    case TL_ST_WHILE: count_flags(c, side, s->while_.body, -1); return;
+    case TL_ST_IF:
+        count_flags(c, side, s->if_.then_, -1);
+        count_flags(c, side, s->if_.else_, -1);
+        return;
+    case TL_ST_SCOPE: count_flags(c, side, s->scope.body, mult); return;
+    case TL_ST_SYNC: {
+        bool set = s->sync.kind == TL_SYNC_SET_CROSS, wait = s->sync.kind == TL_SYNC_WAIT_CROSS;
+        if ((!set && !wait) || (set && s->sync.mode != 2)) return;
+        int dir = set ? side : 1 - side;
+        int64_t id;
+        if (!tl_ir_is_const_int(s->sync.id, &id) || id < 0 || id >= FLAG_IDS) {
+            for (int i = 0; i < FLAG_IDS; i++) c->unknown[dir][i] = true;
+            return;
+        }
+        if (mult < 0) c->unknown[dir][id] = true;
+        if (set) {
+            c->sets[dir][id] += mult;
+            if (!c->set_at[dir][id]) c->set_at[dir][id] = s;
+        } else {
+            c->waits[dir][id] += mult;
+            if (!c->wait_at[dir][id]) c->wait_at[dir][id] = s;
+        }
+        return;
+    }
+    default: return;
+    }
+}
+
+// Sets and waits of one flag whose counts are known must match: a mismatch
+// deadlocks (too few sets) or leaves flags set at the end (too many).
+static tl_status_t check_counts(xs_t *X, tl_stmt_t *const *scope)
+{
+    counts_t c;
+    memset(&c, 0, sizeof c);
+    for (int side = 0; side < 2; side++) count_flags(&c, side, scope[side], 1);
+    static const char *who[2] = {"cube", "vector cores"};
+    tl_status_t st = TL_OK;
+    for (int dir = 0; dir < 2; dir++)
+        for (int id = 0; id < FLAG_IDS; id++) {
+            if (c.unknown[dir][id] || c.sets[dir][id] == c.waits[dir][id]) continue;
+            const tl_stmt_t *at = c.set_at[dir][id] ? c.set_at[dir][id] : c.wait_at[dir][id];
+            st = tl_diag_error(X->ctx->diag, at->loc,
+                               "cross-core flag %d: the %s set it %lld time%s per block but the %s "
+                               "wait for it %lld time%s",
+                               id, who[dir], (long long)c.sets[dir][id],
+                               c.sets[dir][id] == 1 ? "" : "s", who[1 - dir],
+                               (long long)c.waits[dir][id], c.waits[dir][id] == 1 ? "" : "s");
+            if (c.set_at[dir][id] && c.wait_at[dir][id])
+                tl_diag_note(X->ctx->diag, c.wait_at[dir][id]->loc, "the %s wait for flag %d here",
+                             who[1 - dir], id);
+        }
+    return st;
+}
+
 static tl_stmt_t *program(tl_kernel_t *k, tl_side_t side)
 {
     for (int i = 0; i < k->body->seq.n; i++) {
@@ -542,6 +626,7 @@ tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         tl_diag_warning(
             ctx->diag, X.manual_loc,
             "the kernel has its own cross-core flags: TL_ASCEND_AUTO_CV_SYNC adds none");
+        st = check_counts(&X, scope);
         goto out;
     }
     X.hz = tl_hazard_ctx_new(k);
@@ -575,6 +660,7 @@ tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     }
     for (int i = 0; i < X.ndep; i++)
         if (!X.dep[i].dup) insert(&X, &X.dep[i]);
+    st = check_counts(&X, scope);
 out:
     tl_hazard_ctx_free(X.hz);
     free(X.acc);

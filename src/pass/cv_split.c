@@ -18,14 +18,14 @@
 // pipe); a scalar store with its buffer, or, for GM and alloc_var targets, with
 // the memory its expressions read; a let with the memory its value reads; a
 // sync with its pipes, else with the previous classified statement (upstream's
-// rule for manual syncs); T.Scope wins. Statements that read neither core's
-// memory (lets, alloc_var updates, breaks) go to every core that needs them:
-// those whose later statements read their variable, transitively, and control
-// flow around them. A GM store or print that reads no core's memory runs once,
-// as the lockstep program runs it: on the cube unless it sits in vector-only
-// code (then on vector core 0). It is an error when a core needs a value only
-// the other core can compute, and when control flow both cores run depends on
-// vid (the cube's vid is 0).
+// rule for manual syncs), but a wait_cross_flag with the next one; T.Scope
+// wins. Statements that read neither core's memory (lets, alloc_var updates,
+// breaks) go to every core that needs them: those whose later statements read
+// their variable, transitively, and control flow around them. A GM store or
+// print that reads no core's memory runs once, as the lockstep program runs
+// it: on the cube unless it sits in vector-only code (then on vector core 0).
+// It is an error when a core needs a value only the other core can compute, and
+// when control flow both cores run depends on vid (the cube's vid is 0).
 //
 // T.Kernel(threads=2): the vector program is then split between the two vector
 // cores where that is provably equivalent (vid_split.c), or runs on vector core
@@ -239,6 +239,27 @@ static int classify(split_t *p, const tl_stmt_t *s, tl_side_t forced, tl_side_t 
     }
     p->side[o] = (uint8_t)side;
     return side;
+}
+
+// A wait_cross_flag outside T.Scope guards what follows it: it goes with the
+// next statement that has a side (the sticky rule would put it next to the set
+// it answers, on the wrong core).
+static void waits_follow(split_t *p)
+{
+    for (int o = 1; o <= p->n; o++) {
+        const tl_stmt_t *s = p->by_origin[o];
+        if (s->kind != TL_ST_SYNC || s->sync.kind != TL_SYNC_WAIT_CROSS || (p->flags[o] & F_FORCED))
+            continue;
+        for (int q = o + 1; q <= p->n; q++) {
+            const tl_stmt_t *n = p->by_origin[q];
+            int side = p->side[q];
+            if (is_compound(n) || n->kind == TL_ST_SYNC ||
+                (side != TL_SIDE_CUBE && side != TL_SIDE_VEC))
+                continue;
+            p->side[o] = (uint8_t)side;
+            break;
+        }
+    }
 }
 
 // A side-less GM store or print runs once, where the lockstep program would:
@@ -550,6 +571,7 @@ tl_status_t tl_pass_cv_split(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         number(&p, k->body, 0);
         tl_side_t sticky = TL_SIDE_NONE;
         classify(&p, k->body, TL_SIDE_NONE, &sticky);
+        waits_follow(&p);
         st = p.st;
     }
     if (!st) {

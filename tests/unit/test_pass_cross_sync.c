@@ -310,3 +310,26 @@ TEST(cross_sync_hand_offs_in_nested_sequences)
     tl_buf_free(&a);
     tl_buf_free(&b);
 }
+
+TEST(cross_sync_mismatched_flag_counts_are_errors)
+{
+    // The cube sets flag 3 in each of 4 iterations; the vector cores wait once.
+    static const char *src =
+        HEADER("2", "3", MM_PARAMS) MM_BUFFERS "            for i in T.serial(4):\n"
+                                               "                T.copy(A[i * 16, 0], a)\n"
+                                               "                T.gemm_v0(a, b, c, init=True)\n"
+                                               "                T.copy(c, W[cid, 0, 0])\n"
+                                               "                T.set_cross_flag('FIX', 3)\n"
+                                               "            T.wait_cross_flag(3)\n"
+                                               "            T.copy(W[cid, vid * 8, 0], u)\n"
+                                               "            T.copy(u, C[cid, vid * 8, 0])\n"
+                                               "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    CHECK(pk_compile(&p, &s, split_sync) == TL_ERR_COMPILE);
+    CHECK_CONTAINS(tl_diag_text(&p.d),
+                   "k.py:19:17: error: cross-core flag 3: the cube set it 4 times "
+                   "per block but the vector cores wait for it 1 time");
+    CHECK_CONTAINS(tl_diag_text(&p.d), "k.py:20:13: note: the vector cores wait for flag 3 here");
+    pk_free(&p);
+}
