@@ -68,6 +68,14 @@ static void load_float(const mat_t *m, bool trans, float *out)
             tl_tileop_load_f32(t, m->p + r * m->ld * sz, m->cols, out + r * m->cols);
         return;
     }
+    float *rows = malloc((size_t)(m->rows * m->cols) * sizeof *rows + 1);
+    if (rows) { // convert the rows, then transpose in blocks
+        for (int64_t r = 0; r < m->rows; r++)
+            tl_tileop_load_f32(t, m->p + r * m->ld * sz, m->cols, rows + r * m->cols);
+        tl_gemm_x86_transpose32((const uint32_t *)rows, m->rows, m->cols, (uint32_t *)out);
+        free(rows);
+        return;
+    }
     float row[TL_TILEOP_CHUNK];
     for (int64_t r = 0; r < m->rows; r++)
         for (int64_t c0 = 0; c0 < m->cols; c0 += TL_TILEOP_CHUNK) {

@@ -11,6 +11,7 @@
 // inputs are 16-bit or narrower, whose products are exact in float32).
 #include "exec/tileop_gemm_x86.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,48 @@
 #define INLINE inline __attribute__((always_inline))
 
 static int isa_cached = -1;
+
+// A per-thread scratch buffer for packed panels (freed when the thread exits):
+// a fresh allocation per call would fault its pages in on every gemm.
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+typedef struct {
+    size_t size;
+    void *p;
+} scratch_t;
+
+static void scratch_free(void *v)
+{
+    scratch_t *s = v;
+    free(s->p);
+    free(s);
+}
+
+static void scratch_init(void)
+{
+    pthread_key_create(&scratch_key, scratch_free);
+}
+
+static void *scratch(size_t size)
+{
+    pthread_once(&scratch_once, scratch_init);
+    scratch_t *s = pthread_getspecific(scratch_key);
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s || pthread_setspecific(scratch_key, s)) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (s->size < size) {
+        free(s->p);
+        s->size = (size + 4095) / 4096 * 4096;
+        s->p = aligned_alloc(64, s->size);
+        if (!s->p) s->size = 0;
+    }
+    return s->p;
+}
 
 static tl_gemm_isa_t detect(void)
 {
@@ -250,10 +293,14 @@ static AVX512 void gemm_i8_avx512(int64_t M, int64_t N, int64_t K, const int8_t 
                                   bool init, uint8_t *Bp, int32_t *corr)
 {
     int64_t G = (K + 3) / 4, P = (N + 15) / 16;
-    for (int64_t m = 0; m < M; m++) {
-        int64_t s = 0;
-        for (int64_t k = 0; k < K; k++) s += A[m * lda + k];
-        corr[m] = (int32_t)(uint32_t)((uint64_t)s * 128u);
+    const __m512i ones = _mm512_set1_epi8(1);
+    for (int64_t m = 0; m < M; m++) { // 128 * sum_k a[m, k], exact in int32
+        __m512i acc = _mm512_setzero_si512();
+        for (int64_t k = 0; k < K; k += 64) {
+            __mmask64 km = K - k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (K - k)) - 1);
+            acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(km, A + m * lda + k));
+        }
+        corr[m] = (int32_t)((uint32_t)_mm512_reduce_add_epi32(acc) * 128u);
     }
     if (tb && M <= 16) {
         gemm_i8_dot(M, N, K, A, lda, B, ldb, C, ldc, init, corr);
@@ -329,13 +376,11 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
     if (isa == TL_GEMM_PORTABLE || K % 4 || M <= 0 || N <= 0) return false;
     if (isa == TL_GEMM_AVX512) {
         int64_t G = (K + 3) / 4, P = (N + 15) / 16;
-        uint8_t *Bp = aligned_alloc(64, (size_t)(P * G * 64) + 64);
-        int32_t *corr = malloc((size_t)M * sizeof *corr);
-        bool ok = Bp && corr;
-        if (ok) gemm_i8_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, corr);
-        free(Bp);
-        free(corr);
-        return ok;
+        size_t pb = TL_ALIGN_UP((size_t)(P * G * 64), 64);
+        uint8_t *Bp = scratch(pb + (size_t)M * sizeof(int32_t));
+        if (!Bp) return false;
+        gemm_i8_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, (int32_t *)(Bp + pb));
+        return true;
     }
     int64_t G2 = (K + 1) / 2, P = (N + 7) / 8;
     int16_t *Bp = malloc((size_t)(P * G2 * 16) * sizeof *Bp);
@@ -345,6 +390,24 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
     free(Bp);
     free(Ap);
     return ok;
+}
+
+// dst[c * rows + r] = src[r * cols + c] in 16 x 16 blocks.
+static AVX512 void transpose_avx512(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
+{
+    for (int64_t r0 = 0; r0 < rows; r0 += 16)
+        for (int64_t c0 = 0; c0 < cols; c0 += 16) {
+            int64_t nr = TL_MIN(16, rows - r0), nc = TL_MIN(16, cols - c0);
+            __mmask16 cm = (__mmask16)(nc >= 16 ? 0xffff : (1u << nc) - 1);
+            __mmask16 rm = (__mmask16)(nr >= 16 ? 0xffff : (1u << nr) - 1);
+            __m512i v[16];
+            for (int i = 0; i < 16; i++)
+                v[i] = i < nr ? _mm512_maskz_loadu_epi32(cm, src + (r0 + i) * cols + c0)
+                              : _mm512_setzero_si512();
+            transpose16(v);
+            for (int j = 0; j < nc; j++)
+                _mm512_mask_storeu_epi32(dst + (c0 + j) * rows + r0, rm, v[j]);
+        }
 }
 
 // --- float32 --------------------------------------------------------------------------------
@@ -397,6 +460,16 @@ static const f32k_fn f32k[2][6][4] = {
     {F32_FNS(1, 1), F32_FNS(2, 1), F32_FNS(3, 1), F32_FNS(4, 1), F32_FNS(5, 1), F32_FNS(6, 1)},
 };
 
+void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
+{
+    if (tl_gemm_x86_isa() != TL_GEMM_AVX512) {
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < cols; c++) dst[c * rows + r] = src[r * cols + c];
+        return;
+    }
+    transpose_avx512(src, rows, cols, dst);
+}
+
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, float *C, int64_t ldc, bool init, bool exact_products)
 {
@@ -434,6 +507,16 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
     (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)tb, (void)C;
     (void)ldc, (void)init;
     return false;
+}
+
+void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
+{
+    if (tl_gemm_x86_isa() != TL_GEMM_AVX512) {
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < cols; c++) dst[c * rows + r] = src[r * cols + c];
+        return;
+    }
+    transpose_avx512(src, rows, cols, dst);
 }
 
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,

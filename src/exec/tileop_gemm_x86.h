@@ -26,4 +26,7 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, float *C, int64_t ldc, bool init, bool exact_products);
 
+// dst[c * rows + r] = src[r * cols + c] for 32-bit elements.
+void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst);
+
 #endif
