@@ -15,6 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void transpose_portable(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
+{
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) dst[c * rows + r] = src[r * cols + c];
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
@@ -462,12 +468,10 @@ static const f32k_fn f32k[2][6][4] = {
 
 void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
 {
-    if (tl_gemm_x86_isa() != TL_GEMM_AVX512) {
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t c = 0; c < cols; c++) dst[c * rows + r] = src[r * cols + c];
-        return;
-    }
-    transpose_avx512(src, rows, cols, dst);
+    if (tl_gemm_x86_isa() == TL_GEMM_AVX512)
+        transpose_avx512(src, rows, cols, dst);
+    else
+        transpose_portable(src, rows, cols, dst);
 }
 
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
@@ -511,12 +515,10 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
 
 void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
 {
-    if (tl_gemm_x86_isa() != TL_GEMM_AVX512) {
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t c = 0; c < cols; c++) dst[c * rows + r] = src[r * cols + c];
-        return;
-    }
-    transpose_avx512(src, rows, cols, dst);
+    if (tl_gemm_x86_isa() == TL_GEMM_AVX512)
+        transpose_avx512(src, rows, cols, dst);
+    else
+        transpose_portable(src, rows, cols, dst);
 }
 
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
