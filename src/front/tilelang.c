@@ -13,6 +13,8 @@ static const struct {
     {"TL_ASCEND_MEMORY_PLANNING", "tl.ascend_memory_planning"},
     {"TL_ASCEND_AUTO_CV_COMBINE", "tl.ascend_auto_cv_combine"},
     {"TL_ASCEND_AUTO_CV_SYNC", "tl.ascend_auto_cross_core_sync"},
+    // tilec's own: intra_sync's barrier-after-every-op baseline (benchmarks)
+    {"TILEC_SYNC_BASELINE", "tl.tilec_sync_baseline"},
 };
 
 static tl_value_t *make_jit(tl_eval_t *ev, tl_value_t *factory, tl_call_t *cfg)
@@ -177,7 +179,7 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
             bool on;
             if (!tl_value_to_flag(ev, pass_configs->dict.values[i], pc_loc, "a pass_configs value", &on)) return false;
             bool *flags[] = {&k->config.auto_sync, &k->config.memory_planning, &k->config.auto_cv_combine,
-                             &k->config.auto_cv_sync};
+                             &k->config.auto_cv_sync, &k->config.sync_baseline};
             *flags[w] = on;
         }
     } else if (pass_configs && pass_configs->kind != TL_V_NONE) {

@@ -322,18 +322,19 @@ TEST(intra_sync_event_ids_are_reused_and_avoid_the_kernels_own)
 
 TEST(intra_sync_baseline_puts_barrier_all_after_every_op)
 {
+    // --pass-config tl.tilec_sync_baseline=True (tilec's own key)
     pk_spec_t s = {.src = VEC("                T.copy(X[0, vid * 8, 0], u)\n"
                               "                T.tile.add(u, u, 1.0)\n"
-                              "                T.copy(u, Y[0, vid * 8, 0])\n")};
+                              "                T.copy(u, Y[0, vid * 8, 0])\n"),
+                   .configs = {"tl.tilec_sync_baseline=True"}};
     pk_t p;
-    if (compile_ok(t, &p, &s, NULL)) {
-        p.k->config.sync_baseline = true;
-        tl_pass_ctx_t ctx = {.diag = &p.d};
-        CHECK(tl_pass_intra_sync(p.k, &ctx) == TL_OK);
+    if (compile_ok(t, &p, &s, sync_only)) {
+        CHECK(p.k->config.sync_baseline);
         int sets, waits, barriers, alls;
         tl_intra_sync_count(p.k, &sets, &waits, &barriers, &alls);
         CHECK_EQ(alls, 3);
         CHECK_EQ(sets + waits + barriers, 0);
+        CHECK_CONTAINS(dump(&p), "add u, u, 1.0\n    + barrier_all\n");
     }
     pk_free(&p);
 }
