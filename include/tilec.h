@@ -149,7 +149,9 @@ TILEC_API tilec_status_t tilec_kernel_param_shape(const tilec_kernel_t *k, int i
 TILEC_API char *tilec_kernel_ir(const tilec_kernel_t *k);
 
 /* Runs the kernel. `values` has one entry per parameter, in order. Symbolic
-   dims are taken from the tensors' shapes. `report` may be NULL. */
+   dims are taken from the tensors' shapes. `report` may be NULL. On
+   TILEC_TARGET_SIM, races or sync misuse give TILEC_ERR_RACE (the outputs are
+   still written and the report is filled; report->json is the full report). */
 TILEC_API tilec_status_t tilec_launch(tilec_kernel_t *k, tilec_target_t target,
                                       const tilec_value_t *values, int nvalues,
                                       tilec_report_t *report);

@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "base/dtype.h"
+#include "cpu/cpu.h"
 #include "exec/exec.h"
+#include "npu/sim.h"
 #include "front/front.h"
 #include "pass/pass.h"
 #include "rt/tensor.h"
@@ -284,22 +286,92 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static tl_status_t launch_ref(tilec_kernel_t *k, const tl_kernel_t *ir, const tilec_value_t *values,
-                              tl_tensor_t **wrapped)
+// Setters shared by the targets: each takes arguments by parameter name.
+typedef struct {
+    tl_status_t (*tensor)(void *t, const char *name, tl_tensor_t *v);
+    tl_status_t (*i)(void *t, const char *name, int64_t v);
+    tl_status_t (*f)(void *t, const char *name, double v);
+} setters_t;
+
+static tl_status_t exec_tensor(void *x, const char *n, tl_tensor_t *v)
 {
-    tl_diag_t *d = &k->ctx->diag;
-    tl_exec_t *x;
-    tl_status_t st = tl_exec_create(&x, ir, NULL, d);
+    return tl_exec_set_tensor(x, n, v);
+}
+static tl_status_t exec_int(void *x, const char *n, int64_t v)
+{
+    return tl_exec_set_int(x, n, v);
+}
+static tl_status_t exec_float(void *x, const char *n, double v)
+{
+    return tl_exec_set_float(x, n, v);
+}
+static tl_status_t cpu_tensor(void *c, const char *n, tl_tensor_t *v)
+{
+    return tl_cpu_set_tensor(c, n, v);
+}
+static tl_status_t cpu_int(void *c, const char *n, int64_t v)
+{
+    return tl_cpu_set_int(c, n, v);
+}
+static tl_status_t cpu_float(void *c, const char *n, double v)
+{
+    return tl_cpu_set_float(c, n, v);
+}
+
+static tl_status_t set_args(const setters_t *set, void *t, const tl_kernel_t *ir,
+                            const tilec_value_t *values, tl_tensor_t **wrapped)
+{
+    tl_status_t st = TL_OK;
     for (int i = 0; st == TL_OK && i < ir->nparams; i++) {
         const tl_param_t *p = &ir->params[i];
         if (p->buf) {
-            if (wrapped[i]) st = tl_exec_set_tensor(x, p->name, wrapped[i]);
+            if (wrapped[i]) st = set->tensor(t, p->name, wrapped[i]);
         } else if (tl_dtype_is_float(p->var->dtype)) {
-            st = tl_exec_set_float(x, p->name, values[i].f);
+            st = set->f(t, p->name, values[i].f);
         } else {
-            st = tl_exec_set_int(x, p->name, values[i].i);
+            st = set->i(t, p->name, values[i].i);
         }
     }
+    return st;
+}
+
+static tl_status_t launch(tilec_kernel_t *k, tilec_target_t target, const tl_kernel_t *ir,
+                          const tilec_value_t *values, tl_tensor_t **wrapped, tilec_report_t *report)
+{
+    static const setters_t exec_set = {exec_tensor, exec_int, exec_float};
+    static const setters_t cpu_set = {cpu_tensor, cpu_int, cpu_float};
+    tl_diag_t *d = &k->ctx->diag;
+    tl_status_t st;
+    if (target == TILEC_TARGET_CPU) {
+        tl_cpu_t *c;
+        if ((st = tl_cpu_create(&c, ir, NULL, d)) != TL_OK) return st;
+        st = set_args(&cpu_set, c, ir, values, wrapped);
+        if (st == TL_OK) st = tl_cpu_run(c);
+        tl_cpu_destroy(c);
+        return st;
+    }
+    if (target == TILEC_TARGET_SIM) {
+        tl_sim_t *s;
+        if ((st = tl_sim_create(&s, ir, NULL, d)) != TL_OK) return st;
+        st = set_args(&exec_set, tl_sim_exec(s), ir, values, wrapped);
+        if (st == TL_OK) st = tl_sim_run(s);
+        if (report) {
+            const tl_sim_report_t *r = tl_sim_report(s);
+            report->cycles = r->cycles;
+            report->time_us = r->time_us;
+            report->races = r->nraces + r->nerrors;
+            report->benign_races = r->nbenign;
+            tl_buf_t b;
+            tl_buf_init(&b);
+            tl_sim_report_json(s, &b);
+            report->json = tl_buf_take(&b);
+        }
+        tl_sim_destroy(s);
+        return st;
+    }
+    tl_exec_t *x;
+    if ((st = tl_exec_create(&x, ir, NULL, d)) != TL_OK) return st;
+    st = set_args(&exec_set, x, ir, values, wrapped);
     if (st == TL_OK) st = tl_exec_run(x);
     tl_exec_destroy(x);
     return st;
@@ -319,8 +391,6 @@ tilec_status_t tilec_launch(tilec_kernel_t *k, tilec_target_t target, const tile
                      front->nparams, nvalues);
         return TILEC_ERR_ARG;
     }
-    if (target != TILEC_TARGET_REF)
-        return fail(ctx, TL_ERR_UNSUPPORTED, "tilec_launch: this build of tilec runs kernels on TILEC_TARGET_REF only");
     tl_status_t st = build(k, 1 + (int)target);
     if (st != TL_OK) return (tilec_status_t)st;
     const tl_kernel_t *ir = k->ir[1 + (int)target];
@@ -350,7 +420,7 @@ tilec_status_t tilec_launch(tilec_kernel_t *k, tilec_target_t target, const tile
         st = tl_tensor_wrap(&wrapped[i], (tl_dtype_t)v->dtype, v->ndim, v->shape, NULL, v->data, &ctx->diag);
     }
     double t0 = now();
-    if (st == TL_OK) st = launch_ref(k, ir, values, wrapped);
+    if (st == TL_OK) st = launch(k, target, ir, values, wrapped, report);
     if (report) report->seconds = now() - t0;
     for (int i = 0; i < ir->nparams; i++) tl_tensor_destroy(wrapped[i]);
     free(wrapped);

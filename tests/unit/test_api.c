@@ -127,3 +127,48 @@ TEST(api_contexts_on_two_threads)
     for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
     CHECK(ok[0] && ok[1]);
 }
+
+TEST(api_launch_on_sim_and_cpu)
+{
+    tilec_context_t *ctx;
+    REQUIRE(tilec_context_create(&ctx) == TILEC_OK);
+    tilec_kernel_t *k;
+    // The kernel has no syncs of its own: without auto sync the simulator finds races.
+    REQUIRE(tilec_compile_string(ctx, "add.py", add_src, NULL, &k) == TILEC_OK);
+    enum { M = 4, N = 256 };
+    static float a[M * N], b[M * N], c[M * N];
+    {
+        int64_t sh[2] = {M, N};
+        tilec_value_t w[3] = {tilec_tensor(a, TILEC_F32, 2, sh), tilec_tensor(b, TILEC_F32, 2, sh),
+                              tilec_tensor(c, TILEC_F32, 2, sh)};
+        tilec_report_t rep;
+        CHECK(tilec_launch(k, TILEC_TARGET_SIM, w, 3, &rep) == TILEC_ERR_RACE);
+        CHECK(rep.races > 0);
+        CHECK_CONTAINS(tilec_context_error(ctx), "race RAW on UB");
+        tilec_free(rep.json);
+    }
+    tilec_kernel_destroy(k);
+    tilec_arg_t pc[] = {{"tl.ascend_auto_sync", "True"}};
+    tilec_compile_options_t o = {.pass_configs = pc, .npass_configs = 1};
+    REQUIRE(tilec_compile_string(ctx, "add.py", add_src, &o, &k) == TILEC_OK);
+    int64_t shape[2] = {M, N};
+    tilec_value_t v[3] = {tilec_tensor(a, TILEC_F32, 2, shape), tilec_tensor(b, TILEC_F32, 2, shape),
+                          tilec_tensor(c, TILEC_F32, 2, shape)};
+    for (int target = TILEC_TARGET_SIM; target <= TILEC_TARGET_CPU; target++) {
+        for (int i = 0; i < M * N; i++) a[i] = (float)i, b[i] = (float)target, c[i] = 0;
+        tilec_report_t rep;
+        tilec_status_t st = tilec_launch(k, (tilec_target_t)target, v, 3, &rep);
+        if (st != TILEC_OK)
+            tl_test_fail(t, __FILE__, __LINE__, "target %d: %s", target, tilec_context_error(ctx));
+        for (int i = 0; i < M * N; i++) CHECK(c[i] == (float)i + (float)target);
+        if (target == TILEC_TARGET_SIM) {
+            CHECK(rep.cycles > 0);
+            CHECK(rep.time_us > 0);
+            CHECK_EQ(rep.races, 0);
+            CHECK_CONTAINS(rep.json, "\"cycles\"");
+            tilec_free(rep.json);
+        }
+    }
+    tilec_kernel_destroy(k);
+    tilec_context_destroy(ctx);
+}
