@@ -31,15 +31,23 @@
 //   steady    for g < G, u < s (unrolled):  rest(j); load(j + D)     j = g*s + u
 //   epilogue  for u < D + s - 1 (unrolled): j = G*s + u; if j < n':
 //                                             rest(j); if j + D < n': load(j + D)
-// Loops with hand-offs between the cores use one guarded loop instead, so that
-// every hand-off and its cross-core flags stay inside it:
-//   prologue as above; for g < (n' + s - 1) / s, u < s (unrolled):
-//     j = g*s + u; if j < n': rest(j); if j + D < n': load(j + D)
+// Loops with hand-offs between the cores keep every hand-off (and so its
+// cross-core flags) inside one loop over groups of s iterations, j = g*s + u:
+//  - batched, when the body splits into runs of cube and of vector statements
+//    and every buffer two runs share is a fresh value in each iteration (it
+//    then gets s versions too): for each run in order, for u < s: if j < n':
+//    run(j). Each core does s iterations of a run in one stretch, so the cube
+//    computes the next iterations while the vector cores work on the earlier
+//    ones (upstream's CrossCorePipeline order, without its dropped or shifted
+//    iterations);
+//  - otherwise guarded: prologue as above; for u < s: if j < n': rest(j);
+//    if j + D < n': load(j + D).
 // Guards on constant trip counts fold away. A loop with a break or continue,
 // or with nothing to multi-buffer, runs as a plain serial loop (with a note).
 #include "pass/pass.h"
 
 #include "pass/access.h"
+#include "pass/live.h"
 #include "pass/subst.h"
 
 #include <stdio.h>
@@ -101,7 +109,6 @@ static bool flatten(pipe_t *p, tl_stmt_t *s)
 typedef struct {
     const tl_buffer_t *b;
     unsigned mode; // accesses seen
-    bool full;     // the first write seen was full
 } probe_t;
 
 static void probe_fn(void *arg, const tl_access_t *a)
@@ -110,21 +117,22 @@ static void probe_fn(void *arg, const tl_access_t *a)
     if (a->buf == q->b) q->mode |= a->mode;
 }
 
-static void probe_tree(const tl_stmt_t *s, const tl_stmt_t *skip, probe_t *q)
+// Calls fn on every access of the tree s (without the subtree `skip`).
+static void walk_accesses(const tl_stmt_t *s, const tl_stmt_t *skip, tl_access_fn fn, void *arg)
 {
     if (!s || s == skip) return;
-    tl_access_stmt(s, probe_fn, q);
+    tl_access_stmt(s, fn, arg);
     switch (s->kind) {
     case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) probe_tree(s->seq.items[i], skip, q);
+        for (int i = 0; i < s->seq.n; i++) walk_accesses(s->seq.items[i], skip, fn, arg);
         break;
-    case TL_ST_FOR: probe_tree(s->for_.body, skip, q); break;
-    case TL_ST_WHILE: probe_tree(s->while_.body, skip, q); break;
+    case TL_ST_FOR: walk_accesses(s->for_.body, skip, fn, arg); break;
+    case TL_ST_WHILE: walk_accesses(s->while_.body, skip, fn, arg); break;
     case TL_ST_IF:
-        probe_tree(s->if_.then_, skip, q);
-        probe_tree(s->if_.else_, skip, q);
+        walk_accesses(s->if_.then_, skip, fn, arg);
+        walk_accesses(s->if_.else_, skip, fn, arg);
         break;
-    case TL_ST_SCOPE: probe_tree(s->scope.body, skip, q); break;
+    case TL_ST_SCOPE: walk_accesses(s->scope.body, skip, fn, arg); break;
     default: break;
     }
 }
@@ -132,8 +140,8 @@ static void probe_tree(const tl_stmt_t *s, const tl_stmt_t *skip, probe_t *q)
 // How the tree s (without `skip`) accesses b.
 static unsigned accesses(const tl_stmt_t *s, const tl_stmt_t *skip, const tl_buffer_t *b)
 {
-    probe_t q = {b, 0, false};
-    probe_tree(s, skip, &q);
+    probe_t q = {b, 0};
+    walk_accesses(s, skip, probe_fn, &q);
     return q.mode;
 }
 
@@ -299,6 +307,15 @@ static tl_expr_t *num(tl_kernel_t *k, int64_t v, tl_loc_t loc)
     return tl_ir_int(k, v, TL_I32, loc);
 }
 
+// j < trip for j = g*s + u, g < ceil(trip / s); true when trip is a constant
+// multiple of s.
+static tl_expr_t *in_range(pipe_t *p, tl_expr_t *j, tl_expr_t *trip)
+{
+    int64_t n;
+    if (tl_ir_is_const_int(trip, &n) && n % p->s == 0) return tl_ir_int(p->k, 1, TL_BOOL, j->loc);
+    return tl_ir_bin(p->k, TL_BIN_LT, j, trip, j->loc);
+}
+
 static tl_expr_t *trip_count(pipe_t *p)
 {
     tl_kernel_t *k = p->k;
@@ -396,8 +413,125 @@ static tl_stmt_t *pipeline_guarded(pipe_t *p)
         emit_part(p, body, j, u, false);
         emit_part(p, ahead, ja, (u + d) % s, true);
         guarded(k, body, tl_ir_bin(k, TL_BIN_LT, ja, trip, loc), ahead);
-        guarded(k, loop->for_.body, tl_ir_bin(k, TL_BIN_LT, j, trip, loc), body);
+        guarded(k, loop->for_.body, in_range(p, j, trip), body);
     }
+    int64_t ng;
+    if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, loop);
+    return out;
+}
+
+// --- batched form for loops with hand-offs -----------------------------------------------
+
+static void side_fn(void *arg, const tl_access_t *a)
+{
+    unsigned *side = arg;
+    tl_scope_t sc = a->buf->scope;
+    if (sc == TL_SCOPE_UB)
+        *side |= TL_SIDE_VEC;
+    else if (sc != TL_SCOPE_GM && sc != TL_SCOPE_VAR)
+        *side |= TL_SIDE_CUBE;
+}
+
+static bool has_kind(const tl_stmt_t *s, tl_stmt_kind_t kind)
+{
+    if (!s) return false;
+    if (s->kind == kind) return true;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (has_kind(s->seq.items[i], kind)) return true;
+        return false;
+    case TL_ST_FOR: return has_kind(s->for_.body, kind);
+    case TL_ST_WHILE: return has_kind(s->while_.body, kind);
+    case TL_ST_IF: return has_kind(s->if_.then_, kind) || has_kind(s->if_.else_, kind);
+    case TL_ST_SCOPE: return true; // explicit scopes: left as written
+    default: return false;
+    }
+}
+
+// Splits the body into runs of statements of one core (lets and side-less
+// statements go with the next statement that has a side). False when a
+// statement needs both cores or the body has fewer than two runs.
+static bool runs_of(pipe_t *p, int *run, int *nruns)
+{
+    unsigned side[MAX_ITEMS];
+    for (int i = 0; i < p->n; i++) {
+        side[i] = 0;
+        walk_accesses(p->items[i], NULL, side_fn, &side[i]);
+        if (side[i] == TL_SIDE_BOTH || has_kind(p->items[i], TL_ST_SYNC) ||
+            has_kind(p->items[i], TL_ST_PRINT))
+            return false;
+    }
+    unsigned next = 0;
+    for (int i = p->n - 1; i >= 0; i--) {
+        if (!side[i]) side[i] = next;
+        next = side[i];
+    }
+    *nruns = 0;
+    for (int i = 0; i < p->n; i++) {
+        if (!i || side[i] != side[i - 1]) (*nruns)++;
+        run[i] = *nruns - 1;
+    }
+    return *nruns >= 2;
+}
+
+// Every buffer that two runs share, one of them writing it, must be a fresh
+// value in each iteration (then it gets s versions); anything else forbids
+// reordering the runs.
+static bool version_shared(pipe_t *p, const int *run)
+{
+    tl_kernel_t *k = p->k;
+    for (int bi = 0; bi < k->buffers.len; bi++) {
+        tl_buffer_t *b = k->buffers.items[bi];
+        unsigned runs = 0, mode = 0;
+        for (int i = 0; i < p->n; i++) {
+            unsigned m = accesses(p->items[i], NULL, b);
+            if (m) runs |= 1u << TL_MIN(run[i], 31);
+            mode |= m;
+        }
+        if (!(mode & TL_ACCESS_WRITE) || !(runs & (runs - 1))) continue;
+        bool done = false;
+        for (int v = 0; v < p->nvers; v++) done |= p->vers[v].b == b;
+        if (done) continue;
+        bool gm_ok = b->scope == TL_SCOPE_GM && b->internal;
+        bool chip_ok = b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR && !b->addr_pinned;
+        if ((!gm_ok && !chip_ok) || accesses(k->body, p->skip, b) ||
+            tl_live_carried(k, p->loop, b) || !version(p, b))
+            return false;
+    }
+    return true;
+}
+
+// for g < ceil(n' / s): for each run, for u < s: if j < n': run(j), j = g*s + u.
+// Each core does the work of s iterations in one stretch, and the versions let
+// it run ahead of the other core by up to s iterations.
+static tl_stmt_t *pipeline_batched(pipe_t *p, const int *run, int nruns)
+{
+    tl_kernel_t *k = p->k;
+    tl_loc_t loc = p->loop->loc;
+    int s = p->s;
+    tl_expr_t *trip = trip_count(p);
+    tl_stmt_t *out = tl_ir_seq(k, loc);
+    tl_expr_t *groups =
+        tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, trip, num(k, s - 1, loc), loc),
+                  num(k, s, loc), loc);
+    tl_stmt_t *loop = group_loop(p, groups);
+    tl_expr_t *base =
+        tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, loop->for_.var, loc), num(k, s, loc), loc);
+    tl_subst_t m[MAX_STAGES];
+    tl_expr_t *j[MAX_STAGES];
+    for (int u = 0; u < s; u++) {
+        j[u] = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
+        iteration(p, &m[u], j[u], u);
+    }
+    for (int r = 0; r < nruns; r++)
+        for (int u = 0; u < s; u++) {
+            tl_stmt_t *body = tl_ir_seq(k, loc);
+            for (int i = 0; i < p->n; i++)
+                if (run[i] == r) tl_ir_seq_push(k, body, tl_subst_stmt(k, &m[u], p->items[i]));
+            guarded(k, loop->for_.body, in_range(p, j[u], trip), body);
+        }
+    for (int u = 0; u < s; u++) tl_subst_free(&m[u]);
     int64_t ng;
     if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, loop);
     return out;
@@ -441,9 +575,13 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
         return serial(p,
                       "no copy from a read-only tensor into a buffer it fully overwrites, and no "
                       "hand-off between the cube and the vector cores");
-    for (int i = 0; i < p->nvers; i++)
-        if (p->vers[i].b->scope == TL_SCOPE_GM) return pipeline_guarded(p);
-    return pipeline(p);
+    bool mixed = false;
+    for (int i = 0; i < p->nvers; i++) mixed |= p->vers[i].b->scope == TL_SCOPE_GM;
+    if (!mixed) return pipeline(p);
+    int run[MAX_ITEMS], nruns, nvers = p->nvers;
+    if (runs_of(p, run, &nruns) && version_shared(p, run)) return pipeline_batched(p, run, nruns);
+    p->nvers = nvers; // versions made for the batched form are unused
+    return pipeline_guarded(p);
 }
 
 static tl_stmt_t *visit(void *arg, tl_stmt_t *s)

@@ -176,7 +176,64 @@ TEST(pipelined_mixed_loop_versions_the_handoff)
                        "  workspace_0_v2: workspace float32[1, 32, 32],\n");
     CHECK_CONTAINS(ir, "  k_s_v2: L1 (declared shared) float16[32, 32] internal\n");
     CHECK_CONTAINS(ir, "copy s_f, workspace_0_v2[cid, :, :]");
+    // batched: the cube's three iterations, then the vector side's three; 6 is a
+    // multiple of 3, so no guards
+    CHECK_EQ(pk_count(p.k, is_if), 0);
+    CHECK_CONTAINS(ir, "    + copy s_f, workspace_0_v2[cid, :, :]\n"
+                       "    + copy workspace_0[cid, :, :], s_ub\n");
     pk_free(&p);
+    // 7 iterations: guards on the last group
+    pk_spec_t s7 = {.src = mixed_src, .args = {"nk=7", "S=3"}};
+    REQUIRE(pk_compile(&p, &s7, ws_pipe) == TL_OK);
+    CHECK_EQ(pk_count(p.k, is_if), 6);
+    pk_free(&p);
+}
+
+// A hand-off through a tensor of the kernel (not an internal workspace) cannot
+// get versions: the loop keeps the per-iteration order, guarded.
+TEST(pipelined_mixed_loop_with_a_user_workspace)
+{
+    static const char *src =
+        "import tilelang\n"
+        "import tilelang.language as T\n"
+        "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True}\n"
+        "@tilelang.jit(out_idx=[2], workspace_idx=[3], pass_configs=CFG)\n"
+        "def k(nk=5, S=2):\n"
+        "    @T.prim_func\n"
+        "    def main(Q: T.Tensor((32, 32), 'float16'), K: T.Tensor((nk * 32, 32), 'float16'),\n"
+        "             O: T.Tensor((32, 32), 'float32'), W: T.Tensor((32, 32), 'float32')):\n"
+        "        with T.Kernel(1, threads=2, is_npu=True) as cid:\n"
+        "            q_s = T.alloc_shared((32, 32), 'float16')\n"
+        "            k_s = T.alloc_shared((32, 32), 'float16')\n"
+        "            s_f = T.alloc_fragment((32, 32), 'float32')\n"
+        "            s_ub = T.alloc_shared((32, 32), 'float32')\n"
+        "            acc = T.alloc_shared((32, 32), 'float32')\n"
+        "            r_s = T.alloc_shared((32, 32), 'float16')\n"
+        "            r_l = T.alloc_shared((32, 32), 'float16')\n"
+        "            T.copy(Q, q_s)\n"
+        "            T.tile.fill(acc, 0.0)\n"
+        "            for kb in T.Pipelined(nk, num_stages=S):\n"
+        "                T.copy(K[kb * 32, 0], k_s)\n"
+        "                T.gemm_v0(q_s, k_s, s_f, transpose_B=True, init=True)\n"
+        "                T.copy(s_f, W)\n"
+        "                T.copy(W, s_ub)\n"
+        "                T.tile.add(acc, acc, s_ub)\n"
+        "                T.tile.cast(r_s, s_ub, mode='CAST_RINT', count=1024)\n"
+        "                T.copy(r_s, r_l)\n"
+        "                T.gemm_v0(r_l, k_s, s_f, init=True)\n"
+        "                T.copy(s_f, s_ub)\n"
+        "                T.tile.add(acc, acc, s_ub)\n"
+        "            T.copy(acc, O)\n"
+        "    return main\n";
+    static const char *trips[] = {"nk=1", "nk=4", "nk=5"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(trips); i++) {
+        pk_spec_t s = {.src = src, .args = {trips[i], "S=2"}};
+        check(t, &s, ws_pipe, -1);
+        pk_t p;
+        REQUIRE(pk_compile(&p, &s, ws_pipe) == TL_OK);
+        CHECK(pk_buffer(p.k, "W_v1") == NULL);
+        pk_free(&p);
+    }
 }
 
 TEST(pipelined_without_loads_runs_serially_with_a_note)
