@@ -18,6 +18,10 @@ b = rng.standard_normal((128, 512)).astype(np.float32)
 c = k(a, b)
 assert c.shape == (128, 512) and c.dtype == np.float32
 assert np.array_equal(c, a + b), np.abs(c - (a + b)).max()
+c_cpu = k(a, b, target="cpu")
+assert np.array_equal(c_cpu, c)
+c_sim, rep = k(a, b, target="sim", report=True)
+assert np.array_equal(c_sim, c) and rep["cycles"] > 0 and rep["races"] == 0, rep
 
 # A kernel with a symbolic dim: the output is sized from the input's shape.
 src = '''
