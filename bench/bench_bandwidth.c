@@ -52,14 +52,15 @@ static void compare(const char *name, tl_cpu_t *c, double bytes, tl_pool_t *pool
     free((void *)cp.src);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *only = argc > 1 ? argv[1] : ""; // "act_quant" or "hc": one operator
     tl_diag_t d;
     tl_diag_init(&d);
     tl_pool_t *pool;
     if (tl_pool_create(&pool, 0, &d)) bench_die(&d, "pool");
     printf("%-34s %11s %14s %14s %9s\n", "operator", "traffic", "tilec", "memcpy", "ratio");
-    {
+    if (!*only || !strcmp(only, "act_quant")) {
         int64_t M = 4096, N = 4096, shape[2] = {M, N};
         tl_arena_t arena;
         tl_arena_init(&arena);
@@ -73,7 +74,7 @@ int main(void)
         tl_tensor_destroy(x);
         tl_arena_free(&arena);
     }
-    {
+    if (!*only || !strcmp(only, "hc")) {
         int64_t N = 65536, shape[2] = {N, 24}, s3[1] = {3}, s24[1] = {24};
         tl_arena_t arena;
         tl_arena_init(&arena);
