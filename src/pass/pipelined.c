@@ -351,6 +351,27 @@ static tl_stmt_t *group_loop(pipe_t *p, tl_expr_t *groups)
     return loop;
 }
 
+// The loop over every group of s iterations, ceil(trip / s) of them; *base is
+// g * s.
+static tl_stmt_t *all_groups(pipe_t *p, tl_expr_t *trip, tl_expr_t **base)
+{
+    tl_kernel_t *k = p->k;
+    tl_loc_t loc = p->loop->loc;
+    tl_expr_t *groups =
+        tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, trip, num(k, p->s - 1, loc), loc),
+                  num(k, p->s, loc), loc);
+    tl_stmt_t *loop = group_loop(p, groups);
+    *base = tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, loop->for_.var, loc), num(k, p->s, loc), loc);
+    return loop;
+}
+
+// Appends loop unless its trip count is the constant 0.
+static void push_loop(tl_kernel_t *k, tl_stmt_t *out, tl_stmt_t *loop)
+{
+    int64_t n;
+    if (!tl_ir_is_const_int(loop->for_.end, &n) || n > 0) tl_ir_seq_push(k, out, loop);
+}
+
 static tl_stmt_t *pipeline(pipe_t *p)
 {
     tl_kernel_t *k = p->k;
@@ -372,8 +393,7 @@ static tl_stmt_t *pipeline(pipe_t *p)
         emit_part(p, steady->for_.body, tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc),
                   (u + d) % s, true);
     }
-    int64_t ng;
-    if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, steady);
+    push_loop(k, out, steady);
     // epilogue: the last D .. D + s - 1 iterations
     tl_expr_t *done = tl_ir_bin(k, TL_BIN_MUL, groups, num(k, s, loc), loc);
     for (int u = 0; u < d + s - 1; u++) {
@@ -400,12 +420,8 @@ static tl_stmt_t *pipeline_guarded(pipe_t *p)
     tl_expr_t *trip = trip_count(p);
     tl_stmt_t *out = tl_ir_seq(k, loc);
     prologue(p, out, trip);
-    tl_expr_t *groups =
-        tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, trip, num(k, s - 1, loc), loc),
-                  num(k, s, loc), loc);
-    tl_stmt_t *loop = group_loop(p, groups);
-    tl_expr_t *base =
-        tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, loop->for_.var, loc), num(k, s, loc), loc);
+    tl_expr_t *base;
+    tl_stmt_t *loop = all_groups(p, trip, &base);
     for (int u = 0; u < s; u++) {
         tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
         tl_expr_t *ja = tl_ir_bin(k, TL_BIN_ADD, j, num(k, d, loc), loc);
@@ -415,8 +431,7 @@ static tl_stmt_t *pipeline_guarded(pipe_t *p)
         guarded(k, body, tl_ir_bin(k, TL_BIN_LT, ja, trip, loc), ahead);
         guarded(k, loop->for_.body, in_range(p, j, trip), body);
     }
-    int64_t ng;
-    if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, loop);
+    push_loop(k, out, loop);
     return out;
 }
 
@@ -512,12 +527,8 @@ static tl_stmt_t *pipeline_batched(pipe_t *p, const int *run, int nruns)
     int s = p->s;
     tl_expr_t *trip = trip_count(p);
     tl_stmt_t *out = tl_ir_seq(k, loc);
-    tl_expr_t *groups =
-        tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, trip, num(k, s - 1, loc), loc),
-                  num(k, s, loc), loc);
-    tl_stmt_t *loop = group_loop(p, groups);
-    tl_expr_t *base =
-        tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, loop->for_.var, loc), num(k, s, loc), loc);
+    tl_expr_t *base;
+    tl_stmt_t *loop = all_groups(p, trip, &base);
     tl_subst_t m[MAX_STAGES];
     tl_expr_t *j[MAX_STAGES];
     for (int u = 0; u < s; u++) {
@@ -532,8 +543,7 @@ static tl_stmt_t *pipeline_batched(pipe_t *p, const int *run, int nruns)
             guarded(k, loop->for_.body, in_range(p, j[u], trip), body);
         }
     for (int u = 0; u < s; u++) tl_subst_free(&m[u]);
-    int64_t ng;
-    if (!tl_ir_is_const_int(groups, &ng) || ng > 0) tl_ir_seq_push(k, out, loop);
+    push_loop(k, out, loop);
     return out;
 }
 
