@@ -143,7 +143,7 @@ static void accesses(walk_t *w, const tl_stmt_t *s)
     tl_access_stmt(s, on_access, w);
 }
 
-static bool escapes(const tl_stmt_t *s)
+bool tl_live_escapes(const tl_stmt_t *s)
 {
     if (!s) return false;
     switch (s->kind) {
@@ -151,10 +151,10 @@ static bool escapes(const tl_stmt_t *s)
     case TL_ST_CONTINUE: return true;
     case TL_ST_SEQ:
         for (int i = 0; i < s->seq.n; i++)
-            if (escapes(s->seq.items[i])) return true;
+            if (tl_live_escapes(s->seq.items[i])) return true;
         return false;
-    case TL_ST_IF: return escapes(s->if_.then_) || escapes(s->if_.else_);
-    case TL_ST_SCOPE: return escapes(s->scope.body);
+    case TL_ST_IF: return tl_live_escapes(s->if_.then_) || tl_live_escapes(s->if_.else_);
+    case TL_ST_SCOPE: return tl_live_escapes(s->scope.body);
     default: return false; // a nested loop's break leaves only that loop
     }
 }
@@ -203,7 +203,7 @@ static void walk_loop(walk_t *w, const tl_stmt_t *s)
     walk_branch(w, s->kind == TL_ST_FOR ? s->for_.body : s->while_.body, &body);
     int64_t lo, hi;
     if (s->kind == TL_ST_FOR && tl_ir_is_const_int(s->for_.start, &lo) &&
-        tl_ir_is_const_int(s->for_.end, &hi) && hi > lo && !escapes(s->for_.body))
+        tl_ir_is_const_int(s->for_.end, &hi) && hi > lo && !tl_live_escapes(s->for_.body))
         leave_loop(w->k, s->for_.var, lo, hi, &body, w->facts, w);
     free(body.f);
 }

@@ -75,22 +75,6 @@ typedef struct {
     const tl_stmt_t *skip; // the loop, while looking for uses outside it
 } pipe_t;
 
-static bool escapes(const tl_stmt_t *s)
-{
-    if (!s) return false;
-    switch (s->kind) {
-    case TL_ST_BREAK:
-    case TL_ST_CONTINUE: return true;
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++)
-            if (escapes(s->seq.items[i])) return true;
-        return false;
-    case TL_ST_IF: return escapes(s->if_.then_) || escapes(s->if_.else_);
-    case TL_ST_SCOPE: return escapes(s->scope.body);
-    default: return false;
-    }
-}
-
 static bool flatten(pipe_t *p, tl_stmt_t *s)
 {
     if (!s) return true;
@@ -567,7 +551,7 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
         l->for_.loop = TL_LOOP_SERIAL;
         return l;
     }
-    if (escapes(l->for_.body)) return serial(p, "its body has a break or continue");
+    if (tl_live_escapes(l->for_.body)) return serial(p, "its body has a break or continue");
     if (!flatten(p, l->for_.body)) return serial(p, "its body is too long");
     bool needed[MAX_ITEMS];
     memset(p->needed, 0, sizeof p->needed);
