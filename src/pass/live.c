@@ -265,16 +265,6 @@ bool tl_live_carried(const tl_kernel_t *k, const tl_stmt_t *loop, const tl_buffe
     return r;
 }
 
-bool tl_live_must_write(const tl_kernel_t *k, const tl_stmt_t *s, const tl_buffer_t *b)
-{
-    facts_t f = {0, 0, NULL};
-    walk_t w = {k, NULL, &f, false, false};
-    walk(&w, s);
-    bool r = !w.nomem && has_full(&f, b->id);
-    free(f.f);
-    return r;
-}
-
 // --- positions and intervals -------------------------------------------------------
 
 typedef struct {

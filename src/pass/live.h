@@ -36,8 +36,6 @@ void tl_live_free(tl_live_t *l);
 // Whether some value of b is read in one iteration of `loop` (a for or while
 // statement) before the iteration certainly overwrote all of b.
 bool tl_live_carried(const tl_kernel_t *k, const tl_stmt_t *loop, const tl_buffer_t *b);
-// Whether running s certainly overwrites all of b.
-bool tl_live_must_write(const tl_kernel_t *k, const tl_stmt_t *s, const tl_buffer_t *b);
 // Whether a break or continue in s leaves s (those of nested loops do not).
 bool tl_live_escapes(const tl_stmt_t *s);
 
