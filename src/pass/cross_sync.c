@@ -14,9 +14,12 @@
 //           loop's back edge (the next iteration's write after this
 //           iteration's read: WAR across cores) gets its set after the read,
 //           its wait before the write, one set before the loop and one wait
-//           after it. A one-way hand-off in a loop with no flag coming back
-//           gets a reverse flag that bounds the run-ahead to ACK_DEPTH
-//           iterations (a flag counts at most 15 pending sets).
+//           after it, unless a later hand-off back to the writer in the same
+//           iteration already orders it (with TL_ASCEND_AUTO_SYNC the reader's
+//           core orders its read before that hand-off's write: a chain of
+//           conflicting statements). A one-way hand-off in a loop with no
+//           flag coming back gets a reverse flag that bounds the run-ahead to
+//           ACK_DEPTH iterations (a flag counts at most 15 pending sets).
 //           Flag ids: 0..15 per direction, reused when live ranges do not
 //           overlap. A kernel with its own cross-core flags gets none added;
 //           its flags' set and wait counts per block must match where loop trip
@@ -411,6 +414,143 @@ static bool covers(const xdep_t *d, const xdep_t *e)
            index_of(d->cseq, d->cchild) <= index_of(e->cseq, e->cchild);
 }
 
+// --- release flags implied by hand-offs ---------------------------------------------------------
+
+// The leaves of a tree in program order.
+typedef struct {
+    const tl_stmt_t **v;
+    int n, cap;
+} leaves_t;
+
+static void leaves(leaves_t *l, const tl_stmt_t *s)
+{
+    if (!s) return;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) leaves(l, s->seq.items[i]);
+        return;
+    case TL_ST_FOR: leaves(l, s->for_.body); return;
+    case TL_ST_WHILE: leaves(l, s->while_.body); return;
+    case TL_ST_IF:
+        leaves(l, s->if_.then_);
+        leaves(l, s->if_.else_);
+        return;
+    case TL_ST_SCOPE: leaves(l, s->scope.body); return;
+    default:
+        if (l->n == l->cap) {
+            l->cap = l->cap ? l->cap * 2 : 64;
+            const tl_stmt_t **g = realloc(l->v, sizeof *g * (size_t)l->cap);
+            if (!g) return;
+            l->v = g;
+        }
+        l->v[l->n++] = s;
+    }
+}
+
+typedef struct {
+    const tl_hazard_access_t *a[64];
+    int n;
+} accs_t;
+
+static void keep_access(void *arg, const tl_hazard_access_t *a)
+{
+    accs_t *l = arg;
+    if (l->n < 64) {
+        tl_hazard_access_t *c = malloc(sizeof *c);
+        if (!c) return;
+        *c = *a;
+        l->a[l->n++] = c;
+    }
+}
+
+static void free_accs(accs_t *l)
+{
+    for (int i = 0; i < l->n; i++) free((void *)l->a[i]);
+    l->n = 0;
+}
+
+// Two statements of one core in the same iteration: every variable compares
+// equal. (A conflict found this way is one intra_sync orders: it compares the
+// same pair with at most this much knowledge.)
+static tl_hazard_rel_t rel_same(void *arg, const tl_var_t *v)
+{
+    (void)arg;
+    (void)v;
+    return TL_HAZARD_EQ;
+}
+
+static bool stmts_conflict(const xs_t *X, const tl_stmt_t *a, const tl_stmt_t *b)
+{
+    accs_t x = {{0}, 0}, y = {{0}, 0};
+    tl_hazard_stmt(a, keep_access, &x);
+    tl_hazard_stmt(b, keep_access, &y);
+    bool hit = false;
+    for (int i = 0; i < x.n && !hit; i++)
+        for (int j = 0; j < y.n && !hit; j++) {
+            const tl_hazard_access_t *p = x.a[i], *q = y.a[j];
+            if (!p->write && !q->write) continue;
+            if (p->buf != q->buf &&
+                (p->buf->scope != q->buf->scope || p->buf->scope == TL_SCOPE_GM))
+                continue;
+            hit = tl_hazard_overlap(X->hz, p, q, rel_same, NULL);
+        }
+    free_accs(&x);
+    free_accs(&y);
+    return hit;
+}
+
+// Whether the core's own synchronisation (intra_sync orders every two accesses
+// it cannot prove disjoint) orders statement `from` before `to`, both in loop
+// `body`: a chain of conflicting statements between them.
+static bool ordered_on_core(const xs_t *X, const tl_stmt_t *body, const tl_stmt_t *from,
+                            const tl_stmt_t *to)
+{
+    if (from == to) return true;
+    leaves_t l = {0};
+    leaves(&l, body);
+    int i0 = -1, i1 = -1;
+    for (int i = 0; i < l.n; i++) {
+        if (l.v[i] == from) i0 = i;
+        if (l.v[i] == to) i1 = i;
+    }
+    bool ok = false;
+    bool *in = i0 >= 0 && i1 > i0 ? calloc((size_t)l.n, sizeof *in) : NULL;
+    if (in) {
+        in[i0] = true;
+        for (int i = i0 + 1; i <= i1; i++)
+            for (int j = i0; j < i && !in[i]; j++)
+                if (in[j] && stmts_conflict(X, l.v[j], l.v[i])) in[i] = true;
+        ok = in[i1];
+    }
+    free(in);
+    free(l.v);
+    return ok;
+}
+
+// A release across the back edge (d: the reader's core sets after its read,
+// the writer waits before the next iteration's write) is implied by a
+// hand-off e from the reader's core to the writer's in the same loop whose set
+// comes after the read on the reader's core, ordered after it there: the
+// writer's next iteration runs after e's wait.
+static bool implied_release(const xs_t *X, const xdep_t *d, const xdep_t *e)
+{
+    if (e->carried || e->dup || e->from != d->from || e->pseq != d->pseq || e->cseq != d->cseq)
+        return false;
+    if (index_of(e->pseq, e->pchild) < index_of(d->pseq, d->pchild)) return false;
+    return ordered_on_core(X, d->pseq, d->prod->stmt, e->prod->stmt);
+}
+
+static void drop_implied_releases(xs_t *X)
+{
+    if (!X->k->config.auto_sync) return; // the cores' own order comes from intra_sync
+    for (int i = 0; i < X->ndep; i++) {
+        xdep_t *d = &X->dep[i];
+        if (d->dup || !d->carried || d->depth != 1) continue;
+        for (int j = 0; j < X->ndep && !d->dup; j++)
+            if (j != i && implied_release(X, d, &X->dep[j])) d->dup = true;
+    }
+}
+
 // Reverse flags for one-way hand-offs in loops.
 static void add_acks(xs_t *X)
 {
@@ -648,6 +788,7 @@ tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     for (int i = 0; i < X.ndep; i++)
         for (int j = 0; j < X.ndep && !X.dep[i].dup; j++)
             if (i != j && !X.dep[j].dup && covers(&X.dep[j], &X.dep[i])) X.dep[i].dup = true;
+    drop_implied_releases(&X);
     add_acks(&X);
     if (X.overflow) {
         st = tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
