@@ -59,19 +59,24 @@ static tl_status_t matrix(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i, 
 }
 
 // op(X) as a dense float32 [rows x cols] matrix (rows/cols of op(X)).
+static void load_row(tl_dtype_t t, const uint8_t *p, int64_t n, float *out)
+{
+    if (!tl_gemm_x86_widen(t, p, n, out)) tl_tileop_load_f32(t, p, n, out);
+}
+
 static void load_float(const mat_t *m, bool trans, float *out)
 {
     tl_dtype_t t = m->v->dtype;
     int sz = tl_dtype_size(t);
     if (!trans) {
         for (int64_t r = 0; r < m->rows; r++)
-            tl_tileop_load_f32(t, m->p + r * m->ld * sz, m->cols, out + r * m->cols);
+            load_row(t, m->p + r * m->ld * sz, m->cols, out + r * m->cols);
         return;
     }
     float *rows = malloc((size_t)(m->rows * m->cols) * sizeof *rows + 1);
     if (rows) { // convert the rows, then transpose in blocks
         for (int64_t r = 0; r < m->rows; r++)
-            tl_tileop_load_f32(t, m->p + r * m->ld * sz, m->cols, rows + r * m->cols);
+            load_row(t, m->p + r * m->ld * sz, m->cols, rows + r * m->cols);
         tl_gemm_x86_transpose32((const uint32_t *)rows, m->rows, m->cols, (uint32_t *)out);
         free(rows);
         return;

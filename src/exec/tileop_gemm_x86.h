@@ -7,7 +7,7 @@
 #ifndef TL_EXEC_TILEOP_GEMM_X86_H
 #define TL_EXEC_TILEOP_GEMM_X86_H
 
-#include "base/common.h"
+#include "base/dtype.h"
 
 typedef enum { TL_GEMM_PORTABLE, TL_GEMM_AVX2, TL_GEMM_AVX512 } tl_gemm_isa_t;
 
@@ -26,6 +26,8 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, float *C, int64_t ldc, bool init, bool exact_products);
 
+// n bfloat16 or float16 values as float32; false when there is no SIMD path.
+bool tl_gemm_x86_widen(tl_dtype_t t, const void *src, int64_t n, float *dst);
 // dst[c * rows + r] = src[r * cols + c] for 32-bit elements.
 void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst);
 
