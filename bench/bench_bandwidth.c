@@ -78,7 +78,8 @@ int main(int argc, char **argv)
         int64_t N = 65536, shape[2] = {N, 24}, s3[1] = {3}, s24[1] = {24};
         tl_arena_t arena;
         tl_arena_init(&arena);
-        tl_kernel_t *k = bench_kernel(&arena, "kernels/ds_v4/hc_split_sinkhorn.py", NULL, NULL, &d);
+        const char *args[] = {"tile_tokens=256", NULL}; // CPU-sized tiles: fewer, longer ops
+        tl_kernel_t *k = bench_kernel(&arena, "kernels/ds_v4/hc_split_sinkhorn.py", NULL, args, &d);
         tl_cpu_t *c = bench_cpu(k, &d);
         tl_tensor_t *mix = bench_tensor(TL_F32, 2, shape, 1, -1, 1, &d);
         tl_tensor_t *sc = bench_tensor(TL_F32, 1, s3, 2, 0.5, 1.5, &d);
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
         tl_cpu_set_tensor(c, "mixes", mix);
         tl_cpu_set_tensor(c, "hc_scale", sc);
         tl_cpu_set_tensor(c, "hc_base", base);
-        compare("hc_split_sinkhorn N=65536 hc=4", c, (double)N * (24 + 4 + 4 + 16) * 4, pool, 15);
+        compare("hc_split_sinkhorn N=65536 hc=4 tt=256", c, (double)N * (24 + 4 + 4 + 16) * 4, pool,
+                15);
         tl_cpu_destroy(c);
         tl_tensor_destroy(mix);
         tl_tensor_destroy(sc);
