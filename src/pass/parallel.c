@@ -31,9 +31,9 @@
 // broadcasts are materialised with T.tile.broadcast. Casts use RINT between
 // floats and from integers, TRUNC to integers (the scalar rules); integer
 // narrowing (vector casts saturate, scalar ones wrap), float64, bool, tanh,
-// floor/ceil/trunc, %, //, comparisons and selects stay scalar. The one
-// documented difference: vector max/min keep a NaN first operand and may pick
-// the other zero of a +0/-0 pair, where T.max/T.min return the second operand.
+// floor/ceil/trunc, %, //, comparisons and selects stay scalar. T.max/T.min
+// of floats become a compare and a select (the vector max/min differ on NaN
+// and signed zeros).
 #include "pass/pass.h"
 
 #include "pass/subst.h"
@@ -61,6 +61,7 @@ typedef struct {
     tl_buffer_t *b;
     vclass_t cls;
     tl_dtype_t t;
+    bool mask; // a compare bit mask for values of class cls
     bool busy;
 } temp_t;
 
@@ -282,24 +283,34 @@ static bool name_taken(const tl_kernel_t *k, const char *name)
     return false;
 }
 
-// A free temporary of class c and dtype t (new if none is free).
-static bool temp(lower_t *L, vclass_t c, tl_dtype_t t, val_t *v)
+// A free temporary of class c and dtype t, or (mask) a uint8 bit mask for a
+// compare of values of class c; new if none is free.
+static bool temp_of(lower_t *L, vclass_t c, tl_dtype_t t, bool mask, val_t *v)
 {
     int i = 0;
-    while (i < L->ntemps && (L->temps[i].busy || L->temps[i].cls != c || L->temps[i].t != t)) i++;
+    while (i < L->ntemps && (L->temps[i].busy || L->temps[i].cls != c || L->temps[i].t != t ||
+                             L->temps[i].mask != mask))
+        i++;
     if (i == L->ntemps) {
         if (L->ntemps == MAX_TEMPS)
             return fail(L, L->loc, "the expressions need too many temporaries");
-        if (L->no_tiles && c == V_TILE) return fail(L, L->loc, "it needs a temporary tile");
+        if (L->no_tiles && c == V_TILE && !mask)
+            return fail(L, L->loc, "it needs a temporary tile");
         int nd;
         int64_t shape[TL_MAX_DIMS];
         shape_of(L, c, &nd, shape);
+        if (mask) { // one bit per element
+            int64_t n = 1;
+            for (int d = 0; d < nd; d++) n *= shape[d];
+            nd = 1;
+            shape[0] = (n + 7) / 8;
+        }
         char name[96];
-        do snprintf(name, sizeof name, "%s_t%d", L->dst->name, L->counter++);
+        do snprintf(name, sizeof name, "%s_%s%d", L->dst->name, mask ? "m" : "t", L->counter++);
         while (name_taken(L->k, name));
         tl_buffer_t *b = tl_ir_buffer(L->k, name, TL_SCOPE_UB, t, nd, shape, L->loc);
         b->internal = true;
-        L->temps[L->ntemps++] = (temp_t){b, c, t, false};
+        L->temps[L->ntemps++] = (temp_t){b, c, t, mask, false};
     }
     L->temps[i].busy = true;
     memset(v, 0, sizeof *v);
@@ -308,6 +319,11 @@ static bool temp(lower_t *L, vclass_t c, tl_dtype_t t, val_t *v)
     v->temp = i;
     whole(L, L->temps[i].b, &v->r);
     return true;
+}
+
+static bool temp(lower_t *L, vclass_t c, tl_dtype_t t, val_t *v)
+{
+    return temp_of(L, c, t, false, v);
 }
 
 // Marks v as read by the op being emitted.
@@ -490,6 +506,33 @@ static bool row_expand(lower_t *L, tl_opcode_t code, val_t *a, val_t *b, tl_dtyp
 }
 
 static bool gen(lower_t *L, tl_expr_t *e, val_t *v);
+// T.max(a, b) = a > b ? a : b and T.min exactly, NaN and signed zeros
+// included, on floats: a compare into a bit mask, then a select (the vector
+// max/min would keep a NaN a, and may return either zero of a +0/-0 pair).
+static bool select_extreme(lower_t *L, bool is_max, val_t *a, val_t *b, tl_dtype_t t, val_t *out)
+{
+    if (a->cls == V_SCALAR) { // the select takes a tensor first
+        val_t f;
+        if (!fill(L, b->cls, t, a->s, &f)) return false;
+        *a = f;
+    }
+    if (b->cls != V_SCALAR && a->cls != b->cls && (!materialise(L, a) || !materialise(L, b)))
+        return false;
+    val_t mask;
+    if (!temp_of(L, a->cls, TL_U8, true, &mask)) return false;
+    tl_arg_t src1 = b->cls == V_SCALAR ? scalar_arg(b->s) : region_arg(&b->r);
+    tl_arg_t cargs[3] = {region_arg(&mask.r), region_arg(&a->r), src1};
+    tl_op_t *cmp = emit(L, TL_OP_COMPARE, 3, cargs);
+    cmp->cmp = is_max ? TL_CMPMODE_GT : TL_CMPMODE_LT;
+    consume(L, a);
+    consume(L, b);
+    if (!target(L, a->cls, t, a, b, out)) return false;
+    tl_arg_t sargs[4] = {region_arg(&out->r), region_arg(&mask.r), region_arg(&a->r), src1};
+    tl_op_t *sel = emit(L, TL_OP_SELECT, 4, sargs);
+    sel->sel = b->cls == V_SCALAR ? TL_SEL_TENSOR_SCALAR : TL_SEL_TENSOR_TENSOR;
+    consume(L, &mask);
+    return true;
+}
 
 static bool negate(lower_t *L, val_t *a, val_t *out)
 {
@@ -513,8 +556,11 @@ static bool gen_bin(lower_t *L, tl_expr_t *e, val_t *v)
     switch (op) {
     case TL_BIN_ADD: code = TL_OP_ADD; break;
     case TL_BIN_MUL: code = TL_OP_MUL; break;
-    case TL_BIN_MAX: code = TL_OP_MAX; break;
-    case TL_BIN_MIN: code = TL_OP_MIN; break;
+    case TL_BIN_MAX:
+    case TL_BIN_MIN:
+        if (flt) return select_extreme(L, op == TL_BIN_MAX, &a, &b, t, v);
+        code = op == TL_BIN_MAX ? TL_OP_MAX : TL_OP_MIN;
+        break;
     case TL_BIN_AND: code = TL_OP_AND; break;
     case TL_BIN_OR: code = TL_OP_OR; break;
     case TL_BIN_XOR: code = TL_OP_XOR; break;
