@@ -205,8 +205,9 @@ int main(int argc, char **argv)
         tl_status_t st = TL_OK;
         for (int v = 0; v < 2 && !st; v++) st = run(b, (variant_t)v, &r[v], &d);
         printf("%s (", b->label);
-        for (int a = 0; a < 8 && b->args[a]; a++) printf("%s%s", a ? " " : "", b->args[a]);
-        for (int a = 0; a < 8 && b->dims[a]; a++) printf(" %s", b->dims[a]);
+        int items = 0;
+        for (int a = 0; a < 8 && b->args[a]; a++) printf("%s%s", items++ ? " " : "", b->args[a]);
+        for (int a = 0; a < 8 && b->dims[a]; a++) printf("%s%s", items++ ? " " : "", b->dims[a]);
         printf(")\n");
         if (st) {
             printf("  failed:\n%s\n", tl_diag_text(&d));
