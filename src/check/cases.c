@@ -360,6 +360,12 @@ static const tl_check_case_t cases[] = {
      .fills = {"topk_idxs=distinct:128"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
      .golden = golden_sparse_attn, .shape = "b=1 m=2 h=16 d=64 topk=64 n=128",
      .flops = SA_FLOPS(1, 2, 16, 64, 64)},
+    // the CPU benchmark's tiling: two blocks per token (kernels/bench/)
+    {.name = "sparse_attn/tiled_heads", .op = "sparse_attn", .file = "kernels/bench/sparse_attn.py",
+     .args = {"h=32", "d=64", "head_groups=2"}, .dims = {"b=1", "m=3", "n=150", "topk=100"},
+     .fills = {"topk_idxs=int:-1:149"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
+     .golden = golden_sparse_attn, .shape = "b=1 m=3 h=32 d=64 topk=100 n=150 (2 blocks/token)",
+     .flops = SA_FLOPS(1, 3, 32, 64, 100)},
     // Indices drawn with replacement from [-1, n): masked slots and duplicates.
     {.name = "sparse_attn/masked", .op = "sparse_attn", .file = "kernels/ds_v4/sparse_attn.py",
      .args = {"h=16", "d=64"}, .dims = {"b=2", "m=3", "n=40", "topk=100"},
@@ -568,8 +574,9 @@ static const tl_check_case_t cases[] = {
      .args = {"N=1024", "eps=1e-3", "dtype=\"bfloat16\""}, .dims = {"M=40"}, .fills = {LN_FILLS},
      .outputs = {"Y"}, .rtol = RTOL_BF16, .atol = LN_ATOL, .golden = golden_layer_norm,
      .shape = "M=40 N=1024 bf16 eps=1e-3, row tail", .bytes = 2 * 2 * 40 * 1024.0},
+    // 4096 wide f16 rows: 2 rows per vector core keep x, its f32 copy and the spread in UB.
     {.name = "layer_norm/large", .op = "layer_norm", .file = "kernels/examples/layer_norm.py",
-     .args = {"N=4096"}, .dims = {"M=100"}, .fills = {LN_FILLS}, .outputs = {"Y"}, .rtol = RTOL_F16,
+     .args = {"N=4096", "block_M=4"}, .dims = {"M=100"}, .fills = {LN_FILLS}, .outputs = {"Y"}, .rtol = RTOL_F16,
      .atol = LN_ATOL, .golden = golden_layer_norm, .shape = "M=100 N=4096 f16, row tail",
      .bytes = 2 * 2 * 100 * 4096.0},
 

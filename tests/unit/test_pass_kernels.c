@@ -2,8 +2,7 @@
 // identical results, byte for byte, with the T.Parallel, workspace,
 // T.Pipelined and memory planning passes as without them: one test per case.
 // Planning uses the reference pipeline's rule (a kernel too large for the
-// scratchpads keeps the executor's placement: layer_norm/large needs 360 KB of
-// UB; the NPU pipeline rejects it).
+// scratchpads keeps the executor's placement; the NPU pipeline rejects it).
 #include "../test.h"
 
 #include "check/check.h"
