@@ -1,6 +1,7 @@
 // Sparse attention with an attention sink (DeepSeek-V4), h = 64, d = 512,
 // topk = 512, n = 4096 KV rows, b = 1, m in {1, 64} query tokens: the
-// tilec-compiled kernel (cpu target) against the same math composed from
+// tilec-compiled kernels (cpu target: the operator kernel, and its CPU tiling
+// with two blocks per token, kernels/bench/sparse_attn.py) against the same math composed from
 // OpenBLAS sgemm calls in the same run (per token: gather the top-k rows to
 // float32, S = scale * Q K^T, softmax with the sink, O = P V), both on all
 // cores. OpenBLAS picks its kernel from OPENBLAS_CORETYPE (this machine type
@@ -65,16 +66,18 @@ static void tilec_run(void *arg)
     tl_diag_free(&d);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-    const char *file = argc > 1 ? argv[1] : "kernels/ds_v4/sparse_attn.py";
+    static const char *files[] = {"kernels/ds_v4/sparse_attn.py", "kernels/bench/sparse_attn.py"};
+    static const char *names[] = {"operator kernel", "2 blocks/token"};
     tl_diag_t d;
     tl_diag_init(&d);
     const char *ct = getenv("OPENBLAS_CORETYPE");
-    printf("sparse attention with sink, h=%d d=%d topk=%d n=%d b=1 (%s)\n", H, D, TOPK, NKV, file);
+    printf("sparse attention with sink, h=%d d=%d topk=%d n=%d b=1\n", H, D, TOPK, NKV);
     printf("openblas core: %s (OPENBLAS_CORETYPE=%s)\n", openblas_get_corename(),
            ct ? ct : "unset");
-    printf("%4s %12s %14s %9s %10s\n", "m", "tilec", "OpenBLAS", "ratio", "max diff");
+    printf("%4s %-16s %12s %14s %9s %10s\n", "m", "tilec kernel", "tilec", "OpenBLAS", "ratio",
+           "max diff");
     int64_t kvshape[3] = {1, NKV, D}, sshape[1] = {H};
     tl_tensor_t *kv = bench_tensor(TL_BF16, 3, kvshape, 2, -1, 1, &d);
     tl_tensor_t *sink = bench_tensor(TL_F32, 1, sshape, 3, -1, 1, &d);
@@ -82,8 +85,9 @@ int main(int argc, char **argv)
     const char *args[] = {"h=64", "d=512", NULL};
     tl_arena_t arena;
     tl_arena_init(&arena);
-    tl_kernel_t *k = bench_kernel(&arena, file, NULL, args, &d);
-    tl_cpu_t *c = bench_cpu(k, &d);
+    tl_cpu_t *c[2];
+    for (int f = 0; f < 2; f++)
+        c[f] = bench_cpu(bench_kernel(&arena, files[f], NULL, args, &d), &d);
     for (int mi = 0; mi < 2; mi++) {
         int64_t m = ms[mi];
         int64_t qshape[4] = {1, m, H, D}, ishape[3] = {1, m, TOPK};
@@ -93,13 +97,7 @@ int main(int argc, char **argv)
         tl_rng_t r;
         tl_rng_seed(&r, 4);
         if (tl_rng_fill_distinct(&r, idx, NKV, &d)) bench_die(&d, "fill");
-        tl_cpu_set_tensor(c, "q", q);
-        tl_cpu_set_tensor(c, "kv", kv);
-        tl_cpu_set_tensor(c, "attn_sink", sink);
-        tl_cpu_set_tensor(c, "topk_idxs", idx);
         int reps = m == 1 ? 41 : 9;
-        double tt = bench_median(tilec_run, c, reps);
-        const float *got = tl_cpu_tensor(c, "out")->data;
         blas_t b = {m,
                     q->data,
                     kv->data,
@@ -110,17 +108,25 @@ int main(int argc, char **argv)
                     malloc(sizeof(float) * H * D),
                     malloc(sizeof(float) * H * TOPK)};
         double tb = bench_median(blas_run, &b, reps);
-        double worst = 0;
-        for (int64_t i = 0; i < m * H * D; i++) worst = fmax(worst, fabs(got[i] - b.out[i]));
         double flops = 4.0 * (double)m * H * TOPK * D;
-        printf("%4lld %9.1f GF %11.1f GF %8.2fx %10.2g\n", (long long)m, flops / tt * 1e-9,
-               flops / tb * 1e-9, tb / tt, worst);
-        fflush(stdout);
+        for (int f = 0; f < 2; f++) {
+            tl_cpu_set_tensor(c[f], "q", q);
+            tl_cpu_set_tensor(c[f], "kv", kv);
+            tl_cpu_set_tensor(c[f], "attn_sink", sink);
+            tl_cpu_set_tensor(c[f], "topk_idxs", idx);
+            double tt = bench_median(tilec_run, c[f], reps);
+            const float *got = tl_cpu_tensor(c[f], "out")->data;
+            double worst = 0;
+            for (int64_t i = 0; i < m * H * D; i++) worst = fmax(worst, fabs(got[i] - b.out[i]));
+            printf("%4lld %-16s %9.1f GF %11.1f GF %8.2fx %10.2g\n", (long long)m, names[f],
+                   flops / tt * 1e-9, flops / tb * 1e-9, tb / tt, worst);
+            fflush(stdout);
+        }
         free(b.out), free(b.g), free(b.qf), free(b.s);
         tl_tensor_destroy(q);
         tl_tensor_destroy(idx);
     }
-    tl_cpu_destroy(c);
+    for (int f = 0; f < 2; f++) tl_cpu_destroy(c[f]);
     tl_arena_free(&arena);
     tl_tensor_destroy(kv);
     tl_tensor_destroy(sink);
