@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check/backends.h"
 #include "cli.h"
@@ -15,10 +16,14 @@
 
 static void rate(char *out, size_t n, const tl_check_case_t *c, double seconds)
 {
-    if (seconds <= 0) snprintf(out, n, "-");
-    else if (c->flops > 0) snprintf(out, n, "%.1f GFLOP/s", c->flops / seconds * 1e-9);
-    else if (c->bytes > 0) snprintf(out, n, "%.2f GB/s", c->bytes / seconds * 1e-9);
-    else snprintf(out, n, "-");
+    if (seconds <= 0)
+        snprintf(out, n, "-");
+    else if (c->flops > 0)
+        snprintf(out, n, "%.1f GFLOP/s", c->flops / seconds * 1e-9);
+    else if (c->bytes > 0)
+        snprintf(out, n, "%.2f GB/s", c->bytes / seconds * 1e-9);
+    else
+        snprintf(out, n, "-");
 }
 
 static int64_t total_syncs(const int64_t *n)
@@ -33,10 +38,14 @@ int cmd_demo(int argc, char **argv)
     const char *root = ".", *traces = "build/demo-traces";
     bool all = false, cpu = true;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--root") && i + 1 < argc) root = argv[++i];
-        else if (!strcmp(argv[i], "--traces") && i + 1 < argc) traces = argv[++i];
-        else if (!strcmp(argv[i], "--all")) all = true;
-        else if (!strcmp(argv[i], "--no-cpu")) cpu = false;
+        if (!strcmp(argv[i], "--root") && i + 1 < argc)
+            root = argv[++i];
+        else if (!strcmp(argv[i], "--traces") && i + 1 < argc)
+            traces = argv[++i];
+        else if (!strcmp(argv[i], "--all"))
+            all = true;
+        else if (!strcmp(argv[i], "--no-cpu"))
+            cpu = false;
         else {
             fprintf(stderr, "usage: tilec demo [--root DIR] [--traces DIR] [--all] [--no-cpu]\n");
             return 2;
@@ -44,18 +53,26 @@ int cmd_demo(int argc, char **argv)
     }
     mkdir("build", 0777);
     mkdir(traces, 0777);
+    // the demo's cases, after every check case with --all
+    const tl_check_case_t *list[512];
     int total = 0;
-    for (const tl_check_case_t *const *cp = tl_check_cases(); *cp; cp++) total += all || (*cp)->demo;
-    printf("tilec demo: DeepSeek-V4 operators in the TileLang-Ascend language, compiled in developer\n"
-           "mode, run on the modeled Ascend 910B core (simulator: values, races, cycles) and natively\n"
-           "on this CPU, each checked against an independent C golden.\n\n");
+    if (all)
+        for (const tl_check_case_t *const *cp = tl_check_cases(); *cp && total < 500; cp++)
+            list[total++] = *cp;
+    for (const tl_check_case_t *const *cp = tl_check_demo_cases(); *cp && total < 512; cp++)
+        list[total++] = *cp;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    printf(
+        "tilec demo: DeepSeek-V4 operators in the TileLang-Ascend language, compiled in developer\n"
+        "mode, run on the modeled Ascend 910B core (simulator: values, races, cycles) and "
+        "natively\n"
+        "on this CPU, each checked against an independent C golden.\n\n");
     char line[512];
     int failed = 0, n = 0;
-    char table[64][512];
+    static char table[512][512];
     int rows = 0;
-    for (const tl_check_case_t *const *cp = tl_check_cases(); *cp; cp++) {
-        const tl_check_case_t *c = *cp;
-        if (!all && !c->demo) continue;
+    for (int li = 0; li < total; li++) {
+        const tl_check_case_t *c = list[li];
         n++;
         tl_diag_t d;
         tl_diag_init(&d);
@@ -68,7 +85,8 @@ int cmd_demo(int argc, char **argv)
         tl_status_t st = tl_check_run(c, root, TL_PIPELINE_NPU, tl_check_backend_sim, &si, &rs, &d);
         bool ok = st == TL_OK && rs.passed && si.report.nraces == 0 && si.report.nerrors == 0;
         if (st == TL_OK && cpu) {
-            fprintf(stderr, "[%d/%d] %s: compiling for and running on the CPU ...\n", n, total, c->name);
+            fprintf(stderr, "[%d/%d] %s: compiling for and running on the CPU ...\n", n, total,
+                    c->name);
             st = tl_check_run(c, root, TL_PIPELINE_CPU, tl_check_backend_cpu, &ci, &rc, &d);
             ok = ok && st == TL_OK && rc.passed;
         }
@@ -83,24 +101,28 @@ int cmd_demo(int argc, char **argv)
         double e = rs.max_abs_err > rc.max_abs_err ? rs.max_abs_err : rc.max_abs_err;
         snprintf(err, sizeof err, "%.2g", e);
         const int64_t *pk = si.report.scratch_peak;
-        snprintf(line, sizeof line, "%-18s %-40s %-5s %8s %9.2f %14s %9.2f %6lld %5lld/%lld/%lld/%lld",
-                 c->op, c->shape, ok ? "ok" : "FAIL", err, cpu ? ci.run_seconds * 1e3 : 0, r,
-                 si.report.time_us, (long long)total_syncs(si.inserted), (long long)(pk[TL_SCOPE_UB] >> 10),
-                 (long long)(pk[TL_SCOPE_L1] >> 10), (long long)(pk[TL_SCOPE_L0A] >> 10),
-                 (long long)(pk[TL_SCOPE_L0C] >> 10));
-        if (rows < 64) snprintf(table[rows++], sizeof table[0], "%s", line);
+        snprintf(line, sizeof line,
+                 "%-18s %-40s %-5s %8s %9.2f %14s %9.2f %6lld %5lld/%lld/%lld/%lld", c->op,
+                 c->shape, ok ? "ok" : "FAIL", err, cpu ? ci.run_seconds * 1e3 : 0, r,
+                 si.report.time_us, (long long)total_syncs(si.inserted),
+                 (long long)(pk[TL_SCOPE_UB] >> 10), (long long)(pk[TL_SCOPE_L1] >> 10),
+                 (long long)(pk[TL_SCOPE_L0A] >> 10), (long long)(pk[TL_SCOPE_L0C] >> 10));
+        snprintf(table[rows++], sizeof table[0], "%s", line);
         tl_diag_free(&d);
     }
     printf("%-18s %-40s %-5s %8s %9s %14s %9s %6s %s\n", "operator", "shape", "check", "max err",
            "cpu ms", "cpu rate", "sim us", "syncs", "peak KiB UB/L1/L0A/L0C");
     for (int i = 0; i < rows; i++) printf("%s\n", table[i]);
     printf("\nmax err: largest |result - golden| over the simulator's and the CPU's outputs.\n"
-           "cpu ms: best of 3 runs on %s (2 threads); sim us: modeled device time at 1.8 GHz,\n"
-           "without the launch overhead; syncs: flags and barriers the passes inserted.\n",
-           "this machine");
-    printf("Chrome traces of the simulated runs: %s/<operator>.json (open in https://ui.perfetto.dev\n"
-           "or chrome://tracing: one process per core, one thread per pipe, arrows from set to wait).\n",
-           traces);
-    printf("%d of %d operators match their goldens%s.\n", n - failed, n, failed ? "" : " with no race");
+           "cpu ms: best of 3 runs on this machine (%ld threads); sim us: modeled device time at\n"
+           "1.8 GHz, without the launch overhead; syncs: flags and barriers the passes inserted.\n",
+           ncpu);
+    printf(
+        "Chrome traces of the simulated runs: %s/<operator>.json (open in https://ui.perfetto.dev\n"
+        "or chrome://tracing: one process per core, one thread per pipe, arrows from set to "
+        "wait).\n",
+        traces);
+    printf("%d of %d operators match their goldens%s.\n", n - failed, n,
+           failed ? "" : " with no race");
     return failed ? 1 : 0;
 }

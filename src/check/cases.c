@@ -376,7 +376,7 @@ static const tl_check_case_t cases[] = {
      .args = {"h=64", "d=512"}, .dims = {"b=1", "m=4", "n=2048", "topk=512"},
      .fills = {"topk_idxs=distinct:2048"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
      .golden = golden_sparse_attn, .shape = "b=1 m=4 h=64 d=512 topk=512 n=2048",
-     .flops = SA_FLOPS(1, 4, 64, 512, 512), .demo = true, .slow = true},
+     .flops = SA_FLOPS(1, 4, 64, 512, 512), .slow = true},
     {.name = "hc_split_sinkhorn/small", .op = "hc_split_sinkhorn",
      .file = "kernels/ds_v4/hc_split_sinkhorn.py", .dims = {"N=5"},
      .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5, .golden = golden_hc_sinkhorn,
@@ -384,14 +384,13 @@ static const tl_check_case_t cases[] = {
     {.name = "hc_split_sinkhorn/model", .op = "hc_split_sinkhorn",
      .file = "kernels/ds_v4/hc_split_sinkhorn.py", .dims = {"N=4096"},
      .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5, .golden = golden_hc_sinkhorn,
-     .shape = "N=4096 hc=4 iters=20", .bytes = 4096 * 192.0, .demo = true},
+     .shape = "N=4096 hc=4 iters=20", .bytes = 4096 * 192.0},
     {.name = "int8_gemm/small", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
      .args = {"N=256", "K=256"}, .dims = {"M=96"}, .outputs = {"C"}, .golden = golden_int8_gemm,
      .shape = "M=96 N=256 K=256 bf16 out", .flops = 2.0 * 96 * 256 * 256},
     {.name = "int8_gemm/model", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
      .args = {"N=1024", "K=4096"}, .dims = {"M=128"}, .outputs = {"C"}, .golden = golden_int8_gemm,
-     .shape = "M=128 N=1024 K=4096 bf16 out", .flops = 2.0 * 128 * 1024 * 4096, .demo = true,
-     .slow = true},
+     .shape = "M=128 N=1024 K=4096 bf16 out", .flops = 2.0 * 128 * 1024 * 4096, .slow = true},
     // the CPU benchmark's tiling of the same op (kernels/bench/)
     {.name = "int8_gemm/tiled_decode", .op = "int8_gemm", .file = "kernels/bench/int8_gemm.py",
      .args = {"N=200", "K=320", "block_M=1", "block_N=64", "block_K=128"}, .dims = {"M=3"},
@@ -408,7 +407,7 @@ static const tl_check_case_t cases[] = {
     {.name = "act_quant/model", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
      .kernel = "act_quant", .args = {"N=4096"}, .dims = {"M=256"}, .outputs = {"Y", "S"},
      .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=256 N=4096 int8 per row",
-     .bytes = 256 * 4096 * 3.0 + 256 * 4, .demo = true},
+     .bytes = 256 * 4096 * 3.0 + 256 * 4},
     {.name = "act_quant_block/small", .op = "act_quant_block", .file = "kernels/ds_v4/act_quant.py",
      .kernel = "act_quant_block", .args = {"N=1024", "round_scale=True"}, .dims = {"M=32"},
      .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0, .golden = golden_act_quant_block,
@@ -608,9 +607,33 @@ static const tl_check_case_t cases[] = {
      .atol = ATTN_ATOL_F16, .golden = golden_attention, .shape = "b=1 h=8 sq=512 skv=512 d=128 f16",
      .flops = FA_FLOPS(1, 8, 512, 512, 128), .slow = true},
 };
+
+// `tilec demo`: the DeepSeek-V4 operators at model shapes (V4-Flash: 64 heads, d 512,
+// top-k 512, hidden 4096), too large for the test suite's every-backend runs; CI runs the
+// demo, which checks them on the simulator and the CPU.
+static const tl_check_case_t demo_cases[] = {
+    {.name = "sparse_attn/demo", .op = "sparse_attn", .file = "kernels/ds_v4/sparse_attn.py",
+     .args = {"h=64", "d=512"}, .dims = {"b=1", "m=64", "n=8192", "topk=512"},
+     .fills = {"topk_idxs=distinct:8192"}, .outputs = {"out"}, .rtol = 5e-3, .atol = 5e-3,
+     .golden = golden_sparse_attn, .shape = "b=1 m=64 h=64 d=512 topk=512 n=8192",
+     .flops = SA_FLOPS(1, 64, 64, 512, 512), .demo = true, .slow = true},
+    {.name = "hc_split_sinkhorn/demo", .op = "hc_split_sinkhorn",
+     .file = "kernels/ds_v4/hc_split_sinkhorn.py", .dims = {"N=16384"},
+     .outputs = {"pre", "post", "comb"}, .rtol = 1e-5, .atol = 1e-5, .golden = golden_hc_sinkhorn,
+     .shape = "N=16384 hc=4 iters=20", .bytes = 16384 * 192.0, .demo = true, .slow = true},
+    {.name = "int8_gemm/demo", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
+     .args = {"N=4096", "K=4096"}, .dims = {"M=512"}, .outputs = {"C"}, .golden = golden_int8_gemm,
+     .shape = "M=512 N=4096 K=4096 bf16 out", .flops = 2.0 * 512 * 4096 * 4096, .demo = true,
+     .slow = true},
+    {.name = "act_quant/demo", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=4096"}, .dims = {"M=4096"}, .outputs = {"Y", "S"},
+     .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=4096 N=4096 int8 per row",
+     .bytes = 4096 * 4096 * 3.0 + 4096 * 4, .demo = true, .slow = true},
+};
 // clang-format on
 
 static const tl_check_case_t *table[TL_ARRAY_LEN(cases) + 1];
+static const tl_check_case_t *demo_table[TL_ARRAY_LEN(demo_cases) + 1];
 
 const tl_check_case_t *const *tl_check_cases(void)
 {
@@ -619,9 +642,18 @@ const tl_check_case_t *const *tl_check_cases(void)
     return table;
 }
 
+const tl_check_case_t *const *tl_check_demo_cases(void)
+{
+    if (!demo_table[0])
+        for (size_t i = 0; i < TL_ARRAY_LEN(demo_cases); i++) demo_table[i] = &demo_cases[i];
+    return demo_table;
+}
+
 const tl_check_case_t *tl_check_find(const char *name)
 {
     for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++)
         if (!strcmp(cases[i].name, name)) return &cases[i];
+    for (size_t i = 0; i < TL_ARRAY_LEN(demo_cases); i++)
+        if (!strcmp(demo_cases[i].name, name)) return &demo_cases[i];
     return NULL;
 }

@@ -1,6 +1,7 @@
 // Kernel checks: run a kernel of kernels/ on a backend with seeded inputs and
 // compare its outputs with an independent golden reference (src/ref/). The test
-// suite runs every case on every backend; `tilec demo` runs the DeepSeek-V4 ones.
+// suite runs every case on every backend; `tilec demo` runs the DeepSeek-V4
+// operators at model shapes (cases of their own, too large for the suite).
 //
 // A case names a kernel file, the factory arguments, the symbolic dims, how to
 // fill special inputs (e.g. distinct top-k indices), the outputs to compare with
@@ -62,12 +63,14 @@ struct tl_check_case {
     const char *shape;    // human description for reports
     double flops;         // useful work of one run, for GFLOP/s (0: none)
     double bytes;         // bytes moved by one run, for GB/s (0: none)
-    bool demo;            // part of `tilec demo`
+    bool demo;            // a `tilec demo` case (tl_check_demo_cases)
     bool slow;            // skipped under sanitizers
 };
 
 // All cases (NULL-terminated).
 const tl_check_case_t *const *tl_check_cases(void);
+// The demo's cases (NULL-terminated); tl_check_find searches both lists.
+const tl_check_case_t *const *tl_check_demo_cases(void);
 const tl_check_case_t *tl_check_find(const char *name);
 
 // A backend runs a compiled kernel on io's tensors and stores the outputs back
