@@ -417,6 +417,9 @@ typedef struct tl_kernel {
     // Set by cv_split: the body is in expert form (a T.Scope per core) and
     // config.auto_cv_combine is cleared, so every later stage runs it as written.
     bool cv_split;
+    // Set by memplan: one line per planned scope saying how it was placed
+    // (printed with the IR), or NULL.
+    const char *plan_note;
     tl_stmt_t *body;
 } tl_kernel_t;
 

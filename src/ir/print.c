@@ -369,6 +369,7 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
         if (b->internal) tl_buf_puts(o, " internal");
         tl_buf_putc(o, '\n');
     }
+    if (k->plan_note) tl_buf_printf(o, "memplan\n%s", k->plan_note);
     tl_buf_puts(o, "body\n");
     if (k->body) tl_ir_print_stmt(o, k->body, 2);
 }

@@ -13,8 +13,14 @@
 // Switch: TL_ASCEND_MEMORY_PLANNING (k->config.memory_planning).
 //   on:  lifetimes from live.h (loop-aware); a linear scan per scope in order of
 //        first use, each buffer at the lowest aligned address free of the
-//        buffers live with it (if that leaves no room, a second scan places the
-//        largest buffers first before giving up);
+//        buffers live with it. Sharing an address between buffers of different
+//        pipes makes the later writer wait for the earlier pipe (a dependence
+//        the program does not have), so the first plan shares only between
+//        buffers that one pipe alone accesses. When that does not fit, a scan
+//        places each buffer that way where it can and over buffers of other
+//        pipes where it must; then scans that share freely (in order of first
+//        use, then largest first) before giving up. k->plan_note says per
+//        scope which plan was taken and why;
 //   off: buffers one after another in declaration order, as upstream and the
 //        executor do; the same capacity diagnostics, with the planned peak as a
 //        hint.
@@ -25,6 +31,7 @@
 #include "pass/pass.h"
 
 #include "exec/exec.h"
+#include "pass/access.h"
 #include "pass/live.h"
 
 #include <inttypes.h>
@@ -60,18 +67,28 @@ typedef struct {
     tl_buffer_t *b;
     int64_t size; // rounded up to the alignment
     int start, end;
+    unsigned pipes; // the pipes that access it, a bit per tl_pipe_t
     bool placed;
 } item_t;
+
+// How a scan may share addresses between buffers whose lifetimes are disjoint.
+typedef enum {
+    SHARE_ONE_PIPE,  // only when one pipe accesses both
+    SHARE_IF_NEEDED, // as SHARE_ONE_PIPE where a range is free, else freely
+    SHARE_ANY,
+} share_t;
 
 typedef struct {
     tl_kernel_t *k;
     tl_pass_ctx_t *ctx;
     tl_live_t live;
+    unsigned *pipes; // per buffer id
     tl_scope_t scope;
     int64_t cap, align;
     item_t *items;
     int n;
-    bool soft; // reference pipeline: a plan that does not fit is a warning
+    bool soft;     // reference pipeline: a plan that does not fit is a warning
+    tl_buf_t note; // k->plan_note
 } plan_t;
 
 static tl_severity_t severity(const plan_t *p)
@@ -91,20 +108,32 @@ static bool live_together(const item_t *a, const item_t *b)
     return a->start <= b->end && b->start <= a->end;
 }
 
+// Whether sharing an address between a and b would order accesses of two pipes.
+static bool cross_pipe(const item_t *a, const item_t *b)
+{
+    unsigned m = a->pipes | b->pipes;
+    return a->pipes && b->pipes && (m & (m - 1));
+}
+
+static bool apart(const item_t *a, const item_t *b, share_t share)
+{
+    return live_together(a, b) || (share == SHARE_ONE_PIPE && cross_pipe(a, b));
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-// Lowest aligned address for it that overlaps none of the placed items live
-// with it, or -1.
-static int64_t find_gap(plan_t *p, const item_t *it, int64_t *ranges)
+// Lowest aligned address for it that overlaps none of the placed items it must
+// stay apart from, or -1 when that is not below cap.
+static int64_t find_gap(plan_t *p, const item_t *it, int64_t *ranges, share_t share, int64_t cap)
 {
     int m = 0;
     for (int i = 0; i < p->n; i++) {
         const item_t *o = &p->items[i];
-        if (o == it || !o->placed || !live_together(it, o)) continue;
+        if (o == it || !o->placed || !apart(it, o, share)) continue;
         ranges[2 * m] = o->b->addr;
         ranges[2 * m + 1] = o->b->addr + o->size;
         m++;
@@ -115,7 +144,7 @@ static int64_t find_gap(plan_t *p, const item_t *it, int64_t *ranges)
         if (at + it->size <= ranges[2 * i]) break;
         at = TL_MAX(at, TL_ALIGN_UP(ranges[2 * i + 1], p->align));
     }
-    return at + it->size <= p->cap ? at : -1;
+    return at + it->size <= cap ? at : -1;
 }
 
 static int by_start(const void *a, const void *b)
@@ -134,9 +163,9 @@ static int by_size(const void *a, const void *b)
     return x->b->id - y->b->id;
 }
 
-// Places every unpinned item in the order given; the first that does not fit
-// is returned (NULL when all fit).
-static item_t *scan(plan_t *p, int64_t *ranges)
+// Places every unpinned item in the order given, below cap; the first that
+// does not fit is returned (NULL when all fit).
+static item_t *scan(plan_t *p, int64_t *ranges, share_t share, int64_t cap)
 {
     for (int i = 0; i < p->n; i++) {
         item_t *it = &p->items[i];
@@ -145,12 +174,104 @@ static item_t *scan(plan_t *p, int64_t *ranges)
     for (int i = 0; i < p->n; i++) {
         item_t *it = &p->items[i];
         if (it->placed) continue;
-        int64_t at = find_gap(p, it, ranges);
+        int64_t at = find_gap(p, it, ranges, share == SHARE_ANY ? SHARE_ANY : SHARE_ONE_PIPE, cap);
+        if (at < 0 && share == SHARE_IF_NEEDED) at = find_gap(p, it, ranges, SHARE_ANY, cap);
         if (at < 0) return it;
         it->b->addr = at;
         it->placed = true;
     }
     return NULL;
+}
+
+// The end of the highest placed range.
+static int64_t extent(const plan_t *p)
+{
+    int64_t top = 0;
+    for (int i = 0; i < p->n; i++)
+        if (p->items[i].placed) top = TL_MAX(top, p->items[i].b->addr + p->items[i].size);
+    return top;
+}
+
+// --- pipes -------------------------------------------------------------------------
+
+typedef struct {
+    unsigned *pipes;
+    const tl_op_t *op; // the statement's op, or NULL (scalar code)
+} pipes_t;
+
+static void on_pipe_access(void *arg, const tl_access_t *a)
+{
+    pipes_t *w = arg;
+    tl_pipe_t p = TL_PIPE_S; // scalar statements, and scalar operands of ops
+    if (w->op && a->region) {
+        p = tl_op_pipe(w->op);
+        // gemm_v0 loads its L1 operands into L0 itself
+        if (w->op->code == TL_OP_GEMM_V0 && a->buf->scope == TL_SCOPE_L1) p = TL_PIPE_MTE1;
+    }
+    w->pipes[a->buf->id] |= 1u << p;
+}
+
+static void collect_pipes(pipes_t *w, const tl_stmt_t *s)
+{
+    if (!s) return;
+    w->op = s->kind == TL_ST_OP ? &s->op : NULL;
+    tl_access_stmt(s, on_pipe_access, w);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) collect_pipes(w, s->seq.items[i]);
+        break;
+    case TL_ST_FOR: collect_pipes(w, s->for_.body); break;
+    case TL_ST_WHILE: collect_pipes(w, s->while_.body); break;
+    case TL_ST_IF:
+        collect_pipes(w, s->if_.then_);
+        collect_pipes(w, s->if_.else_);
+        break;
+    case TL_ST_SCOPE: collect_pipes(w, s->scope.body); break;
+    default: break;
+    }
+}
+
+static void pipe_list(tl_buf_t *o, unsigned pipes)
+{
+    bool first = true;
+    for (int q = 0; q < TL_PIPE_COUNT; q++)
+        if (pipes >> q & 1) {
+            tl_buf_printf(o, "%s%s", first ? "" : "/", tl_pipe_name((tl_pipe_t)q));
+            first = false;
+        }
+}
+
+// The plan's line of k->plan_note: for a plan that shares across pipes, the
+// bytes the one-pipe plan needs and the pairs that share.
+static void note_plan(plan_t *p, int64_t one_pipe_need, const char *how)
+{
+    const char *sn = tl_scope_name(p->scope);
+    tl_buf_printf(&p->note, "  %s: %" PRId64 " B, ", sn, extent(p));
+    if (!how) {
+        tl_buf_puts(&p->note, "no address shared across pipes\n");
+        return;
+    }
+    tl_buf_printf(&p->note,
+                  "%s: without sharing addresses across pipes the buffers need %" PRId64
+                  " B, more than the %" PRId64 " B of %s;",
+                  how, one_pipe_need, p->cap, sn);
+    int shown = 0, pairs = 0;
+    for (int i = 0; i < p->n; i++)
+        for (int j = 0; j < p->n; j++) {
+            const item_t *a = &p->items[i], *b = &p->items[j];
+            if (a == b || a->start > b->start || (a->start == b->start && i > j)) continue;
+            if (!cross_pipe(a, b) ||
+                !overlap(a->b->addr, a->b->addr + a->size, b->b->addr, b->b->addr + b->size))
+                continue;
+            if (++pairs > 4) continue;
+            tl_buf_printf(&p->note, "%s '%s' (", shown++ ? "," : "", b->b->name);
+            pipe_list(&p->note, b->pipes);
+            tl_buf_printf(&p->note, ") over '%s' (", a->b->name);
+            pipe_list(&p->note, a->pipes);
+            tl_buf_puts(&p->note, ")");
+        }
+    if (pairs > shown) tl_buf_printf(&p->note, " and %d more", pairs - shown);
+    tl_buf_putc(&p->note, '\n');
 }
 
 // --- diagnostics -------------------------------------------------------------------
@@ -323,8 +444,8 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
         if (b->scope != s) continue;
         if (!b->addr_pinned) b->addr = -1;
         tl_live_range_t r = p->live.range[b->id];
-        p->items[p->n++] =
-            (item_t){b, TL_ALIGN_UP(tl_buffer_bytes(b), p->align), r.start, r.end, false};
+        p->items[p->n++] = (item_t){
+            b, TL_ALIGN_UP(tl_buffer_bytes(b), p->align), r.start, r.end, p->pipes[b->id], false};
     }
     if (!p->n) return TL_OK;
     tl_status_t st = check_pins(p);
@@ -333,11 +454,25 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
     int64_t *ranges = malloc(sizeof *ranges * 2 * (size_t)p->n);
     if (!ranges) return tl_diag_fail(p->ctx->diag, TL_ERR_NOMEM, "out of memory");
     qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
-    item_t *failed = scan(p, ranges);
-    if (failed) {
-        qsort(p->items, (size_t)p->n, sizeof *p->items, by_size);
-        item_t *again = scan(p, ranges);
-        if (again) st = over_capacity(p, failed->size >= again->size ? failed : again);
+    // The one-pipe plan without a capacity: where it ends is what it needs
+    // (lowest-address placement does not depend on the capacity).
+    scan(p, ranges, SHARE_ONE_PIPE, INT64_MAX / 4);
+    int64_t one_pipe = extent(p);
+    if (one_pipe <= p->cap) {
+        note_plan(p, one_pipe, NULL);
+    } else if (!scan(p, ranges, SHARE_IF_NEEDED, p->cap)) {
+        note_plan(p, one_pipe, "shared across pipes where needed");
+    } else {
+        item_t *failed = scan(p, ranges, SHARE_ANY, p->cap);
+        if (failed) {
+            const tl_buffer_t *first = failed->b; // the sort below moves the items
+            qsort(p->items, (size_t)p->n, sizeof *p->items, by_size);
+            item_t *again = scan(p, ranges, SHARE_ANY, p->cap);
+            for (int i = 0; again && i < p->n; i++)
+                if (p->items[i].b == first && p->items[i].size >= again->size) again = &p->items[i];
+            if (again) st = over_capacity(p, again);
+        }
+        if (st == TL_OK) note_plan(p, one_pipe, "shared by lifetime alone");
     }
     free(ranges);
     return st;
@@ -345,17 +480,25 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
 
 static tl_status_t memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx, bool soft)
 {
-    plan_t p = {k, ctx, {0, NULL, NULL}, TL_SCOPE_UB, 0, 0, NULL, 0, soft};
+    plan_t p = {.k = k, .ctx = ctx, .soft = soft};
+    tl_buf_init(&p.note);
+    k->plan_note = NULL;
     p.items = malloc(sizeof *p.items * ((size_t)k->buffers.len + 1));
-    tl_status_t st = p.items ? tl_live_compute(k, &p.live) : TL_ERR_NOMEM;
+    p.pipes = calloc((size_t)k->buffers.len + 1, sizeof *p.pipes);
+    tl_status_t st = p.items && p.pipes ? tl_live_compute(k, &p.live) : TL_ERR_NOMEM;
     if (st != TL_OK) {
         free(p.items);
+        free(p.pipes);
         return tl_diag_fail(ctx->diag, st, "out of memory");
     }
+    collect_pipes(&(pipes_t){p.pipes, NULL}, k->body);
     for (size_t i = 0; i < TL_ARRAY_LEN(planned) && st == TL_OK; i++)
         st = plan_scope(&p, planned[i]);
+    if (st == TL_OK && p.note.len) k->plan_note = tl_arena_strdup(k->arena, tl_buf_cstr(&p.note));
+    tl_buf_free(&p.note);
     tl_live_free(&p.live);
     free(p.items);
+    free(p.pipes);
     return st;
 }
 

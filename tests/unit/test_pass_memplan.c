@@ -72,20 +72,25 @@ static void check_same_results(tl_test_t *t, pk_t *p, const pk_spec_t *s)
     tl_buf_free(&b);
 }
 
+// The liveness tests below use buffers only the vector pipe touches (io is the
+// one that moves data in and out): the plan shares addresses between buffers
+// of one pipe whenever their lifetimes allow.
 TEST(memplan_disjoint_lifetimes_share_an_address)
 {
-    pk_spec_t s = {.src = VEC_KERNEL("            a = T.alloc_ub((16, 64), 'float32')\n"
+    pk_spec_t s = {.src = VEC_KERNEL("            io = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            a = T.alloc_ub((16, 64), 'float32')\n"
                                      "            b = T.alloc_ub((16, 64), 'float32')\n",
-                                     "                T.copy(X[r0, 0], a)\n"
-                                     "                T.tile.exp(a, a)\n"
-                                     "                T.copy(a, Y[r0, 0])\n"
-                                     "                T.copy(X[r0, 0], b)\n"
-                                     "                T.tile.mul(b, b, 2.0)\n"
-                                     "                T.copy(b, Z[r0, 0])\n")};
+                                     "                T.copy(X[r0, 0], io)\n"
+                                     "                T.tile.exp(a, io)\n"
+                                     "                T.tile.add(io, io, a)\n"
+                                     "                T.tile.mul(b, io, 2.0)\n"
+                                     "                T.tile.add(io, io, b)\n"
+                                     "                T.copy(io, Y[r0, 0])\n")};
     pk_t p;
     if (compile_ok(t, &p, &s, plan_only)) {
-        CHECK_EQ(addr(&p, "a"), 0);
-        CHECK_EQ(addr(&p, "b"), 0);
+        CHECK_EQ(addr(&p, "io"), 0);
+        CHECK_EQ(addr(&p, "a"), 4096);
+        CHECK_EQ(addr(&p, "b"), 4096);
         check_same_results(t, &p, &s);
     }
     pk_free(&p);
@@ -93,19 +98,21 @@ TEST(memplan_disjoint_lifetimes_share_an_address)
 
 TEST(memplan_value_used_in_a_loop_lives_for_the_whole_loop)
 {
-    // acc is defined before the loop and read in it; tmp is loaded in every
+    // acc is defined before the loop and read in it; tmp is written in every
     // iteration; after the loop acc is read once more; late is used only after.
-    pk_spec_t s = {.src = VEC_KERNEL("            acc = T.alloc_ub((16, 64), 'float32')\n"
+    pk_spec_t s = {.src = VEC_KERNEL("            io = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            acc = T.alloc_ub((16, 64), 'float32')\n"
                                      "            tmp = T.alloc_ub((16, 64), 'float32')\n"
                                      "            late = T.alloc_ub((16, 64), 'float32')\n",
                                      "                T.tile.fill(acc, 0.0)\n"
                                      "                for k in T.serial(3):\n"
-                                     "                    T.copy(X[r0, 0], tmp)\n"
+                                     "                    T.tile.fill(tmp, 1.5)\n"
                                      "                    T.tile.add(acc, acc, tmp)\n"
-                                     "                T.copy(acc, Y[r0, 0])\n"
-                                     "                T.copy(X[r0, 0], late)\n"
-                                     "                T.tile.exp(late, late)\n"
-                                     "                T.copy(late, Z[r0, 0])\n")};
+                                     "                T.copy(X[r0, 0], io)\n"
+                                     "                T.tile.add(io, io, acc)\n"
+                                     "                T.tile.exp(late, io)\n"
+                                     "                T.tile.add(io, io, late)\n"
+                                     "                T.copy(io, Y[r0, 0])\n")};
     pk_t p;
     if (compile_ok(t, &p, &s, plan_only)) {
         CHECK(!ranges_overlap(&p, "acc", "tmp"));
@@ -120,26 +127,32 @@ TEST(memplan_loop_carried_value_keeps_its_range)
 {
     // s is read at the top of each iteration before it is written: its value
     // flows around the loop, so t (used later in the body) must not reuse it.
-    pk_spec_t s = {.src = VEC_KERNEL("            s = T.alloc_ub((16, 64), 'float32')\n"
+    pk_spec_t s = {.src = VEC_KERNEL("            o = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            s = T.alloc_ub((16, 64), 'float32')\n"
                                      "            t = T.alloc_ub((16, 64), 'float32')\n",
+                                     "                T.tile.fill(o, 0.0)\n"
                                      "                for k in T.serial(3):\n"
                                      "                    T.tile.add(s, s, 1.0)\n"
-                                     "                    T.copy(s, Y[r0, 0])\n"
-                                     "                    T.copy(X[r0, 0], t)\n"
-                                     "                    T.copy(t, Z[r0, 0])\n")};
+                                     "                    T.tile.add(o, o, s)\n"
+                                     "                    T.tile.fill(t, 2.0)\n"
+                                     "                    T.tile.add(o, o, t)\n"
+                                     "                T.copy(o, Y[r0, 0])\n")};
     pk_t p;
     if (compile_ok(t, &p, &s, plan_only)) CHECK(!ranges_overlap(&p, "s", "t"));
     pk_free(&p);
 
     // The same with s overwritten first in every iteration: no value flows.
-    pk_spec_t s2 = {.src = VEC_KERNEL("            s = T.alloc_ub((16, 64), 'float32')\n"
+    pk_spec_t s2 = {.src = VEC_KERNEL("            o = T.alloc_ub((16, 64), 'float32')\n"
+                                      "            s = T.alloc_ub((16, 64), 'float32')\n"
                                       "            t = T.alloc_ub((16, 64), 'float32')\n",
+                                      "                T.tile.fill(o, 0.0)\n"
                                       "                for k in T.serial(3):\n"
                                       "                    T.tile.fill(s, 2.0)\n"
                                       "                    T.tile.add(s, s, 1.0)\n"
-                                      "                    T.copy(s, Y[r0, 0])\n"
-                                      "                    T.copy(X[r0, 0], t)\n"
-                                      "                    T.copy(t, Z[r0, 0])\n")};
+                                      "                    T.tile.add(o, o, s)\n"
+                                      "                    T.tile.fill(t, 2.0)\n"
+                                      "                    T.tile.add(o, o, t)\n"
+                                      "                T.copy(o, Y[r0, 0])\n")};
     if (compile_ok(t, &p, &s2, plan_only)) {
         CHECK_EQ(addr(&p, "s"), addr(&p, "t"));
         check_same_results(t, &p, &s2);
@@ -151,17 +164,20 @@ TEST(memplan_rows_written_by_a_loop_cover_the_buffer)
 {
     // g is rebuilt row by row (both branches write row r) in every iteration,
     // so its value is not carried and h may take its place after its last use.
-    const char *bufs = "            g = T.alloc_ub((16, 64), 'float32')\n"
+    const char *bufs = "            o = T.alloc_ub((16, 64), 'float32')\n"
+                       "            g = T.alloc_ub((16, 64), 'float32')\n"
                        "            h = T.alloc_ub((16, 64), 'float32')\n";
-    const char *body_full = "                for it in T.serial(2):\n"
+    const char *body_full = "                T.copy(X[r0, 0], o)\n"
+                            "                for it in T.serial(2):\n"
                             "                    for r in T.serial(16):\n"
                             "                        if r % 2 == 0:\n"
-                            "                            T.copy(X[r0 + r, :], g[r, :])\n"
+                            "                            T.tile.fill(g[r, :], 3.0)\n"
                             "                        else:\n"
                             "                            T.tile.fill(g[r, :], 1.0)\n"
-                            "                    T.copy(g, Y[r0, 0])\n"
-                            "                    T.copy(X[r0, 0], h)\n"
-                            "                    T.copy(h, Z[r0, 0])\n";
+                            "                    T.tile.add(o, o, g)\n"
+                            "                    T.tile.exp(h, o)\n"
+                            "                    T.tile.add(o, o, h)\n"
+                            "                T.copy(o, Y[r0, 0])\n";
     char src[4096];
     snprintf(src, sizeof src, VEC_KERNEL("%s", "%s"), bufs, body_full);
     pk_spec_t s = {.src = src};
@@ -183,24 +199,105 @@ TEST(memplan_rows_written_by_a_loop_cover_the_buffer)
 
 TEST(memplan_pinned_buffers_keep_their_address)
 {
-    pk_spec_t s = {.src = VEC_KERNEL("            a = T.alloc_ub((16, 64), 'float32')\n"
+    pk_spec_t s = {.src = VEC_KERNEL("            o = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            a = T.alloc_ub((16, 64), 'float32')\n"
                                      "            b = T.alloc_ub((16, 64), 'float32')\n"
                                      "            c = T.alloc_ub((16, 64), 'float32')\n"
                                      "            T.annotate_address({b: 0})\n",
-                                     "                T.copy(X[r0, 0], a)\n"
-                                     "                T.copy(a, Y[r0, 0])\n"
-                                     "                T.copy(X[r0, 0], c)\n"
-                                     "                T.copy(c, Z[r0, 0])\n"
-                                     "                T.copy(X[r0, 0], b)\n"
-                                     "                T.copy(b, Z[r0, 0])\n")};
+                                     "                T.copy(X[r0, 0], o)\n"
+                                     "                T.tile.exp(a, o)\n"
+                                     "                T.tile.add(o, o, a)\n"
+                                     "                T.tile.exp(c, o)\n"
+                                     "                T.tile.add(o, o, c)\n"
+                                     "                T.tile.fill(b, 1.0)\n"
+                                     "                T.tile.add(o, o, b)\n"
+                                     "                T.copy(o, Y[r0, 0])\n")};
     pk_t p;
     if (compile_ok(t, &p, &s, plan_only)) {
         CHECK_EQ(addr(&p, "b"), 0);
         CHECK(pk_buffer(p.k, "b")->addr_pinned);
         CHECK(!ranges_overlap(&p, "a", "b"));
         CHECK(!ranges_overlap(&p, "c", "b"));
-        CHECK_EQ(addr(&p, "a"), 4096); // right after the pin
-        CHECK_EQ(addr(&p, "c"), 4096); // a is dead by then
+        CHECK_EQ(addr(&p, "o"), 4096); // right after the pin
+        CHECK_EQ(addr(&p, "a"), 8192);
+        CHECK_EQ(addr(&p, "c"), 8192); // a is dead by then
+        check_same_results(t, &p, &s);
+    }
+    pk_free(&p);
+}
+
+// Buffers that two pipes use keep their own ranges while everything fits:
+// sharing would make the loads into b wait for the stores out of a.
+TEST(memplan_no_address_shared_across_pipes_when_it_fits)
+{
+    pk_spec_t s = {.src = VEC_KERNEL("            a = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            b = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            u = T.alloc_ub((16, 64), 'float32')\n"
+                                     "            w = T.alloc_ub((16, 64), 'float32')\n",
+                                     "                T.copy(X[r0, 0], a)\n"
+                                     "                T.tile.exp(u, a)\n"
+                                     "                T.tile.add(a, a, u)\n"
+                                     "                T.copy(a, Y[r0, 0])\n"
+                                     "                T.copy(X[r0, 0], b)\n"
+                                     "                T.tile.mul(w, b, 2.0)\n"
+                                     "                T.tile.add(b, b, w)\n"
+                                     "                T.copy(b, Z[r0, 0])\n")};
+    pk_t p;
+    if (compile_ok(t, &p, &s, plan_only)) {
+        CHECK(!ranges_overlap(&p, "a", "b"));
+        CHECK_EQ(addr(&p, "u"), addr(&p, "w")); // vector-only temporaries still share
+        CHECK(!ranges_overlap(&p, "u", "a") && !ranges_overlap(&p, "u", "b"));
+        REQUIRE(p.k->plan_note != NULL);
+        CHECK_STREQ(p.k->plan_note, "  UB: 12288 B, no address shared across pipes\n");
+        tl_buf_t ir;
+        tl_buf_init(&ir);
+        tl_ir_print_kernel(&ir, p.k);
+        CHECK_CONTAINS(tl_buf_cstr(&ir),
+                       "memplan\n  UB: 12288 B, no address shared across pipes\nbody\n");
+        tl_buf_free(&ir);
+        check_same_results(t, &p, &s);
+    }
+    pk_free(&p);
+}
+
+// Two 96 KiB buffers of the load/store pipes fit UB only at one address: b
+// takes a's range, the note says why, and small (which fits beside them)
+// still gets a range of its own.
+TEST(memplan_shares_across_pipes_when_needed_to_fit)
+{
+    const char *src =
+        PRELUDE "@tilelang.jit(out_idx=[1, 2], pass_configs=CFG)\n"
+                "def k():\n"
+                "    @T.prim_func\n"
+                "    def main(X: T.Tensor((48, 1024), 'float32'), Y: T.Tensor((48, 1024), "
+                "'float32'),\n"
+                "             Z: T.Tensor((48, 1024), 'float32')):\n"
+                "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+                "            r0 = vid * 24\n"
+                "            a = T.alloc_ub((24, 1024), 'float32')\n"
+                "            b = T.alloc_ub((24, 1024), 'float32')\n"
+                "            small = T.alloc_ub((1, 1024), 'float32')\n"
+                "            with T.Scope('V'):\n"
+                "                T.copy(X[r0, 0], a)\n"
+                "                T.tile.exp(a, a)\n"
+                "                T.copy(a, Y[r0, 0])\n"
+                "                T.copy(X[r0, 0], b)\n"
+                "                T.tile.mul(b, b, 2.0)\n"
+                "                T.copy(b, Z[r0, 0])\n"
+                "                T.copy(X[r0, 0], small)\n"
+                "                T.copy(small, Y[r0, 0])\n"
+                "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, plan_only)) {
+        CHECK_EQ(addr(&p, "a"), 0);
+        CHECK_EQ(addr(&p, "b"), 0);
+        CHECK(!ranges_overlap(&p, "small", "a") && !ranges_overlap(&p, "small", "b"));
+        REQUIRE(p.k->plan_note != NULL);
+        CHECK_STREQ(p.k->plan_note,
+                    "  UB: 102400 B, shared across pipes where needed: without sharing addresses "
+                    "across pipes the buffers need 200704 B, more than the 196352 B of UB; 'b' "
+                    "(mte2/mte3/v) over 'a' (mte2/mte3/v)\n");
         check_same_results(t, &p, &s);
     }
     pk_free(&p);
@@ -294,6 +391,10 @@ TEST(memplan_accumulators_share_l0c)
     if (compile_ok(t, &p, &s, plan_only)) {
         CHECK_EQ(addr(&p, "s_l0c"), 0);
         CHECK_EQ(addr(&p, "o_l0c"), 0);
+        CHECK_CONTAINS(p.k->plan_note,
+                       "  L0C: 131072 B, shared across pipes where needed: without sharing "
+                       "addresses across pipes the buffers need 147456 B, more than the 131072 B "
+                       "of L0C; 'o_l0c' (m/fix) over 's_l0c' (m/fix)\n");
         check_same_results(t, &p, &s);
     }
     pk_free(&p);
