@@ -26,10 +26,12 @@
 //           counts are constant (an error names both places).
 //
 // Program order decides the direction, with one exception taken from upstream
-// (its kernels rely on it): in a loop, a tensor that nothing writes before the
-// loop and that is read before it is written in the loop body would be read
-// unwritten in the first iteration; the read then waits for the write of the
-// same iteration (a warning says so).
+// (its kernels rely on it): a tensor read in a loop before the loop body writes
+// it, when nothing writes it earlier in program order (before the loop, or
+// before the read in the body or an inner loop), would be read unwritten in
+// the first iteration; the read then waits for the write of the same iteration
+// (a warning says so, unless the tensor is a workspace of workspace.c, which
+// warns in its own terms).
 #include "pass/hazard.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
@@ -289,13 +291,15 @@ static void pair(xs_t *X, const gacc_t *x, const gacc_t *y)
         // the tensor would otherwise be read unwritten.
         if (sh.nloop && !first->acc.write && second->acc.write && first->acc.buf->param >= 0 &&
             X->k->params[first->acc.buf->param].role != TL_ROLE_INPUT &&
-            !written_before(X, first->acc.buf, sh.loop[sh.nloop - 1]->origin)) {
-            tl_diag_warning(
-                X->ctx->diag, first->stmt->loc,
-                "'%s' is read here before it is written (line %d) in the same iteration "
-                "of the loop at line %d, and nothing writes it before the loop: as "
-                "upstream does, this read waits for the write of the same iteration",
-                first->acc.buf->name, second->stmt->loc.line, sh.loop[sh.nloop - 1]->loc.line);
+            !written_before(X, first->acc.buf, origin_of(first))) {
+            if (!first->acc.buf->internal) // workspace.c has said it for its own
+                tl_diag_warning(X->ctx->diag, first->stmt->loc,
+                                "'%s' is read here before it is written (line %d) in the same "
+                                "iteration of the loop at line %d, and nothing writes it before: "
+                                "as upstream does, this read waits for the write of the same "
+                                "iteration",
+                                first->acc.buf->name, second->stmt->loc.line,
+                                sh.loop[sh.nloop - 1]->loc.line);
             const gacc_t *t = first;
             first = second;
             second = t;

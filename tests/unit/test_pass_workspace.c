@@ -75,7 +75,12 @@ TEST(workspace_l0c_to_ub_symbolic_grid)
     pk_spec_t s = {.src = mm_add, .dims = {"M=70"}};
     // one tile per block, in the UB side's dtype (the fixpipe converts)
     check(t, &s, 1, "  workspace_0: workspace float16[(M + 31) / 32 * 2, 32, 32],\n");
-    check(t, &s, 1, "  + copy acc, workspace_0[cid, :, :]\n  + copy workspace_0[cid, :, :], c_s\n");
+    // the read-back waits until c_s is needed: the vector cores load D first
+    check(t, &s, 1,
+          "  + copy acc, workspace_0[cid, :, :]\n"
+          "  copy D[cid / 2 * 32 +: 32, cid % 2 * 32 +: 32], d_s\n"
+          "  + copy workspace_0[cid, :, :], c_s\n"
+          "  add c_s, c_s, d_s\n");
 }
 
 // (cid, vid) developer mode: each vector core computes half of P and writes its
@@ -113,8 +118,10 @@ TEST(workspace_slots_per_vector_core)
     check(t, &s, 2, "  workspace_0: workspace float16[3, 2, 16, 32],\n");
     check(t, &s, 2,
           "  + copy p_h, workspace_0[cid, vid, :, :]\n"
+          "  copy V[cid +: 1, :, :], v_l1\n"
           "  + for lane in serial(0, 2):\n"
-          "    + copy workspace_0[cid, lane, :, :], p_l1[lane * 16 +: 16, :]\n");
+          "    + copy workspace_0[cid, lane, :, :], p_l1[lane * 16 +: 16, :]\n"
+          "  gemm_v0 p_l1, v_l1, o_l0c [init=True]\n");
     check(t, &s, 2,
           "  + for lane_1 in serial(0, 2):\n"
           "    + copy o_l0c[lane_1 * 16 +: 16, :], workspace_1[cid, lane_1, :, :]\n"
