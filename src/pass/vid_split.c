@@ -14,6 +14,7 @@
 //   of every operand's span is the first half of its rows), their operands all
 //   split or all replicated, element counts equal to the whole buffer (halved);
 //   reductions along the last dimension; UB<->UB copies of whole buffers;
+//   compare/select with a bit mask of exactly one bit per element;
 // - a GM copy moves a whole split buffer whose leading dimension lines up with
 //   one GM dimension, which then starts vid*h further;
 // - a row loop `for r in range(D)` whose body indexes split buffers of D rows
@@ -183,6 +184,51 @@ static int gm_dim(const tl_region_t *gm, const tl_region_t *ub)
     return g[0];
 }
 
+static bool whole_region(const tl_region_t *r)
+{
+    if (r->form == TL_REGION_WHOLE) return true;
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t st, e;
+        if (!tl_ir_is_const_int(r->start[d], &st) || st != 0 ||
+            !tl_ir_is_const_int(r->extent[d], &e) || e != r->buf->shape[d])
+            return false;
+    }
+    return true;
+}
+
+// compare (mask, a, b) and select (dst, mask, a, b): bit i of the mask belongs
+// to element i of the data operands. When every operand is a whole UB buffer,
+// the data operands have n elements each and the mask is a 1-D buffer of
+// exactly n/8 bytes with n/2 a multiple of 8, the first half of the mask's
+// bytes holds the bits of the first half of the rows: all of them split
+// together (the mask's leading dimension halves with them).
+static bool mask_op_splits(vs_t *v, const tl_op_t *op)
+{
+    int mask_arg = op->code == TL_OP_COMPARE ? 0 : 1;
+    const tl_buffer_t *mask = NULL, *first = NULL;
+    int64_t n = -1;
+    for (int i = 0; i < op->nargs; i++) {
+        const tl_arg_t *a = &op->args[i];
+        if (a->kind != TL_ARG_REGION) continue;
+        const tl_region_t *r = &a->region;
+        if (r->buf->scope != TL_SCOPE_UB || !whole_region(r)) return false;
+        if (i == mask_arg) {
+            mask = r->buf;
+            continue;
+        }
+        int64_t m = tl_buffer_numel(r->buf);
+        if (n >= 0 && m != n) return false;
+        n = m;
+        if (!first) first = r->buf;
+    }
+    if (!mask || !first || n % 16 || mask->ndim != 1 ||
+        mask->shape[0] * tl_dtype_size(mask->dtype) != n / 8)
+        return false;
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].kind == TL_ARG_REGION) join(v, first, op->args[i].region.buf);
+    return true;
+}
+
 static void constrain_op(vs_t *v, const tl_stmt_t *s)
 {
     const tl_op_t *op = &s->op;
@@ -227,10 +273,15 @@ static void constrain_op(vs_t *v, const tl_stmt_t *s)
         return;
     case TL_OPC_VEC:
         switch (op->code) {
-        case TL_OP_BROADCAST:
-        case TL_OP_GATHER:
         case TL_OP_COMPARE:
         case TL_OP_SELECT:
+            if (mask_op_splits(v, op)) return;
+            for (int i = 0; i < op->nargs; i++)
+                if (op->args[i].kind == TL_ARG_REGION)
+                    force(v, op->args[i].region.buf, "an operand of this op", s->loc);
+            return;
+        case TL_OP_BROADCAST:
+        case TL_OP_GATHER:
         case TL_OP_TRANSPOSE:
         case TL_OP_REINTERPRETCAST:
         case TL_OP_CREATEVECINDEX:

@@ -397,3 +397,48 @@ TEST(cv_split_threads2_replicated_gm_writes_run_once)
     }
     pk_free(&p);
 }
+
+static const pk_pass_fn parallel_split[] = {tl_pass_parallel, tl_pass_cv_split, NULL};
+
+// Compiles s through parallel + cv_split: `threads` as expected, every string
+// of want (NULL-terminated) in the IR, and the results of the developer-mode run.
+static void check_lanes(tl_test_t *t, const pk_spec_t *s, int threads, const char *const *want)
+{
+    pk_t p;
+    if (compile_ok(t, &p, s, parallel_split)) {
+        CHECK_EQ(p.k->threads, threads);
+        for (int i = 0; want[i]; i++) CHECK_CONTAINS(tl_buf_cstr(&p.dump), want[i]);
+    }
+    pk_free(&p);
+    check_same(t, s, parallel_split);
+}
+
+TEST(cv_split_threads2_splits_compare_select_with_their_mask)
+{
+    // T.max of floats becomes compare into a bit mask + select; the mask (one
+    // bit per element of m) splits with m: each vector core keeps the bytes of
+    // its rows' bits.
+    pk_spec_t s = {.src = LANE_KERNEL("            n = T.alloc_ub((32,), 'float32')\n"
+                                      "            T.copy(X[cid * 32, 0], x)\n"
+                                      "            T.reduce_max(x, m, dim=-1)\n"
+                                      "            T.reduce_min(x, n, dim=-1)\n"
+                                      "            for i in T.Parallel(32):\n"
+                                      "                m[i] = T.max(m[i], n[i] * 2.0)\n"
+                                      "            T.tile.row_expand_mul(y, x, m)\n"
+                                      "            T.copy(y, Y[cid * 32, 0])\n")};
+    const char *want[] = {"m: UB float32[16]", "UB uint8[2] internal", // the mask
+                          "copy y, Y[cid * 32 + vid * 16 +: 16, :]", NULL};
+    check_lanes(t, &s, 0, want);
+}
+
+TEST(cv_split_threads2_keeps_a_mask_whole_when_its_bytes_do_not_halve)
+{
+    // 8 elements: 1 mask byte, which the two halves would share.
+    pk_spec_t s = {.src = LANE_KERNEL("            a = T.alloc_ub((8,), 'float32')\n"
+                                      "            T.copy(X[cid * 32, 0:8], a)\n"
+                                      "            for i in T.Parallel(8):\n"
+                                      "                a[i] = T.max(a[i], 0.5)\n"
+                                      "            T.copy(a, Y[cid * 32, 0:8])\n")};
+    const char *want[] = {"a: UB float32[8]", NULL};
+    check_lanes(t, &s, 1, want);
+}
