@@ -10,11 +10,18 @@
 #   and the K tail of an L1 tile is zero-filled.
 #
 # Mode: mixed. The cube and vector parts are explicit T.Scope blocks joined by
-# one hand-written cross-core flag (FIX -> both vector cores); intra-core sync
-# and memory planning are automatic. The cube accumulates the whole K loop in
-# L0C (int32) and writes the tile to a GM workspace; each vector core loads its
-# scales before waiting, then dequantises half of the tile's rows with the two
-# multiplies in the order above and rounds to out_dtype (RNE).
+# one hand-written cross-core flag per output tile (FIX -> both vector cores);
+# intra-core sync, multi-buffering and memory planning are automatic.
+# Persistent: `cores` blocks (24 AI cores on A2), each walking the output
+# tiles cid, cid + cores, ... so that the vector cores dequantise one tile
+# while the cube computes the next. Per tile the cube runs the K loop as a
+# T.Pipelined loop: GM -> L1 (A and B tiles), L1 -> L0A / L0B (B transposed),
+# mma into the int32 L0C accumulator; the pipelined pass issues the GM loads
+# num_stages - 1 steps ahead and gives the L1 and L0 buffers one version per
+# stage, so MTE2, MTE1 and the cube overlap. The cube writes the tile to a GM
+# workspace; each vector core loads its scales before waiting, then
+# dequantises half of the tile's rows with the two multiplies in the order
+# above and rounds to out_dtype (RNE).
 #
 # Golden: tl_int8_gemm_ref (src/ref/ref.h) with order TL_INT8_GEMM_SCALE_SEQ and
 # out_prec TL_REF_F32 / TL_REF_F16 / TL_REF_BF16 matching out_dtype.
@@ -30,14 +37,17 @@ MIXED_MODE = {
 
 
 @tilelang.jit(out_idx=[4], workspace_idx=[5], pass_configs=MIXED_MODE)
-def int8_gemm(N=4096, K=4096, block_M=64, block_N=128, block_K=256, out_dtype="bfloat16"):
+def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=4, cores=24,
+              out_dtype="bfloat16"):
     assert out_dtype in ("float32", "float16", "bfloat16"), "out_dtype: float32, float16, bfloat16"
     assert block_M % 32 == 0 and block_N % 16 == 0 and block_K % 32 == 0, "block sizes"
+    assert num_stages >= 1 and cores >= 1, "num_stages and cores at least 1"
     M = T.symbolic("M")
     f32 = "float32"
     half_M = block_M // 2
     n_num = T.ceildiv(N, block_N)
     k_num = T.ceildiv(K, block_K)
+    tiles = T.ceildiv(M, block_M) * n_num
 
     @T.prim_func
     def main(
@@ -48,12 +58,11 @@ def int8_gemm(N=4096, K=4096, block_M=64, block_N=128, block_K=256, out_dtype="b
         C: T.Tensor([M, N], out_dtype),
         acc_workspace: T.Tensor([M, N], "int32"),
     ):
-        with T.Kernel(T.ceildiv(M, block_M) * n_num, is_npu=True) as (cid, vid):
-            m0 = cid // n_num * block_M
-            n0 = cid % n_num * block_N
-
+        with T.Kernel(cores, is_npu=True) as (cid, vid):
             a_l1 = T.alloc_L1([block_M, block_K], "int8")
             b_l1 = T.alloc_L1([block_N, block_K], "int8")
+            a_l0 = T.alloc_L0A([block_M, block_K], "int8")
+            b_l0 = T.alloc_L0B([block_K, block_N], "int8")
             acc_l0c = T.alloc_L0C([block_M, block_N], "int32")
 
             acc_ub = T.alloc_ub([half_M, block_N], "int32")
@@ -64,27 +73,36 @@ def int8_gemm(N=4096, K=4096, block_M=64, block_N=128, block_K=256, out_dtype="b
                 res = T.alloc_ub([half_M, block_N], out_dtype)
 
             with T.Scope("C"):
-                for k in T.serial(k_num):
-                    T.copy(A[m0, k * block_K], a_l1)
-                    T.copy(B[n0, k * block_K], b_l1)
-                    T.gemm_v0(a_l1, b_l1, acc_l0c, transpose_B=True, init=(k == 0))
-                T.copy(acc_l0c, acc_workspace[m0, n0])
-                T.set_cross_flag("FIX", 0)
+                for t in T.serial(T.ceildiv(tiles - cid, cores)):
+                    tile = t * cores + cid
+                    m0 = tile // n_num * block_M
+                    n0 = tile % n_num * block_N
+                    for k in T.Pipelined(k_num, num_stages=num_stages):
+                        T.copy(A[m0, k * block_K], a_l1)
+                        T.copy(B[n0, k * block_K], b_l1)
+                        T.copy(a_l1, a_l0)
+                        T.copy(b_l1, b_l0, transpose=True)
+                        T.mma(a_l0, b_l0, acc_l0c, init=(k == 0))
+                    T.copy(acc_l0c, acc_workspace[m0, n0])
+                    T.set_cross_flag("FIX", 0)
 
             with T.Scope("V"):
-                r0 = m0 + vid * half_M
-                T.copy(scale_a[r0], sa)
-                T.copy(scale_b[n0], sb)
-                T.wait_cross_flag(0)
-                T.copy(acc_workspace[r0, n0], acc_ub)
-                T.tile.cast(val, acc_ub, mode="CAST_RINT", count=half_M * block_N)
-                for i, j in T.Parallel(half_M, block_N):
-                    val[i, j] = val[i, j] * sa[i]
-                    val[i, j] = val[i, j] * sb[j]
-                if out_dtype == f32:
-                    T.copy(val, C[r0, n0])
-                else:
-                    T.tile.cast(res, val, mode="CAST_RINT", count=half_M * block_N)
-                    T.copy(res, C[r0, n0])
+                for t in T.serial(T.ceildiv(tiles - cid, cores)):
+                    tile = t * cores + cid
+                    r0 = tile // n_num * block_M + vid * half_M
+                    n0 = tile % n_num * block_N
+                    T.copy(scale_a[r0], sa)
+                    T.copy(scale_b[n0], sb)
+                    T.wait_cross_flag(0)
+                    T.copy(acc_workspace[r0, n0], acc_ub)
+                    T.tile.cast(val, acc_ub, mode="CAST_RINT", count=half_M * block_N)
+                    for i, j in T.Parallel(half_M, block_N):
+                        val[i, j] = val[i, j] * sa[i]
+                        val[i, j] = val[i, j] * sb[j]
+                    if out_dtype == f32:
+                        T.copy(val, C[r0, n0])
+                    else:
+                        T.tile.cast(res, val, mode="CAST_RINT", count=half_M * block_N)
+                        T.copy(res, C[r0, n0])
 
     return main

@@ -350,7 +350,12 @@ static void run(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope
 {
     switch (s->kind) {
     case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) push(g, s->seq.items[i], mask, scope);
+        for (int i = 0; i < s->seq.n;) {
+            int fused = tl_cgen_fuse(g, (const tl_stmt_t *const *)s->seq.items + i, s->seq.n - i,
+                                     mask, scope);
+            if (!fused) push(g, s->seq.items[i], mask, scope);
+            i += fused ? fused : 1;
+        }
         return;
     case TL_ST_FOR: for_stmt(g, s, mask, scope); return;
     case TL_ST_WHILE:
@@ -400,7 +405,7 @@ static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scop
         return;
     }
     if (!g->dev) {
-        run(g, s, mask, scope);
+        if (!tl_cgen_fuse(g, &s, 1, mask, scope)) run(g, s, mask, scope);
         return;
     }
     mask &= tl_exec_side_lanes(g->x, side);
@@ -413,6 +418,7 @@ static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scop
             }
         return;
     }
+    if (!compound && tl_cgen_fuse(g, &s, 1, mask, scope)) return;
     run(g, s, mask, scope);
 }
 

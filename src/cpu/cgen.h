@@ -100,5 +100,9 @@ void tl_cgen_store(tl_buf_t *b, tl_dtype_t t, const char *addr, const char *valu
 tl_cgen_range_t tl_cgen_range(const tl_cgen_t *g, const tl_expr_t *e);
 // Name of variable v on the current lane; false when it is never assigned there.
 bool tl_cgen_var(tl_cgen_t *g, tl_buf_t *b, const tl_var_t *v);
+// Emits the run of element-wise tile ops at items[0..n) that can become one
+// inline loop (cgen_fuse.c) on the lanes of mask; returns how many it took (0: none).
+int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask,
+                 tl_side_t scope);
 
 #endif

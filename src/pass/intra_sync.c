@@ -1003,17 +1003,17 @@ static void assign_ids(sim_t *S)
             for (int j = 0; j < it->n; j++) it->syncs[j]->sync.id = e;
             continue;
         }
-        // No event id left: order with barrier_all at the first wait instead.
+        // No event id left: order with barrier_all at every wait instead (a
+        // pair's waits may guard different consumers: the unrolled copies of
+        // a pipelined loop, the wait after a loop).
         it->removed = true;
-        bool done = false;
         for (int j = 0; j < it->n; j++) {
             tl_stmt_t *s = it->syncs[j];
-            if (s->sync.kind == TL_SYNC_WAIT_FLAG && !done) {
+            if (s->sync.kind == TL_SYNC_WAIT_FLAG) {
                 s->sync.kind = TL_SYNC_BARRIER_ALL;
                 s->sync.src = TL_PIPE_ALL;
                 s->sync.dst = TL_PIPE_NONE;
                 s->sync.id = NULL;
-                done = true;
             } else {
                 disable(S, it->stmts[j]);
             }

@@ -58,6 +58,7 @@ enum { MAX_ITEMS = 256, MAX_VERS = 32, MAX_STAGES = 8 };
 typedef struct {
     const tl_buffer_t *b;
     tl_buffer_t *v[MAX_STAGES];
+    int n; // versions: s, or for hand-offs between pipes a divisor of s
 } versioned_t;
 
 typedef struct {
@@ -210,20 +211,21 @@ static void add_param(tl_kernel_t *k, tl_buffer_t *b)
     k->nparams++;
 }
 
-// Buffer b with s versions: b itself and s - 1 copies.
-static bool version(pipe_t *p, tl_buffer_t *b)
+// Buffer b with n versions (n divides s): b itself and n - 1 copies.
+static bool version_n(pipe_t *p, tl_buffer_t *b, int n)
 {
     for (int i = 0; i < p->nvers; i++)
         if (p->vers[i].b == b) return true;
     if (p->nvers == MAX_VERS) return false;
     versioned_t *v = &p->vers[p->nvers++];
     v->b = b;
+    v->n = n;
     v->v[0] = b;
-    for (int i = 1; i < p->s; i++) {
+    for (int i = 1; i < n; i++) {
         char name[128];
         snprintf(name, sizeof name, "%s_v%d", b->name, i);
-        for (int n = 1; name_taken(p->k, name); n++)
-            snprintf(name, sizeof name, "%s_v%d_%d", b->name, i, n);
+        for (int u = 1; name_taken(p->k, name); u++)
+            snprintf(name, sizeof name, "%s_v%d_%d", b->name, i, u);
         tl_buffer_t *c = tl_ir_buffer(p->k, name, b->scope, b->dtype, b->ndim, b->shape, b->loc);
         memcpy(c->gm_shape, b->gm_shape, sizeof c->gm_shape);
         c->declared = b->declared;
@@ -232,6 +234,98 @@ static bool version(pipe_t *p, tl_buffer_t *b)
         v->v[i] = c;
     }
     return true;
+}
+
+static bool version(pipe_t *p, tl_buffer_t *b)
+{
+    return version_n(p, b, p->s);
+}
+
+// --- hand-offs between pipes inside an iteration ------------------------------------------
+
+typedef struct {
+    unsigned *written, *used; // per buffer id: the pipes that write it / access it
+    const tl_op_t *op;        // the statement's op, or NULL (scalar code)
+} pipe_use_t;
+
+static void on_pipe_use(void *arg, const tl_access_t *a)
+{
+    pipe_use_t *w = arg;
+    tl_pipe_t pipe = TL_PIPE_S; // scalar statements, and scalar operands of ops
+    if (w->op && a->region) {
+        pipe = tl_op_pipe(w->op);
+        if (w->op->code == TL_OP_GEMM_V0 && a->buf->scope == TL_SCOPE_L1) pipe = TL_PIPE_MTE1;
+    }
+    w->used[a->buf->id] |= 1u << pipe;
+    if (a->mode & TL_ACCESS_WRITE) w->written[a->buf->id] |= 1u << pipe;
+}
+
+static void collect_pipe_uses(pipe_use_t *w, const tl_stmt_t *s)
+{
+    if (!s) return;
+    w->op = s->kind == TL_ST_OP ? &s->op : NULL;
+    tl_access_stmt(s, on_pipe_use, w);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) collect_pipe_uses(w, s->seq.items[i]);
+        break;
+    case TL_ST_FOR: collect_pipe_uses(w, s->for_.body); break;
+    case TL_ST_WHILE: collect_pipe_uses(w, s->while_.body); break;
+    case TL_ST_IF:
+        collect_pipe_uses(w, s->if_.then_);
+        collect_pipe_uses(w, s->if_.else_);
+        break;
+    case TL_ST_SCOPE: collect_pipe_uses(w, s->scope.body); break;
+    default: break;
+    }
+}
+
+// Bytes of scope sc when no buffer shares an address (the versions made so
+// far included).
+static int64_t unshared_bytes(const tl_kernel_t *k, tl_scope_t sc)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < k->buffers.len; i++) {
+        const tl_buffer_t *b = k->buffers.items[i];
+        if (b->scope == sc) sum += TL_ALIGN_UP(tl_buffer_bytes(b), tl_memplan_align(sc));
+    }
+    return sum;
+}
+
+// On-chip buffers that one pipe fills and another pipe reads within an
+// iteration (L1 -> L0A on MTE1, read by the mma on M) get versions too (s, or
+// the largest divisor of s that fits, so that consecutive iterations still
+// alternate) when
+// nothing outside the loop uses them and no value of theirs flows around the
+// back edge: the producing pipe then fills iteration j + 1's version while the
+// consuming one still reads iteration j's, where with one buffer it would wait
+// for it (a write-after-read across iterations). Only when the scope holds every
+// buffer and version without any address sharing, so this never makes a
+// kernel that fits run out of space (memory planning comes later).
+static void version_handoffs(pipe_t *p)
+{
+    tl_kernel_t *k = p->k;
+    int nb = k->buffers.len;
+    unsigned *masks = tl_arena_alloc(k->arena, sizeof *masks * (size_t)(2 * nb + 1));
+    memset(masks, 0, sizeof *masks * (size_t)(2 * nb + 1));
+    pipe_use_t w = {masks, masks + nb, NULL};
+    collect_pipe_uses(&w, p->loop->for_.body);
+    for (int i = 0; i < nb; i++) {
+        tl_buffer_t *b = k->buffers.items[i];
+        unsigned wr = w.written[i], use = w.used[i];
+        bool chip = b->scope == TL_SCOPE_L1 || b->scope == TL_SCOPE_L0A ||
+                    b->scope == TL_SCOPE_L0B || b->scope == TL_SCOPE_L0C || b->scope == TL_SCOPE_UB;
+        // one writing pipe, and some other pipe that uses the buffer
+        if (!chip || b->addr_pinned || !wr || (wr & (wr - 1)) || !(use & ~wr)) continue;
+        bool done = false;
+        for (int v = 0; v < p->nvers; v++) done |= p->vers[v].b == b;
+        if (done || accesses(k->body, p->skip, b) || tl_live_carried(k, p->loop, b)) continue;
+        int64_t size = TL_ALIGN_UP(tl_buffer_bytes(b), tl_memplan_align(b->scope));
+        int64_t room = tl_memplan_capacity(k, b->scope) - unshared_bytes(k, b->scope);
+        int n = p->s;
+        while (n >= 2 && (p->s % n || (int64_t)(n - 1) * size > room)) n--;
+        if (n >= 2 && !version_n(p, b, n)) return;
+    }
 }
 
 static void collect_workspaces(pipe_t *p)
@@ -256,7 +350,8 @@ static void iteration(pipe_t *p, tl_subst_t *m, tl_expr_t *j, int vers)
     m->fresh_vars = true;
     tl_expr_t *x = tl_ir_bin(k, TL_BIN_ADD, l->for_.start, j, l->loc);
     tl_subst_var(m, l->for_.var, tl_ir_cast(k, l->for_.var->dtype, x, l->loc));
-    for (int i = 0; i < p->nvers; i++) tl_subst_buffer(m, p->vers[i].b, p->vers[i].v[vers]);
+    for (int i = 0; i < p->nvers; i++)
+        tl_subst_buffer(m, p->vers[i].b, p->vers[i].v[vers % p->vers[i].n]);
 }
 
 // Appends the loads (with the lets they need) or the rest of iteration j.
@@ -565,12 +660,13 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
             return serial(p, "it would need too many buffer versions");
     }
     collect_workspaces(p);
+    bool mixed = false;
+    for (int i = 0; i < p->nvers; i++) mixed |= p->vers[i].b->scope == TL_SCOPE_GM;
+    if (nloads && !mixed) version_handoffs(p);
     if (!nloads && !p->nvers)
         return serial(p,
                       "no copy from a read-only tensor into a buffer it fully overwrites, and no "
                       "hand-off between the cube and the vector cores");
-    bool mixed = false;
-    for (int i = 0; i < p->nvers; i++) mixed |= p->vers[i].b->scope == TL_SCOPE_GM;
     if (!mixed) return pipeline(p);
     int run[MAX_ITEMS], nruns, nvers = p->nvers;
     if (runs_of(p, run, &nruns) && version_shared(p, run)) return pipeline_batched(p, run, nruns);

@@ -262,3 +262,70 @@ TEST(pipelined_without_loads_runs_serially_with_a_note)
                                        "multi-buffering: no copy from a read-only tensor");
     pk_free(&p);
 }
+
+// A cube loop with explicit L1 -> L0A / L0B copies: the L0 buffers MTE1 fills
+// for the mma get versions too (s, or the largest divisor of s that fits beside
+// every other buffer of the scope), so MTE1 fills the next iteration's while
+// the cube reads this one's.
+static const char *l0_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "@tilelang.jit(out_idx=[2])\n"
+    "def k(nk=5, N=64, S=2):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((32, nk * 32), 'float16'), B: T.Tensor((N, nk * 32), 'float16'),\n"
+    "             C: T.Tensor((32, N), 'float32')):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            a_l1 = T.alloc_L1((32, 32), 'float16')\n"
+    "            b_l1 = T.alloc_L1((N, 32), 'float16')\n"
+    "            a_l0 = T.alloc_L0A((32, 32), 'float16')\n"
+    "            b_l0 = T.alloc_L0B((32, N), 'float16')\n"
+    "            c_l0 = T.alloc_L0C((32, N), 'float32')\n"
+    "            with T.Scope('C'):\n"
+    "                for k in T.Pipelined(nk, num_stages=S):\n"
+    "                    T.copy(A[0, k * 32], a_l1)\n"
+    "                    T.copy(B[0, k * 32], b_l1)\n"
+    "                    T.copy(a_l1, a_l0)\n"
+    "                    T.copy(b_l1, b_l0, transpose=True)\n"
+    "                    T.mma(a_l0, b_l0, c_l0, init=(k == 0))\n"
+    "                T.copy(c_l0, C)\n"
+    "    return main\n";
+
+static int buffers_in(const tl_kernel_t *k, tl_scope_t scope)
+{
+    int n = 0;
+    for (int i = 0; i < k->buffers.len; i++)
+        n += ((const tl_buffer_t *)k->buffers.items[i])->scope == scope;
+    return n;
+}
+
+TEST(pipelined_versions_l0_handoffs)
+{
+    // N = 64: L0B 4 KiB (4 versions fit); N = 256: 16 KiB, 4 fit; N = 512:
+    // 32 KiB, only 2 of 4 (the largest divisor), none of 3.
+    static const struct {
+        const char *n, *s;
+        int l0a, l0b;
+    } cases[] = {
+        {"N=64", "S=2", 2, 2},  {"N=64", "S=4", 4, 4},  {"N=256", "S=4", 4, 4},
+        {"N=512", "S=4", 4, 2}, {"N=512", "S=3", 3, 1}, {"N=64", "S=3", 3, 3},
+    };
+    static const char *nks[] = {"nk=1", "nk=3", "nk=5", "nk=8"};
+    for (size_t c = 0; c < TL_ARRAY_LEN(cases); c++)
+        for (size_t i = 0; i < TL_ARRAY_LEN(nks); i++) {
+            pk_spec_t s = {.src = l0_src, .args = {nks[i], cases[c].n, cases[c].s}};
+            pk_t got;
+            tl_buf_t why;
+            tl_buf_init(&why);
+            if (!pk_same_results(&s, pipe_only, 5, &got, &why))
+                tl_test_fail(t, __FILE__, __LINE__, "%s %s %s: %s", nks[i], cases[c].n, cases[c].s,
+                             tl_buf_cstr(&why));
+            if (got.k) {
+                CHECK_EQ(buffers_in(got.k, TL_SCOPE_L0A), cases[c].l0a);
+                CHECK_EQ(buffers_in(got.k, TL_SCOPE_L0B), cases[c].l0b);
+                CHECK_EQ(buffers_in(got.k, TL_SCOPE_L0C), 1); // carried: never versioned
+            }
+            tl_buf_free(&why);
+            pk_free(&got);
+        }
+}

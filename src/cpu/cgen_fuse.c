@@ -1,0 +1,642 @@
+// Element-wise tile ops as inline loops (see cgen.h). A run of consecutive
+// tile ops over UB spans whose layout is known when the C is generated
+// becomes one loop over the elements: each element goes through every op of
+// the run in order, the values stay in locals between ops, and every result
+// is still stored (later statements may read any of them). There is no call
+// into the runtime, and the compiler vectorises the loop.
+//
+// An op qualifies when every operand is a contiguous span of the lane's own
+// UB, with constant extents and starts whose ranges are known to stay inside
+// the buffer, without loads in its index or scalar expressions (so they can
+// be evaluated before the loop) and without run-time checks. Supported:
+// float32 add/sub/mul/div/max/min (tile or scalar operand), abs, relu, round,
+// sqrt, reciprocal, clamp, fill, row_expand_{mul,sub,div}, the casts of
+// cpufast.c (same pairs, same results) and same-dtype UB -> UB copies.
+// Results are those of the tile-op library (what cpufast.c computes: sub and
+// div by a scalar as add(-s) and mul(1/s), max/min keeping a NaN first
+// operand).
+//
+// Ops join a run when they cover the same number of elements (row_expand
+// ops also the same row length) and every pair of spans where one is
+// written is either the same span (same buffer, same start text) or
+// disjoint in the scratchpad; a row operand must be disjoint from every
+// written span. Then element j of each op depends only on element j of the
+// earlier ops, so the fused loop computes what the ops one after another do.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu/cgen.h"
+
+enum { MAX_SPANS = 24, MAX_OPS = 16 };
+
+typedef struct {
+    const tl_buffer_t *buf;
+    const tl_region_t *reg; // its region (the starts identify the span)
+    char *off;              // flat element offset (C text)
+    int64_t lo, hi;         // bytes of the scratchpad it may touch
+    bool vec;               // a row operand: element r for row r
+    bool written;
+} span_t;
+
+typedef struct {
+    const tl_stmt_t *s;
+    int sp[3];   // group span indices: destination, then sources (-1: none)
+    char *sc[2]; // scalar operands (float C text)
+    int nspan, nsc;
+} fop_t;
+
+typedef struct {
+    span_t sp[MAX_SPANS];
+    int nsp;
+    fop_t op[MAX_OPS];
+    int nop;
+    int64_t n, cols; // elements; row length of row_expand ops (0: none)
+} group_t;
+
+// A candidate op before it joins the group.
+typedef struct {
+    span_t sp[3];
+    int nsp;
+    char *sc[2];
+    int nsc;
+    int64_t n, cols;
+} cand_t;
+
+static void cand_free(cand_t *c)
+{
+    for (int i = 0; i < c->nsp; i++) free(c->sp[i].off);
+    for (int i = 0; i < c->nsc; i++) free(c->sc[i]);
+    memset(c, 0, sizeof *c);
+}
+
+static void group_free(group_t *gr)
+{
+    for (int i = 0; i < gr->nsp; i++) free(gr->sp[i].off);
+    for (int i = 0; i < gr->nop; i++)
+        for (int j = 0; j < gr->op[i].nsc; j++) free(gr->op[i].sc[j]);
+    memset(gr, 0, sizeof *gr);
+}
+
+// No element loads: the value can be computed before the loop.
+static bool pure(const tl_expr_t *e)
+{
+    if (!e) return true;
+    switch (e->kind) {
+    case TL_EX_LOAD: return false;
+    case TL_EX_BIN:
+    case TL_EX_UN: return pure(e->op.a) && pure(e->op.b);
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: return pure(e->arg);
+    case TL_EX_SELECT: return pure(e->sel.cond) && pure(e->sel.a) && pure(e->sel.b);
+    default: return true;
+    }
+}
+
+static bool constant(const tl_cgen_t *g, const tl_expr_t *e, int64_t *v)
+{
+    tl_cgen_range_t r = tl_cgen_range(g, e);
+    if (!r.known || r.lo != r.hi) return false;
+    *v = r.lo;
+    return true;
+}
+
+// C text of an expression that must not need run-time checks (NULL if it does).
+static char *checked_free_text(tl_cgen_t *g, const tl_expr_t *e, bool as_index)
+{
+    if (!pure(e)) return NULL;
+    bool save = g->checked;
+    g->checked = false;
+    char *t;
+    if (as_index) {
+        tl_buf_t b;
+        tl_buf_init(&b);
+        tl_cgen_index(g, &b, e);
+        t = tl_buf_take(&b);
+    } else {
+        t = tl_cgen_text(g, e, e->dtype);
+    }
+    bool bad = g->checked;
+    g->checked = save;
+    if (bad) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static bool vec_dtype(tl_dtype_t t)
+{
+    return t == TL_F32 || t == TL_BF16 || t == TL_F16 || t == TL_I8 || t == TL_I16 || t == TL_I32;
+}
+
+// The span of region operand i (count < 0: the region, which must be
+// contiguous; else `count` elements from its start), as cpufast.c's span().
+static bool region_span(tl_cgen_t *g, const tl_op_t *op, int i, int64_t count, cand_t *c)
+{
+    if (i >= op->nargs || op->args[i].kind != TL_ARG_REGION || c->nsp >= 3) return false;
+    const tl_region_t *r = &op->args[i].region;
+    const tl_buffer_t *b = r->buf;
+    if (b->scope != TL_SCOPE_UB || !vec_dtype(b->dtype) || r->ndim < 1 || r->ndim != b->ndim ||
+        g->x->addr[b->id] < 0)
+        return false;
+    int64_t ext[TL_MAX_DIMS], lo = 0, hi = 0, stride = 1, numel = tl_buffer_numel(b);
+    tl_cgen_range_t st[TL_MAX_DIMS];
+    for (int d = 0; d < r->ndim; d++) {
+        st[d] = tl_cgen_range(g, r->start[d]);
+        if (!constant(g, r->extent[d], &ext[d]) || ext[d] < 0 || !st[d].known || st[d].lo < 0 ||
+            st[d].hi + ext[d] > b->shape[d])
+            return false;
+    }
+    if (count < 0) {
+        int d = 0;
+        while (d < r->ndim && ext[d] <= 1) d++;
+        for (d++; d < r->ndim; d++)
+            if (ext[d] != b->shape[d]) return false;
+        count = 1;
+        for (d = 0; d < r->ndim; d++) count *= ext[d];
+    }
+    tl_buf_t off;
+    tl_buf_init(&off);
+    for (int d = r->ndim - 1; d >= 0; d--) {
+        lo += st[d].lo * stride;
+        hi += st[d].hi * stride;
+        char *t = checked_free_text(g, r->start[d], true);
+        if (!t) {
+            tl_buf_free(&off);
+            return false;
+        }
+        tl_buf_printf(&off, "%s(%s) * INT64_C(%" PRId64 ")", off.len ? " + " : "", t, stride);
+        free(t);
+        stride *= b->shape[d];
+    }
+    if (hi + count > numel) {
+        tl_buf_free(&off);
+        return false;
+    }
+    int64_t sz = tl_dtype_size(b->dtype), base = g->x->addr[b->id];
+    bool first = c->nsp == 0; // operand 0 of the candidate is its destination
+    c->sp[c->nsp++] =
+        (span_t){b, r, tl_buf_take(&off), base + lo * sz, base + (hi + count) * sz, false, first};
+    if (first) c->n = count;
+    return count == c->n;
+}
+
+// A scalar operand as float C text, the way the library reads it (scalar_f32).
+static bool scalar(tl_cgen_t *g, const tl_op_t *op, int i, bool recip, bool neg, cand_t *c)
+{
+    if (i >= op->nargs || op->args[i].kind != TL_ARG_SCALAR) return false;
+    const tl_expr_t *e = op->args[i].scalar;
+    char *t = checked_free_text(g, e, false);
+    if (!t) return false;
+    tl_buf_t b;
+    tl_buf_init(&b);
+    bool fl = tl_dtype_is_float(e->dtype);
+    if (recip)
+        tl_buf_printf(&b, "(1.0f / (float)(double)(%s(%s)))", fl ? "" : "(int64_t)", t);
+    else
+        tl_buf_printf(&b, "(%s(float)(%s(%s)))", neg ? "-" : "", fl ? "(double)" : "(int64_t)", t);
+    free(t);
+    c->sc[c->nsc++] = tl_buf_take(&b);
+    return true;
+}
+
+// An optional trailing count operand: -1 when absent, -2 when not a constant.
+static int64_t count_of(const tl_cgen_t *g, const tl_op_t *op, int i)
+{
+    if (i >= op->nargs) return -1;
+    int64_t v;
+    if (op->args[i].kind != TL_ARG_SCALAR || tl_dtype_is_float(op->args[i].scalar->dtype) ||
+        !constant(g, op->args[i].scalar, &v) || v < 0)
+        return -2;
+    return v;
+}
+
+static bool all_f32(const cand_t *c)
+{
+    for (int i = 0; i < c->nsp; i++)
+        if (c->sp[i].buf->dtype != TL_F32) return false;
+    return true;
+}
+
+static bool cast_pair(tl_dtype_t dt, tl_dtype_t st)
+{
+    bool to_int = dt == TL_I8 || dt == TL_I16 || dt == TL_I32;
+    if (to_int) return st == TL_F32 || st == TL_F16;
+    if (dt == TL_F32) return st == TL_I32 || st == TL_BF16 || st == TL_F16;
+    return (dt == TL_BF16 || dt == TL_F16) && st == TL_F32;
+}
+
+// Operands of op s, if it is one of the supported ops.
+static bool analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
+{
+    const tl_op_t *op = &s->op;
+    memset(c, 0, sizeof *c);
+    switch (op->code) {
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_MUL:
+    case TL_OP_DIV:
+    case TL_OP_MAX:
+    case TL_OP_MIN:
+        if (op->nargs != 3 || !region_span(g, op, 0, -1, c) || !region_span(g, op, 1, -1, c))
+            return false;
+        if (op->args[2].kind == TL_ARG_REGION) {
+            if (!region_span(g, op, 2, -1, c)) return false;
+        } else if (!scalar(g, op, 2, op->code == TL_OP_DIV, op->code == TL_OP_SUB, c)) {
+            return false;
+        }
+        return all_f32(c);
+    case TL_OP_ABS:
+    case TL_OP_RELU:
+    case TL_OP_ROUND:
+    case TL_OP_SQRT:
+    case TL_OP_RECIPROCAL: {
+        int64_t n = count_of(g, op, 2);
+        return op->nargs <= 3 && n != -2 && region_span(g, op, 0, n, c) &&
+               region_span(g, op, 1, n, c) && all_f32(c);
+    }
+    case TL_OP_CLAMP: {
+        int64_t n = count_of(g, op, 4);
+        return op->nargs >= 4 && op->nargs <= 5 && n != -2 && region_span(g, op, 0, n, c) &&
+               region_span(g, op, 1, n, c) && scalar(g, op, 2, false, false, c) &&
+               scalar(g, op, 3, false, false, c) && all_f32(c);
+    }
+    case TL_OP_FILL:
+        return op->nargs == 2 && region_span(g, op, 0, -1, c) &&
+               scalar(g, op, 1, false, false, c) && all_f32(c);
+    case TL_OP_ROW_EXPAND_MUL:
+    case TL_OP_ROW_EXPAND_SUB:
+    case TL_OP_ROW_EXPAND_DIV: {
+        if (op->nargs != 3 || !region_span(g, op, 0, -1, c) || !region_span(g, op, 1, -1, c) ||
+            !all_f32(c))
+            return false;
+        const tl_region_t *d = &op->args[0].region;
+        int64_t n = c->n;
+        if (!constant(g, d->extent[d->ndim - 1], &c->cols) || c->cols <= 0) return false;
+        c->n = n / c->cols; // the row operand has one element per row
+        bool ok = region_span(g, op, 2, -1, c) && all_f32(c);
+        c->n = n;
+        if (ok) c->sp[2].vec = true;
+        return ok;
+    }
+    case TL_OP_CAST: {
+        int64_t n = count_of(g, op, 2);
+        if (op->nargs > 3 || n == -2 || (op->round != TL_CAST_RINT && op->round != TL_CAST_NONE) ||
+            !region_span(g, op, 0, n, c) || !region_span(g, op, 1, n, c))
+            return false;
+        return cast_pair(c->sp[0].buf->dtype, c->sp[1].buf->dtype) &&
+               (c->sp[0].hi <= c->sp[1].lo || c->sp[1].hi <= c->sp[0].lo);
+    }
+    case TL_OP_COPY: {
+        // UB -> UB of one dtype, the same extents on both sides (the copy's
+        // operands are source, destination)
+        if (op->nargs != 2 || op->transpose || op->enable_relu || op->pad_value ||
+            op->args[0].kind != TL_ARG_REGION || op->args[1].kind != TL_ARG_REGION)
+            return false;
+        const tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
+        if (src->form == TL_REGION_POINT || dst->form == TL_REGION_POINT ||
+            src->ndim != dst->ndim || src->buf->dtype != dst->buf->dtype)
+            return false;
+        for (int d = 0; d < src->ndim; d++) {
+            int64_t a, b;
+            if (!constant(g, src->extent[d], &a) || !constant(g, dst->extent[d], &b) || a != b)
+                return false;
+        }
+        return region_span(g, op, 1, -1, c) && region_span(g, op, 0, -1, c);
+    }
+    default: return false;
+    }
+}
+
+// Structural equality of two index expressions (no loads, so equal values).
+static bool expr_eq(const tl_expr_t *a, const tl_expr_t *b)
+{
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind || a->dtype != b->dtype) return false;
+    switch (a->kind) {
+    case TL_EX_INT: return a->i == b->i;
+    case TL_EX_FLOAT: return !memcmp(&a->f, &b->f, sizeof a->f);
+    case TL_EX_VAR: return a->var == b->var;
+    case TL_EX_BIN:
+    case TL_EX_UN:
+        return a->op.op == b->op.op && expr_eq(a->op.a, b->op.a) && expr_eq(a->op.b, b->op.b);
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: return expr_eq(a->arg, b->arg);
+    case TL_EX_SELECT:
+        return expr_eq(a->sel.cond, b->sel.cond) && expr_eq(a->sel.a, b->sel.a) &&
+               expr_eq(a->sel.b, b->sel.b);
+    default: return false;
+    }
+}
+
+// The same elements: one buffer, equal starts (the lengths are the group's).
+static bool same(const span_t *a, const span_t *b)
+{
+    if (a->vec || b->vec || a->buf != b->buf) return false;
+    for (int d = 0; d < a->reg->ndim; d++)
+        if (!expr_eq(a->reg->start[d], b->reg->start[d])) return false;
+    return true;
+}
+
+static bool disjoint(const span_t *a, const span_t *b)
+{
+    return a->hi <= b->lo || b->hi <= a->lo;
+}
+
+static bool compatible(const span_t *a, const span_t *b)
+{
+    if (!a->written && !b->written) return true;
+    return disjoint(a, b) || same(a, b);
+}
+
+// Adds candidate c (op s) to the group when its spans allow it; takes c's texts.
+static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
+{
+    for (int i = 1; i < c->nsp; i++)
+        if (!compatible(&c->sp[0], &c->sp[i])) return false;
+    if (gr->nop) {
+        if (c->n != gr->n || (c->cols && gr->cols && c->cols != gr->cols) || gr->nop >= MAX_OPS ||
+            gr->nsp + c->nsp > MAX_SPANS)
+            return false;
+        for (int i = 0; i < c->nsp; i++)
+            for (int j = 0; j < gr->nsp; j++)
+                if (!compatible(&c->sp[i], &gr->sp[j])) return false;
+    }
+    fop_t *o = &gr->op[gr->nop++];
+    memset(o, 0, sizeof *o);
+    o->s = s;
+    for (int i = 0; i < 3; i++) o->sp[i] = -1;
+    for (int i = 0; i < c->nsp; i++) {
+        int at = -1;
+        for (int j = 0; j < gr->nsp && at < 0; j++)
+            if (same(&c->sp[i], &gr->sp[j])) at = j;
+        if (at < 0) {
+            at = gr->nsp++;
+            gr->sp[at] = c->sp[i];
+            c->sp[i].off = NULL;
+        } else {
+            gr->sp[at].written |= c->sp[i].written;
+        }
+        o->sp[i] = at;
+    }
+    o->nspan = c->nsp;
+    for (int i = 0; i < c->nsc; i++) o->sc[i] = c->sc[i], c->sc[i] = NULL;
+    o->nsc = c->nsc;
+    gr->n = c->n;
+    if (c->cols) gr->cols = c->cols;
+    cand_free(c);
+    return true;
+}
+
+// --- emission --------------------------------------------------------------------------
+
+static void line(tl_cgen_t *g, const char *fmt, ...) TL_PRINTF(2, 3);
+
+static void line(tl_cgen_t *g, const char *fmt, ...)
+{
+    tl_buf_indent(g->out, g->indent * 4);
+    va_list ap;
+    va_start(ap, fmt);
+    tl_buf_vprintf(g->out, fmt, ap);
+    va_end(ap);
+    tl_buf_putc(g->out, '\n');
+}
+
+static const char *store_type(tl_dtype_t t)
+{
+    switch (t) {
+    case TL_F32: return "float";
+    case TL_BF16:
+    case TL_F16: return "uint16_t";
+    case TL_I8: return "int8_t";
+    case TL_I16: return "int16_t";
+    default: return "int32_t";
+    }
+}
+
+typedef struct {
+    tl_cgen_t *g;
+    group_t *gr;
+    int base;           // name prefix number
+    int val[MAX_SPANS]; // temp holding the span's element this iteration, or -1
+    int tmp;
+} emit_t;
+
+// The name of the current element of span i (loaded on first use).
+static void value(emit_t *e, int i, char *out, size_t cap)
+{
+    if (e->gr->sp[i].vec) {
+        snprintf(out, cap, "w%d_%d", e->base, i);
+        return;
+    }
+    if (e->val[i] < 0) {
+        e->val[i] = e->tmp++;
+        line(e->g, "const %s x%d_%d = p%d_%d[j];", store_type(e->gr->sp[i].buf->dtype), e->base,
+             e->val[i], e->base, i);
+    }
+    snprintf(out, cap, "x%d_%d", e->base, e->val[i]);
+}
+
+// Stores expression `v` (in the destination's storage type) to span i.
+static void result(emit_t *e, int i, const char *v)
+{
+    int t = e->tmp++;
+    line(e->g, "const %s x%d_%d = %s;", store_type(e->gr->sp[i].buf->dtype), e->base, t, v);
+    line(e->g, "p%d_%d[j] = x%d_%d;", e->base, i, e->base, t);
+    e->val[i] = t;
+}
+
+static void cast_value(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x)
+{
+    char w[96];
+    if (st == TL_F16)
+        snprintf(w, sizeof w, "tlc_v_f16_f32(%s)", x);
+    else if (st == TL_BF16)
+        snprintf(w, sizeof w, "tlc_bf16_f32(%s)", x);
+    else
+        snprintf(w, sizeof w, "%s", x);
+    switch (dt) {
+    case TL_I8: snprintf(out, cap, "(int8_t)tlc_v_sat(%s, -128.0f, 127.0f)", w); break;
+    case TL_I16: snprintf(out, cap, "(int16_t)tlc_v_sat(%s, -32768.0f, 32767.0f)", w); break;
+    case TL_I32: snprintf(out, cap, "tlc_v_sat32(%s)", w); break;
+    case TL_BF16: snprintf(out, cap, "tlc_v_f32_bf16(%s)", w); break;
+    case TL_F16: snprintf(out, cap, "tlc_v_f32_f16(%s)", w); break;
+    default: snprintf(out, cap, st == TL_I32 ? "(float)%s" : "%s", w); break;
+    }
+}
+
+static void emit_op(emit_t *e, const fop_t *o, const char *const *sc)
+{
+    tl_opcode_t code = o->s->op.code;
+    char a[32], b[32], v[256];
+    const group_t *gr = e->gr;
+    if (code == TL_OP_FILL) {
+        result(e, o->sp[0], sc[0]);
+        return;
+    }
+    if (code == TL_OP_COPY) { // sp[0] is the destination (operand 1), sp[1] the source
+        value(e, o->sp[1], a, sizeof a);
+        result(e, o->sp[0], a);
+        return;
+    }
+    value(e, o->sp[1], a, sizeof a);
+    if (o->nspan > 2)
+        value(e, o->sp[2], b, sizeof b);
+    else if (o->nsc)
+        snprintf(b, sizeof b, "%s", sc[0]);
+    switch (code) {
+    case TL_OP_ADD: snprintf(v, sizeof v, "%s + %s", a, b); break;
+    case TL_OP_SUB: snprintf(v, sizeof v, o->nspan > 2 ? "%s - %s" : "%s + %s", a, b); break;
+    case TL_OP_MUL:
+    case TL_OP_ROW_EXPAND_MUL: snprintf(v, sizeof v, "%s * %s", a, b); break;
+    case TL_OP_DIV: snprintf(v, sizeof v, o->nspan > 2 ? "%s / %s" : "%s * %s", a, b); break;
+    case TL_OP_ROW_EXPAND_SUB: snprintf(v, sizeof v, "%s - %s", a, b); break;
+    case TL_OP_ROW_EXPAND_DIV: snprintf(v, sizeof v, "%s / %s", a, b); break;
+    case TL_OP_MAX: snprintf(v, sizeof v, "%s > %s || %s != %s ? %s : %s", a, b, a, a, a, b); break;
+    case TL_OP_MIN: snprintf(v, sizeof v, "%s < %s || %s != %s ? %s : %s", a, b, a, a, a, b); break;
+    case TL_OP_ABS: snprintf(v, sizeof v, "__builtin_fabsf(%s)", a); break;
+    case TL_OP_RELU: snprintf(v, sizeof v, "%s < 0 ? 0.0f : %s", a, a); break;
+    case TL_OP_ROUND: snprintf(v, sizeof v, "__builtin_rintf(%s)", a); break;
+    case TL_OP_SQRT: snprintf(v, sizeof v, "__builtin_sqrtf(%s)", a); break;
+    case TL_OP_RECIPROCAL: snprintf(v, sizeof v, "1.0f / %s", a); break;
+    case TL_OP_CLAMP:
+        snprintf(v, sizeof v, "%s < %s ? %s : %s > %s ? %s : %s", a, sc[0], sc[0], a, sc[1], sc[1],
+                 a);
+        break;
+    case TL_OP_CAST:
+        cast_value(v, sizeof v, gr->sp[o->sp[0]].buf->dtype, gr->sp[o->sp[1]].buf->dtype, a);
+        break;
+    default: snprintf(v, sizeof v, "%s", a); break;
+    }
+    result(e, o->sp[0], v);
+}
+
+static void emit(tl_cgen_t *g, group_t *gr)
+{
+    emit_t e = {g, gr, g->tmp++, {0}, 0};
+    line(g, "{");
+    g->indent++;
+    for (int i = 0; i < gr->nsp; i++) {
+        const span_t *s = &gr->sp[i];
+        const char *t = store_type(s->buf->dtype);
+        line(g, "%s *const p%d_%d = (%s *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", t, e.base, i, t,
+             g->lane, (int)TL_SCOPE_UB, g->x->addr[s->buf->id], s->off);
+        e.val[i] = -1;
+    }
+    char names[MAX_OPS][2][24];
+    const char *sc[MAX_OPS][2];
+    for (int k = 0; k < gr->nop; k++)
+        for (int j = 0; j < gr->op[k].nsc; j++) {
+            snprintf(names[k][j], sizeof names[k][j], "s%d_%d_%d", e.base, k, j);
+            line(g, "const float %s = %s;", names[k][j], gr->op[k].sc[j]);
+            sc[k][j] = names[k][j];
+        }
+    int64_t cols = gr->cols ? gr->cols : gr->n;
+    if (gr->cols) {
+        line(g, "for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {", gr->n / gr->cols);
+        g->indent++;
+        for (int i = 0; i < gr->nsp; i++)
+            if (gr->sp[i].vec) line(g, "const float w%d_%d = p%d_%d[r];", e.base, i, e.base, i);
+    }
+    line(g, "_Pragma(\"GCC ivdep\") for (int64_t c = 0; c < INT64_C(%" PRId64 "); c++) {", cols);
+    g->indent++;
+    if (gr->cols)
+        line(g, "const int64_t j = r * INT64_C(%" PRId64 ") + c;", cols);
+    else
+        line(g, "const int64_t j = c;");
+    for (int k = 0; k < gr->nop; k++) emit_op(&e, &gr->op[k], sc[k]);
+    g->indent--;
+    line(g, "}");
+    if (gr->cols) {
+        g->indent--;
+        line(g, "}");
+    }
+    g->indent--;
+    line(g, "}");
+}
+
+// --- entry points ----------------------------------------------------------------------
+
+// Whether leaf s, pushed on `mask`, runs as a tile op on exactly the lanes of *lanes.
+static bool op_lanes(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope,
+                     unsigned *lanes)
+{
+    if (s->kind != TL_ST_OP) return false;
+    tl_side_t side = tl_exec_side(g->x, s);
+    if (side != TL_SIDE_VEC || (scope != TL_SIDE_NONE && scope != TL_SIDE_VEC)) return false;
+    if (!g->dev) {
+        *lanes = mask;
+        return g->lane == 1 && mask == 2u;
+    }
+    mask &= tl_exec_side_lanes(g->x, side);
+    if (!mask || (mask & 1u) || tl_exec_side_once(g->x, s)) return false;
+    *lanes = mask;
+    return true;
+}
+
+// The group of items[0..limit) that lane l can fuse (stops at the first op that does not join).
+static int build(tl_cgen_t *g, const tl_stmt_t *const *items, int limit, unsigned mask,
+                 tl_side_t scope, unsigned lanes, group_t *gr)
+{
+    memset(gr, 0, sizeof *gr);
+    int k = 0;
+    for (; k < limit; k++) {
+        unsigned lk;
+        cand_t c;
+        if (!op_lanes(g, items[k], mask, scope, &lk) || lk != lanes) break;
+        bool ok = analyse(g, items[k], &c) && join(gr, items[k], &c);
+        cand_free(&c);
+        if (!ok) break;
+    }
+    return k;
+}
+
+// The leaves of items (nested sequences opened), each with its item's index.
+static int flatten(const tl_stmt_t *const *items, int n, int owner, const tl_stmt_t **leaf,
+                   int *own, int at)
+{
+    for (int i = 0; i < n && at <= MAX_OPS; i++) {
+        const tl_stmt_t *s = items[i];
+        if (s->kind == TL_ST_SEQ)
+            at = flatten((const tl_stmt_t *const *)s->seq.items, s->seq.n, owner < 0 ? i : owner,
+                         leaf, own, at);
+        else
+            leaf[at] = s, own[at++] = owner < 0 ? i : owner;
+    }
+    return at;
+}
+
+int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask, tl_side_t scope)
+{
+    const tl_stmt_t *leaf[MAX_OPS + 1];
+    int own[MAX_OPS + 1];
+    if (g->st || !n) return 0;
+    // up to MAX_OPS leaves, and the one after them (to see where an item ends)
+    int total = flatten(items, TL_MIN(n, MAX_OPS + 1), -1, leaf, own, 0);
+    unsigned lanes = 0;
+    if (!total || !op_lanes(g, leaf[0], mask, scope, &lanes)) return 0;
+    int save = g->lane, used = TL_MIN(total, MAX_OPS);
+    group_t gr;
+    // the lanes see the same statements; take the run every lane can fuse
+    for (int l = 0; l < TL_CGEN_LANES; l++) {
+        if (!(lanes >> l & 1)) continue;
+        g->lane = l;
+        int k = build(g, leaf, used, mask, scope, lanes, &gr);
+        group_free(&gr);
+        used = TL_MIN(used, k);
+    }
+    // whole items only: drop the leaves of an item that is not fused completely
+    if (used < total)
+        while (used > 0 && own[used - 1] == own[used]) used--;
+    int items_used = used ? own[used - 1] + 1 : 0;
+    for (int l = 0; used && l < TL_CGEN_LANES; l++) {
+        if (!(lanes >> l & 1)) continue;
+        g->lane = l;
+        build(g, leaf, used, mask, scope, lanes, &gr);
+        emit(g, &gr);
+        group_free(&gr);
+    }
+    g->lane = save;
+    return items_used;
+}
