@@ -19,9 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void line(tl_cgen_t *g, const char *fmt, ...) TL_PRINTF(2, 3);
-
-static void line(tl_cgen_t *g, const char *fmt, ...)
+void tl_cgen_line(tl_cgen_t *g, const char *fmt, ...)
 {
     tl_buf_indent(g->out, g->indent * 4);
     va_list ap;
@@ -61,14 +59,14 @@ static const char *lane_name(const tl_cgen_t *g, int lane)
 static void check(tl_cgen_t *g)
 {
     if (!g->checked) return;
-    line(g, "if (E.site) return rt->fail(L%d, &E);", g->lane);
+    tl_cgen_line(g, "if (E.site) return rt->fail(L%d, &E);", g->lane);
     g->checked = false;
 }
 
 static void fail_here(tl_cgen_t *g, const tl_stmt_t *s, const char *msg)
 {
     int site = tl_cgen_site(g, TL_CGEN_SITE_ERR, s, s->loc, "%s", msg);
-    line(g, "tlc_err(&E, %d, 0, 0, 0, 0, 0);", site);
+    tl_cgen_line(g, "tlc_err(&E, %d, 0, 0, 0, 0, 0);", site);
     check(g);
 }
 
@@ -125,15 +123,15 @@ static void op_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     if (op->init) scalar_init(g, &sc, op->init);
     if (op->pad_value) scalar_init(g, &sc, op->pad_value);
     int site = tl_cgen_site(g, TL_CGEN_SITE_OP, s, s->loc, NULL);
-    line(g, "{");
+    tl_cgen_line(g, "{");
     g->indent++;
-    line(g, "const int64_t n[] = {%s0};", tl_buf_cstr(&nums));
-    line(g, "const tlc_scalar_t sc[] = {%s{0, 0, 0}};", tl_buf_cstr(&sc));
+    tl_cgen_line(g, "const int64_t n[] = {%s0};", tl_buf_cstr(&nums));
+    tl_cgen_line(g, "const tlc_scalar_t sc[] = {%s{0, 0, 0}};", tl_buf_cstr(&sc));
     check(g);
-    line(g, "int st = rt->op(L%d, %d, n, sc);", g->lane, site);
-    line(g, "if (st) return st;");
+    tl_cgen_line(g, "int st = rt->op(L%d, %d, n, sc);", g->lane, site);
+    tl_cgen_line(g, "if (st) return st;");
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
 done:
     tl_buf_free(&nums);
     tl_buf_free(&sc);
@@ -148,7 +146,7 @@ static void store_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     tl_cgen_elem(g, &addr, b, s->store.n, s->store.idx, s->loc);
     char *v = tl_cgen_text(g, s->store.value, b->dtype);
     tl_cgen_store(&out, b->dtype, tl_buf_cstr(&addr), v);
-    line(g, "%s", tl_buf_cstr(&out));
+    tl_cgen_line(g, "%s", tl_buf_cstr(&out));
     check(g);
     free(v);
     tl_buf_free(&addr);
@@ -160,7 +158,7 @@ static void sync_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     tl_sync_kind_t k = s->sync.kind;
     if (k != TL_SYNC_SET_CROSS && k != TL_SYNC_WAIT_CROSS && k != TL_SYNC_ALL) {
         // intra-core pipe order: nothing to do on a CPU (the simulator checks it)
-        line(g, "/* %s */", tl_sync_name(k));
+        tl_cgen_line(g, "/* %s */", tl_sync_name(k));
         return;
     }
     char *id = NULL;
@@ -172,14 +170,14 @@ static void sync_leaf(tl_cgen_t *g, const tl_stmt_t *s)
         id = index_text(g, s->sync.id);
     }
     int site = tl_cgen_site(g, TL_CGEN_SITE_SYNC, s, s->loc, NULL);
-    line(g, "{");
+    tl_cgen_line(g, "{");
     g->indent++;
-    line(g, "int64_t id = %s;", id ? id : "-1");
+    tl_cgen_line(g, "int64_t id = %s;", id ? id : "-1");
     check(g);
-    line(g, "int st = rt->sync(L%d, %d, id);", g->lane, site);
-    line(g, "if (st) return st;");
+    tl_cgen_line(g, "int st = rt->sync(L%d, %d, id);", g->lane, site);
+    tl_cgen_line(g, "if (st) return st;");
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
     free(id);
 }
 
@@ -187,7 +185,7 @@ static void let_leaf(tl_cgen_t *g, const tl_stmt_t *s)
 {
     const tl_var_t *v = s->let.var;
     char *val = tl_cgen_text(g, s->let.value, v->dtype);
-    line(g, "v%d_%d = %s;", v->id, g->lane, val);
+    tl_cgen_line(g, "v%d_%d = %s;", v->id, g->lane, val);
     check(g);
     free(val);
     if (g->first_pass) g->defs[v->id] |= (uint8_t)(1u << g->lane);
@@ -258,7 +256,7 @@ static int agree(tl_cgen_t *g, const tl_stmt_t *s, const tl_expr_t *e, unsigned 
         } else {
             v = tl_cgen_text(g, e, e->dtype == TL_U64 ? TL_U64 : TL_I64);
         }
-        line(g, "int64_t c%d_%d = (int64_t)(%s);", n, l, v ? v : "0");
+        tl_cgen_line(g, "int64_t c%d_%d = (int64_t)(%s);", n, l, v ? v : "0");
         free(v);
         check(g);
     }
@@ -271,10 +269,10 @@ static int agree(tl_cgen_t *g, const tl_stmt_t *s, const tl_expr_t *e, unsigned 
                                 "(%s: %%lld, %s: %%lld)",
                                 what, s->kind == TL_ST_IF ? "an if" : "a loop", lane_name(g, l0),
                                 lane_name(g, l));
-        line(g,
-             "if (c%d_%d != c%d_%d) { tlc_err(&E, %d, 2, c%d_%d, c%d_%d, 0, 0); return "
-             "rt->fail(L%d, &E); }",
-             n, l0, n, l, site, n, l0, n, l, l0);
+        tl_cgen_line(g,
+                     "if (c%d_%d != c%d_%d) { tlc_err(&E, %d, 2, c%d_%d, c%d_%d, 0, 0); return "
+                     "rt->fail(L%d, &E); }",
+                     n, l0, n, l, site, n, l0, n, l, l0);
         g->checked = false;
     }
     return n;
@@ -284,7 +282,7 @@ static void for_stmt(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
 {
     const tl_var_t *v = s->for_.var;
     int l0 = first_lane(mask);
-    line(g, "{");
+    tl_cgen_line(g, "{");
     g->indent++;
     int a = agree(g, s, s->for_.start, mask, false, "loop bound");
     int b = agree(g, s, s->for_.end, mask, false, "loop bound");
@@ -294,7 +292,7 @@ static void for_stmt(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
                                    g->ranges[v->id].hi > tl_dtype_max(v->dtype)))
         g->ranges[v->id].known = false;
     int n = g->tmp++;
-    line(g, "for (int64_t i%d = c%d_%d; i%d < c%d_%d; i%d++) {", n, a, l0, n, b, l0, n);
+    tl_cgen_line(g, "for (int64_t i%d = c%d_%d; i%d < c%d_%d; i%d++) {", n, a, l0, n, b, l0, n);
     g->indent++;
     tl_buf_t w;
     tl_buf_init(&w);
@@ -303,46 +301,46 @@ static void for_stmt(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
     tl_cgen_cast(g, &w, v->dtype, TL_I64, it);
     for (int l = 0; l < TL_CGEN_LANES; l++) {
         if (!(mask >> l & 1)) continue;
-        line(g, "v%d_%d = %s;", v->id, l, tl_buf_cstr(&w));
+        tl_cgen_line(g, "v%d_%d = %s;", v->id, l, tl_buf_cstr(&w));
         if (g->first_pass) g->defs[v->id] |= (uint8_t)(1u << l);
     }
     tl_buf_free(&w);
     push(g, s->for_.body, mask, scope);
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
 }
 
 static void cond_stmt(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope)
 {
     int l0 = first_lane(mask);
     if (s->kind == TL_ST_WHILE) {
-        line(g, "for (;;) {");
+        tl_cgen_line(g, "for (;;) {");
         g->indent++;
         int c = agree(g, s, s->while_.cond, mask, true, "while condition");
-        line(g, "if (!c%d_%d) break;", c, l0);
+        tl_cgen_line(g, "if (!c%d_%d) break;", c, l0);
         push(g, s->while_.body, mask, scope);
         g->indent--;
-        line(g, "}");
+        tl_cgen_line(g, "}");
         return;
     }
-    line(g, "{");
+    tl_cgen_line(g, "{");
     g->indent++;
     int c = agree(g, s, s->if_.cond, mask, true, "if condition");
-    line(g, "if (c%d_%d) {", c, l0);
+    tl_cgen_line(g, "if (c%d_%d) {", c, l0);
     g->indent++;
     push(g, s->if_.then_, mask, scope);
     g->indent--;
     if (s->if_.else_) {
-        line(g, "} else {");
+        tl_cgen_line(g, "} else {");
         g->indent++;
         push(g, s->if_.else_, mask, scope);
         g->indent--;
     }
-    line(g, "}");
+    tl_cgen_line(g, "}");
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
 }
 
 // Runs s on the lanes of mask (the executor's `step` for one frame).
@@ -371,8 +369,8 @@ static void run(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope
         if (mask) push(g, s->scope.body, mask, side);
         return;
     }
-    case TL_ST_BREAK: line(g, "break;"); return;
-    case TL_ST_CONTINUE: line(g, "continue;"); return;
+    case TL_ST_BREAK: tl_cgen_line(g, "break;"); return;
+    case TL_ST_CONTINUE: tl_cgen_line(g, "continue;"); return;
     default: break;
     }
     if ((s->kind == TL_ST_SYNC && s->sync.kind == TL_SYNC_ALL) ||
@@ -413,7 +411,7 @@ static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scop
     if (compound && popcount(mask) > 1 && side != TL_SIDE_BOTH && !tl_exec_side_lockstep(g->x, s)) {
         for (int l = 0; l < TL_CGEN_LANES; l++)
             if (mask >> l & 1) {
-                line(g, "/* %s */", lane_name(g, l));
+                tl_cgen_line(g, "/* %s */", lane_name(g, l));
                 run(g, s, 1u << l, scope);
             }
         return;
@@ -433,48 +431,49 @@ static bool on_chip(tl_scope_t s)
 static void prologue(tl_cgen_t *g, unsigned lanes)
 {
     const tl_kernel_t *k = g->k;
-    line(g, "tlc_err_t E = {0, 0, {0}};");
-    line(g, "uint64_t D = 0;");
-    line(g, "(void)E; (void)D; (void)env;");
+    tl_cgen_line(g, "tlc_err_t E = {0, 0, {0}};");
+    tl_cgen_line(g, "uint64_t D = 0;");
+    tl_cgen_line(g, "(void)E; (void)D; (void)env;");
     for (int i = 0; i < k->vars.len; i++) {
         const tl_var_t *v = k->vars.items[i];
         if (v->kind == TL_VAR_DIM || v->kind == TL_VAR_PARAM)
-            line(g, "const %s g%d = (%s)env->%s[%d];", tl_cgen_vtype(v->dtype), v->id,
-                 tl_cgen_vtype(v->dtype), tl_dtype_is_float(v->dtype) ? "gf" : "gi", v->id);
+            tl_cgen_line(g, "const %s g%d = (%s)env->%s[%d];", tl_cgen_vtype(v->dtype), v->id,
+                         tl_cgen_vtype(v->dtype), tl_dtype_is_float(v->dtype) ? "gf" : "gi", v->id);
     }
-    line(g, "const int64_t vcid = %s;", "cid");
+    tl_cgen_line(g, "const int64_t vcid = %s;", "cid");
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];
         if (b->scope != TL_SCOPE_GM) continue;
-        line(g, "uint8_t *const G%d = env->gm[%d];", b->id, b->id);
+        tl_cgen_line(g, "uint8_t *const G%d = env->gm[%d];", b->id, b->id);
         for (int d = 0; d < b->ndim; d++)
-            line(g, "const int64_t G%d_%d = env->gshape[%d];", b->id, d, b->id * TL_MAX_DIMS + d);
+            tl_cgen_line(g, "const int64_t G%d_%d = env->gshape[%d];", b->id, d,
+                         b->id * TL_MAX_DIMS + d);
     }
     tl_dtype_t vid_t = k->vid ? k->vid->dtype : TL_I32;
     for (int l = 0; l < TL_CGEN_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
         int idx = g->dev ? l : 0;
-        line(g, "tlc_lane_t *const L%d = &lanes[%d];", l, idx);
+        tl_cgen_line(g, "tlc_lane_t *const L%d = &lanes[%d];", l, idx);
         for (int s = 0; s < TL_SCOPE_COUNT; s++)
             if (on_chip((tl_scope_t)s))
-                line(g, "uint8_t *const M%d_%d = L%d->mem[%d];", l, s, l, s);
+                tl_cgen_line(g, "uint8_t *const M%d_%d = L%d->mem[%d];", l, s, l, s);
         tl_buf_t w;
         tl_buf_init(&w);
         char src[32];
         snprintf(src, sizeof src, "L%d->vid", l);
         tl_cgen_cast(g, &w, vid_t, TL_I64, src);
-        line(g, "const int64_t vvid%d = %s;", l, tl_buf_cstr(&w));
+        tl_cgen_line(g, "const int64_t vvid%d = %s;", l, tl_buf_cstr(&w));
         tl_buf_free(&w);
         for (int i = 0; i < k->vars.len; i++) {
             const tl_var_t *v = k->vars.items[i];
             if (v->kind == TL_VAR_LOOP || v->kind == TL_VAR_LET)
-                line(g, "%s v%d_%d = 0;", tl_cgen_vtype(v->dtype), v->id, l);
+                tl_cgen_line(g, "%s v%d_%d = 0;", tl_cgen_vtype(v->dtype), v->id, l);
         }
         for (int i = 0; i < k->buffers.len; i++) {
             const tl_buffer_t *b = k->buffers.items[i];
             if (b->scope != TL_SCOPE_VAR) continue;
-            line(g, "%s r%d_%d[%" PRId64 "];", tl_dtype_ctype(b->dtype), b->id, l,
-                 TL_MAX(tl_buffer_numel(b), 1));
+            tl_cgen_line(g, "%s r%d_%d[%" PRId64 "];", tl_dtype_ctype(b->dtype), b->id, l,
+                         TL_MAX(tl_buffer_numel(b), 1));
         }
     }
     // alloc_var initial values, per agent in buffer order (exec_mem.c)
@@ -485,7 +484,7 @@ static void prologue(tl_cgen_t *g, unsigned lanes)
         for (int i = 0; i < k->buffers.len; i++) {
             const tl_buffer_t *b = k->buffers.items[i];
             if (b->scope != TL_SCOPE_VAR) continue;
-            line(g, "memset(r%d_%d, 0xff, sizeof r%d_%d);", b->id, l, b->id, l);
+            tl_cgen_line(g, "memset(r%d_%d, 0xff, sizeof r%d_%d);", b->id, l, b->id, l);
             if (!b->init) continue;
             char *v = tl_cgen_text(g, b->init, b->dtype);
             tl_buf_t out;
@@ -493,7 +492,7 @@ static void prologue(tl_cgen_t *g, unsigned lanes)
             char addr[48];
             snprintf(addr, sizeof addr, "(%s *)r%d_%d", tl_dtype_ctype(b->dtype), b->id, l);
             tl_cgen_store(&out, b->dtype, addr, v);
-            line(g, "%s", tl_buf_cstr(&out));
+            tl_cgen_line(g, "%s", tl_buf_cstr(&out));
             check(g);
             tl_buf_free(&out);
             free(v);
@@ -504,19 +503,19 @@ static void prologue(tl_cgen_t *g, unsigned lanes)
 
 static void function(tl_cgen_t *g, const char *name, unsigned lanes, int lane)
 {
-    line(g,
-         "static int %s(const tlc_rt_t *rt, const tlc_env_t *env, tlc_lane_t *lanes, "
-         "int64_t cid)",
-         name);
-    line(g, "{");
+    tl_cgen_line(g,
+                 "static int %s(const tlc_rt_t *rt, const tlc_env_t *env, tlc_lane_t *lanes, "
+                 "int64_t cid)",
+                 name);
+    tl_cgen_line(g, "{");
     g->indent++;
     g->lane = lane;
     g->tmp = 0;
     prologue(g, lanes);
     push(g, g->k->body, g->dev ? lanes : 1u << lane, TL_SIDE_NONE);
-    line(g, "return 0;");
+    tl_cgen_line(g, "return 0;");
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
     tl_buf_putc(g->out, '\n');
 }
 

@@ -75,6 +75,8 @@ typedef struct {
     tl_status_t st;
 } tl_cgen_t;
 
+// Appends one line of C at the current indentation.
+void tl_cgen_line(tl_cgen_t *g, const char *fmt, ...) TL_PRINTF(2, 3);
 // C type holding a scalar value of dtype t ("float" for 16-bit and 8-bit floats).
 const char *tl_cgen_vtype(tl_dtype_t t);
 // A new run-time check site with a message; returns its number.

@@ -391,18 +391,6 @@ static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
 
 // --- emission --------------------------------------------------------------------------
 
-static void line(tl_cgen_t *g, const char *fmt, ...) TL_PRINTF(2, 3);
-
-static void line(tl_cgen_t *g, const char *fmt, ...)
-{
-    tl_buf_indent(g->out, g->indent * 4);
-    va_list ap;
-    va_start(ap, fmt);
-    tl_buf_vprintf(g->out, fmt, ap);
-    va_end(ap);
-    tl_buf_putc(g->out, '\n');
-}
-
 static const char *store_type(tl_dtype_t t)
 {
     switch (t) {
@@ -432,8 +420,8 @@ static void value(emit_t *e, int i, char *out, size_t cap)
     }
     if (e->val[i] < 0) {
         e->val[i] = e->tmp++;
-        line(e->g, "const %s x%d_%d = p%d_%d[j];", store_type(e->gr->sp[i].buf->dtype), e->base,
-             e->val[i], e->base, i);
+        tl_cgen_line(e->g, "const %s x%d_%d = p%d_%d[j];", store_type(e->gr->sp[i].buf->dtype),
+                     e->base, e->val[i], e->base, i);
     }
     snprintf(out, cap, "x%d_%d", e->base, e->val[i]);
 }
@@ -442,8 +430,8 @@ static void value(emit_t *e, int i, char *out, size_t cap)
 static void result(emit_t *e, int i, const char *v)
 {
     int t = e->tmp++;
-    line(e->g, "const %s x%d_%d = %s;", store_type(e->gr->sp[i].buf->dtype), e->base, t, v);
-    line(e->g, "p%d_%d[j] = x%d_%d;", e->base, i, e->base, t);
+    tl_cgen_line(e->g, "const %s x%d_%d = %s;", store_type(e->gr->sp[i].buf->dtype), e->base, t, v);
+    tl_cgen_line(e->g, "p%d_%d[j] = x%d_%d;", e->base, i, e->base, t);
     e->val[i] = t;
 }
 
@@ -515,13 +503,13 @@ static void emit_op(emit_t *e, const fop_t *o, const char *const *sc)
 static void emit(tl_cgen_t *g, group_t *gr)
 {
     emit_t e = {g, gr, g->tmp++, {0}, 0};
-    line(g, "{");
+    tl_cgen_line(g, "{");
     g->indent++;
     for (int i = 0; i < gr->nsp; i++) {
         const span_t *s = &gr->sp[i];
         const char *t = store_type(s->buf->dtype);
-        line(g, "%s *const p%d_%d = (%s *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", t, e.base, i, t,
-             g->lane, (int)TL_SCOPE_UB, g->x->addr[s->buf->id], s->off);
+        tl_cgen_line(g, "%s *const p%d_%d = (%s *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", t, e.base,
+                     i, t, g->lane, (int)TL_SCOPE_UB, g->x->addr[s->buf->id], s->off);
         e.val[i] = -1;
     }
     char names[MAX_OPS][2][24];
@@ -529,31 +517,33 @@ static void emit(tl_cgen_t *g, group_t *gr)
     for (int k = 0; k < gr->nop; k++)
         for (int j = 0; j < gr->op[k].nsc; j++) {
             snprintf(names[k][j], sizeof names[k][j], "s%d_%d_%d", e.base, k, j);
-            line(g, "const float %s = %s;", names[k][j], gr->op[k].sc[j]);
+            tl_cgen_line(g, "const float %s = %s;", names[k][j], gr->op[k].sc[j]);
             sc[k][j] = names[k][j];
         }
     int64_t cols = gr->cols ? gr->cols : gr->n;
     if (gr->cols) {
-        line(g, "for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {", gr->n / gr->cols);
+        tl_cgen_line(g, "for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {", gr->n / gr->cols);
         g->indent++;
         for (int i = 0; i < gr->nsp; i++)
-            if (gr->sp[i].vec) line(g, "const float w%d_%d = p%d_%d[r];", e.base, i, e.base, i);
+            if (gr->sp[i].vec)
+                tl_cgen_line(g, "const float w%d_%d = p%d_%d[r];", e.base, i, e.base, i);
     }
-    line(g, "_Pragma(\"GCC ivdep\") for (int64_t c = 0; c < INT64_C(%" PRId64 "); c++) {", cols);
+    tl_cgen_line(g, "_Pragma(\"GCC ivdep\") for (int64_t c = 0; c < INT64_C(%" PRId64 "); c++) {",
+                 cols);
     g->indent++;
     if (gr->cols)
-        line(g, "const int64_t j = r * INT64_C(%" PRId64 ") + c;", cols);
+        tl_cgen_line(g, "const int64_t j = r * INT64_C(%" PRId64 ") + c;", cols);
     else
-        line(g, "const int64_t j = c;");
+        tl_cgen_line(g, "const int64_t j = c;");
     for (int k = 0; k < gr->nop; k++) emit_op(&e, &gr->op[k], sc[k]);
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
     if (gr->cols) {
         g->indent--;
-        line(g, "}");
+        tl_cgen_line(g, "}");
     }
     g->indent--;
-    line(g, "}");
+    tl_cgen_line(g, "}");
 }
 
 // --- entry points ----------------------------------------------------------------------
