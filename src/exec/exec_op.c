@@ -70,6 +70,19 @@ static void track(const tl_exec_ctx_t *c, const tl_opcall_t *call, bool write)
     for (int i = 0; i < call->nargs; i++) {
         const tl_operand_t *a = &call->args[i];
         if (!a->is_view || a->view.scope == TL_SCOPE_GM) continue;
+        if (tl_tileop_is_sort(op->code)) { // ranges their sizes decide
+            int64_t first[2], count[2];
+            int size = tl_dtype_size(a->view.dtype),
+                n = tl_tileop_sort_ranges(call, i, write, first, count);
+            for (int k = 0; k < n; k++) {
+                int64_t off = (tl_view_offset(&a->view) + first[k]) * size;
+                if (write)
+                    tl_exec_mem_mark(c, op->args[i].region.buf, off, count[k] * size);
+                else
+                    tl_exec_mem_check(c, op->args[i].region.buf, off, count[k] * size, info->name);
+            }
+            continue;
+        }
         char r = role(info, i);
         bool reads = r == 'r' || r == 'v' || r == 'x', writes = r == 'w' || r == 'x';
         if (info->cls == TL_OPC_GEMM && i == 2 && call->init.i) reads = false;

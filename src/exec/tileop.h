@@ -110,6 +110,20 @@ bool tl_tileop_copy_box(const tl_opcall_t *call, int si, int di, tl_copy_box_t *
 typedef void (*tl_tileop_access_fn)(void *arg, int operand, bool write, int64_t off, int64_t len);
 void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg);
 
+// The sorting ops (sort, topk, merge_sort, gather_mask, init_sort_buf) touch
+// element ranges their sizes decide, not their operand regions: the ranges
+// (first element from the region origin, count) that operand i reads or writes,
+// at most two; returns how many. The call must be one tl_tileop_run accepted.
+int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2], int64_t count[2]);
+// The work of sort / topk (pairs sorted: N, and the 4-way merge rounds after
+// Sort32) and of merge_sort (pairs merged, one round), for cost models; 0 pairs
+// for the other ops.
+void tl_tileop_sort_work(const tl_opcall_t *call, int64_t *pairs, int *rounds);
+static inline bool tl_tileop_is_sort(tl_opcode_t op)
+{
+    return op >= TL_OP_SORT && op <= TL_OP_INIT_SORT_BUF;
+}
+
 // Number of elements of a region, and the flat element offset of its origin in
 // row-major order (vector ops work on that contiguous span).
 int64_t tl_view_count(const tl_view_t *v);

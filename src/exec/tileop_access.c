@@ -80,6 +80,20 @@ static void vector(const tl_opcall_t *call, const tl_opinfo_t *info, tl_tileop_a
 {
     const tl_op_t *op = call->op;
     int64_t limit = count_limit(call, info);
+    if (tl_tileop_is_sort(op->code)) {
+        for (int i = 0; i < call->nargs; i++) {
+            if (!call->args[i].is_view) continue;
+            const tl_view_t *v = &call->args[i].view;
+            int size = tl_dtype_size(v->dtype);
+            for (int w = 0; w < 2; w++) {
+                int64_t first[2], count[2];
+                int n = tl_tileop_sort_ranges(call, i, w, first, count);
+                for (int r = 0; r < n; r++)
+                    fn(arg, i, w, (tl_view_offset(v) + first[r]) * size, count[r] * size);
+            }
+        }
+        return;
+    }
     for (int i = 0; i < call->nargs; i++) {
         const tl_operand_t *a = &call->args[i];
         if (!a->is_view) continue;

@@ -45,6 +45,10 @@ void tl_front_install_tilelang(tl_eval_t *ev);
 void tl_front_install_lang(tl_eval_t *ev);
 void tl_front_install_pymods(tl_eval_t *ev);
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);
+// Trace-time checks of the sorting ops (sort, topk, merge_sort, gather_mask,
+// init_sort_buf): operand dtypes and, where sizes are constant, the element
+// counts they read and write (tapi_sort.c). False after reporting an error.
+bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc);
 // Traces a @T.prim_func function now (KERNEL value with kernel set).
 tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc);
 // Instantiates a jit factory with a call (returns a traced KERNEL value with

@@ -10,6 +10,7 @@
 // Per-op parameter lists in upstream order. Each name is prefixed by its role:
 //   ':' the next operand of the op signature      '@' a mode string attribute
 //   '#' broadcast axis attribute                  '~' accepted and ignored
+//   '%' a gather_mask pattern: a name ("P1010") or the next operand (a uint32 buffer)
 typedef struct {
     tl_opcode_t op;
     const char *api; // name after T.tile.
@@ -62,6 +63,11 @@ static const tile_api_t tile_apis[] = {
     {TL_OP_ARITH_PROGRESSION, "arith_progression", ":buffer :first_value :diff_value :count"},
     {TL_OP_TRANSPOSE, "transpose", ":dst :src"},
     {TL_OP_ATOMIC_ADD, "atomic_add", ":dst :src"},
+    {TL_OP_SORT, "sort", ":dst :src :actual_num"},
+    {TL_OP_TOPK, "topk", ":dst :src :K :actual_num"},
+    {TL_OP_MERGE_SORT, "merge_sort", ":dst :src0 :src1 :src2 :src3"},
+    {TL_OP_GATHER_MASK, "gather_mask", ":dst :src %src1Pattern"},
+    {TL_OP_INIT_SORT_BUF, "init_sort_buf", ":buffer :num :rsv"},
 };
 
 // Converts one argument for signature letter `role`.
@@ -204,9 +210,19 @@ static tl_value_t *tile_call(tl_eval_t *ev, tl_call_t *c)
             }
             continue;
         }
+        if (roles[i] == '%' && vals[i] && vals[i]->kind == TL_V_STR) {
+            if (!tl_gather_pattern_parse(vals[i]->str.s, &op->pattern))
+                return tl_eval_fail(ev, locs[i],
+                                    "unknown gather_mask pattern \"%s\" (P0101, P1010, P0001, P0010, P0100, "
+                                    "P1000, P1111, or a uint32 pattern buffer)",
+                                    vals[i]->str.s);
+            continue;
+        }
         while (sig[si] == '[' || sig[si] == ']') si++;
         char role = sig[si] ? sig[si] : 's';
         if (sig[si]) si++;
+        // None for an optional operand (merge_sort's src2=None) is no operand.
+        if (vals[i] && vals[i]->kind == TL_V_NONE && op->nargs >= info->min_args) vals[i] = NULL;
         if (!vals[i]) {
             if (op->nargs < info->min_args)
                 return tl_eval_fail(ev, c->loc, "%s is missing its '%s' argument", fname, names[i]);
@@ -218,6 +234,8 @@ static tl_value_t *tile_call(tl_eval_t *ev, tl_call_t *c)
     }
     if (op->nargs < info->min_args)
         return tl_eval_fail(ev, c->loc, "%s needs %d operands, got %d", fname, info->min_args, op->nargs);
+    if (op->code >= TL_OP_SORT && op->code <= TL_OP_INIT_SORT_BUF && !tl_front_check_sort_op(ev, op, c->loc))
+        return NULL;
     tl_trace_emit(ev, s);
     return tl_value_none();
 }

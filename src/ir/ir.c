@@ -51,6 +51,23 @@ char tl_op_role(tl_opcode_t op, int i)
     return 's';
 }
 
+static const char *gather_patterns[] = {"", "P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"};
+
+const char *tl_gather_pattern_name(int pattern)
+{
+    return pattern > 0 && pattern < (int)TL_ARRAY_LEN(gather_patterns) ? gather_patterns[pattern] : "buffer";
+}
+
+bool tl_gather_pattern_parse(const char *name, int *out)
+{
+    for (int i = 1; i < (int)TL_ARRAY_LEN(gather_patterns); i++)
+        if (!strcmp(gather_patterns[i], name)) {
+            *out = i;
+            return true;
+        }
+    return false;
+}
+
 bool tl_op_lookup(const char *name, tl_opcode_t *out)
 {
     for (int i = 0; i < TL_OP_COUNT; i++)

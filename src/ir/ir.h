@@ -79,6 +79,10 @@ typedef struct {
 const tl_opinfo_t *tl_op_info(tl_opcode_t op);
 // Role letter of operand i from the signature (w, r, x, s, v; 's' past the end).
 char tl_op_role(tl_opcode_t op, int i);
+// gather_mask's fixed patterns: 1..7 <-> "P0101" "P1010" "P0001" "P0010" "P0100" "P1000" "P1111"
+// (which elements of each 4 are kept, the rightmost digit being the first).
+const char *tl_gather_pattern_name(int pattern);
+bool tl_gather_pattern_parse(const char *name, int *out);
 bool tl_op_lookup(const char *name, tl_opcode_t *out);
 
 // --- scalar variables -----------------------------------------------------------
@@ -284,6 +288,7 @@ typedef struct {
     bool clear;            // reductions: overwrite (true) or merge into dst
     int64_t real_shape[2]; // reductions: valid rows/cols (0 = full)
     tl_dtype_t dtype;      // reinterpretcast target
+    int pattern;           // gather_mask: fixed pattern 1..7 (P0101..P1111), 0 = pattern buffer
 } tl_op_t;
 
 // The pipe that executes an op, from the op table and (for copies) the scopes.

@@ -225,7 +225,8 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
                            op->code != TL_OP_GATHER && op->code != TL_OP_COMPARE &&
                            op->code != TL_OP_SELECT && op->code != TL_OP_REINTERPRETCAST &&
                            op->code != TL_OP_TRANSPOSE && !(op->code >= TL_OP_ROW_EXPAND_MUL &&
-                                                            op->code <= TL_OP_ROW_EXPAND_DIV);
+                                                            op->code <= TL_OP_ROW_EXPAND_DIV) &&
+                           !(op->code >= TL_OP_SORT && op->code <= TL_OP_INIT_SORT_BUF);
         if (!elementwise) break;
         for (int i = 0; i < op->nargs; i++) {
             const tl_arg_t *a = &op->args[i];

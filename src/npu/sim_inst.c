@@ -246,6 +246,14 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
         reads += r > 0;
     }
     int64_t repeats = TL_MAX(1, ceil_div(widest, a->vec_bytes_per_repeat));
+    // Sorting: one Sort32 repeat per 32 elements, then each 4-way merge round
+    // streams every 8-byte (value, index) pair once.
+    int64_t pairs;
+    int rounds;
+    tl_tileop_sort_work(call, &pairs, &rounds);
+    if (pairs > 0)
+        repeats = (call->op->code == TL_OP_MERGE_SORT ? 0 : ceil_div(pairs, 32)) +
+                  rounds * ceil_div(pairs * 8, a->vec_bytes_per_repeat);
     in->occ = repeats * (reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
     in->lat = vec_latency(a, call->op->code);
     in->bytes = widest;

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""Compile every kernel of a folder of upstream TileLang-Ascend files with `tilec ir`.
+
+    scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE]
+
+For each .py file it asks tilec which kernels the file defines (the "defines
+several kernels (...); pick one with -k NAME" error lists them), then compiles
+each kernel, supplying factory arguments tilec cannot find itself: a value the
+file binds to that name somewhere (an assignment, a keyword argument, an
+argparse default, a positional argument of a call of the factory), else a
+default chosen by the parameter's name. It prints the kernel count, how many
+compile, and the failures grouped into classes by their error message.
+Upstream files are read, never copied.
+"""
+import argparse
+import ast
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+MISSING = re.compile(r"missing required argument '([^']+)'")
+GIVE_A = re.compile(r"give it with -a ([A-Za-z_][A-Za-z_0-9]*)=VALUE|^(?:error: )?'([A-Za-z_][A-Za-z_0-9]*)' cannot be used: .* is computed by code")
+SEVERAL = re.compile(r"(?:defines several kernels|several functions that build a @T\.prim_func) \(([^)]*)\); pick one")
+LOCATION = re.compile(r"^\S+?:\d+:\d+: ")
+
+
+def literal(node, known):
+    """The value of a constant expression (numbers, strings, tuples, simple arithmetic, known names)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in known:
+        return known[node.id]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "T":
+        return node.attr  # T.float16 -> "float16"
+    if isinstance(node, (ast.Tuple, ast.List)):
+        items = [literal(e, known) for e in node.elts]
+        return None if any(i is None for i in items) else tuple(items)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = literal(node.operand, known)
+        return -v if isinstance(v, (int, float)) else None
+    if isinstance(node, ast.BinOp):
+        a, b = literal(node.left, known), literal(node.right, known)
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
+            return None
+        ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+               ast.FloorDiv: lambda: a // b if b else None, ast.Pow: lambda: a ** b if abs(b) < 64 else None}
+        f = ops.get(type(node.op))
+        return f() if f else None
+    return None
+
+
+def file_values(path):
+    """Names the file binds to constant values anywhere (first binding wins), and calls by callee name."""
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())
+    except (SyntaxError, UnicodeDecodeError):
+        return {}, {}
+    known, calls = {}, {}
+
+    def bind(name, value):
+        # Zero and negative ints are counters and sentinels (dim=-1), not shapes.
+        if isinstance(value, int) and not isinstance(value, bool) and value <= 0:
+            return
+        if value is not None and name not in known:
+            known[name] = value
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    bind(t.id, literal(node.value, known))
+                elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple) and len(t.elts) == len(node.value.elts):
+                    for te, ve in zip(t.elts, node.value.elts):
+                        if isinstance(te, ast.Name):
+                            bind(te.id, literal(ve, known))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            bind(node.target.id, literal(node.value, known))
+        elif isinstance(node, ast.Call):
+            callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if callee == "add_argument" and node.args:
+                opt = literal(node.args[-1], {})
+                default = next((kw.value for kw in node.keywords if kw.arg == "default"), None)
+                dest = next((literal(kw.value, {}) for kw in node.keywords if kw.arg == "dest"), None)
+                if isinstance(opt, str) and default is not None:
+                    bind(dest or opt.lstrip("-").replace("-", "_"), literal(default, known))
+            if callee:
+                calls.setdefault(callee, []).append(node)
+    return known, calls
+
+
+def factory_params(path, kernel):
+    """Parameters of the function `kernel` (or Class.method) defined in the file: [(name, default or None)]."""
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())
+    except (SyntaxError, UnicodeDecodeError):
+        return []
+    name = kernel.split(".")[-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            args = node.args.args
+            defaults = [None] * (len(args) - len(node.args.defaults)) + node.args.defaults
+            return [(a.arg, literal(d, {}) if d is not None else None) for a, d in zip(args, defaults)]
+    return []
+
+
+CALLED_WITH = re.compile(r"note: in '[^']*' called with (.*)$", re.M)
+ASSERT_LINE = re.compile(r"^\s*\d+ \|\s*assert\s+(.*?)(?:,|$)", re.M)
+
+
+def called_with(stderr):
+    """The factory arguments tilec reports in its 'called with' note."""
+    m = CALLED_WITH.search(stderr)
+    out = {}
+    if m:
+        for part in re.findall(r"(\w+)=('[^']*'|[^,]+)", m.group(1)):
+            try:
+                out[part[0]] = ast.literal_eval(part[1].strip())
+            except (ValueError, SyntaxError):
+                pass
+    return out
+
+
+def satisfy_assert(stderr, args):
+    """Adjust a supplied argument so that a failed `assert a % b == 0`, `a == b`, `a <= b` or `a >= b` holds."""
+    m = ASSERT_LINE.search(stderr)
+    if not m:
+        return False
+    cond, vals = m.group(1).strip().strip("()"), called_with(stderr)
+    val = lambda t: int(t) if t.isdigit() else vals.get(t)
+    m2 = re.fullmatch(r"(\w+)\s*%\s*(\w+)\s*==\s*0", cond)
+    if m2 and m2.group(1) in args and isinstance(val(m2.group(2)), int) and val(m2.group(2)) > 0:
+        b = val(m2.group(2))
+        args[m2.group(1)] = b * max(1, round(args[m2.group(1)] / b))
+        return True
+    m2 = re.fullmatch(r"(\w+)\s*(==|<=|>=)\s*(\w+)", cond)
+    if m2:
+        a, b = m2.group(1), m2.group(3)
+        if a in args and val(b) is not None and args[a] != val(b):
+            args[a] = val(b)
+            return True
+        if b in args and val(a) is not None and args[b] != val(a):
+            args[b] = val(a)
+            return True
+    return False
+
+
+def default_for(name):
+    """A plausible value for a factory parameter nobody gave, chosen by its name."""
+    n = name.lower()
+    if ("accum" in n or "acc_" in n) and "dtype" in n:
+        return "float"
+    if "dtype" in n and ("idx" in n or "index" in n or "int" in n):
+        return "int32"
+    if "dtype" in n or n in ("dt", "type"):
+        return "float16"
+    if n.startswith(("is_", "use_", "enable", "has_", "with_")) or n in ("causal", "is_causal", "transpose_a", "transpose_b", "trans_a", "trans_b"):
+        return False
+    if "stage" in n:
+        return 2
+    if "thread" in n:
+        return 2
+    if n in ("core_num", "num_cores", "num_core", "block_num", "n_cores", "ncore", "vec_core_num", "aiv_num", "aic_num"):
+        return 20
+    if "block" in n or "tile" in n or n.startswith("b_") or n.startswith("bl"):
+        return 64
+    if "chunk" in n:
+        return 64
+    if n in ("b", "bs", "batch", "batch_size", "num_batches"):
+        return 2
+    if "head" in n and ("dim" in n or "size" in n) or n in ("d", "dim", "hidden_dim", "d_head", "dv", "dk", "dim_v", "dim_k"):
+        return 128
+    if "head" in n or n in ("h", "hq", "hk", "heads", "kv_heads", "group", "groups", "num_groups"):
+        return 8
+    if "rope" in n:
+        return 64
+    if "topk" in n or n in ("k_top", "select"):
+        return 64
+    if n == "eps" or n.startswith("eps") or n.endswith("_eps"):
+        return 1e-6
+    if "scale" in n:
+        return 1.0
+    if "seq" in n or "len" in n or "ctx" in n or "token" in n or n in ("s", "t", "l", "n_ctx"):
+        return 512
+    return 256
+
+
+def run_tilec(tilec, path, kernel, args):
+    cmd = [tilec, "ir", path] + (["-k", kernel] if kernel else [])
+    for k, v in args.items():
+        cmd += ["-a", f"{k}={v!r}"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return 124, "error: tilec timed out after 60 s", cmd
+    return p.returncode, p.stderr, cmd
+
+
+def first_error(stderr):
+    for line in stderr.splitlines():
+        if "error:" in line:
+            return LOCATION.sub("", line).strip()
+    return stderr.strip().splitlines()[-1] if stderr.strip() else "(no message)"
+
+
+def call_args(calls, kernel, params, known):
+    """Values of the positional and keyword arguments of the file's calls of the factory."""
+    out = {}
+    for call in calls.get(kernel.split(".")[-1], []):
+        for p, a in zip(params, call.args):
+            v = literal(a, known) if not isinstance(a, ast.Name) else known.get(a.id)
+            if v is not None and p not in out:
+                out[p] = v
+        for kw in call.keywords:
+            if kw.arg:
+                v = literal(kw.value, known)
+                if v is not None and kw.arg not in out:
+                    out[kw.arg] = v
+    return out
+
+
+def compile_kernel(tilec, path, kernel, known, calls):
+    """Compile one kernel, adding arguments tilec asks for; returns (ok, message, command)."""
+    args, tried = {}, set()
+    params = factory_params(path, kernel) if kernel else []
+    from_calls = call_args(calls, kernel, [p for p, _ in params], known) if kernel else {}
+    fixes = 0
+    for _ in range(40):
+        rc, err, cmd = run_tilec(tilec, path, kernel, args)
+        if rc == 0:
+            return True, "", cmd
+        msg = first_error(err)
+        if "assertion failed" in msg and fixes < 4 and satisfy_assert(err, args):
+            fixes += 1
+            continue
+        if "dimensions must be positive" in msg and fixes < 4:
+            # Parameters defaulting to 0/-1 that the caller computes at run time (cpg=0, S_orig=0).
+            vals = called_with(err)
+            unset = [p for p, d in params if p not in args and isinstance(vals.get(p), int) and vals[p] <= 0]
+            if unset:
+                fixes += 1
+                for p in unset:
+                    args[p] = from_calls.get(p, known.get(p, default_for(p)))
+                continue
+        m = MISSING.search(msg) or GIVE_A.search(msg)
+        name = next((g for g in m.groups() if g and g != "NAME"), None) if m else None
+        if name is None or name in tried:
+            return False, msg, cmd
+        tried.add(name)
+        if name in from_calls:
+            args[name] = from_calls[name]
+        elif name in known:
+            args[name] = known[name]
+        else:
+            args[name] = default_for(name)
+    return False, msg, cmd
+
+
+CLASSES = [
+    (re.compile(r"(T\.tile\.\w+|T\.\w+) is a TileLang-Ascend (?:op|API) tilec does not implement"), lambda m: f"unimplemented: {m.group(1)}"),
+    (re.compile(r"defines no (?:usable )?@tilelang\.jit factory"), lambda m: "no kernel in file (driver/helper)"),
+    (re.compile(r"computed by code tilec does not run"), lambda m: "runtime value (torch/numpy) needed"),
+    (re.compile(r"assert"), lambda m: "factory assert failed"),
+    (re.compile(r"missing required argument"), lambda m: "factory argument not found"),
+]
+
+
+def classify(msg):
+    for rx, label in CLASSES:
+        m = rx.search(msg)
+        if m:
+            return label(m)
+    # Otherwise the message itself, with quoted names and numbers folded so that similar errors group.
+    return re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", msg))[:110]
+
+
+def check_file(tilec, path):
+    known, calls = file_values(path)
+    rc, err, _ = run_tilec(tilec, path, None, {})
+    m = SEVERAL.search(err)
+    kernels = [k.strip() for k in m.group(1).split(",")] if m else [None]
+    results = []
+    for k in kernels:
+        ok, msg, cmd = compile_kernel(tilec, path, k, known, calls)
+        results.append((path, k, ok, msg, cmd))
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder")
+    ap.add_argument("--tilec", default=os.path.join(os.path.dirname(__file__), "..", "build", "tilec"))
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("-v", action="store_true", help="print every failing kernel with its command")
+    ap.add_argument("--list", help="write one line per kernel (ok/FAIL, file, kernel, message) to this file")
+    opt = ap.parse_args()
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(opt.j) as pool:
+        for r in pool.map(lambda p: check_file(opt.tilec, p), files):
+            results.extend(r)
+    nokernel = [r for r in results if classify(r[3]) == "no kernel in file (driver/helper)"]
+    kernels = [r for r in results if r not in nokernel]
+    ok = sum(1 for r in kernels if r[2])
+    classes = {}
+    for r in kernels:
+        if not r[2]:
+            classes.setdefault(classify(r[3]), []).append(r)
+    print(f"{len(files)} files, {len(nokernel)} without a kernel; {ok} of {len(kernels)} kernels compile")
+    print(f"\n{'count':>5}  failure class (example)")
+    for label, rs in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        ex = os.path.relpath(rs[0][0], opt.folder) + (f" -k {rs[0][1]}" if rs[0][1] else "")
+        print(f"{len(rs):5}  {label}  ({ex})")
+    if opt.v:
+        for r in kernels:
+            if not r[2]:
+                print("\nFAIL " + " ".join(r[4]) + "\n     " + r[3])
+    if opt.list:
+        with open(opt.list, "w") as f:
+            for r in results:
+                f.write(f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
