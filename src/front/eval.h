@@ -30,6 +30,7 @@ struct tl_eval {
     tl_value_t *tilelang; // tilelang
     tl_map_t files;       // absolute path -> tl_module_rec_t* (kernel files and their imports)
     int call_depth;       // recursion guard
+    long steps;           // statements executed at compile time (bounded: see eval_stmt.c)
 
     // Trace state: non-NULL while a @T.prim_func body is traced.
     tl_kernel_t *kernel;

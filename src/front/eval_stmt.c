@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_WHILE_ITERATIONS = 10000000 };
+// Compile-time evaluation is bounded so that a loop that never ends is an
+// error, not a hang: a value is allocated per operation and kept until the
+// compile ends, so the bound also caps memory (about 0.5 KiB per statement).
+enum { MAX_WHILE_ITERATIONS = 1000000, MAX_STEPS = 2000000 };
 
 // --- diagnostics checkpoints ----------------------------------------------------------------
 
@@ -405,6 +408,13 @@ static tl_flow_t exec_delete(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
 
 tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
+    if (++ev->steps > MAX_STEPS) {
+        tl_eval_fail(ev, n->loc,
+                     "compile-time evaluation ran more than %d statements (a loop that never "
+                     "ends?)",
+                     MAX_STEPS);
+        return TL_FLOW_ERROR;
+    }
     switch (n->kind) {
     case TL_AST_EXPR: return tl_eval_expr(ev, fr, n->expr.value) ? TL_FLOW_NORMAL : TL_FLOW_ERROR;
     case TL_AST_ASSIGN: return exec_assign(ev, fr, n);

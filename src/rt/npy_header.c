@@ -309,11 +309,17 @@ tl_status_t tl_npy_header_parse(const void *buf, size_t len, size_t file_len, co
     ps.end = ps.p + hlen;
     tl_status_t s = parse_dict(&ps, h);
     if (s) return s;
-    size_t nbytes = (size_t)tl_dtype_size(h->dtype);
+    // The non-zero extents must fit even in an empty array: a tensor's strides
+    // are their products.
+    uint64_t nbytes = (uint64_t)tl_dtype_size(h->dtype);
+    uint64_t max = SIZE_MAX < INT64_MAX ? SIZE_MAX : INT64_MAX;
     bool empty = false;
-    for (int i = 0; i < h->ndim; i++) empty |= h->shape[i] == 0;
-    for (int i = 0; i < h->ndim && !empty; i++) {
-        if ((uint64_t)h->shape[i] > SIZE_MAX / nbytes) {
+    for (int i = 0; i < h->ndim; i++) {
+        if (h->shape[i] == 0) {
+            empty = true;
+            continue;
+        }
+        if ((uint64_t)h->shape[i] > max / nbytes) {
             tl_buf_t shape;
             tl_buf_init(&shape);
             tl_tensor_format_dims(&shape, h->ndim, h->shape);
@@ -321,16 +327,16 @@ tl_status_t tl_npy_header_parse(const void *buf, size_t len, size_t file_len, co
             tl_buf_free(&shape);
             return TL_ERR_FORMAT;
         }
-        nbytes *= (size_t)h->shape[i];
+        nbytes *= (uint64_t)h->shape[i];
     }
     if (empty) nbytes = 0;
-    h->nbytes = nbytes;
+    h->nbytes = (size_t)nbytes;
     size_t have = file_len - h->data_offset;
-    if (have < nbytes)
+    if (have < h->nbytes)
         return fail(&ps, TL_ERR_FORMAT, "truncated: expected %zu bytes of data, file has %zu",
-                    nbytes, have);
-    if (have > nbytes)
+                    h->nbytes, have);
+    if (have > h->nbytes)
         return fail(&ps, TL_ERR_FORMAT, "trailing garbage: %zu bytes after the %zu bytes of data",
-                    have - nbytes, nbytes);
+                    have - h->nbytes, h->nbytes);
     return TL_OK;
 }

@@ -17,17 +17,21 @@ static tl_status_t check_shape(int ndim, const int64_t *shape, size_t *numel, tl
     if ((unsigned)dtype >= TL_DTYPE_COUNT) return err(d, TL_ERR_ARG, "invalid dtype");
     if (ndim < 0 || ndim > TL_TENSOR_MAX_DIMS)
         return err(d, TL_ERR_ARG, "rank must be between 0 and 8");
-    size_t n = 1, limit = SIZE_MAX / (size_t)tl_dtype_size(dtype);
+    // The strides are products of the non-zero extents, so those must fit in
+    // int64 (and the bytes in size_t) even when another extent is 0.
+    uint64_t n = 1, max = SIZE_MAX < INT64_MAX ? SIZE_MAX : INT64_MAX;
+    uint64_t limit = max / (uint64_t)tl_dtype_size(dtype);
     bool zero = false;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) return err(d, TL_ERR_ARG, "negative dimension");
-        if (shape[i] == 0) zero = true;
-    }
-    for (int i = 0; i < ndim && !zero; i++) {
+        if (shape[i] == 0) {
+            zero = true;
+            continue;
+        }
         if ((uint64_t)shape[i] > limit / n) return err(d, TL_ERR_ARG, "size overflows");
-        n *= (size_t)shape[i];
+        n *= (uint64_t)shape[i];
     }
-    *numel = zero ? 0 : n;
+    *numel = zero ? 0 : (size_t)n;
     return TL_OK;
 }
 

@@ -48,9 +48,13 @@ TEST(tensor_create_rejects_bad_shapes)
     int64_t huge[] = {1ll << 40, 1ll << 40};
     CHECK(tl_tensor_create(&x, TL_F32, 2, huge, &d) == TL_ERR_ARG);
     CHECK_CONTAINS(tl_diag_text(&d), "size overflows");
+    // empty, but the strides (products of the other extents) would overflow
+    int64_t empty_huge[] = {0, 1ll << 40, 1ll << 40};
+    CHECK(tl_tensor_create(&x, TL_F32, 3, empty_huge, &d) == TL_ERR_ARG);
+    CHECK_CONTAINS(tl_diag_text(&d), "size overflows");
     CHECK(tl_tensor_wrap(&x, TL_F32, 1, neg + 0, NULL, NULL, &d) == TL_ERR_ARG);
     CHECK_CONTAINS(tl_diag_text(&d), "NULL");
-    CHECK_EQ(d.nerrors, 4);
+    CHECK_EQ(d.nerrors, 5);
     tl_diag_free(&d);
 }
 
