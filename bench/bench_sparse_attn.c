@@ -1,15 +1,24 @@
 // Sparse attention with an attention sink (DeepSeek-V4), h = 64, d = 512,
 // topk = 512, n = 4096 KV rows, b = 1, m in {1, 64} query tokens: the
 // tilec-compiled kernels (cpu target: the operator kernel, and its CPU tiling
-// with two blocks per token, kernels/bench/sparse_attn.py) against the same math composed from
-// OpenBLAS sgemm calls in the same run (per token: gather the top-k rows to
-// float32, S = scale * Q K^T, softmax with the sink, O = P V), both on all
-// cores. OpenBLAS picks its kernel from OPENBLAS_CORETYPE (this machine type
-// sets Haswell, which halves its sgemm); the line "openblas core" says which
-// one ran. Prints GFLOP/s (4 * m * h * topk * d per run, medians), the ratio,
-// and the largest difference between the two outputs.
+// with two blocks per token, kernels/bench/sparse_attn.py) against the same
+// math composed from OpenBLAS sgemm calls in the same run (per token: gather
+// the top-k rows to float32, S = scale * Q K^T, softmax with the sink,
+// O = P V), both on all cores.
+//
+// OpenBLAS picks its kernel from OPENBLAS_CORETYPE, else from the CPU model;
+// OpenBLAS 0.3.21 does not know some AVX-512 models and falls back to its
+// SSE3 kernel (Prescott: 36 instead of 215 GFLOP/s sgemm on a 2-core VM), so
+// without the variable the benchmark reruns itself with the AVX-512 kernel
+// (SkylakeX) on AVX-512 machines, as a user tuning OpenBLAS would. A value
+// set by the caller is kept; the line "openblas core" says which kernel ran.
+//
+// Prints GFLOP/s (4 * m * h * topk * d per run; medians, tilec and OpenBLAS
+// timed in alternation), the ratio, and the largest difference between the
+// two outputs.
 #include <cblas.h>
 #include <math.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 
@@ -66,8 +75,14 @@ static void tilec_run(void *arg)
     tl_diag_free(&d);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    (void)argc;
+    if (!getenv("OPENBLAS_CORETYPE") && __builtin_cpu_supports("avx512f")) {
+        setenv("OPENBLAS_CORETYPE", "SkylakeX", 1);
+        execv("/proc/self/exe", argv); // OpenBLAS reads the variable when it loads
+        perror("bench_sparse_attn: re-exec");
+    }
     static const char *files[] = {"kernels/ds_v4/sparse_attn.py", "kernels/bench/sparse_attn.py"};
     static const char *names[] = {"operator kernel", "2 blocks/token"};
     tl_diag_t d;
@@ -107,14 +122,14 @@ int main(void)
                     malloc(sizeof(float) * TOPK * D),
                     malloc(sizeof(float) * H * D),
                     malloc(sizeof(float) * H * TOPK)};
-        double tb = bench_median(blas_run, &b, reps);
         double flops = 4.0 * (double)m * H * TOPK * D;
         for (int f = 0; f < 2; f++) {
             tl_cpu_set_tensor(c[f], "q", q);
             tl_cpu_set_tensor(c[f], "kv", kv);
             tl_cpu_set_tensor(c[f], "attn_sink", sink);
             tl_cpu_set_tensor(c[f], "topk_idxs", idx);
-            double tt = bench_median(tilec_run, c[f], reps);
+            double tt, tb; // in alternation: a passing load slows both alike
+            bench_pair(tilec_run, c[f], blas_run, &b, reps, &tt, &tb);
             const float *got = tl_cpu_tensor(c[f], "out")->data;
             double worst = 0;
             for (int64_t i = 0; i < m * H * D; i++) worst = fmax(worst, fabs(got[i] - b.out[i]));
