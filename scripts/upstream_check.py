@@ -17,8 +17,10 @@ import ast
 import concurrent.futures
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 MISSING = re.compile(r"missing required argument '([^']+)'")
 GIVE_A = re.compile(r"give it with -a ([A-Za-z_][A-Za-z_0-9]*)=VALUE|^(?:error: )?'([A-Za-z_][A-Za-z_0-9]*)' cannot be used: .* is computed by code")
@@ -123,26 +125,35 @@ def called_with(stderr):
 
 
 def satisfy_assert(stderr, args):
-    """Adjust a supplied argument so that a failed `assert a % b == 0`, `a == b`, `a <= b` or `a >= b` holds."""
+    """Adjusts a supplied argument so that a failed `assert a % e == 0`, `a == e`, `a <= e` or
+    `a >= e` (e an expression of the factory's arguments) holds; True if it changed one."""
     m = ASSERT_LINE.search(stderr)
     if not m:
         return False
-    cond, vals = m.group(1).strip().strip("()"), called_with(stderr)
-    val = lambda t: int(t) if t.isdigit() else vals.get(t)
-    m2 = re.fullmatch(r"(\w+)\s*%\s*(\w+)\s*==\s*0", cond)
-    if m2 and m2.group(1) in args and isinstance(val(m2.group(2)), int) and val(m2.group(2)) > 0:
-        b = val(m2.group(2))
-        args[m2.group(1)] = b * max(1, round(args[m2.group(1)] / b))
-        return True
-    m2 = re.fullmatch(r"(\w+)\s*(==|<=|>=)\s*(\w+)", cond)
-    if m2:
-        a, b = m2.group(1), m2.group(3)
-        if a in args and val(b) is not None and args[a] != val(b):
-            args[a] = val(b)
+    try:
+        cond = ast.parse(m.group(1).strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    vals = called_with(stderr)
+    vals.update(args)
+    if not isinstance(cond, ast.Compare) or len(cond.ops) != 1:
+        return False
+    left, op, right = cond.left, cond.ops[0], cond.comparators[0]
+    if (isinstance(op, ast.Eq) and isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod)
+            and isinstance(left.left, ast.Name) and left.left.id in args and literal(right, {}) == 0):
+        b = literal(left.right, vals)
+        if isinstance(b, int) and b > 0:
+            args[left.left.id] = b * max(1, round(args[left.left.id] / b))
             return True
-        if b in args and val(a) is not None and args[b] != val(a):
-            args[b] = val(a)
-            return True
+        return False
+    if not isinstance(op, (ast.Eq, ast.LtE, ast.GtE)):
+        return False
+    for name_side, expr_side in ((left, right), (right, left)):
+        if isinstance(name_side, ast.Name) and name_side.id in args:
+            v = literal(expr_side, vals)
+            if v is not None and args[name_side.id] != v:
+                args[name_side.id] = v
+                return True
     return False
 
 
@@ -171,7 +182,9 @@ def default_for(name):
         return 2
     if "head" in n and ("dim" in n or "size" in n) or n in ("d", "dim", "hidden_dim", "d_head", "dv", "dk", "dim_v", "dim_k"):
         return 128
-    if "head" in n or n in ("h", "hq", "hk", "heads", "kv_heads", "group", "groups", "num_groups"):
+    if n == "h":  # DeepSeek-V4 style kernels tile 64 heads per block
+        return 64
+    if "head" in n or n in ("hq", "hk", "heads", "kv_heads", "group", "groups", "num_groups"):
         return 8
     if "rope" in n:
         return 64
@@ -190,10 +203,16 @@ def run_tilec(tilec, path, kernel, args):
     cmd = [tilec, "ir", path] + (["-k", kernel] if kernel else [])
     for k, v in args.items():
         cmd += ["-a", f"{k}={v!r}"]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
-        return 124, "error: tilec timed out after 60 s", cmd
+    for attempt in range(5):
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            break
+        except subprocess.TimeoutExpired:
+            return 124, "error: tilec timed out after 60 s", cmd
+        except OSError as e:  # the binary is being relinked: wait for it
+            if attempt == 4:
+                return 127, f"error: cannot run {tilec}: {e}", cmd
+            time.sleep(2)
     return p.returncode, p.stderr, cmd
 
 
@@ -258,7 +277,9 @@ def compile_kernel(tilec, path, kernel, known, calls):
 
 
 CLASSES = [
+    (re.compile(r"T\.shmem_\w+ is a TileLang-Ascend API tilec does not implement"), lambda m: "unimplemented: T.shmem_* (multi-card)"),
     (re.compile(r"(T\.tile\.\w+|T\.\w+) is a TileLang-Ascend (?:op|API) tilec does not implement"), lambda m: f"unimplemented: {m.group(1)}"),
+    (re.compile(r"event id \d+ is out of range"), lambda m: "event id above 7 (rejected: the field is 3 bits)"),
     (re.compile(r"defines no (?:usable )?@tilelang\.jit factory"), lambda m: "no kernel in file (driver/helper)"),
     (re.compile(r"computed by code tilec does not run"), lambda m: "runtime value (torch/numpy) needed"),
     (re.compile(r"assert"), lambda m: "factory assert failed"),
@@ -288,6 +309,7 @@ def check_file(tilec, path):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder")
     ap.add_argument("--tilec", default=os.path.join(os.path.dirname(__file__), "..", "build", "tilec"))

@@ -381,7 +381,8 @@ tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     case TL_OP_TOPK:
     case TL_OP_MERGE_SORT:
     case TL_OP_GATHER_MASK:
-    case TL_OP_INIT_SORT_BUF: return tl_tileop_sort_run(ctx, call);
+    case TL_OP_INIT_SORT_BUF:
+    case TL_OP_BRCB: return tl_tileop_sort_run(ctx, call);
     default: return tl_tileop_vec_run(ctx, call);
     }
 }

@@ -32,6 +32,12 @@
 //   P0001..P1000: one of every 4, P1111: all) or, with a uint32 pattern
 //   buffer, those whose bit (LSB first) is set, the same bits for every repeat.
 //   The kept elements are packed into dst.
+// - brcb_experiment(dst, src, repeat, blk_stride, rep_stride): Brcb on 16- or
+//   32-bit elements: repeat r broadcasts src[8r + j] (j < 8) into the 32-byte
+//   block r * rep_stride + j * blk_stride of dst (blocks counted from the region
+//   origin; a block stride of 0 counts as 1); overlapping blocks take the later
+//   element. src and dst must not overlap (the instruction does not allow it).
+//   Its accesses are reported as the span from the first to the last block.
 // - init_sort_buf(buf, num, rsv): for whole 64-element repeats of the 32-bit
 //   buffer, even positions get the bits of -inf (0xFF800000) and odd ones
 //   0xFFFFFFFF. As upstream's loop, every full group of 255 repeats is written
@@ -360,6 +366,59 @@ static tl_status_t init_sort_buf_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *ca
     return TL_OK;
 }
 
+// brcb's repeat count, strides (a block stride of 0 is 1) and the dst elements its blocks span.
+static void brcb_sizes(const tl_opcall_t *call, int64_t *repeat, int64_t *blk, int64_t *rep,
+                       int64_t *span)
+{
+    *repeat = tl_tileop_scalar_int(&call->args[2].scalar);
+    *blk = tl_tileop_scalar_int(&call->args[3].scalar);
+    *rep = tl_tileop_scalar_int(&call->args[4].scalar);
+    if (*blk == 0) *blk = 1;
+    int per = 32 / tl_dtype_size(call->args[0].view.dtype);
+    *span = *repeat > 0 ? ((*repeat - 1) * *rep + 7 * *blk + 1) * per : 0;
+}
+
+static tl_status_t brcb_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    const tl_view_t *dv, *sv;
+    tl_status_t st;
+    if ((st = tl_tileop_view(ctx, call, 0, &dv)) || (st = tl_tileop_view(ctx, call, 1, &sv)))
+        return st;
+    int size = tl_dtype_size(dv->dtype);
+    if (sv->dtype != dv->dtype || (size != 2 && size != 4))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
+                              "takes 16- or 32-bit elements of one dtype, got %s from %s",
+                              tl_dtype_name(dv->dtype), tl_dtype_name(sv->dtype));
+    for (int i = 2; i < 5; i++) {
+        tl_scalar_t sc;
+        if ((st = tl_tileop_scalar(ctx, call, i, &sc))) return st;
+        if (sc.is_float || sc.i < 0 || sc.i > (i == 2 ? 255 : 65535))
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "%s must be an integer in 0..%d",
+                                  i == 2   ? "repeat_times"
+                                  : i == 3 ? "dst_blk_stride"
+                                           : "dst_repeat_stride",
+                                  i == 2 ? 255 : 65535);
+    }
+    int64_t repeat, blk, rep, span;
+    brcb_sizes(call, &repeat, &blk, &rep, &span);
+    tl_span_t src, dst;
+    if ((st = tl_tileop_span(ctx, call, sv, 8 * repeat, &src)) ||
+        (st = tl_tileop_span(ctx, call, dv, span, &dst)))
+        return st;
+    if (repeat > 0 && src.p < dst.p + span * size && dst.p < src.p + 8 * repeat * size)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "'%s' and '%s' overlap; Brcb needs separate memory", dv->name,
+                              sv->name);
+    int per = 32 / size;
+    for (int64_t r = 0; r < repeat; r++)
+        for (int j = 0; j < 8; j++) {
+            uint8_t *b = dst.p + (r * rep + j * blk) * 32;
+            for (int e = 0; e < per; e++)
+                memcpy(b + e * size, src.p + (8 * r + j) * size, (size_t)size);
+        }
+    return TL_OK;
+}
+
 tl_status_t tl_tileop_sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     switch (call->op->code) {
@@ -368,6 +427,7 @@ tl_status_t tl_tileop_sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     case TL_OP_MERGE_SORT: return merge_sort_run(ctx, call);
     case TL_OP_GATHER_MASK: return gather_mask_run(ctx, call);
     case TL_OP_INIT_SORT_BUF: return init_sort_buf_run(ctx, call);
+    case TL_OP_BRCB: return brcb_run(ctx, call);
     default: return tl_tileop_fail(ctx, call, TL_ERR_INTERNAL, "not a sorting op");
     }
 }
@@ -441,6 +501,13 @@ int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t fi
         if (write) return 0;
         if (i == 1) return (count[0] = span) > 0;
         return (count[0] = per / 32) > 0;
+    }
+    case TL_OP_BRCB: {
+        int64_t repeat, blk, rep, span;
+        brcb_sizes(call, &repeat, &blk, &rep, &span);
+        first[0] = 0;
+        if (i == 0) return write && (count[0] = span) > 0;
+        return i == 1 && !write && (count[0] = 8 * repeat) > 0;
     }
     case TL_OP_INIT_SORT_BUF:
         if (i != 0 || !write) return 0;

@@ -68,6 +68,7 @@ static const tile_api_t tile_apis[] = {
     {TL_OP_MERGE_SORT, "merge_sort", ":dst :src0 :src1 :src2 :src3"},
     {TL_OP_GATHER_MASK, "gather_mask", ":dst :src %src1Pattern"},
     {TL_OP_INIT_SORT_BUF, "init_sort_buf", ":buffer :num :rsv"},
+    {TL_OP_BRCB, "brcb_experiment", ":dst :src :repeat_times :dst_blk_stride :dst_repeat_stride"},
 };
 
 // Converts one argument for signature letter `role`.
@@ -84,7 +85,13 @@ static bool operand(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, char role, const
         return true;
     }
     if (v->kind == TL_V_BUFFER && v->buffer->scope != TL_SCOPE_VAR) {
-        tl_eval_fail(ev, loc, "%s must be a scalar, got buffer '%s'", what, v->buffer->name);
+        // A one-element buffer: say how to read its element.
+        const tl_buffer_t *b = v->buffer;
+        char hint[160] = "";
+        if (tl_buffer_numel(b) == 1 && b->ndim >= 1 && b->ndim <= 8)
+            snprintf(hint, sizeof hint, " (for its element write '%s[%.*s]')", b->name, 3 * b->ndim - 2,
+                     "0, 0, 0, 0, 0, 0, 0, 0");
+        tl_eval_fail(ev, loc, "%s must be a scalar, got buffer '%s'%s", what, b->name, hint);
         return false;
     }
     if (v->kind == TL_V_REGION) {

@@ -1,5 +1,5 @@
 // Trace-time checks of the sorting ops (T.tile.sort, topk, merge_sort,
-// gather_mask, init_sort_buf): the dtypes the Ascend instructions take and,
+// gather_mask, init_sort_buf) and brcb_experiment: the dtypes the Ascend instructions take and,
 // when the sizes are constants, the element counts they read and write, so that
 // a kernel that would overrun a buffer on the device fails to compile. The
 // semantics are in exec/tileop_sort.c.
@@ -132,6 +132,42 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
             tl_eval_fail(
                 ev, loc,
                 "T.tile.gather_mask needs a pattern (\"P1010\" ...) or a uint32 pattern buffer");
+            return false;
+        }
+        return true;
+    }
+    case TL_OP_BRCB: {
+        int size = tl_dtype_size(t);
+        if (src->buf->dtype != t || (size != 2 && size != 4)) {
+            tl_eval_fail(
+                ev, loc,
+                "T.tile.brcb_experiment takes 16- or 32-bit elements of one dtype, got %s from %s",
+                dt(dst), dt(src));
+            return false;
+        }
+        int64_t repeat, blk, rep;
+        if (!konst(&op->args[2], &repeat) || !konst(&op->args[3], &blk) ||
+            !konst(&op->args[4], &rep))
+            return true;
+        if (repeat < 0 || repeat > 255 || blk < 0 || rep < 0) {
+            tl_eval_fail(
+                ev, loc,
+                "T.tile.brcb_experiment: repeat_times must be in 0..255 and the strides >= 0");
+            return false;
+        }
+        if (sn >= 0 && 8 * repeat > sn) {
+            tl_eval_fail(ev, loc,
+                         "T.tile.brcb_experiment reads %" PRId64
+                         " elements (8 per repeat) of '%s', which has %" PRId64,
+                         8 * repeat, src->buf->name, sn);
+            return false;
+        }
+        int64_t span = repeat ? ((repeat - 1) * rep + 7 * (blk ? blk : 1) + 1) * (32 / size) : 0;
+        if (dn >= 0 && span > dn) {
+            tl_eval_fail(ev, loc,
+                         "T.tile.brcb_experiment writes 32-byte blocks over %" PRId64
+                         " elements of '%s', which has %" PRId64,
+                         span, dst->buf->name, dn);
             return false;
         }
         return true;

@@ -72,11 +72,12 @@
     X(TL_OP_REDUCE_MIN, "reduce_min", "rx", TL_OPC_REDUCE, TL_PIPE_V)                              \
     /* state */                                                                                    \
     X(TL_OP_SET_DEQ_SCALE, "set_deq_scale", "s", TL_OPC_STATE, TL_PIPE_V)                           \
-    /* vector: sorting ((value, index) pair lists, tileop_sort.c) */                               \
+    /* vector: sorting, brcb (sized element ranges, tileop_sort.c) */                          \
     X(TL_OP_SORT, "sort", "wxs", TL_OPC_VEC, TL_PIPE_V)                                            \
     X(TL_OP_TOPK, "topk", "wxss", TL_OPC_VEC, TL_PIPE_V)                                           \
     X(TL_OP_MERGE_SORT, "merge_sort", "wrr[rr]", TL_OPC_VEC, TL_PIPE_V)                            \
     X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", TL_OPC_VEC, TL_PIPE_V)                            \
+    X(TL_OP_BRCB, "brcb_experiment", "wrsss", TL_OPC_VEC, TL_PIPE_V)                               \
     X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", TL_OPC_VEC, TL_PIPE_V)
 
 #endif

@@ -100,7 +100,7 @@ TEST(front_sort_topk_selector_npu_passes)
 }
 
 // Compiles `body` (lines of a V-scope body with buffers a: f32[128], h: f16[64],
-// p: f32[64], u: u32[2]) and returns the first error.
+// p: f32[64], u: u32[2], o: f32[1, 1]) and checks its first error.
 static void expect_error(tl_test_t *t, const char *body, const char *want)
 {
     char src[2048];
@@ -115,6 +115,7 @@ static void expect_error(tl_test_t *t, const char *body, const char *want)
              "        h = T.alloc_ub((64,), 'float16')\n"
              "        p = T.alloc_ub((64,), 'float32')\n"
              "        u = T.alloc_ub((2,), 'uint32')\n"
+             "        o = T.alloc_ub((1, 1), 'float32')\n"
              "        with T.Scope('V'):\n"
              "            %s\n",
              body);
@@ -143,6 +144,12 @@ TEST(front_sort_errors)
     expect_error(t, "T.tile.gather_mask(p, a, 'P1110')", "unknown gather_mask pattern \"P1110\"");
     expect_error(t, "T.tile.gather_mask(p, a, p)", "pattern buffer 'p' must be uint32");
     expect_error(t, "T.tile.init_sort_buf(h, 64, 0)", "fills 32-bit elements");
+    expect_error(t, "T.tile.brcb_experiment(a, p, 9, 1, 8)",
+                 "reads 72 elements (8 per repeat) of 'p', which has 64");
+    expect_error(t, "T.tile.brcb_experiment(p, a, 2, 1, 8)",
+                 "writes 32-byte blocks over 128 elements of 'p'");
+    expect_error(t, "T.tile.fill(a, o)",
+                 "must be a scalar, got buffer 'o' (for its element write 'o[0, 0]')");
     expect_error(t, "T.tile.sort32(a, a, u)",
                  "T.tile.sort32 is a TileLang-Ascend op tilec does not implement");
 }

@@ -1,7 +1,7 @@
 // The sorting ops against plain C references: sort and topk (float32 with an
 // in-place -inf pad, float16 through float with RINT indices), merge_sort
 // (stable across lists, index bits copied), gather_mask (fixed patterns,
-// pattern buffers, whole 256-byte repeats) and init_sort_buf.
+// pattern buffers, whole 256-byte repeats), init_sort_buf and brcb_experiment.
 #include "test_tileop.h"
 
 #include "rt/rng.h"
@@ -183,5 +183,36 @@ TEST(tileop_init_sort_buf_whole_repeats)
     for (int i = 128; i < 200; i++) CHECK_EQ(b[i], 0u); // 190 / 64 = 2 whole repeats
     uint16_t h[64];
     CHECK(RUN(&f, op, OV(UB(h, TL_F16, 64)), OI(64), OI(0)) == TL_ERR_UNSUPPORTED);
+    fx_free(&f);
+}
+
+TEST(tileop_brcb_blocks_and_strides)
+{
+    fx_t f;
+    fx_init(&f);
+    tl_op_t op = top(TL_OP_BRCB);
+    float src[16], dst[8 * 8 * 3];
+    for (int i = 0; i < 16; i++) src[i] = (float)(i + 1);
+    // Contiguous blocks (strides 1, 8): element k of src fills dst[8k .. 8k+8).
+    memset(dst, 0, sizeof dst);
+    REQUIRE(RUN(&f, op, OV(UB(dst, TL_F32, 192)), OV(UB(src, TL_F32, 16)), OI(2), OI(1), OI(8)) ==
+            TL_OK);
+    for (int i = 0; i < 128; i++) CHECK(dst[i] == (float)(i / 8 + 1));
+    for (int i = 128; i < 192; i++) CHECK(dst[i] == 0.0f);
+    // Block stride 2, repeat stride 1: the second repeat's blocks land between the first's.
+    memset(dst, 0, sizeof dst);
+    REQUIRE(RUN(&f, op, OV(UB(dst, TL_F32, 192)), OV(UB(src, TL_F32, 16)), OI(2), OI(2), OI(1)) ==
+            TL_OK);
+    for (int b = 0; b < 16; b++)
+        CHECK(dst[8 * b + 3] == (float)(b % 2 ? 8 + b / 2 + 1 : b / 2 + 1));
+    // float16: 16 copies per block; too small a destination is an error.
+    uint16_t hs[8], hd[128];
+    for (int i = 0; i < 8; i++) hs[i] = hf((float)i);
+    REQUIRE(RUN(&f, op, OV(UB(hd, TL_F16, 128)), OV(UB(hs, TL_F16, 8)), OI(1), OI(0), OI(8)) ==
+            TL_OK);
+    for (int i = 0; i < 128; i++) CHECK(hf2f(hd[i]) == (float)(i / 16));
+    CHECK(RUN(&f, op, OV(UB(hd, TL_F16, 100)), OV(UB(hs, TL_F16, 8)), OI(1), OI(1), OI(8)) ==
+          TL_ERR_RUNTIME);
+    CHECK_CONTAINS(fx_err(&f), "runs past its end");
     fx_free(&f);
 }
