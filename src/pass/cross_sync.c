@@ -31,7 +31,8 @@
 // before the read in the body or an inner loop), would be read unwritten in
 // the first iteration; the read then waits for the write of the same iteration
 // (a warning says so, unless the tensor is a workspace of workspace.c, which
-// warns in its own terms).
+// warns in its own terms). dev_order has usually reordered such bodies already
+// (then program order is upstream's order); this covers the ones it leaves.
 #include "pass/hazard.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"

@@ -7,9 +7,12 @@
 
 static const tl_pass_t ref_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"dev_order", "physical scopes", tl_pass_dev_order},
     {"memplan", "physical scopes", tl_pass_memplan_ref},
 };
 
+// Both developer-mode pipelines first put loop bodies in upstream's order
+// (dev_order), so that `tilec run` and `tilec sim` run the same program.
 // The NPU order: T.Parallel lowering and workspace insertion first (both are
 // rewrites of the one developer-mode program); T.Pipelined before the CV split,
 // because multi-buffering is a sequential transformation of that program and
@@ -19,6 +22,7 @@ static const tl_pass_t ref_pipeline[] = {
 // intra_sync, which works on planned address ranges.
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"dev_order", "physical scopes", tl_pass_dev_order},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"workspace", "physical scopes", tl_pass_workspace},
     {"pipelined", "single developer program (before cv_split)", tl_pass_pipelined},

@@ -51,8 +51,12 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 void tl_intra_sync_count(const tl_kernel_t *k, int *sets, int *waits, int *barriers, int *alls);
 // parallel.c: T.Parallel nests to vector ops (NPU and CPU pipelines).
 tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// dev_order.c: upstream's order of developer-mode loop bodies (reference and NPU).
+tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // workspace.c: L0C -> UB and UB -> L1 hand-offs through GM workspaces (NPU).
 tl_status_t tl_pass_workspace(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// Whether s is a hand-off copy between the cores (L0C -> UB or UB -> L1).
+bool tl_workspace_is_handoff(const tl_stmt_t *s);
 // pipelined.c: T.Pipelined loops multi-buffered, any trip count (NPU).
 tl_status_t tl_pass_pipelined(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // memplan.c: scratchpad addresses (NPU: always; the reference pipeline only

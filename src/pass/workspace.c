@@ -67,7 +67,7 @@ typedef struct {
     tl_status_t st;
 } ws_t;
 
-static bool is_handoff(const tl_stmt_t *s)
+bool tl_workspace_is_handoff(const tl_stmt_t *s)
 {
     if (s->kind != TL_ST_OP || s->op.code != TL_OP_COPY || s->op.nargs < 2) return false;
     tl_scope_t a = s->op.args[0].region.buf->scope, b = s->op.args[1].region.buf->scope;
@@ -243,8 +243,10 @@ static void touch_access(void *arg, const tl_hazard_access_t *a)
 {
     touch_t *t = arg;
     if (a->buf != t->buf) return;
-    if (a->write) t->write = true;
-    else t->read = true;
+    if (a->write)
+        t->write = true;
+    else
+        t->read = true;
 }
 
 static touch_t touches(const tl_stmt_t *s, const tl_buffer_t *buf)
@@ -257,10 +259,10 @@ static touch_t touches(const tl_stmt_t *s, const tl_buffer_t *buf)
 // --- where the read-back goes ------------------------------------------------------------------
 
 typedef struct {
-    int at;       // node before which the read-back goes; -1: right after the hand-off
-    bool whole;   // the workspace holds the whole destination buffer
-    int reader;   // the first reader, when it precedes the hand-off in a loop
-    int loop;     // that loop
+    int at;     // node before which the read-back goes; -1: right after the hand-off
+    bool whole; // the workspace holds the whole destination buffer
+    int reader; // the first reader, when it precedes the hand-off in a loop
+    int loop;   // that loop
 } plan_t;
 
 // The children of the innermost sequence holding nodes a and b under which they
@@ -334,7 +336,8 @@ static plan_t plan(const ws_t *w, int h, bool lanes)
     for (int i = 0; i < w->nn && after < 0; i++) {
         if (i == h || !touches(w->n[i].s, D).read) continue;
         int ca, ch, seq;
-        if (i > h) after = i;
+        if (i > h)
+            after = i;
         else if (before < 0 && split_point(w, i, h, &ca, &ch, &seq) && loop_around(w, ca) >= 0)
             before = i;
     }
@@ -464,7 +467,7 @@ static tl_status_t run(ws_t *w)
     }
     for (int h = 0; h < nn && w->st == TL_OK; h++) {
         const tl_stmt_t *s = w->n[h].s;
-        if (!is_handoff(s)) continue;
+        if (!tl_workspace_is_handoff(s)) continue;
         if (scoped(w, h)) {
             w->st = tl_diag_error(w->ctx->diag, s->loc,
                                   "T.copy from %s to %s hands data between the cube and the "
