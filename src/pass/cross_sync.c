@@ -36,6 +36,7 @@
 #include "pass/hazard.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
+#include "pass/subst.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,8 @@ typedef struct {
     uint16_t reserved[2]; // flag ids used by the kernel's own flags, per direction
     bool manual;
     tl_loc_t manual_loc;
+    const tl_stmt_t *vv_warned[16]; // statements warned about by pair_vv
+    int nvv_warned;
     bool overflow;
 } xs_t;
 
@@ -240,6 +243,32 @@ static bool overlap(xs_t *X, const gacc_t *a, const gacc_t *b, const shared_t *s
     return tl_hazard_overlap(X->hz, &a->acc, &b->acc, rel, &r);
 }
 
+// An access with vid replaced by the constant v (the start expressions only).
+static tl_hazard_access_t at_lane(xs_t *X, const tl_hazard_access_t *a, int v)
+{
+    tl_hazard_access_t c = *a;
+    tl_subst_t m;
+    tl_subst_init(&m);
+    tl_subst_var(&m, X->k->vid, tl_ir_int(X->k, v, TL_I32, a->stmt ? a->stmt->loc : X->k->loc));
+    for (int d = 0; d < c.ndim; d++)
+        if (c.start[d]) c.start[d] = tl_subst_expr(X->k, &m, (tl_expr_t *)c.start[d]);
+    tl_subst_free(&m);
+    return c;
+}
+
+// Whether a on one vector core and b on the other may overlap.
+static bool overlap_lanes(xs_t *X, const gacc_t *a, const gacc_t *b, const shared_t *sh, int eq,
+                          int later)
+{
+    relx_t r = {sh, eq, later, X->k->vid};
+    if (!X->k->vid) return true;
+    for (int v = 0; v < 2; v++) {
+        tl_hazard_access_t x = at_lane(X, &a->acc, v), y = at_lane(X, &b->acc, 1 - v);
+        if (tl_hazard_overlap(X->hz, &x, &y, rel, &r)) return true;
+    }
+    return false;
+}
+
 static int origin_of(const gacc_t *g)
 {
     return g->stmt->origin;
@@ -320,6 +349,37 @@ static void pair(xs_t *X, const gacc_t *x, const gacc_t *y)
             back[a->side] = true;
         }
     }
+}
+
+// Two GM accesses of the vector program, x before y in program order, at
+// least one a write, that one vector core's x and the other core's y may
+// touch in common (in one iteration, or across a loop's back edge): nothing
+// orders the two vector cores, and the reference runs a vector-only statement
+// lane after lane, which no flag between the cores reproduces. A warning
+// names both places (the simulator reports the race).
+static void pair_vv(xs_t *X, const gacc_t *x, const gacc_t *y)
+{
+    if (!x->acc.write && !y->acc.write) return;
+    if (X->nvv_warned && X->vv_warned[X->nvv_warned - 1] == y->stmt) return;
+    shared_t sh;
+    shared(x, y, &sh);
+    if (sh.exclusive) return;
+    // under an `if` on vid only one core runs both: it orders them itself
+    const step_t *cx[MAXD];
+    chain(x, cx);
+    for (int i = 0; i < sh.n; i++) {
+        const tl_stmt_t *o = cx[i]->owner;
+        if (o->kind == TL_ST_IF && tl_hazard_mentions(X->hz, o->if_.cond, X->k->vid)) return;
+    }
+    bool hit = overlap_lanes(X, x, y, &sh, sh.nloop, -1);
+    for (int l = sh.nloop - 1; l >= 0 && !hit; l--) hit = overlap_lanes(X, y, x, &sh, l, l);
+    if (!hit || X->nvv_warned == (int)TL_ARRAY_LEN(X->vv_warned)) return;
+    X->vv_warned[X->nvv_warned++] = y->stmt;
+    tl_diag_warning(X->ctx->diag, y->stmt->loc,
+                    "the two vector cores may both access '%s' here and at line %d (one core "
+                    "each, at least one writing) with nothing ordering them: cross_sync adds no "
+                    "flags between the vector cores",
+                    x->acc.buf->name, x->stmt->loc.line);
 }
 
 // --- placement
@@ -760,11 +820,11 @@ tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     X.k = k;
     X.ctx = ctx;
     tl_stmt_t *scope[2] = {program(k, TL_SIDE_CUBE), program(k, TL_SIDE_VEC)};
-    if (!scope[C] || !scope[V]) return TL_OK; // one core only: nothing to hand over
+    if (!scope[V]) return TL_OK; // cube only: nothing to hand over
     tl_rewrite_walk(k->body, reserve, &X);
     for (int s = 0; s < 2; s++) {
         X.depth = 0;
-        collect(&X, s, scope[s]);
+        if (scope[s]) collect(&X, s, scope[s]);
     }
     tl_status_t st = TL_OK;
     if (X.manual) {
@@ -783,6 +843,13 @@ tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         for (int j = 0; j < X.nacc; j++)
             if (X.acc[i].side == C && X.acc[j].side == V && X.acc[i].acc.buf == X.acc[j].acc.buf)
                 pair(&X, &X.acc[i], &X.acc[j]);
+    // Both vector cores run the vector program (threads=1: core 0 alone).
+    if (k->threads != 1)
+        for (int i = 0; i < X.nacc; i++)
+            for (int j = i + 1; j < X.nacc; j++)
+                if (X.acc[i].side == V && X.acc[j].side == V &&
+                    X.acc[i].acc.buf == X.acc[j].acc.buf && X.acc[i].stmt != X.acc[j].stmt)
+                    pair_vv(&X, &X.acc[i], &X.acc[j]);
     for (int i = 0; i < X.ndep; i++)
         if (!resolve(&X.dep[i])) {
             st = tl_diag_report(ctx->diag, TL_SEV_ERROR, X.dep[i].cons->stmt->loc, TL_ERR_INTERNAL,

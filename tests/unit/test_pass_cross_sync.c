@@ -374,3 +374,38 @@ TEST(cross_sync_release_implied_by_a_later_hand_off)
                                      NULL};
     check_passes(t, src, src, all);
 }
+
+// Vector core 0 writes rows 0-7 of O, then reads rows 8-15, which vector core
+// 1 wrote: nothing orders the two vector cores, and a warning says so. Each
+// core reading back its own rows is fine.
+#define LANES_HEAD                                                                                 \
+    HEADER("1", "",                                                                                \
+           "A: T.Tensor((2, 16, 64), 'float32'), O: T.Tensor((2, 16, 64), 'float32'), "            \
+           "C2: T.Tensor((2, 16, 64), 'float32')")                                                 \
+    "            u = T.alloc_ub((8, 64), 'float32')\n"                                             \
+    "            T.copy(A[cid, vid * 8, 0], u)\n"                                                  \
+    "            T.copy(u, O[cid, vid * 8, 0])\n"                                                  \
+    "            T.copy(O[cid, %s, 0], u)\n"                                                       \
+    "            T.tile.add(u, u, 1.0)\n"                                                          \
+    "            T.copy(u, C2[cid, vid * 8, 0])\n"                                                 \
+    "    return main\n"
+
+static bool lanes_warn(tl_test_t *t, const char *rows)
+{
+    char src[4096];
+    snprintf(src, sizeof src, LANES_HEAD, rows);
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    bool w = false;
+    if (compile_ok(t, &p, &s, split_sync))
+        w = strstr(tl_diag_text(&p.d), "k.py:13:13: warning: the two vector cores may both "
+                                       "access 'O' here and at line 12") != NULL;
+    pk_free(&p);
+    return w;
+}
+
+TEST(cross_sync_warns_when_the_vector_cores_share_gm)
+{
+    CHECK(lanes_warn(t, "8 - vid * 8"));
+    CHECK(!lanes_warn(t, "vid * 8"));
+}
