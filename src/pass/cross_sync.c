@@ -351,6 +351,24 @@ static void pair(xs_t *X, const gacc_t *x, const gacc_t *y)
     }
 }
 
+// Whether access g's place depends on a loop around it that is not one of
+// the shared loops in sh.
+static bool unshared_loop_var(const xs_t *X, const gacc_t *g, const shared_t *sh)
+{
+    for (int i = 0; i < g->nsteps; i++) {
+        const tl_stmt_t *o = g->steps[i].owner;
+        if (o->kind != TL_ST_FOR) continue;
+        bool shared_loop = false;
+        for (int l = 0; l < sh->nloop && !shared_loop; l++)
+            shared_loop = sh->loop[l]->origin == o->origin;
+        if (shared_loop) continue;
+        for (int d = 0; d < g->acc.ndim; d++)
+            if (g->acc.start[d] && tl_hazard_mentions(X->hz, g->acc.start[d], o->for_.var))
+                return true;
+    }
+    return false;
+}
+
 // Two GM accesses of the vector program, x before y in program order, at
 // least one a write, that one vector core's x and the other core's y may
 // touch in common (in one iteration, or across a loop's back edge): nothing
@@ -371,6 +389,9 @@ static void pair_vv(xs_t *X, const gacc_t *x, const gacc_t *y)
         const tl_stmt_t *o = cx[i]->owner;
         if (o->kind == TL_ST_IF && tl_hazard_mentions(X->hz, o->if_.cond, X->k->vid)) return;
     }
+    // the overlap test knows nothing of loops the two do not share: no warning
+    // unless both places are fixed in them
+    if (unshared_loop_var(X, x, &sh) || unshared_loop_var(X, y, &sh)) return;
     bool hit = overlap_lanes(X, x, y, &sh, sh.nloop, -1);
     for (int l = sh.nloop - 1; l >= 0 && !hit; l--) hit = overlap_lanes(X, y, x, &sh, l, l);
     if (!hit || X->nvv_warned == (int)TL_ARRAY_LEN(X->vv_warned)) return;

@@ -408,4 +408,20 @@ TEST(cross_sync_warns_when_the_vector_cores_share_gm)
 {
     CHECK(lanes_warn(t, "8 - vid * 8"));
     CHECK(!lanes_warn(t, "vid * 8"));
+    // A place that depends on a loop the other access is not in: unknown, no
+    // warning (rows i * 16 + vid * 8 in the loop, 64 + vid * 8 after it).
+    static const char *src = HEADER("2", "3", MM_PARAMS) MM_BUFFERS
+        "            for i in T.serial(4):\n"
+        "                T.copy(A[i * 16, 0], a)\n"
+        "                T.gemm_v0(a, b, c, init=True)\n"
+        "                T.copy(c, W[cid, 0, 0])\n"
+        "                T.copy(W[cid, vid * 8, 0], u)\n"
+        "                T.copy(u, C[cid, i * 16 + vid * 8, 0])\n"
+        "            T.copy(u, C[cid, 48 + vid * 8, 0])\n"
+        "    return main\n";
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, split_sync))
+        CHECK(!strstr(tl_diag_text(&p.d), "the two vector cores may both access"));
+    pk_free(&p);
 }
