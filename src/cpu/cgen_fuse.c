@@ -11,14 +11,17 @@
 // be evaluated before the loop) and without run-time checks. Supported:
 // float32 add/sub/mul/div/max/min (tile or scalar operand), abs, relu, round,
 // sqrt, reciprocal, clamp, fill, row_expand_{mul,sub,div}, the casts of
-// cpufast.c (same pairs, same results) and same-dtype UB -> UB copies.
+// cpufast.c without float16 (same results; the runtime's float16 casts use
+// the conversion instructions, faster than bit forms the compiler
+// vectorises) and same-dtype UB -> UB copies. A float32 row sum (reduce_sum
+// over dim -1, with a real_shape corner) becomes a loop of its own.
 // Results are those of the tile-op library (what cpufast.c computes: sub and
 // div by a scalar as add(-s) and mul(1/s), max/min keeping a NaN first
 // operand).
 //
 // Ops join a run when they cover the same number of elements (row_expand
 // ops also the same row length) and every pair of spans where one is
-// written is either the same span (same buffer, same start text) or
+// written is either the same span (same buffer, structurally equal starts) or
 // disjoint in the scratchpad; a row operand must be disjoint from every
 // written span. Then element j of each op depends only on element j of the
 // earlier ops, so the fused loop computes what the ops one after another do.
@@ -127,7 +130,7 @@ static char *checked_free_text(tl_cgen_t *g, const tl_expr_t *e, bool as_index)
 
 static bool vec_dtype(tl_dtype_t t)
 {
-    return t == TL_F32 || t == TL_BF16 || t == TL_F16 || t == TL_I8 || t == TL_I16 || t == TL_I32;
+    return t == TL_F32 || t == TL_BF16 || t == TL_I8 || t == TL_I16 || t == TL_I32;
 }
 
 // The span of region operand i (count < 0: the region, which must be
@@ -219,12 +222,14 @@ static bool all_f32(const cand_t *c)
     return true;
 }
 
+// float16 is left to the runtime, whose conversions use the conversion
+// instructions (faster than the branch-free bit forms the compiler vectorises).
 static bool cast_pair(tl_dtype_t dt, tl_dtype_t st)
 {
     bool to_int = dt == TL_I8 || dt == TL_I16 || dt == TL_I32;
-    if (to_int) return st == TL_F32 || st == TL_F16;
-    if (dt == TL_F32) return st == TL_I32 || st == TL_BF16 || st == TL_F16;
-    return (dt == TL_BF16 || dt == TL_F16) && st == TL_F32;
+    if (to_int) return st == TL_F32;
+    if (dt == TL_F32) return st == TL_I32 || st == TL_BF16;
+    return dt == TL_BF16 && st == TL_F32;
 }
 
 // Operands of op s, if it is one of the supported ops.
@@ -395,8 +400,7 @@ static const char *store_type(tl_dtype_t t)
 {
     switch (t) {
     case TL_F32: return "float";
-    case TL_BF16:
-    case TL_F16: return "uint16_t";
+    case TL_BF16: return "uint16_t";
     case TL_I8: return "int8_t";
     case TL_I16: return "int16_t";
     default: return "int32_t";
@@ -438,18 +442,12 @@ static void result(emit_t *e, int i, const char *v)
 static void cast_value(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x)
 {
     char w[96];
-    if (st == TL_F16)
-        snprintf(w, sizeof w, "tlc_v_f16_f32(%s)", x);
-    else if (st == TL_BF16)
-        snprintf(w, sizeof w, "tlc_bf16_f32(%s)", x);
-    else
-        snprintf(w, sizeof w, "%s", x);
+    snprintf(w, sizeof w, st == TL_BF16 ? "tlc_bf16_f32(%s)" : "%s", x);
     switch (dt) {
     case TL_I8: snprintf(out, cap, "(int8_t)tlc_v_sat(%s, -128.0f, 127.0f)", w); break;
     case TL_I16: snprintf(out, cap, "(int16_t)tlc_v_sat(%s, -32768.0f, 32767.0f)", w); break;
     case TL_I32: snprintf(out, cap, "tlc_v_sat32(%s)", w); break;
     case TL_BF16: snprintf(out, cap, "tlc_v_f32_bf16(%s)", w); break;
-    case TL_F16: snprintf(out, cap, "tlc_v_f32_f16(%s)", w); break;
     default: snprintf(out, cap, st == TL_I32 ? "(float)%s" : "%s", w); break;
     }
 }
@@ -457,7 +455,7 @@ static void cast_value(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, cons
 static void emit_op(emit_t *e, const fop_t *o, const char *const *sc)
 {
     tl_opcode_t code = o->s->op.code;
-    char a[32], b[32], v[256];
+    char a[48], b[48], v[512];
     const group_t *gr = e->gr;
     if (code == TL_OP_FILL) {
         result(e, o->sp[0], sc[0]);
@@ -512,7 +510,7 @@ static void emit(tl_cgen_t *g, group_t *gr)
                      i, t, g->lane, (int)TL_SCOPE_UB, g->x->addr[s->buf->id], s->off);
         e.val[i] = -1;
     }
-    char names[MAX_OPS][2][24];
+    char names[MAX_OPS][2][48];
     const char *sc[MAX_OPS][2];
     for (int k = 0; k < gr->nop; k++)
         for (int j = 0; j < gr->op[k].nsc; j++) {
@@ -565,6 +563,95 @@ static bool op_lanes(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
     return true;
 }
 
+// --- row sums ----------------------------------------------------------------------------
+
+// reduce_sum of a 2-D float32 UB tile over its rows (dim -1, clear), with a
+// real_shape corner, as cpufast.c sums: in double, in column order, rounded
+// once. A loop of its own (the rows run independently and vectorise).
+typedef struct {
+    cand_t c; // sp[0] the output, sp[1] the input from its start
+    int64_t rows, cols, ld;
+} rsum_t;
+
+static bool analyse_rsum(tl_cgen_t *g, const tl_stmt_t *s, rsum_t *o)
+{
+    const tl_op_t *op = &s->op;
+    memset(o, 0, sizeof *o);
+    if (op->code != TL_OP_REDUCE_SUM || op->nargs != 2 || !op->clear ||
+        op->args[0].kind != TL_ARG_REGION || (op->dim != -1 && op->dim != 1))
+        return false;
+    const tl_region_t *in = &op->args[0].region;
+    const int64_t *rs = op->real_shape;
+    if (in->ndim != 2 || in->buf->dtype != TL_F32 || !constant(g, in->extent[0], &o->rows) ||
+        !constant(g, in->extent[1], &o->cols) || rs[0] < 0 || rs[1] < 0 || rs[0] > o->rows ||
+        rs[1] > o->cols)
+        return false;
+    bool real = rs[0] || rs[1];
+    o->rows = rs[0] ? rs[0] : o->rows;
+    o->cols = rs[1] ? rs[1] : o->cols;
+    o->ld = in->buf->shape[1];
+    if (o->rows <= 0 || o->cols <= 0 || !region_span(g, op, 1, -1, &o->c) ||
+        o->c.sp[0].buf->dtype != TL_F32 || o->c.n < o->rows || (o->c.n > o->rows && !real))
+        return false;
+    int64_t n = o->c.n;
+    o->c.n = (o->rows - 1) * o->ld + o->cols; // the input elements from its start
+    bool ok = region_span(g, op, 0, o->c.n, &o->c);
+    o->c.n = n;
+    return ok && disjoint(&o->c.sp[0], &o->c.sp[1]);
+}
+
+static void emit_rsum(tl_cgen_t *g, const rsum_t *o)
+{
+    int b = g->tmp++;
+    tl_cgen_line(g, "{");
+    g->indent++;
+    tl_cgen_line(g, "float *const p%d_0 = (float *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", b,
+                 g->lane, (int)TL_SCOPE_UB, g->x->addr[o->c.sp[0].buf->id], o->c.sp[0].off);
+    tl_cgen_line(g,
+                 "const float *const p%d_1 = (const float *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;",
+                 b, g->lane, (int)TL_SCOPE_UB, g->x->addr[o->c.sp[1].buf->id], o->c.sp[1].off);
+    tl_cgen_line(g, "_Pragma(\"GCC ivdep\") for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {",
+                 o->rows);
+    g->indent++;
+    tl_cgen_line(g, "double acc = 0.0;");
+    tl_cgen_line(g,
+                 "for (int64_t c = 0; c < INT64_C(%" PRId64
+                 "); c++) acc += p%d_1[r * INT64_C(%" PRId64 ") + c];",
+                 o->cols, b, o->ld);
+    tl_cgen_line(g, "p%d_0[r] = (float)acc;", b);
+    g->indent--;
+    tl_cgen_line(g, "}");
+    g->indent--;
+    tl_cgen_line(g, "}");
+}
+
+// A row sum at items[0] on every lane of mask: emitted, 1; else 0.
+static int fuse_rsum(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope)
+{
+    unsigned lanes = 0;
+    rsum_t o;
+    if (s->kind != TL_ST_OP || s->op.code != TL_OP_REDUCE_SUM ||
+        !op_lanes(g, s, mask, scope, &lanes))
+        return 0;
+    int save = g->lane;
+    bool ok = true;
+    for (int l = 0; ok && l < TL_CGEN_LANES; l++) {
+        if (!(lanes >> l & 1)) continue;
+        g->lane = l;
+        ok = analyse_rsum(g, s, &o);
+        cand_free(&o.c);
+    }
+    for (int l = 0; ok && l < TL_CGEN_LANES; l++) {
+        if (!(lanes >> l & 1)) continue;
+        g->lane = l;
+        analyse_rsum(g, s, &o);
+        emit_rsum(g, &o);
+        cand_free(&o.c);
+    }
+    g->lane = save;
+    return ok;
+}
+
 // The group of items[0..limit) that lane l can fuse (stops at the first op that does not join).
 static int build(tl_cgen_t *g, const tl_stmt_t *const *items, int limit, unsigned mask,
                  tl_side_t scope, unsigned lanes, group_t *gr)
@@ -602,6 +689,7 @@ int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned ma
     const tl_stmt_t *leaf[MAX_OPS + 1];
     int own[MAX_OPS + 1];
     if (g->st || !n) return 0;
+    if (fuse_rsum(g, items[0], mask, scope)) return 1;
     // up to MAX_OPS leaves, and the one after them (to see where an item ends)
     int total = flatten(items, TL_MIN(n, MAX_OPS + 1), -1, leaf, own, 0);
     unsigned lanes = 0;

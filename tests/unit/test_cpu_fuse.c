@@ -1,8 +1,9 @@
 // Inline element-wise loops of the generated C (src/cpu/cgen_fuse.c) against
 // the reference executor, bit for bit (NaNs compare equal whatever their
 // payload): chains of float32 ops with tile and scalar operands, in place and
-// out of place, row_expand, clamp, fill, the casts float32 -> float16 ->
-// int8 / float32, bfloat16 -> float32, int32 <-> float32, a UB -> UB copy,
+// out of place, row_expand, clamp, fill, float32 -> int32 -> float32,
+// bfloat16 -> float32 (float16 casts stay runtime calls), a UB -> UB copy,
+// row sums (whole rows and a real_shape corner),
 // and spans that overlap without being equal (which must not be fused) on
 // data with NaN, infinities, signed zeros, float16 subnormals and overflow.
 // Each kernel also checks that the module has the inline loops, so the
@@ -23,14 +24,15 @@ static const char *fuse_src =
     "import tilelang\n"
     "import tilelang.language as T\n"
     "\n"
-    "@tilelang.jit(out_idx=[3, 4, 5, 6, 7])\n"
+    "@tilelang.jit(out_idx=[3, 4, 5, 6, 7, 8])\n"
     "def fuse(R=8, C=64):\n"
     "    h = R // 2\n"
     "    @T.prim_func\n"
     "    def main(A: T.Tensor((R, C), 'float32'), V: T.Tensor((R,), 'float32'),\n"
     "             B: T.Tensor((R, C), 'bfloat16'), OF: T.Tensor((R, C), 'float32'),\n"
     "             OH: T.Tensor((R, C), 'float16'), OI: T.Tensor((R, C), 'int8'),\n"
-    "             OG: T.Tensor((R, C), 'float32'), OJ: T.Tensor((R, C), 'int32')):\n"
+    "             OG: T.Tensor((R, C), 'float32'), OJ: T.Tensor((R, C), 'int32'),\n"
+    "             OS: T.Tensor((2, R), 'float32')):\n"
     "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
     "            a = T.alloc_ub([h, C], 'float32')\n"
     "            b = T.alloc_ub([h, C], 'float32')\n"
@@ -39,6 +41,7 @@ static const char *fuse_src =
     "            q = T.alloc_ub([h, C], 'int8')\n"
     "            bb = T.alloc_ub([h, C], 'bfloat16')\n"
     "            n = T.alloc_ub([h, C], 'int32')\n"
+    "            rs = T.alloc_ub([h], 'float32')\n"
     "            with T.Scope('V'):\n"
     "                r0 = vid * h\n"
     "                T.copy(A[r0 : r0 + h, :], a)\n"
@@ -67,6 +70,10 @@ static const char *fuse_src =
     "                T.tile.div(b, b, a)\n"
     "                T.tile.mul(b, b, a)\n"
     "                T.copy(b, OF[r0 : r0 + h, :])\n"
+    "                T.reduce_sum(b, rs, dim=-1)\n"
+    "                T.copy(rs, OS[0, r0 : r0 + h])\n"
+    "                T.reduce_sum(b, rs, dim=-1, real_shape=[h, C - 5])\n"
+    "                T.copy(rs, OS[1, r0 : r0 + h])\n"
     "                T.tile.cast(a, bb, mode='CAST_NONE', count=h * C)\n"
     "                T.tile.cast(n, a, mode='CAST_RINT', count=h * C)\n"
     "                T.tile.cast(b, n, mode='CAST_NONE', count=h * C)\n"
@@ -136,8 +143,8 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
     }
     REQUIRE(tl_exec_run(x) == TL_OK);
     REQUIRE(tl_cpu_run(c) == TL_OK);
-    static const char *outs[] = {"OF", "OH", "OI", "OG", "OJ"};
-    for (int o = 0; o < 5; o++) {
+    static const char *outs[] = {"OF", "OH", "OI", "OG", "OJ", "OS"};
+    for (int o = 0; o < 6; o++) {
         tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
         REQUIRE(want && got);
         size_t n = tl_tensor_numel(want), sz = (size_t)tl_dtype_size(want->dtype);
@@ -151,12 +158,15 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
         }
         CHECK_EQ(bad, 0);
     }
-    // the chains became inline loops; the GM copies and the shifted add did not
+    // the chains became inline loops; the GM copies, the float16 casts and the
+    // shifted add did not
     const char *src = tl_cpu_source(c);
     REQUIRE(src);
     CHECK(count(src, "GCC ivdep") >= 5);
-    CHECK(count(src, "tlc_v_f32_f16(") >= 1);
-    CHECK(count(src, "rt->op(") <= 9);
+    CHECK(count(src, "tlc_v_sat32(x") >= 1);
+    CHECK(count(src, "tlc_bf16_f32(x") >= 1);
+    CHECK(count(src, "double acc") == 2);
+    CHECK(count(src, "rt->op(") <= 14);
     CHECK_EQ(d.nerrors, 0);
     tl_cpu_destroy(c);
     tl_exec_destroy(x);
