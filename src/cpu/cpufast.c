@@ -70,10 +70,32 @@ static int64_t count_arg(const tl_opcall_t *call, int i)
     return a->scalar.i;
 }
 
+// 16 floats -> int8/int16 as to_int does: round to nearest even, clamp, NaN -> 0.
+static FAST __m512i to_int16x(const float *s, float lo, float hi)
+{
+    __m512 x = _mm512_loadu_ps(s);
+    __m512 r = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+    r = _mm512_min_ps(_mm512_max_ps(r, _mm512_set1_ps(lo)), _mm512_set1_ps(hi));
+    return _mm512_maskz_cvtps_epi32((__mmask16)~nan, r);
+}
+
 static FAST void to_int(tl_dtype_t dt, void *d, const float *s, int64_t n)
 {
     double lo = tl_dtype_min(dt), hi = tl_dtype_max(dt);
     float flo = (float)lo, fhi = (float)hi;
+    int64_t v = 0;
+    if (dt == TL_I8)
+        for (; v + 16 <= n; v += 16)
+            _mm_storeu_si128((__m128i *)((int8_t *)d + v),
+                             _mm512_cvtepi32_epi8(to_int16x(s + v, flo, fhi)));
+    else if (dt == TL_I16)
+        for (; v + 16 <= n; v += 16)
+            _mm256_storeu_si256((__m256i *)((int16_t *)d + v),
+                                _mm512_cvtepi32_epi16(to_int16x(s + v, flo, fhi)));
+    d = (uint8_t *)d + v * tl_dtype_size(dt);
+    s += v;
+    n -= v;
     if (dt == TL_I8) {
         int8_t *o = d;
         IVDEP
