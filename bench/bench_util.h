@@ -1,6 +1,6 @@
 // Helpers shared by the CPU-backend benchmarks (bench/bench_*.c): timing with
-// medians (alone, or of two functions in alternation), compiling a kernel of kernels/ for the cpu
-// target, and random tensors. Benchmarks run from the repository root (`make bench`).
+// medians, compiling a kernel of kernels/ for the cpu target, and random
+// tensors. Benchmarks run from the repository root (`make bench`).
 #ifndef TL_BENCH_UTIL_H
 #define TL_BENCH_UTIL_H
 
@@ -40,30 +40,6 @@ static inline double bench_median(void (*fn)(void *), void *arg, int reps)
     }
     qsort(t, (size_t)reps, sizeof t[0], bench_cmp);
     return t[reps / 2];
-}
-
-// Medians of fa(aa) and fb(ab) timed in alternation, `reps` calls each after
-// one warm-up call of each: a load that comes and goes on a shared machine
-// then slows both sides alike, and their ratio stays meaningful.
-static inline void bench_pair(void (*fa)(void *), void *aa, void (*fb)(void *), void *ab, int reps,
-                              double *ta, double *tb)
-{
-    double t[2][256];
-    if (reps > 256) reps = 256;
-    fa(aa);
-    fb(ab);
-    for (int i = 0; i < reps; i++) {
-        double t0 = bench_now();
-        fa(aa);
-        double t1 = bench_now();
-        fb(ab);
-        t[0][i] = t1 - t0;
-        t[1][i] = bench_now() - t1;
-    }
-    qsort(t[0], (size_t)reps, sizeof t[0][0], bench_cmp);
-    qsort(t[1], (size_t)reps, sizeof t[1][0], bench_cmp);
-    *ta = t[0][reps / 2];
-    *tb = t[1][reps / 2];
 }
 
 static inline void bench_die(tl_diag_t *d, const char *what)
