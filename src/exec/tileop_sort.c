@@ -293,17 +293,27 @@ static void gather_mask_sizes(const tl_opcall_t *call, const uint8_t *bits, int6
     *kept = repeats * in_repeat;
 }
 
+// Operands 0 and 1 as views of one 16- or 32-bit dtype (gather_mask, brcb).
+static tl_status_t b16_b32_pair(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t **dv,
+                                const tl_view_t **sv)
+{
+    tl_status_t st;
+    if ((st = tl_tileop_view(ctx, call, 0, dv)) || (st = tl_tileop_view(ctx, call, 1, sv)))
+        return st;
+    int size = tl_dtype_size((*sv)->dtype);
+    if ((*dv)->dtype != (*sv)->dtype || (size != 2 && size != 4))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
+                              "takes 16- or 32-bit elements of one dtype, got %s from %s",
+                              tl_dtype_name((*dv)->dtype), tl_dtype_name((*sv)->dtype));
+    return TL_OK;
+}
+
 static tl_status_t gather_mask_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     const tl_view_t *dv, *sv;
-    tl_status_t st;
-    if ((st = tl_tileop_view(ctx, call, 0, &dv)) || (st = tl_tileop_view(ctx, call, 1, &sv)))
-        return st;
+    tl_status_t st = b16_b32_pair(ctx, call, &dv, &sv);
+    if (st) return st;
     int size = tl_dtype_size(sv->dtype);
-    if (dv->dtype != sv->dtype || (size != 2 && size != 4))
-        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
-                              "takes 16- or 32-bit elements of one dtype, got %s from %s",
-                              tl_dtype_name(dv->dtype), tl_dtype_name(sv->dtype));
     const uint8_t *bits = NULL;
     int64_t per = 256 / size;
     if (!call->op->pattern) {
@@ -381,14 +391,9 @@ static void brcb_sizes(const tl_opcall_t *call, int64_t *repeat, int64_t *blk, i
 static tl_status_t brcb_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     const tl_view_t *dv, *sv;
-    tl_status_t st;
-    if ((st = tl_tileop_view(ctx, call, 0, &dv)) || (st = tl_tileop_view(ctx, call, 1, &sv)))
-        return st;
+    tl_status_t st = b16_b32_pair(ctx, call, &dv, &sv);
+    if (st) return st;
     int size = tl_dtype_size(dv->dtype);
-    if (sv->dtype != dv->dtype || (size != 2 && size != 4))
-        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
-                              "takes 16- or 32-bit elements of one dtype, got %s from %s",
-                              tl_dtype_name(dv->dtype), tl_dtype_name(sv->dtype));
     for (int i = 2; i < 5; i++) {
         tl_scalar_t sc;
         if ((st = tl_tileop_scalar(ctx, call, i, &sc))) return st;

@@ -28,6 +28,17 @@ static const char *dt(const tl_region_t *r)
     return tl_dtype_name(r->buf->dtype);
 }
 
+// Operands 0 and 1 of one 16- or 32-bit dtype (gather_mask, brcb_experiment).
+static bool b16_b32(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
+{
+    const tl_region_t *dst = &op->args[0].region, *src = &op->args[1].region;
+    int size = tl_dtype_size(dst->buf->dtype);
+    if (src->buf->dtype == dst->buf->dtype && (size == 2 || size == 4)) return true;
+    tl_eval_fail(ev, loc, "T.tile.%s takes 16- or 32-bit elements of one dtype, got %s from %s",
+                 tl_op_info(op->code)->name, dt(dst), dt(src));
+    return false;
+}
+
 bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
 {
     const char *name = tl_op_info(op->code)->name;
@@ -115,14 +126,7 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
         return true;
     }
     case TL_OP_GATHER_MASK: {
-        int size = tl_dtype_size(t);
-        if (src->buf->dtype != t || (size != 2 && size != 4)) {
-            tl_eval_fail(
-                ev, loc,
-                "T.tile.gather_mask takes 16- or 32-bit elements of one dtype, got %s from %s",
-                dt(dst), dt(src));
-            return false;
-        }
+        if (!b16_b32(ev, op, loc)) return false;
         if (op->nargs > 2 && op->args[2].region.buf->dtype != TL_U32) {
             tl_eval_fail(ev, loc, "T.tile.gather_mask's pattern buffer '%s' must be uint32, not %s",
                          op->args[2].region.buf->name, dt(&op->args[2].region));
@@ -137,14 +141,8 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
         return true;
     }
     case TL_OP_BRCB: {
+        if (!b16_b32(ev, op, loc)) return false;
         int size = tl_dtype_size(t);
-        if (src->buf->dtype != t || (size != 2 && size != 4)) {
-            tl_eval_fail(
-                ev, loc,
-                "T.tile.brcb_experiment takes 16- or 32-bit elements of one dtype, got %s from %s",
-                dt(dst), dt(src));
-            return false;
-        }
         int64_t repeat, blk, rep;
         if (!konst(&op->args[2], &repeat) || !konst(&op->args[3], &blk) ||
             !konst(&op->args[4], &rep))
