@@ -103,6 +103,7 @@ typedef struct {
     int n;
     bool pair;
     tl_pipe_t src, dst;
+    tl_side_t side;
     bool removed;
 } item_t;
 
@@ -706,7 +707,53 @@ typedef struct {
     tl_stmt_t *loop, *lseq;
     int lindex;
     bool lscope;
+    // where the set and the wait go: right after the producer and right
+    // before the consumer, inside the plain sequences below seq that hold them
+    tl_stmt_t *set_seq, *wait_seq;
+    int set_at, wait_at;
 } place_t;
+
+// The statement at level j of a path, or NULL past the end of its sequence.
+static const tl_stmt_t *path_item(const pos_t *path, int j)
+{
+    const tl_stmt_t *seq = path[j].seq;
+    return path[j].index < seq->seq.n ? seq->seq.items[path[j].index] : NULL;
+}
+
+// The deepest level at or below j whose enclosing statements from level j on
+// are plain sequences (each runs exactly once when level j's statement does).
+static int plain_depth(const pos_t *path, int npath, int j)
+{
+    while (j + 1 < npath) {
+        const tl_stmt_t *x = path_item(path, j);
+        if (!x || x->kind != TL_ST_SEQ || path[j + 1].seq != x) break;
+        j++;
+    }
+    return j;
+}
+
+// Narrows p from level j: through plain sequences both paths share, then the
+// set's and the wait's own plain sequences (a pipelined loop's prologue,
+// steady state and epilogue are such sequences: a sync goes next to its
+// access, not around the whole sequence).
+static void narrow_place(const rec_t *r, const dep_t *d, int j, place_t *p)
+{
+    while (j + 1 < r->npath && j + 1 < d->npath && r->path[j].index == d->path[j].index) {
+        const tl_stmt_t *x = path_item(d->path, j);
+        if (!x || x->kind != TL_ST_SEQ || r->path[j + 1].seq != x || d->path[j + 1].seq != x) break;
+        j++;
+    }
+    p->seq = d->path[j].seq;
+    p->in_scope = d->in_scope[j];
+    p->ip = r->path[j].index;
+    p->ib = d->path[j].index;
+    int js = p->ip == p->ib ? j : plain_depth(r->path, r->npath, j);
+    int jw = p->ip == p->ib ? j : plain_depth(d->path, d->npath, j);
+    p->set_seq = r->path[js].seq;
+    p->set_at = r->path[js].index + 1;
+    p->wait_seq = d->path[jw].seq;
+    p->wait_at = d->path[jw].index;
+}
 
 static const iter_t *find_iter(const iter_t *it, int n, const tl_stmt_t *L)
 {
@@ -723,10 +770,7 @@ static bool place(const dep_t *d, place_t *p)
     for (int j = 0; j < n; j++) {
         if (r->path[j].seq != d->path[j].seq) return false; // exclusive branches
         if (r->path[j].index != d->path[j].index) {
-            p->seq = d->path[j].seq;
-            p->in_scope = d->in_scope[j];
-            p->ip = r->path[j].index;
-            p->ib = d->path[j].index;
+            narrow_place(r, d, j, p);
             return p->ip < p->ib;
         }
         tl_stmt_t *X = d->path[j].seq->seq.items[d->path[j].index];
@@ -735,10 +779,7 @@ static bool place(const dep_t *d, place_t *p)
         if (!a || !b) return false;
         if (a->inst == b->inst && a->copy == b->copy) continue;
         if (a->inst != b->inst || a->copy == 0 || a->copy > b->copy) return false;
-        p->seq = d->path[j + 1].seq;
-        p->in_scope = d->in_scope[j + 1];
-        p->ip = r->path[j + 1].index;
-        p->ib = d->path[j + 1].index;
+        narrow_place(r, d, j + 1, p);
         p->loop = X;
         p->lseq = d->path[j].seq;
         p->lscope = d->in_scope[j];
@@ -797,20 +838,22 @@ static tl_status_t insert_for(sim_t *S, const dep_t *d, bool force_all)
         bool all = force_all || P != Q;
         tl_stmt_t *b = tl_rewrite_sync(S->k, all ? TL_SYNC_BARRIER_ALL : TL_SYNC_PIPE_BARRIER,
                                        all ? TL_PIPE_ALL : Q, TL_PIPE_NONE, NULL, 0, loc);
-        put(S, it, p.seq, p.ib, b, in_scope);
+        put(S, it, p.wait_seq, p.wait_at, b, in_scope);
         return TL_OK;
     }
     it->pair = true;
+    it->side = S->side;
     it->src = P;
     it->dst = Q;
     int vid = -1 - S->next_vid++;
     tl_stmt_t *set =
         tl_rewrite_sync(S->k, TL_SYNC_SET_FLAG, P, Q, tl_ir_int(S->k, vid, TL_I32, loc), 0, loc);
     tl_stmt_t *wait = tl_rewrite_sync(S->k, TL_SYNC_WAIT_FLAG, P, Q, set->sync.id, 0, loc);
+    // (when the set and the wait share a sequence, the later position first)
     if (p.loop && p.ip >= p.ib) {
         // back edge: wait, ..., set in the body; one set before the loop, one wait after
-        put(S, it, p.seq, p.ip + 1, set, in_scope);
-        put(S, it, p.seq, p.ib, wait, in_scope);
+        put(S, it, p.set_seq, p.set_at, set, in_scope);
+        put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
         bool lscope = p.lscope;
         tl_stmt_t *pro = tl_rewrite_sync(S->k, TL_SYNC_SET_FLAG, P, Q, set->sync.id, 0, loc);
         tl_stmt_t *epi = tl_rewrite_sync(S->k, TL_SYNC_WAIT_FLAG, P, Q, set->sync.id, 0, loc);
@@ -818,8 +861,8 @@ static tl_status_t insert_for(sim_t *S, const dep_t *d, bool force_all)
         put(S, it, p.lseq, p.lindex, pro, lscope);
         return TL_OK;
     }
-    put(S, it, p.seq, p.ib, wait, in_scope);
-    put(S, it, p.seq, p.ip + 1, set, in_scope);
+    put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
+    put(S, it, p.set_seq, p.set_at, set, in_scope);
     return TL_OK;
 }
 
@@ -953,6 +996,7 @@ static void reserve(void *arg, tl_stmt_t *s)
 
 typedef struct {
     int item, start, end;
+    int tried; // a + 1 once tried as a merge target for pair a
 } live_t;
 
 static int by_start(const void *a, const void *b)
@@ -961,8 +1005,136 @@ static int by_start(const void *a, const void *b)
     return x->start != y->start ? x->start - y->start : x->item - y->item;
 }
 
+// The innermost loop, if or while around s (NULL: the kernel body), found
+// from the root.
+static bool control_of(const tl_stmt_t *root, const tl_stmt_t *ctl, const tl_stmt_t *s,
+                       const tl_stmt_t **out)
+{
+    if (!root) return false;
+    if (root == s) {
+        *out = ctl;
+        return true;
+    }
+    switch (root->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < root->seq.n; i++)
+            if (control_of(root->seq.items[i], ctl, s, out)) return true;
+        return false;
+    case TL_ST_FOR: return control_of(root->for_.body, root, s, out);
+    case TL_ST_WHILE: return control_of(root->while_.body, root, s, out);
+    case TL_ST_IF:
+        return control_of(root->if_.then_, root, s, out) ||
+               control_of(root->if_.else_, root, s, out);
+    case TL_ST_SCOPE: return control_of(root->scope.body, ctl, s, out);
+    default: return false;
+    }
+}
+
+static const tl_stmt_t *control(const sim_t *S, const tl_stmt_t *s)
+{
+    const tl_stmt_t *c = NULL;
+    return control_of(S->k->body, NULL, s, &c) ? c : s; // not found: matches nothing
+}
+
+// Merges flag pair x into pair y of the same pipes and form, when their ids
+// run out: the earlier of the two waits and the later of the two sets stay
+// (with y's id), the rest goes. Only between syncs under the same loop or if
+// (so set and wait counts still match) and kept only when the program still
+// has no unordered conflict.
+// How far apart the body waits and the body sets of two pairs are.
+static int pair_distance(const order_t *o, const item_t *x, const item_t *y)
+{
+    int xw = x->n == 4 ? 1 : 0, xs = x->n == 4 ? 0 : 1, yw = y->n == 4 ? 1 : 0,
+        ys = y->n == 4 ? 0 : 1;
+    int d = abs(position(o, x->stmts[xw]) - position(o, y->stmts[yw])) +
+            abs(position(o, x->stmts[xs]) - position(o, y->stmts[ys]));
+    return d;
+}
+
+static bool merge_pair(sim_t *S, const order_t *o, item_t *x, item_t *y)
+{
+    // a plain pair merges into a plain or a loop-carried one (into its body
+    // wait and set), a loop-carried pair into a loop-carried one
+    if (x->side != y->side || (x->n == 4 && y->n != 4)) return false;
+    bool xloop = x->n == 4, yloop = y->n == 4;
+    int xw = xloop ? 1 : 0, xs = xloop ? 0 : 1, yw = yloop ? 1 : 0, ys = yloop ? 0 : 1;
+    int map[4] = {0, 1, 2, 3}; // x's sync j pairs with y's sync map[j]
+    map[xw] = yw;
+    map[xs] = ys;
+    int pos[2][4];
+    for (int j = 0; j < x->n; j++) {
+        if (x->syncs[j]->sync.kind != y->syncs[map[j]]->sync.kind ||
+            control(S, x->stmts[j]) != control(S, y->stmts[map[j]]))
+            return false;
+        pos[0][j] = position(o, x->stmts[j]);
+        pos[1][j] = position(o, y->stmts[map[j]]);
+        if (pos[0][j] < 0 || pos[1][j] < 0) return false;
+    }
+    // the syncs that stay: the earlier wait, the later set
+    bool take_w = pos[0][xw]<pos[1][xw], take_s = pos[0][xs]> pos[1][xs];
+    int wpos = take_w ? pos[0][xw] : pos[1][xw], spos = take_s ? pos[0][xs] : pos[1][xs];
+    if (!yloop && spos > wpos) return false; // the set must still come first
+    item_t saved = *y;
+    tl_expr_t *xid[4];
+    int n0 = S->ndisabled;
+    for (int j = 0; j < x->n; j++) {
+        xid[j] = x->syncs[j]->sync.id;
+        if ((j == xw && take_w) || (j == xs && take_s)) {
+            x->syncs[j]->sync.id = y->syncs[map[j]]->sync.id;
+            disable(S, y->stmts[map[j]]);
+            y->stmts[map[j]] = x->stmts[j];
+            y->syncs[map[j]] = x->syncs[j];
+        } else {
+            disable(S, x->stmts[j]);
+        }
+    }
+    S->side = x->side;
+    S->pipes = side_pipes[x->side];
+    if (simulate(S) || S->overflow) {
+        S->overflow = false;
+        enable_last(S, S->ndisabled - n0);
+        for (int j = 0; j < x->n; j++) x->syncs[j]->sync.id = xid[j];
+        *y = saved;
+        return false;
+    }
+    x->removed = true;
+    return true;
+}
+
+// When one pipe pair has more flag pairs than event ids, first merges pairs
+// whose waits and sets are next to each other (the loads of an A and a B
+// tile, released by their two L1 -> L0 copies): one pair then does the work of
+// two and loses almost no overlap.
+static void merge_neighbours(sim_t *S, const order_t *o)
+{
+    enum { NEAR = 8 };
+    int count[TL_PIPE_COUNT][TL_PIPE_COUNT] = {{0}};
+    for (int i = 0; i < S->nitems; i++) {
+        const item_t *it = &S->items[i];
+        if (!it->removed && it->pair && it->src < TL_PIPE_COUNT && it->dst < TL_PIPE_COUNT)
+            count[it->src][it->dst]++;
+    }
+    for (int i = 0; i < S->nitems; i++) {
+        item_t *x = &S->items[i];
+        if (x->removed || !x->pair || x->src >= TL_PIPE_COUNT || x->dst >= TL_PIPE_COUNT ||
+            count[x->src][x->dst] <= EVENT_IDS)
+            continue;
+        for (int j = 0; j < S->nitems; j++) {
+            item_t *y = &S->items[j];
+            if (j == i || y->removed || !y->pair || y->src != x->src || y->dst != x->dst ||
+                pair_distance(o, x, y) > NEAR)
+                continue;
+            if (merge_pair(S, o, x, y)) {
+                count[x->src][x->dst]--;
+                break;
+            }
+        }
+    }
+}
+
 // Colours the flag pairs of each pipe pair with event ids; a pair that finds
-// none free becomes a barrier_all at its wait.
+// none free is merged into a pair that has one where that keeps the program
+// ordered (merge_pair), else it becomes a barrier_all at its waits.
 static void assign_ids(sim_t *S)
 {
     order_t o = {0};
@@ -970,6 +1142,7 @@ static void assign_ids(sim_t *S)
     manual_t m;
     memset(&m, 0, sizeof m);
     tl_rewrite_walk(S->k->body, reserve, &m);
+    merge_neighbours(S, &o);
     live_t *lv = calloc((size_t)S->nitems + 1, sizeof *lv);
     int nl = 0;
     for (int i = 0; lv && i < S->nitems; i++) {
@@ -982,7 +1155,7 @@ static void assign_ids(sim_t *S)
             if (lo < 0 || p < lo) lo = p;
             if (p > hi) hi = p;
         }
-        lv[nl++] = (live_t){i, lo, hi};
+        lv[nl++] = (live_t){i, lo, hi, 0};
     }
     if (lv) qsort(lv, (size_t)nl, sizeof *lv, by_start);
     for (int a = 0; lv && a < nl; a++) {
@@ -1003,6 +1176,27 @@ static void assign_ids(sim_t *S)
             for (int j = 0; j < it->n; j++) it->syncs[j]->sync.id = e;
             continue;
         }
+        // the pairs of these pipes live here, nearest first (the merge moves
+        // the syncs the least)
+        bool merged = false;
+        for (int tries = 0; tries < a && !merged; tries++) {
+            int best = -1, best_d = 0;
+            for (int b = 0; b < a; b++) {
+                item_t *y = &S->items[lv[b].item];
+                if (y->removed || y->src != it->src || y->dst != it->dst ||
+                    lv[b].end < lv[a].start || lv[b].tried == a + 1)
+                    continue;
+                int d = pair_distance(&o, it, y);
+                if (best < 0 || d < best_d) best = b, best_d = d;
+            }
+            if (best < 0) break;
+            lv[best].tried = a + 1;
+            if (merge_pair(S, &o, it, &S->items[lv[best].item])) {
+                merged = true;
+                lv[best].end = TL_MAX(lv[best].end, lv[a].end);
+            }
+        }
+        if (merged) continue;
         // No event id left: order with barrier_all at every wait instead (a
         // pair's waits may guard different consumers: the unrolled copies of
         // a pipelined loop, the wait after a loop).

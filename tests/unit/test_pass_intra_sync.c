@@ -349,3 +349,54 @@ TEST(intra_sync_off_without_the_switch)
     if (compile_ok(t, &p, &s, sync_only)) CHECK_EQ(count(&p, "+ "), 0);
     pk_free(&p);
 }
+
+// A persistent loop around a 4-stage pipelined K loop of GM -> L1 -> L0 copies
+// and mmas: more than 8 MTE1 -> MTE2 pairs would be live at once, so pairs
+// whose syncs sit next to each other (the A and the B tile) share one; no
+// barrier_all is needed. The next tile's first loads wait for the MTE1 copy
+// that last read their buffer, not for the whole previous K loop: the set
+// sits inside the pipelined loop's epilogue, right after that copy.
+TEST(intra_sync_neighbouring_pairs_share_an_event_id)
+{
+    static const char *src = "import tilelang\n"
+                             "import tilelang.language as T\n"
+                             "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True}\n"
+                             "@tilelang.jit(out_idx=[2], pass_configs=CFG)\n"
+                             "def k(nk=8, tiles=3):\n"
+                             "    @T.prim_func\n"
+                             "    def main(A: T.Tensor((32, nk * 32), 'float16'),\n"
+                             "             B: T.Tensor((tiles * 64, nk * 32), 'float16'),\n"
+                             "             C: T.Tensor((tiles * 32, 64), 'float32')):\n"
+                             "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+                             "            a_l1 = T.alloc_L1((32, 32), 'float16')\n"
+                             "            b_l1 = T.alloc_L1((64, 32), 'float16')\n"
+                             "            a_l0 = T.alloc_L0A((32, 32), 'float16')\n"
+                             "            b_l0 = T.alloc_L0B((32, 64), 'float16')\n"
+                             "            c_l0 = T.alloc_L0C((32, 64), 'float32')\n"
+                             "            with T.Scope('C'):\n"
+                             "                for t in T.serial(tiles):\n"
+                             "                    for k in T.Pipelined(nk, num_stages=4):\n"
+                             "                        T.copy(A[0, k * 32], a_l1)\n"
+                             "                        T.copy(B[t * 64, k * 32], b_l1)\n"
+                             "                        T.copy(a_l1, a_l0)\n"
+                             "                        T.copy(b_l1, b_l0, transpose=True)\n"
+                             "                        T.mma(a_l0, b_l0, c_l0, init=(k == 0))\n"
+                             "                    T.copy(c_l0, C[t * 32, 0])\n"
+                             "    return main\n";
+    static const pk_pass_fn passes[] = {tl_pass_pipelined, tl_pass_intra_sync, NULL};
+    pk_spec_t s = {.src = src};
+    pk_t p;
+    if (compile_ok(t, &p, &s, passes)) {
+        CHECK_EQ(count(&p, "barrier_all"), 0);
+        CHECK(!strstr(tl_diag_text(&p.d), "no free"));
+        // the epilogue's copy of a_l1 (version 0) is followed by the release
+        // the next tile's first load waits for
+        CHECK_CONTAINS(dump(&p), "copy a_l1, a_l0\n");
+        const char *epi = strstr(dump(&p), "mma a_l0_v3");
+        const char *last = epi;
+        for (const char *q = epi; q && (q = strstr(q + 1, "copy a_l1, a_l0\n"));) last = q;
+        CHECK(last && last != epi && strstr(last, "set_flag mte1->mte2") &&
+              strstr(last, "set_flag mte1->mte2") < strstr(last, "copy b_l1_v1"));
+    }
+    pk_free(&p);
+}
