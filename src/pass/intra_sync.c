@@ -533,11 +533,12 @@ static tl_side_t leaf_side(const tl_stmt_t *s)
     return (tl_side_t)side;
 }
 
-static bool provably_runs(const tl_stmt_t *s)
+// Whether loop s provably runs at least `n` iterations.
+static bool provably_runs(const tl_stmt_t *s, int64_t n)
 {
     int64_t a, b;
     return s->kind == TL_ST_FOR && tl_ir_is_const_int(s->for_.start, &a) &&
-           tl_ir_is_const_int(s->for_.end, &b) && b > a;
+           tl_ir_is_const_int(s->for_.end, &b) && b - a >= n;
 }
 
 // Records of loop L's iterations become records of "some iteration".
@@ -575,6 +576,10 @@ static void sim_loop(sim_t *S, tl_stmt_t *s, bool in_scope)
     loopframe_t *lf = &S->loops[S->nloops++];
     memset(lf, 0, sizeof *lf);
     tl_stmt_t *body = s->kind == TL_ST_FOR ? s->for_.body : s->while_.body;
+    // The state after one iteration: unless the loop runs at least twice, the
+    // loop may end there, without what the second pass ordered.
+    state_t one;
+    bool have_one = false;
     for (int copy = 1; copy <= 2 && !S->dep.found; copy++) {
         S->iter[S->niter++] = (iter_t){s, inst, copy};
         if (s->kind == TL_ST_WHILE) check(S, s, copy > 1);
@@ -584,12 +589,17 @@ static void sim_loop(sim_t *S, tl_stmt_t *s, bool in_scope)
         lf->cont = NULL;
         lf->ncont = 0;
         S->niter--;
+        if (copy == 1 && !provably_runs(s, 2)) {
+            state_copy(S, &one, &S->st);
+            have_one = true;
+        }
     }
+    if (have_one) meet(S, &S->st, &one);
     for (int i = 0; i < lf->nbrk; i++) meet(S, &S->st, &lf->brk[i]);
     free(lf->brk);
     S->nloops--;
     close_loop(S, s, inst);
-    if (!provably_runs(s))
+    if (!provably_runs(s, 1))
         meet(S, &S->st, &pre);
     else
         state_free(&pre);
