@@ -16,7 +16,8 @@
 // extend those sets exactly as the hardware orders pipes (set_flag carries
 // everything complete on its source pipe, wait_flag hands it to the
 // destination, barriers, the scalar unit issuing in order). Loops run twice
-// (the second pass sees the back edge), `if` branches meet. The first access
+// (the second pass sees the back edge; a loop that may run once ends with the
+// meet of both passes), `if` branches meet. The first access
 // that conflicts with an unordered record gets the cheapest sync that orders
 // it; the program is then executed again, until nothing conflicts. A final
 // pass drops every inserted sync the others make redundant, then event ids
