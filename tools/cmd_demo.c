@@ -19,7 +19,7 @@ static void rate(char *out, size_t n, const tl_check_case_t *c, double seconds)
     if (seconds <= 0)
         snprintf(out, n, "-");
     else if (c->flops > 0)
-        snprintf(out, n, "%.1f GFLOP/s", c->flops / seconds * 1e-9);
+        snprintf(out, n, "%.1f %s", c->flops / seconds * 1e-9, c->int_ops ? "GOP/s" : "GFLOP/s");
     else if (c->bytes > 0)
         snprintf(out, n, "%.2f GB/s", c->bytes / seconds * 1e-9);
     else

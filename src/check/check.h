@@ -46,25 +46,27 @@ int64_t tl_check_dim(const tl_check_io_t *io, const char *name);
 float *tl_check_floats(const tl_tensor_t *t);
 
 typedef struct tl_check_case tl_check_case_t;
-typedef tl_status_t (*tl_check_golden_fn)(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d);
+typedef tl_status_t (*tl_check_golden_fn)(const tl_check_case_t *c, tl_check_io_t *io,
+                                          tl_diag_t *d);
 
 struct tl_check_case {
-    const char *name;  // unique: "sparse_attn/small"
-    const char *op;    // operator label for reports: "sparse_attn"
-    const char *file;  // kernel file, relative to the repository root
-    const char *kernel; // -k NAME, or NULL
-    const char *args[TL_CHECK_MAX_ITEMS];  // factory arguments NAME=VALUE
-    const char *dims[TL_CHECK_MAX_ITEMS];  // symbolic dims NAME=VALUE
-    const char *fills[TL_CHECK_MAX_ITEMS]; // PARAM=SPEC
+    const char *name;                        // unique: "sparse_attn/small"
+    const char *op;                          // operator label for reports: "sparse_attn"
+    const char *file;                        // kernel file, relative to the repository root
+    const char *kernel;                      // -k NAME, or NULL
+    const char *args[TL_CHECK_MAX_ITEMS];    // factory arguments NAME=VALUE
+    const char *dims[TL_CHECK_MAX_ITEMS];    // symbolic dims NAME=VALUE
+    const char *fills[TL_CHECK_MAX_ITEMS];   // PARAM=SPEC
     const char *outputs[TL_CHECK_MAX_ITEMS]; // parameters compared with the golden
-    double rtol, atol;    // float outputs
-    double int_atol;      // integer outputs (0: exact)
+    double rtol, atol;                       // float outputs
+    double int_atol;                         // integer outputs (0: exact)
     tl_check_golden_fn golden;
-    const char *shape;    // human description for reports
-    double flops;         // useful work of one run, for GFLOP/s (0: none)
-    double bytes;         // bytes moved by one run, for GB/s (0: none)
-    bool demo;            // a `tilec demo` case (tl_check_demo_cases)
-    bool slow;            // skipped under sanitizers
+    const char *shape; // human description for reports
+    double flops;      // useful work of one run, for GFLOP/s (0: none)
+    bool int_ops;      // flops counts integer operations: reported as GOP/s
+    double bytes;      // bytes moved by one run, for GB/s (0: none)
+    bool demo;         // a `tilec demo` case (tl_check_demo_cases)
+    bool slow;         // skipped under sanitizers
 };
 
 // All cases (NULL-terminated).
@@ -82,10 +84,10 @@ tl_status_t tl_check_backend_ref(void *arg, const tl_kernel_t *k, tl_check_io_t 
 
 typedef struct {
     bool passed;
-    double max_abs_err;  // over all compared outputs
+    double max_abs_err; // over all compared outputs
     size_t nmismatch;
-    double seconds;      // backend run time
-    char summary[512];   // the worst output's comparison line
+    double seconds;    // backend run time
+    char summary[512]; // the worst output's comparison line
 } tl_check_result_t;
 
 // Compiles the case's kernel (root: repository root for the file path), runs it
