@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 
+#include "exec/tileop_gemm_scratch.h"
 #include "exec/tileop_gemm_x86.h"
 
 typedef struct {
@@ -73,12 +74,11 @@ static void load_float(const mat_t *m, bool trans, float *out)
             load_row(t, m->p + r * m->ld * sz, m->cols, out + r * m->cols);
         return;
     }
-    float *rows = malloc((size_t)(m->rows * m->cols) * sizeof *rows + 1);
+    float *rows = tl_gemm_scratch(TL_GEMM_SCRATCH_TMP, (size_t)(m->rows * m->cols) * sizeof *rows);
     if (rows) { // convert the rows, then transpose in blocks
         for (int64_t r = 0; r < m->rows; r++)
             load_row(t, m->p + r * m->ld * sz, m->cols, rows + r * m->cols);
         tl_gemm_x86_transpose32((const uint32_t *)rows, m->rows, m->cols, (uint32_t *)out);
-        free(rows);
         return;
     }
     float row[TL_TILEOP_CHUNK];
@@ -246,17 +246,17 @@ tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     bool init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
     if (M == 0 || N == 0) return TL_OK;
 
+    // per-thread buffers kept from call to call (tileop_gemm_scratch.h)
     size_t esz = is_int ? sizeof(int32_t) : sizeof(float);
-    void *abuf = malloc((size_t)(M * K) * esz + 1), *bbuf = malloc((size_t)(K * N) * esz + 1);
-    int64_t *acc = is_int ? malloc((size_t)N * sizeof *acc) : NULL;
-    if (!abuf || !bbuf || (is_int && !acc)) {
-        free(abuf), free(bbuf), free(acc);
+    bool simd = is_int && a.v->dtype == TL_I8;
+    void *abuf = tl_gemm_scratch(TL_GEMM_SCRATCH_A, (size_t)(M * K) * esz);
+    if (abuf && simd && simd_int8(&a, ta, &b, tb, &c, M, N, K, init, abuf)) return TL_OK;
+    void *bbuf = tl_gemm_scratch(TL_GEMM_SCRATCH_B, (size_t)(K * N) * esz);
+    int64_t *acc = is_int ? tl_gemm_scratch(TL_GEMM_SCRATCH_TMP, (size_t)N * sizeof *acc) : NULL;
+    if (!abuf || !bbuf || (is_int && !acc))
         return tl_tileop_fail(ctx, call, TL_ERR_NOMEM, "out of memory for a %lldx%lldx%lld gemm",
                               (long long)M, (long long)N, (long long)K);
-    }
-    if (is_int && a.v->dtype == TL_I8 && simd_int8(&a, ta, &b, tb, &c, M, N, K, init, abuf)) {
-        // done by the SIMD kernels
-    } else if (is_int) {
+    if (is_int) {
         load_int(&a, ta, abuf);
         load_int(&b, tb, bbuf);
         gemm_i32(M, N, K, abuf, bbuf, (int32_t *)c.p, c.ld, init, acc);
@@ -267,6 +267,5 @@ tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         if (!tl_gemm_x86_f32(M, N, K, abuf, K, 1, bbuf, (float *)c.p, c.ld, init, exact))
             gemm_f32(M, N, K, abuf, bbuf, (float *)c.p, c.ld, init);
     }
-    free(abuf), free(bbuf), free(acc);
     return TL_OK;
 }

@@ -11,9 +11,10 @@
 // inputs are 16-bit or narrower, whose products are exact in float32).
 #include "exec/tileop_gemm_x86.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "exec/tileop_gemm_scratch.h"
 
 static void transpose_portable(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
 {
@@ -29,48 +30,6 @@ static void transpose_portable(const uint32_t *src, int64_t rows, int64_t cols, 
 #define INLINE inline __attribute__((always_inline))
 
 static int isa_cached = -1;
-
-// A per-thread scratch buffer for packed panels (freed when the thread exits):
-// a fresh allocation per call would fault its pages in on every gemm.
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-typedef struct {
-    size_t size;
-    void *p;
-} scratch_t;
-
-static void scratch_free(void *v)
-{
-    scratch_t *s = v;
-    free(s->p);
-    free(s);
-}
-
-static void scratch_init(void)
-{
-    pthread_key_create(&scratch_key, scratch_free);
-}
-
-static void *scratch(size_t size)
-{
-    pthread_once(&scratch_once, scratch_init);
-    scratch_t *s = pthread_getspecific(scratch_key);
-    if (!s) {
-        s = calloc(1, sizeof *s);
-        if (!s || pthread_setspecific(scratch_key, s)) {
-            free(s);
-            return NULL;
-        }
-    }
-    if (s->size < size) {
-        free(s->p);
-        s->size = (size + 4095) / 4096 * 4096;
-        s->p = aligned_alloc(64, s->size);
-        if (!s->p) s->size = 0;
-    }
-    return s->p;
-}
 
 static tl_gemm_isa_t detect(void)
 {
@@ -383,19 +342,18 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
     if (isa == TL_GEMM_AVX512) {
         int64_t G = (K + 3) / 4, P = (N + 15) / 16;
         size_t pb = TL_ALIGN_UP((size_t)(P * G * 64), 64);
-        uint8_t *Bp = scratch(pb + (size_t)M * sizeof(int32_t));
+        uint8_t *Bp = tl_gemm_scratch(TL_GEMM_SCRATCH_PACK, pb + (size_t)M * sizeof(int32_t));
         if (!Bp) return false;
         gemm_i8_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, (int32_t *)(Bp + pb));
         return true;
     }
     int64_t G2 = (K + 1) / 2, P = (N + 7) / 8;
-    int16_t *Bp = malloc((size_t)(P * G2 * 16) * sizeof *Bp);
-    int16_t *Ap = malloc((size_t)(M * 2 * G2) * sizeof *Ap);
-    bool ok = Bp && Ap;
-    if (ok) gemm_i8_avx2(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, Ap);
-    free(Bp);
-    free(Ap);
-    return ok;
+    size_t pb = TL_ALIGN_UP((size_t)(P * G2 * 16) * sizeof(int16_t), 64);
+    int16_t *Bp =
+        tl_gemm_scratch(TL_GEMM_SCRATCH_PACK, pb + (size_t)(M * 2 * G2) * sizeof(int16_t));
+    if (!Bp) return false;
+    gemm_i8_avx2(M, N, K, A, lda, B, ldb, tb, C, ldc, init, Bp, (int16_t *)((uint8_t *)Bp + pb));
+    return true;
 }
 
 // dst[c * rows + r] = src[r * cols + c] in 16 x 16 blocks.
