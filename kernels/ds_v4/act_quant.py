@@ -15,11 +15,14 @@
 # copies clip; padded columns are zeros and never raise the amax).
 #
 # Mode: mixed (T.Scope("V"), automatic intra-core sync and memory planning).
-# Each block quantises block_M rows, each vector core half of them. act_quant
-# reads X once: pass 1 keeps the raw bfloat16 row band in UB, laid out as
-# [column chunk, row, column] so every chunk is contiguous, while taking the
-# running amax; pass 2 quantises the chunks from UB. The integer rounding is
-# round (ties to even) -> float16 -> int8, both casts exact.
+# act_quant is persistent: `cores` blocks (24 AI cores on A2), each walking the
+# row bands cid, cid + cores, ... of block_M rows, each vector core half of a
+# band's rows. It reads X once: pass 1 keeps the raw bfloat16 row band in UB,
+# laid out as [column chunk, row, column] so every chunk is contiguous, while
+# taking the running amax; pass 2 quantises the chunks from UB. The band loop
+# is T.Pipelined with 2 stages: the band buffer gets two versions, so the next
+# band's loads run while this band is quantised and stored. The integer
+# rounding is round (ties to even) -> float16 -> int8, both casts exact.
 #
 # Golden: tl_act_quant_ref (src/ref/ref.h) from tl_act_quant_defaults(M, N)
 # (amax_floor 1e-4, RNE), with .round_scale as given; for act_quant_block also
@@ -45,9 +48,11 @@ def pow2_ceil(s):
 
 
 @tilelang.jit(out_idx=[1, 2], pass_configs=MIXED_MODE)
-def act_quant(N=4096, block_M=16, block_N=1024, round_scale=False):
+def act_quant(N=4096, block_M=8, block_N=1024, cores=24, round_scale=False):
     assert block_M % 2 == 0 and block_N % 32 == 0, "block_M even, block_N a multiple of 32"
+    assert cores >= 1, "cores at least 1"
     M = T.symbolic("M")
+    bands = T.ceildiv(M, block_M)
     rows = block_M // 2  # rows per vector core
     chunk = min(block_N, (N + 31) // 32 * 32)
     n_chunks = (N + chunk - 1) // chunk
@@ -60,9 +65,7 @@ def act_quant(N=4096, block_M=16, block_N=1024, round_scale=False):
         Y: T.Tensor([M, N], "int8"),
         S: T.Tensor([M], "float32"),
     ):
-        with T.Kernel(T.ceildiv(M, block_M), is_npu=True) as (cid, vid):
-            r0 = cid * block_M + vid * rows
-
+        with T.Kernel(cores, is_npu=True) as (cid, vid):
             band = T.alloc_ub([n_chunks, rows, chunk], "bfloat16")
             xf = T.alloc_ub([rows, chunk], "float32")
             xh = T.alloc_ub([rows, chunk], "float16")
@@ -72,31 +75,34 @@ def act_quant(N=4096, block_M=16, block_N=1024, round_scale=False):
             scale = T.alloc_ub([rows], "float32")
 
             with T.Scope("V"):
-                # pass 1: load the band, running max of |x| (from the floor up)
-                T.tile.fill(amax, AMAX_FLOOR)
-                for c in T.serial(n_chunks):
-                    T.copy(X[r0 : r0 + rows, c * chunk : c * chunk + chunk], band[c, :, :])
-                    T.tile.cast(xf, band[c, :, :], mode="CAST_NONE", count=rows * chunk)
-                    T.tile.abs(xf, xf)
-                    T.reduce_max(xf, cmax, dim=-1)
-                    T.tile.max(amax, amax, cmax)
-                for i in T.Parallel(rows):
-                    scale[i] = amax[i] / 127.0
-                if round_scale:
-                    for i in T.serial(rows):
-                        scale[i] = pow2_ceil(scale[i])
-                T.copy(scale, S[r0 : r0 + rows])
+                for t in T.Pipelined(T.ceildiv(bands - cid, cores), num_stages=2):
+                    r0 = (t * cores + cid) * block_M + vid * rows
 
-                # pass 2: quantise every chunk of the band
-                for c in T.serial(n_chunks):
-                    T.tile.cast(xf, band[c, :, :], mode="CAST_NONE", count=rows * chunk)
-                    for i, j in T.Parallel(rows, chunk):
-                        xf[i, j] = xf[i, j] / scale[i]
-                    T.tile.clamp(xf, xf, -127.0, 127.0, rows * chunk)
-                    T.tile.round(xf, xf, rows * chunk)
-                    T.tile.cast(xh, xf, mode="CAST_NONE", count=rows * chunk)
-                    T.tile.cast(yq, xh, mode="CAST_NONE", count=rows * chunk)
-                    T.copy(yq, Y[r0 : r0 + rows, c * chunk : c * chunk + chunk])
+                    # pass 1: load the band, running max of |x| (from the floor up)
+                    T.tile.fill(amax, AMAX_FLOOR)
+                    for c in T.serial(n_chunks):
+                        T.copy(X[r0 : r0 + rows, c * chunk : c * chunk + chunk], band[c, :, :])
+                        T.tile.cast(xf, band[c, :, :], mode="CAST_NONE", count=rows * chunk)
+                        T.tile.abs(xf, xf)
+                        T.reduce_max(xf, cmax, dim=-1)
+                        T.tile.max(amax, amax, cmax)
+                    for i in T.Parallel(rows):
+                        scale[i] = amax[i] / 127.0
+                    if round_scale:
+                        for i in T.serial(rows):
+                            scale[i] = pow2_ceil(scale[i])
+                    T.copy(scale, S[r0 : r0 + rows])
+
+                    # pass 2: quantise every chunk of the band
+                    for c in T.serial(n_chunks):
+                        T.tile.cast(xf, band[c, :, :], mode="CAST_NONE", count=rows * chunk)
+                        for i, j in T.Parallel(rows, chunk):
+                            xf[i, j] = xf[i, j] / scale[i]
+                        T.tile.clamp(xf, xf, -127.0, 127.0, rows * chunk)
+                        T.tile.round(xf, xf, rows * chunk)
+                        T.tile.cast(xh, xf, mode="CAST_NONE", count=rows * chunk)
+                        T.tile.cast(yq, xh, mode="CAST_NONE", count=rows * chunk)
+                        T.copy(yq, Y[r0 : r0 + rows, c * chunk : c * chunk + chunk])
 
     return main
 

@@ -3,7 +3,7 @@
 
 static void load(const tl_expr_t *e, tl_access_fn fn, void *arg)
 {
-    tl_access_t a = {e->load.buf, TL_ACCESS_READ, false, false, NULL, e->load.n, e->load.idx};
+    tl_access_t a = {e->load.buf, TL_ACCESS_READ, false, false, NULL, e->load.n, e->load.idx, true};
     fn(arg, &a);
 }
 
@@ -89,6 +89,34 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     return true;
 }
 
+// Whether op reads no element of operand region r outside it.
+static bool reads_within_region(const tl_op_t *op, const tl_region_t *r)
+{
+    if (r->form == TL_REGION_POINT) return false;
+    int64_t count = region_numel(r);
+    if (count < 0) return false;
+    switch (op->code) {
+    case TL_OP_GATHER: return false;
+    case TL_OP_COPY: return true;
+    default: break;
+    }
+    const tl_opinfo_t *info = tl_op_info(op->code);
+    if (info->cls == TL_OPC_REDUCE) return true;
+    if (info->cls == TL_OPC_GEMM) return false;
+    // as in writes_region: an optional trailing scalar is an element count
+    int required = 0;
+    for (const char *p = info->signature; *p && *p != '['; p++) required++;
+    if (op->nargs > required && op->args[op->nargs - 1].kind == TL_ARG_SCALAR) {
+        int64_t n;
+        return tl_ir_is_const_int(op->args[op->nargs - 1].scalar, &n) && n <= count;
+    }
+    // without a count an operand may be read as far as the others reach
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].kind == TL_ARG_REGION && region_numel(&op->args[i].region) != count)
+            return false;
+    return true;
+}
+
 static void op_accesses(const tl_op_t *op, tl_access_fn fn, void *arg)
 {
     const tl_opinfo_t *info = tl_op_info(op->code);
@@ -116,8 +144,9 @@ static void op_accesses(const tl_op_t *op, tl_access_fn fn, void *arg)
             init)
             mode = TL_ACCESS_WRITE;
         if (letter == 'x' && info->cls == TL_OPC_REDUCE && op->clear) mode = TL_ACCESS_WRITE;
-        tl_access_t acc = {r->buf, mode, false, false, r, 0, NULL};
+        tl_access_t acc = {r->buf, mode, false, false, r, 0, NULL, false};
         acc.covers = mode == TL_ACCESS_WRITE && writes_region(op, r);
+        acc.bounded = mode == TL_ACCESS_READ && reads_within_region(op, r);
         acc.full = acc.covers && tl_access_region_whole(r);
         fn(arg, &acc);
     }
@@ -143,7 +172,8 @@ void tl_access_stmt(const tl_stmt_t *s, tl_access_fn fn, void *arg)
                          true,
                          NULL,
                          s->store.n,
-                         s->store.idx};
+                         s->store.idx,
+                         false};
         fn(arg, &a);
         break;
     }
@@ -152,8 +182,14 @@ void tl_access_stmt(const tl_stmt_t *s, tl_access_fn fn, void *arg)
     case TL_ST_PRINT:
         for (int i = 0; i < s->print.n; i++) tl_access_expr(s->print.args[i], fn, arg);
         if (s->print.region) {
-            tl_access_t a = {
-                s->print.region->buf, TL_ACCESS_READ, false, false, s->print.region, 0, NULL};
+            tl_access_t a = {s->print.region->buf,
+                             TL_ACCESS_READ,
+                             false,
+                             false,
+                             s->print.region,
+                             0,
+                             NULL,
+                             false};
             fn(arg, &a);
         }
         break;

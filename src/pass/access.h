@@ -13,6 +13,12 @@
 // count operand must cover the buffer; gather, compare and reinterpretcast are
 // never full). Passes use full writes to know that a value does not flow in
 // from earlier code.
+//
+// A read is *bounded* when it reads no element outside its region (a scalar
+// load: its element): a copy, a tile op whose count operand (if any) is a
+// constant within the region, a reduction; never gather, which reads where
+// its indices say. Liveness uses it to see a read covered by an earlier
+// partial write of the same region.
 #ifndef TL_PASS_ACCESS_H
 #define TL_PASS_ACCESS_H
 
@@ -28,6 +34,7 @@ typedef struct {
     const tl_region_t *region; // tile-op operand or print region, else NULL
     int n;                     // scalar load / store: indices
     tl_expr_t *const *idx;
+    bool bounded; // a read of no element outside its region (or its element)
 } tl_access_t;
 
 typedef void (*tl_access_fn)(void *arg, const tl_access_t *a);

@@ -106,6 +106,7 @@ typedef struct {
     tl_pipe_t src, dst;
     tl_side_t side;
     bool removed;
+    tl_stmt_t *exit_seq; // a loop-carried pair: the sequence holding its wait after the loop
 } item_t;
 
 typedef struct {
@@ -870,6 +871,7 @@ static tl_status_t insert_for(sim_t *S, const dep_t *d, bool force_all)
         tl_stmt_t *epi = tl_rewrite_sync(S->k, TL_SYNC_WAIT_FLAG, P, Q, set->sync.id, 0, loc);
         put(S, it, p.lseq, p.lindex + 1, epi, lscope);
         put(S, it, p.lseq, p.lindex, pro, lscope);
+        it->exit_seq = p.lseq;
         return TL_OK;
     }
     put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
@@ -951,6 +953,36 @@ static void reduce(sim_t *S, int first)
         } else {
             it->removed = true;
         }
+    }
+}
+
+// --- sinking the waits after loops ---------------------------------------------------------------
+
+// A loop-carried pair's wait after the loop only balances the last set of the
+// loop; right after the loop it holds up its pipe until the loop's last
+// producer is done (e.g. the vector pipe waiting for the last store of a
+// tile). Moves each such wait as late in its sequence as the program stays
+// ordered (checked by the abstract execution), so the pipe runs on.
+static void sink_exit_waits(sim_t *S, int first)
+{
+    for (int i = first; i < S->nitems; i++) {
+        item_t *it = &S->items[i];
+        if (it->removed || !it->exit_seq || it->n != 4) continue;
+        tl_stmt_t *seq = it->exit_seq, *w = it->stmts[2];
+        int at = -1;
+        for (int j = 0; j < seq->seq.n && at < 0; j++)
+            if (seq->seq.items[j] == w) at = j;
+        if (at < 0) continue;
+        tl_rewrite_remove(seq, at);
+        int to = seq->seq.n;
+        for (; to > at; to--) {
+            tl_rewrite_insert(S->k, seq, to, w);
+            bool conflict = simulate(S) || S->overflow;
+            S->overflow = false;
+            if (!conflict) break;
+            tl_rewrite_remove(seq, to);
+        }
+        if (to == at) tl_rewrite_insert(S->k, seq, at, w);
     }
 }
 
@@ -1247,6 +1279,7 @@ static tl_status_t sync_side(sim_t *S, tl_side_t side)
                                   "intra_sync: the program nests too deeply or is too large");
         if (!found) {
             reduce(S, first);
+            sink_exit_waits(S, first);
             return TL_OK;
         }
         // A conflict that comes back after its sync was placed: order it with

@@ -3,7 +3,8 @@
 // Must-write facts: a fact says "this part of buffer b is certainly written".
 // Per dimension it is the whole dimension, a constant range, or a range that
 // moves with a loop variable (`coef * v + off`, `ext` wide). A read is covered
-// only by a fact that covers the whole buffer. Leaving a loop with constant
+// by a fact that covers the whole buffer, or (a bounded read, see access.h) by
+// one that covers the read's box in the same iterations. Leaving a loop with constant
 // bounds (at least one iteration, no break or continue) turns the dimensions
 // that move with its variable into whole dimensions when the iterations tile
 // them, and drops facts that still depend on it.
@@ -126,10 +127,47 @@ static void write_fact(walk_t *w, const tl_access_t *a)
     push(w, w->facts, &f);
 }
 
+// Whether fact f certainly wrote every element of the read box r.
+static bool fact_covers(const fact_t *f, const dimfact_t *r)
+{
+    for (int d = 0; d < f->ndim; d++) {
+        const dimfact_t *x = &f->d[d], *y = &r[d];
+        if (x->whole) continue;
+        if (x->var != y->var || (x->var && x->coef != y->coef)) return false;
+        if (x->off > y->off || x->off + x->ext < y->off + y->ext) return false;
+    }
+    return true;
+}
+
+// Whether an earlier write certainly covers what read a reads: a whole-buffer
+// write, or for a bounded read a write of a box holding the read's box (in the
+// same iteration of the loops both move with, e.g. band[c] written then read).
+static bool read_covered(const walk_t *w, const tl_access_t *a)
+{
+    const tl_buffer_t *b = a->buf;
+    if (has_full(w->facts, b->id)) return true;
+    if (!a->bounded || b->ndim > TL_MAX_DIMS) return false;
+    dimfact_t r[TL_MAX_DIMS];
+    for (int d = 0; d < b->ndim; d++) {
+        int64_t e = 1;
+        if (a->region) {
+            if (!tl_ir_is_const_int(a->region->extent[d], &e)) return false;
+            if (!dim_of(a->region->start[d], e, b->shape[d], &r[d])) return false;
+        } else if (a->n != b->ndim || !dim_of(a->idx[d], 1, b->shape[d], &r[d])) {
+            return false;
+        }
+    }
+    for (int i = 0; i < w->facts->n; i++)
+        if (w->facts->f[i].buf == b->id && w->facts->f[i].ndim == b->ndim &&
+            fact_covers(&w->facts->f[i], r))
+            return true;
+    return false;
+}
+
 static void on_access(void *arg, const tl_access_t *a)
 {
     walk_t *w = arg;
-    if (!w->writes && (a->mode & TL_ACCESS_READ) && w->exposed && !has_full(w->facts, a->buf->id))
+    if (!w->writes && (a->mode & TL_ACCESS_READ) && w->exposed && !read_covered(w, a))
         w->exposed[a->buf->id] = 1;
     if (w->writes && (a->mode & TL_ACCESS_WRITE)) write_fact(w, a);
 }

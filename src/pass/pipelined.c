@@ -662,7 +662,8 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
     collect_workspaces(p);
     bool mixed = false;
     for (int i = 0; i < p->nvers; i++) mixed |= p->vers[i].b->scope == TL_SCOPE_GM;
-    if (nloads && !mixed) version_handoffs(p);
+    if (!mixed) version_handoffs(p);
+    if (!nloads) p->d = 0; // nothing to issue ahead: the versions alone let the pipes overlap
     if (!nloads && !p->nvers)
         return serial(p,
                       "no copy from a read-only tensor into a buffer it fully overwrites, and no "

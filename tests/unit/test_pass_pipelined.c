@@ -263,6 +263,51 @@ TEST(pipelined_without_loads_runs_serially_with_a_note)
     pk_free(&p);
 }
 
+// No top-level load: the band buffer is filled chunk by chunk in an inner loop
+// (MTE2) and read by the vector pipe, each chunk after its write in the same
+// iteration, so its value never flows around the back edge: it still gets
+// versions, and every trip count keeps its results. With `stale`, chunk 0 is
+// read before this iteration writes it (it carries the previous band): no
+// version.
+static const char *band_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "@tilelang.jit(out_idx=[1])\n"
+    "def k(n=5, stale=False):\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((16, 128), 'float32'), Y: T.Tensor((16, 128), 'float32')):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            band = T.alloc_ub((2, 1, 64), 'float32')\n"
+    "            yb = T.alloc_ub((1, 64), 'float32')\n"
+    "            with T.Scope('V'):\n"
+    "                for t in T.Pipelined(n, num_stages=2):\n"
+    "                    if stale:\n"
+    "                        T.copy(band[0, :, :], Y[t, 0])\n"
+    "                    for c in T.serial(2):\n"
+    "                        T.copy(X[t, c * 64], band[c, :, :])\n"
+    "                    for c in T.serial(2):\n"
+    "                        T.tile.exp(yb, band[c, :, :])\n"
+    "                        T.copy(yb, Y[t, c * 64])\n"
+    "    return main\n";
+
+TEST(pipelined_versions_a_band_filled_in_an_inner_loop)
+{
+    static const char *trips[] = {"n=0", "n=1", "n=2", "n=3", "n=5"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(trips); i++) {
+        pk_spec_t s = {.src = band_src, .args = {trips[i]}};
+        check(t, &s, pipe_only, -1);
+    }
+    pk_spec_t s = {.src = band_src};
+    pk_t p;
+    REQUIRE(pk_compile(&p, &s, pipe_only) == TL_OK);
+    CHECK(pk_buffer(p.k, "band_v1") != NULL);
+    pk_free(&p);
+    pk_spec_t st = {.src = band_src, .args = {"stale=True"}};
+    REQUIRE(pk_compile(&p, &st, pipe_only) == TL_OK);
+    CHECK(pk_buffer(p.k, "band_v1") == NULL);
+    pk_free(&p);
+}
+
 // A cube loop with explicit L1 -> L0A / L0B copies: the L0 buffers MTE1 fills
 // for the mma get versions too (s, or the largest divisor of s that fits beside
 // every other buffer of the scope), so MTE1 fills the next iteration's while
