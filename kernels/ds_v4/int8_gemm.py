@@ -19,9 +19,11 @@
 # mma into the int32 L0C accumulator; the pipelined pass issues the GM loads
 # num_stages - 1 steps ahead and gives the L1 and L0 buffers one version per
 # stage, so MTE2, MTE1 and the cube overlap. The cube writes the tile to a GM
-# workspace; each vector core loads its scales before waiting, then
-# dequantises half of the tile's rows with the two multiplies in the order
-# above and rounds to out_dtype (RNE).
+# workspace; each vector core loads its scales and broadcasts them to tiles
+# while the cube computes, then dequantises half of the tile's rows with the
+# two multiplies in the order above and rounds to out_dtype (RNE), in two
+# column pieces (a T.Pipelined loop: one piece's load overlaps the other's
+# math, which shortens the last tile's tail after the cube is done).
 #
 # Golden: tl_int8_gemm_ref (src/ref/ref.h) with order TL_INT8_GEMM_SCALE_SEQ and
 # out_prec TL_REF_F32 / TL_REF_F16 / TL_REF_BF16 matching out_dtype.
@@ -48,6 +50,8 @@ def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=
     n_num = T.ceildiv(N, block_N)
     k_num = T.ceildiv(K, block_K)
     tiles = T.ceildiv(M, block_M) * n_num
+    pieces = 2 if block_N % 32 == 0 else 1  # column pieces of the dequant (16-element aligned)
+    piece_N = block_N // pieces
 
     @T.prim_func
     def main(
@@ -65,12 +69,14 @@ def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=
             b_l0 = T.alloc_L0B([block_K, block_N], "int8")
             acc_l0c = T.alloc_L0C([block_M, block_N], "int32")
 
-            acc_ub = T.alloc_ub([half_M, block_N], "int32")
-            val = T.alloc_ub([half_M, block_N], f32)
+            acc_ub = T.alloc_ub([half_M, piece_N], "int32")
+            val = T.alloc_ub([half_M, piece_N], f32)
             sa = T.alloc_ub([half_M], f32)
             sb = T.alloc_ub([block_N], f32)
+            sa_t = T.alloc_ub([half_M, piece_N], f32)
+            sb_t = T.alloc_ub([pieces, half_M, piece_N], f32)
             if out_dtype != f32:
-                res = T.alloc_ub([half_M, block_N], out_dtype)
+                res = T.alloc_ub([half_M, piece_N], out_dtype)
 
             with T.Scope("C"):
                 for t in T.serial(T.ceildiv(tiles - cid, cores)):
@@ -93,16 +99,23 @@ def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=
                     n0 = tile % n_num * block_N
                     T.copy(scale_a[r0], sa)
                     T.copy(scale_b[n0], sb)
+                    for i, j in T.Parallel(half_M, piece_N):  # while the cube computes
+                        sa_t[i, j] = sa[i]
+                    for p in T.serial(pieces):
+                        for i, j in T.Parallel(half_M, piece_N):
+                            sb_t[p, i, j] = sb[p * piece_N + j]
                     T.wait_cross_flag(0)
-                    T.copy(acc_workspace[r0, n0], acc_ub)
-                    T.tile.cast(val, acc_ub, mode="CAST_RINT", count=half_M * block_N)
-                    for i, j in T.Parallel(half_M, block_N):
-                        val[i, j] = val[i, j] * sa[i]
-                        val[i, j] = val[i, j] * sb[j]
-                    if out_dtype == f32:
-                        T.copy(val, C[r0, n0])
-                    else:
-                        T.tile.cast(res, val, mode="CAST_RINT", count=half_M * block_N)
-                        T.copy(res, C[r0, n0])
+                    # column pieces: one piece's load overlaps the other's math
+                    for p in T.Pipelined(pieces, num_stages=2):
+                        T.copy(acc_workspace[r0, n0 + p * piece_N], acc_ub)
+                        T.tile.cast(val, acc_ub, mode="CAST_RINT", count=half_M * piece_N)
+                        for i, j in T.Parallel(half_M, piece_N):
+                            val[i, j] = val[i, j] * sa_t[i, j]
+                            val[i, j] = val[i, j] * sb_t[p, i, j]
+                        if out_dtype == f32:
+                            T.copy(val, C[r0, n0 + p * piece_N])
+                        else:
+                            T.tile.cast(res, val, mode="CAST_RINT", count=half_M * piece_N)
+                            T.copy(res, C[r0, n0 + p * piece_N])
 
     return main
