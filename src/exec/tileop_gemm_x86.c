@@ -4,7 +4,9 @@
 // bytes of a column in one 32-bit lane, offset to unsigned (b + 128); rows
 // of A are broadcast 4 bytes at a time as the signed operand of vpdpbusd.
 // Each sum then carries 128 * sum_k a[m, k], subtracted at the end. The
-// register block is up to 6 rows x 4 panels (24 accumulators).
+// register block is up to 6 rows x 4 panels (24 accumulators). With B as
+// [N,K] and M <= 16 (decode, small batches) B is read in place instead: dot
+// products along k with A as the unsigned operand (gemm_i8_dot).
 // int8, AVX2: the same blocking on int16 pairs with vpmaddwd (exact).
 // float32, AVX-512: broadcast A[m, k], 16 columns of B per register, up to
 // 6 x 4 blocks; one multiply and one add per product (or one FMA when the
@@ -28,6 +30,13 @@ static void transpose_portable(const uint32_t *src, int64_t rows, int64_t cols, 
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512dq,fma,avx2")))
 #define AVX2   __attribute__((target("avx2,fma")))
 #define INLINE inline __attribute__((always_inline))
+// GCC 12's partial redundancy elimination makes the dot-product kernels keep
+// their accumulators on the stack; without it they stay in registers.
+#if defined(__clang__)
+#define NO_PRE
+#else
+#define NO_PRE __attribute__((optimize("no-tree-pre")))
+#endif
 
 static int isa_cached = -1;
 
@@ -182,74 +191,113 @@ typedef void (*i8k_fn)(int64_t, const int8_t *, int64_t, const uint8_t *, int64_
     }
 static const i8k_fn i8k[6][4] = {I8_FNS(1), I8_FNS(2), I8_FNS(3), I8_FNS(4), I8_FNS(5), I8_FNS(6)};
 
-// Small M with B as [N,K]: dot products along k, 64 bytes per vpdpbusd
-// (B offset to unsigned per load), one horizontal sum per C element.
+// Small M with B as [N,K]: dot products along k, 64 bytes per vpdpbusd.
+// A is copied once (into Ap, rows lda apart, zero-padded to whole 64-byte
+// chunks) as the unsigned operand a + 128, and a last row of ones is added:
+// its dot product with a row of B is that row's sum, so
+// sum_k a * b = dot(a + 128, b) - 128 * dot(1, b). B is read as it is.
+// Register block: up to 6 rows of Ap x 4 rows of B (24 accumulators); each
+// 4 accumulators of a row are summed across lanes together (reduce4).
+
+// Lane sums of four vectors as the four int32 of a 128-bit vector.
+static AVX512 INLINE __m128i reduce4(__m512i a0, __m512i a1, __m512i a2, __m512i a3)
+{
+    __m512i t0 = _mm512_add_epi32(_mm512_unpacklo_epi32(a0, a1), _mm512_unpackhi_epi32(a0, a1));
+    __m512i t1 = _mm512_add_epi32(_mm512_unpacklo_epi32(a2, a3), _mm512_unpackhi_epi32(a2, a3));
+    __m512i u = _mm512_add_epi32(_mm512_unpacklo_epi64(t0, t1), _mm512_unpackhi_epi64(t0, t1));
+    __m256i v = _mm256_add_epi32(_mm512_castsi512_si256(u), _mm512_extracti64x4_epi64(u, 1));
+    return _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+// T[i, j] = dot(Ap row i, B row j) over nk whole 64-byte chunks and, when
+// tail != 0, one more chunk of B masked by tail (Ap is zero there).
 #define I8_DOT(MR, NR)                                                                             \
-    static AVX512 void i8d_##MR##_##NR(int64_t K, const int8_t *A, int64_t lda, const int8_t *B,   \
-                                       int64_t ldb, int32_t *C, int64_t ldc, bool init,            \
-                                       const int32_t *corr)                                        \
+    static AVX512 NO_PRE void i8d_##MR##_##NR(int64_t nk, __mmask64 tail, const uint8_t *Ap,       \
+                                              int64_t lda, const int8_t *B, int64_t ldb,           \
+                                              int32_t *T, int64_t ldt)                             \
     {                                                                                              \
-        const __m512i x80 = _mm512_set1_epi8((char)0x80);                                          \
-        __m512i acc[MR][NR];                                                                       \
+        __m512i acc[MR][4];                                                                        \
         _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
-            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) acc[i][j] =                       \
+            _Pragma("GCC unroll 8") for (int j = 0; j < 4; j++) acc[i][j] =                        \
                 _mm512_setzero_si512();                                                            \
-        for (int64_t k = 0; k < K; k += 64) {                                                      \
-            __mmask64 km = K - k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (K - k)) - 1);          \
-            __m512i a[MR], b[NR];                                                                  \
-            _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++) a[i] =                            \
-                _mm512_maskz_loadu_epi8(km, A + i * lda + k);                                      \
+        for (int64_t k = 0, end = nk + (tail != 0); k < end; k++) {                                \
+            __mmask64 km = k < nk ? ~(__mmask64)0 : tail;                                          \
+            __m512i b[NR];                                                                         \
             _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) b[j] =                            \
-                _mm512_xor_si512(_mm512_maskz_loadu_epi8(km, B + j * ldb + k), x80);               \
+                _mm512_maskz_loadu_epi8(km, B + j * ldb + 64 * k);                                 \
             _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                   \
+            {                                                                                      \
+                __m512i a = _mm512_loadu_si512(Ap + i * lda + 64 * k);                             \
                 _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++) acc[i][j] =                   \
-                    _mm512_dpbusd_epi32(acc[i][j], b[j], a[i]);                                    \
+                    _mm512_dpbusd_epi32(acc[i][j], a, b[j]);                                       \
+            }                                                                                      \
         }                                                                                          \
         _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                       \
-            _Pragma("GCC unroll 8") for (int j = 0; j < NR; j++)                                   \
         {                                                                                          \
-            int32_t *c = C + i * ldc + j;                                                          \
-            uint32_t v = (uint32_t)_mm512_reduce_add_epi32(acc[i][j]) - (uint32_t)corr[i];         \
-            *c = (int32_t)((init ? 0u : (uint32_t)*c) + v);                                        \
+            __m128i r = reduce4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);                       \
+            _mm_mask_storeu_epi32(T + i * ldt, (__mmask8)((1u << NR) - 1), r);                     \
         }                                                                                          \
     }
 
-I8_DOT(1, 8)
-I8_DOT(2, 4)
-I8_DOT(3, 4)
-I8_DOT(4, 4)
-I8_DOT(1, 1)
+#define I8_DOT_ROW(MR) I8_DOT(MR, 1) I8_DOT(MR, 2) I8_DOT(MR, 3) I8_DOT(MR, 4)
+I8_DOT_ROW(1)
+I8_DOT_ROW(2)
+I8_DOT_ROW(3)
+I8_DOT_ROW(4)
+I8_DOT_ROW(5)
+I8_DOT_ROW(6)
+
+typedef void (*i8d_fn)(int64_t, __mmask64, const uint8_t *, int64_t, const int8_t *, int64_t,
+                       int32_t *, int64_t);
+#define I8_DOT_FNS(MR)                                                                             \
+    {                                                                                              \
+        i8d_##MR##_1, i8d_##MR##_2, i8d_##MR##_3, i8d_##MR##_4                                     \
+    }
+static const i8d_fn i8d[6][4] = {I8_DOT_FNS(1), I8_DOT_FNS(2), I8_DOT_FNS(3),
+                                 I8_DOT_FNS(4), I8_DOT_FNS(5), I8_DOT_FNS(6)};
+
+// Bytes of scratch gemm_i8_dot needs: Ap, then T ((M + 1) x N int32).
+static size_t dot_scratch(int64_t M, int64_t N, int64_t K)
+{
+    size_t lda = (size_t)TL_ALIGN_UP(K, 64);
+    return (size_t)(M + 1) * lda + (size_t)((M + 1) * N) * sizeof(int32_t);
+}
 
 static AVX512 void gemm_i8_dot(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t lda,
                                const int8_t *B, int64_t ldb, int32_t *C, int64_t ldc, bool init,
-                               const int32_t *corr)
+                               uint8_t *scratch)
 {
-    for (int64_t n0 = 0; n0 < N;) {
-        int64_t left = N - n0;
-        int nr = left >= 8 ? 8 : left >= 4 ? 4 : 1;
-        for (int64_t m0 = 0; m0 < M;) {
-            int mr = (int)TL_MIN(4, M - m0);
-            const int8_t *a = A + m0 * lda, *b = B + n0 * ldb;
-            int32_t *c = C + m0 * ldc + n0;
-            if (nr == 8) {
-                for (int i = 0; i < mr; i++)
-                    i8d_1_8(K, a + i * lda, lda, b, ldb, c + i * ldc, ldc, init, corr + m0 + i);
-            } else if (nr == 4) {
-                if (mr == 4) i8d_4_4(K, a, lda, b, ldb, c, ldc, init, corr + m0);
-                if (mr == 3) i8d_3_4(K, a, lda, b, ldb, c, ldc, init, corr + m0);
-                if (mr == 2) i8d_2_4(K, a, lda, b, ldb, c, ldc, init, corr + m0);
-                if (mr == 1)
-                    i8d_1_1(K, a, lda, b, ldb, c, ldc, init, corr + m0),
-                        i8d_1_1(K, a, lda, b + ldb, ldb, c + 1, ldc, init, corr + m0),
-                        i8d_1_1(K, a, lda, b + 2 * ldb, ldb, c + 2, ldc, init, corr + m0),
-                        i8d_1_1(K, a, lda, b + 3 * ldb, ldb, c + 3, ldc, init, corr + m0);
-            } else {
-                for (int i = 0; i < mr; i++)
-                    i8d_1_1(K, a + i * lda, lda, b, ldb, c + i * ldc, ldc, init, corr + m0 + i);
-            }
+    int64_t nk = K / 64, ldp = TL_ALIGN_UP(K, 64), R = M + 1;
+    __mmask64 tail = K % 64 ? (((__mmask64)1 << (K % 64)) - 1) : 0;
+    uint8_t *Ap = scratch;
+    int32_t *T = (int32_t *)(scratch + R * ldp);
+    const __m512i x80 = _mm512_set1_epi8((char)0x80), ones = _mm512_set1_epi8(1);
+    for (int64_t m = 0; m < R; m++)
+        for (int64_t k = 0; k < ldp; k += 64) {
+            __mmask64 km = K - k >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (K - k)) - 1);
+            __m512i v =
+                m < M ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(km, A + m * lda + k), x80) : ones;
+            _mm512_storeu_si512(Ap + m * ldp + k, _mm512_maskz_mov_epi8(km, v));
+        }
+    // rows in groups of at most 6, as even as possible
+    int64_t groups = (R + 5) / 6;
+    for (int64_t n0 = 0; n0 < N; n0 += 4) {
+        int nr = (int)TL_MIN(4, N - n0);
+        for (int64_t g = 0, m0 = 0; g < groups; g++) {
+            int mr = (int)((R - m0) / (groups - g));
+            mr += (R - m0) % (groups - g) != 0;
+            i8d[mr - 1][nr - 1](nk, tail, Ap + m0 * ldp, ldp, B + n0 * ldb, ldb, T + m0 * N + n0,
+                                N);
             m0 += mr;
         }
-        n0 += nr;
+    }
+    const int32_t *sum = T + M * N;
+    for (int64_t m = 0; m < M; m++) {
+        int32_t *c = C + m * ldc;
+        const int32_t *t = T + m * N;
+        for (int64_t n = 0; n < N; n++)
+            c[n] =
+                (int32_t)((init ? 0u : (uint32_t)c[n]) + (uint32_t)t[n] - 128u * (uint32_t)sum[n]);
     }
 }
 
@@ -266,10 +314,6 @@ static AVX512 void gemm_i8_avx512(int64_t M, int64_t N, int64_t K, const int8_t 
             acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(km, A + m * lda + k));
         }
         corr[m] = (int32_t)((uint32_t)_mm512_reduce_add_epi32(acc) * 128u);
-    }
-    if (tb && M <= 16) {
-        gemm_i8_dot(M, N, K, A, lda, B, ldb, C, ldc, init, corr);
-        return;
     }
     pack_b_i8(N, K, B, ldb, tb, Bp, G);
     for (int64_t p0 = 0; p0 < P; p0 += 4) {
@@ -339,6 +383,12 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
 {
     tl_gemm_isa_t isa = tl_gemm_x86_isa();
     if (isa == TL_GEMM_PORTABLE || K % 4 || M <= 0 || N <= 0) return false;
+    if (isa == TL_GEMM_AVX512 && tb && M <= 16) {
+        uint8_t *p = tl_gemm_scratch(TL_GEMM_SCRATCH_PACK, dot_scratch(M, N, K));
+        if (!p) return false;
+        gemm_i8_dot(M, N, K, A, lda, B, ldb, C, ldc, init, p);
+        return true;
+    }
     if (isa == TL_GEMM_AVX512) {
         int64_t G = (K + 3) / 4, P = (N + 15) / 16;
         size_t pb = TL_ALIGN_UP((size_t)(P * G * 64), 64);

@@ -100,10 +100,13 @@ static void compare_paths(tl_test_t *t, const shape_t *s)
 
 TEST(cpu_gemm_int8_simd_matches_portable)
 {
-    static const int64_t Ms[] = {1, 5, 6, 7, 13, 64}, Ns[] = {1, 16, 17, 63, 64, 65, 130};
+    // M <= 16 with B transposed takes the dot-product kernels (row groups of
+    // up to 6 including the row of ones: 11 -> 6 + 6, 16 -> 6 + 6 + 5)
+    static const int64_t Ms[] = {1, 5, 6, 7, 11, 13, 16, 17, 64};
+    static const int64_t Ns[] = {1, 16, 17, 63, 64, 65, 130};
     static const int64_t Ks[] = {4, 8, 60, 64, 68, 256, 260};
-    for (int i = 0; i < 40; i++) {
-        shape_t s = {Ms[next() % 6], Ns[next() % 7], Ks[next() % 7], next() % 2 ? 0 : 3,
+    for (int i = 0; i < 60; i++) {
+        shape_t s = {Ms[next() % 9], Ns[next() % 7], Ks[next() % 7], next() % 2 ? 0 : 3,
                      next() % 2,     next() % 2,     next() % 2,     TL_I8};
         compare_paths(t, &s);
     }
