@@ -580,6 +580,7 @@ tl_status_t tl_cgen_module(const tl_kernel_t *k, tl_exec_t *x, tl_cgen_result_t 
     tl_buf_puts(&text, k->name);
     tl_buf_puts(&text, "\n");
     tl_buf_puts(&text, tl_cgen_prelude);
+    if (g.uses_f16) tl_buf_puts(&text, tl_cgen_prelude_f16);
     if (!g.st) functions(&g);
     tl_buf_free(&scratch);
     free(g.defs);

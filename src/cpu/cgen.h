@@ -40,6 +40,9 @@ typedef struct {
 } tl_cgen_result_t;
 
 extern const char tl_cgen_prelude[];
+// Span conversions float16 <-> float32 for inline loops; emitted only when used
+// (it includes <immintrin.h>, which costs the compiler about 0.2 s).
+extern const char tl_cgen_prelude_f16[];
 
 // Generates the module for k. x is an executor created for k (its side
 // analysis and memory layout are used). The source ends before the module's
@@ -69,6 +72,7 @@ typedef struct {
     bool checked;    // the current statement has run-time checks
     uint8_t *defs;   // per var id: lanes that assign it (from the first pass)
     bool first_pass;
+    bool uses_f16;   // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
     tl_cgen_range_t *ranges; // per var id
     int tmp;
     int indent;

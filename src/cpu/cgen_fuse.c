@@ -130,7 +130,7 @@ static char *checked_free_text(tl_cgen_t *g, const tl_expr_t *e, bool as_index)
 
 static bool vec_dtype(tl_dtype_t t)
 {
-    return t == TL_F32 || t == TL_BF16 || t == TL_I8 || t == TL_I16 || t == TL_I32;
+    return t == TL_F32 || t == TL_BF16 || t == TL_F16 || t == TL_I8 || t == TL_I16 || t == TL_I32;
 }
 
 // The span of region operand i (count < 0: the region, which must be
@@ -222,14 +222,15 @@ static bool all_f32(const cand_t *c)
     return true;
 }
 
-// float16 is left to the runtime, whose conversions use the conversion
-// instructions (faster than the branch-free bit forms the compiler vectorises).
+// float16 operands only appear in these casts: float32 -> float16 is a call
+// of the prelude's span conversion, float16 sources are widened a chunk at a
+// time by another (the conversion instructions; see emit_chunked).
 static bool cast_pair(tl_dtype_t dt, tl_dtype_t st)
 {
     bool to_int = dt == TL_I8 || dt == TL_I16 || dt == TL_I32;
-    if (to_int) return st == TL_F32;
-    if (dt == TL_F32) return st == TL_I32 || st == TL_BF16;
-    return dt == TL_BF16 && st == TL_F32;
+    if (to_int) return st == TL_F32 || st == TL_F16;
+    if (dt == TL_F32) return st == TL_I32 || st == TL_BF16 || st == TL_F16;
+    return (dt == TL_BF16 || dt == TL_F16) && st == TL_F32;
 }
 
 // Operands of op s, if it is one of the supported ops.
@@ -301,7 +302,8 @@ static bool analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
             return false;
         const tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
         if (src->form == TL_REGION_POINT || dst->form == TL_REGION_POINT ||
-            src->ndim != dst->ndim || src->buf->dtype != dst->buf->dtype)
+            src->ndim != dst->ndim || src->buf->dtype != dst->buf->dtype ||
+            src->buf->dtype == TL_F16)
             return false;
         for (int d = 0; d < src->ndim; d++) {
             int64_t a, b;
@@ -400,7 +402,8 @@ static const char *store_type(tl_dtype_t t)
 {
     switch (t) {
     case TL_F32: return "float";
-    case TL_BF16: return "uint16_t";
+    case TL_BF16:
+    case TL_F16: return "uint16_t";
     case TL_I8: return "int8_t";
     case TL_I16: return "int16_t";
     default: return "int32_t";
@@ -420,6 +423,10 @@ static void value(emit_t *e, int i, char *out, size_t cap)
 {
     if (e->gr->sp[i].vec) {
         snprintf(out, cap, "w%d_%d", e->base, i);
+        return;
+    }
+    if (e->gr->sp[i].buf->dtype == TL_F16) { // widened at the start of the segment
+        snprintf(out, cap, "h%d_%d[c - c0]", e->base, i);
         return;
     }
     if (e->val[i] < 0) {
@@ -498,6 +505,73 @@ static void emit_op(emit_t *e, const fop_t *o, const char *const *sc)
     result(e, o->sp[0], v);
 }
 
+static bool narrows(const group_t *gr, const fop_t *o)
+{
+    return o->s->op.code == TL_OP_CAST && gr->sp[o->sp[0]].buf->dtype == TL_F16;
+}
+
+static bool widens(const group_t *gr, const fop_t *o)
+{
+    return o->s->op.code == TL_OP_CAST && gr->sp[o->sp[1]].buf->dtype == TL_F16;
+}
+
+enum { CHUNK = 256 }; // elements per chunk of a loop with float16 casts
+
+// The loop of a group with float16 casts, in chunks of CHUNK elements of a
+// row: each chunk runs the ops as segments split at the float32 -> float16
+// casts, which convert the chunk with tlc_f2h from the stored source; a
+// segment first widens the chunk of each float16 span it reads (tlc_h2f), as
+// those are written only by the casts between segments. Every element still
+// goes through the ops in order (element j depends on element j only), and
+// the chunk stays in L1 between segments.
+static void emit_chunked(emit_t *e, const char *const (*sc)[2], int64_t cols)
+{
+    tl_cgen_t *g = e->g;
+    group_t *gr = e->gr;
+    char j0[64];
+    snprintf(j0, sizeof j0, gr->cols ? "r * INT64_C(%" PRId64 ") + c0" : "c0", cols);
+    tl_cgen_line(g, "for (int64_t c0 = 0; c0 < INT64_C(%" PRId64 "); c0 += %d) {", cols, CHUNK);
+    g->indent++;
+    tl_cgen_line(g, "const int64_t cn = INT64_C(%" PRId64 ") - c0 < %d ? INT64_C(%" PRId64 ") - c0 : %d;",
+                 cols, CHUNK, cols, CHUNK);
+    for (int k = 0; k < gr->nop;) {
+        const fop_t *o = &gr->op[k];
+        if (narrows(gr, o)) {
+            tl_cgen_line(g, "tlc_f2h(p%d_%d + %s, p%d_%d + %s, cn);", e->base, o->sp[1], j0, e->base,
+                         o->sp[0], j0);
+            k++;
+            continue;
+        }
+        int end = k;
+        while (end < gr->nop && !narrows(gr, &gr->op[end])) end++;
+        tl_cgen_line(g, "{");
+        g->indent++;
+        bool wide[MAX_SPANS] = {false};
+        for (int m = k; m < end; m++) {
+            int i = gr->op[m].sp[1];
+            if (!widens(gr, &gr->op[m]) || wide[i]) continue;
+            wide[i] = true;
+            tl_cgen_line(g, "float h%d_%d[%d];", e->base, i, CHUNK);
+            tl_cgen_line(g, "tlc_h2f(p%d_%d + %s, h%d_%d, cn);", e->base, i, j0, e->base, i);
+        }
+        for (int i = 0; i < gr->nsp; i++) e->val[i] = -1;
+        tl_cgen_line(g, "_Pragma(\"GCC ivdep\") for (int64_t c = c0; c < c0 + cn; c++) {");
+        g->indent++;
+        if (gr->cols)
+            tl_cgen_line(g, "const int64_t j = r * INT64_C(%" PRId64 ") + c;", cols);
+        else
+            tl_cgen_line(g, "const int64_t j = c;");
+        for (int m = k; m < end; m++) emit_op(e, &gr->op[m], sc[m]);
+        g->indent--;
+        tl_cgen_line(g, "}");
+        g->indent--;
+        tl_cgen_line(g, "}");
+        k = end;
+    }
+    g->indent--;
+    tl_cgen_line(g, "}");
+}
+
 static void emit(tl_cgen_t *g, group_t *gr)
 {
     emit_t e = {g, gr, g->tmp++, {0}, 0};
@@ -526,16 +600,24 @@ static void emit(tl_cgen_t *g, group_t *gr)
             if (gr->sp[i].vec)
                 tl_cgen_line(g, "const float w%d_%d = p%d_%d[r];", e.base, i, e.base, i);
     }
-    tl_cgen_line(g, "_Pragma(\"GCC ivdep\") for (int64_t c = 0; c < INT64_C(%" PRId64 "); c++) {",
-                 cols);
-    g->indent++;
-    if (gr->cols)
-        tl_cgen_line(g, "const int64_t j = r * INT64_C(%" PRId64 ") + c;", cols);
-    else
-        tl_cgen_line(g, "const int64_t j = c;");
-    for (int k = 0; k < gr->nop; k++) emit_op(&e, &gr->op[k], sc[k]);
-    g->indent--;
-    tl_cgen_line(g, "}");
+    bool f16 = false;
+    for (int k = 0; k < gr->nop; k++) f16 |= narrows(gr, &gr->op[k]) || widens(gr, &gr->op[k]);
+    if (f16) {
+        g->uses_f16 = true;
+        emit_chunked(&e, (const char *const(*)[2])sc, cols);
+    } else {
+        tl_cgen_line(g,
+                     "_Pragma(\"GCC ivdep\") for (int64_t c = 0; c < INT64_C(%" PRId64 "); c++) {",
+                     cols);
+        g->indent++;
+        if (gr->cols)
+            tl_cgen_line(g, "const int64_t j = r * INT64_C(%" PRId64 ") + c;", cols);
+        else
+            tl_cgen_line(g, "const int64_t j = c;");
+        for (int k = 0; k < gr->nop; k++) emit_op(&e, &gr->op[k], sc[k]);
+        g->indent--;
+        tl_cgen_line(g, "}");
+    }
     if (gr->cols) {
         g->indent--;
         tl_cgen_line(g, "}");
@@ -577,7 +659,9 @@ static bool analyse_rsum(tl_cgen_t *g, const tl_stmt_t *s, rsum_t *o)
 {
     const tl_op_t *op = &s->op;
     memset(o, 0, sizeof *o);
-    if (op->code != TL_OP_REDUCE_SUM || op->nargs != 2 || !op->clear ||
+    bool code_ok = op->code == TL_OP_REDUCE_SUM || op->code == TL_OP_REDUCE_MAX ||
+                   op->code == TL_OP_REDUCE_MIN;
+    if (!code_ok || op->nargs != 2 || !op->clear ||
         op->args[0].kind != TL_ARG_REGION || (op->dim != -1 && op->dim != 1))
         return false;
     const tl_region_t *in = &op->args[0].region;
@@ -600,9 +684,57 @@ static bool analyse_rsum(tl_cgen_t *g, const tl_stmt_t *s, rsum_t *o)
     return ok && disjoint(&o->c.sp[0], &o->c.sp[1]);
 }
 
-static void emit_rsum(tl_cgen_t *g, const rsum_t *o)
+// The row max or min as the library folds it (cpufast.c's maxmin): NaN if any
+// element is NaN, else the extreme value. `a OP m ? a : m` is the max/min
+// instruction's own rule, so the 64 independent accumulators vectorise; a
+// zero result is refolded in column order (which zero came first decides its
+// sign), as is a row shorter than 64.
+static void emit_rmaxmin(tl_cgen_t *g, const rsum_t *o, int b, bool is_max)
+{
+    const char *cmp = is_max ? ">" : "<", *fill = is_max ? "-INFINITY" : "INFINITY";
+    tl_cgen_line(g, "const float *const x = p%d_1 + r * INT64_C(%" PRId64 ");", b, o->ld);
+    if (o->cols < 64) { // the fold itself, in column order (unrolled: the rows vectorise)
+        tl_cgen_line(g, "int32_t any = 0;");
+        tl_cgen_line(g, "float acc = %s;", fill);
+        for (int64_t c = 0; c < o->cols; c++)
+            tl_cgen_line(g,
+                         "any |= x[%" PRId64 "] != x[%" PRId64 "]; acc = x[%" PRId64
+                         "] %s acc ? x[%" PRId64 "] : acc;",
+                         c, c, c, cmp, c);
+        tl_cgen_line(g, "p%d_0[r] = any ? NAN : acc;", b);
+        return;
+    }
+    tl_cgen_line(g, "float m[64];");
+    tl_cgen_line(g, "int32_t nan[64];");
+    tl_cgen_line(g, "for (int l = 0; l < 64; l++) m[l] = %s, nan[l] = 0;", fill);
+    tl_cgen_line(g, "int64_t c = 0;");
+    tl_cgen_line(g, "for (; c + 64 <= INT64_C(%" PRId64 "); c += 64)", o->cols);
+    tl_cgen_line(g,
+                 "    for (int l = 0; l < 64; l++) { float v = x[c + l]; nan[l] |= v != v; m[l] = v "
+                 "%s m[l] ? v : m[l]; }",
+                 cmp);
+    // halving folds (vectorised; without NaN the extreme value is order-free)
+    tl_cgen_line(g, "for (int w = 32; w >= 1; w /= 2)");
+    tl_cgen_line(g,
+                 "    for (int l = 0; l < w; l++) { nan[l] |= nan[l + w]; m[l] = m[l + w] %s m[l] ? "
+                 "m[l + w] : m[l]; }",
+                 cmp);
+    tl_cgen_line(g, "int32_t any = nan[0];");
+    tl_cgen_line(g, "float acc = m[0];");
+    tl_cgen_line(g, "for (; c < INT64_C(%" PRId64 "); c++) { any |= x[c] != x[c]; acc = x[c] %s acc ? x[c] : acc; }",
+                 o->cols, cmp);
+    tl_cgen_line(g, "if (acc == 0.0f && !any) {");
+    tl_cgen_line(g, "    acc = %s;", fill);
+    tl_cgen_line(g, "    for (c = 0; c < INT64_C(%" PRId64 "); c++) acc = x[c] %s acc ? x[c] : acc;",
+                 o->cols, cmp);
+    tl_cgen_line(g, "}");
+    tl_cgen_line(g, "p%d_0[r] = any ? NAN : acc;", b);
+}
+
+static void emit_rsum(tl_cgen_t *g, const tl_stmt_t *s, const rsum_t *o)
 {
     int b = g->tmp++;
+    tl_opcode_t code = s->op.code;
     tl_cgen_line(g, "{");
     g->indent++;
     tl_cgen_line(g, "float *const p%d_0 = (float *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", b,
@@ -610,14 +742,30 @@ static void emit_rsum(tl_cgen_t *g, const rsum_t *o)
     tl_cgen_line(g,
                  "const float *const p%d_1 = (const float *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;",
                  b, g->lane, (int)TL_SCOPE_UB, g->x->addr[o->c.sp[1].buf->id], o->c.sp[1].off);
+    if (code != TL_OP_REDUCE_SUM) {
+        tl_cgen_line(g, "_Pragma(\"GCC ivdep\") for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {",
+                     o->rows);
+        g->indent++;
+        emit_rmaxmin(g, o, b, code == TL_OP_REDUCE_MAX);
+        g->indent--;
+        tl_cgen_line(g, "}");
+        g->indent--;
+        tl_cgen_line(g, "}");
+        return;
+    }
     tl_cgen_line(g, "_Pragma(\"GCC ivdep\") for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {",
                  o->rows);
     g->indent++;
     tl_cgen_line(g, "double acc = 0.0;");
-    tl_cgen_line(g,
-                 "for (int64_t c = 0; c < INT64_C(%" PRId64
-                 "); c++) acc += p%d_1[r * INT64_C(%" PRId64 ") + c];",
-                 o->cols, b, o->ld);
+    if (o->cols <= 16) { // short rows unrolled: the loop over rows vectorises
+        for (int64_t c = 0; c < o->cols; c++)
+            tl_cgen_line(g, "acc += p%d_1[r * INT64_C(%" PRId64 ") + %" PRId64 "];", b, o->ld, c);
+    } else {
+        tl_cgen_line(g,
+                     "for (int64_t c = 0; c < INT64_C(%" PRId64
+                     "); c++) acc += p%d_1[r * INT64_C(%" PRId64 ") + c];",
+                     o->cols, b, o->ld);
+    }
     tl_cgen_line(g, "p%d_0[r] = (float)acc;", b);
     g->indent--;
     tl_cgen_line(g, "}");
@@ -630,7 +778,9 @@ static int fuse_rsum(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
 {
     unsigned lanes = 0;
     rsum_t o;
-    if (s->kind != TL_ST_OP || s->op.code != TL_OP_REDUCE_SUM ||
+    if (s->kind != TL_ST_OP ||
+        (s->op.code != TL_OP_REDUCE_SUM && s->op.code != TL_OP_REDUCE_MAX &&
+         s->op.code != TL_OP_REDUCE_MIN) ||
         !op_lanes(g, s, mask, scope, &lanes))
         return 0;
     int save = g->lane;
@@ -645,7 +795,7 @@ static int fuse_rsum(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
         if (!(lanes >> l & 1)) continue;
         g->lane = l;
         analyse_rsum(g, s, &o);
-        emit_rsum(g, &o);
+        emit_rsum(g, s, &o);
         cand_free(&o.c);
     }
     g->lane = save;

@@ -2,8 +2,9 @@
 // the reference executor, bit for bit (NaNs compare equal whatever their
 // payload): chains of float32 ops with tile and scalar operands, in place and
 // out of place, row_expand, clamp, fill, float32 -> int32 -> float32,
-// bfloat16 -> float32 (float16 casts stay runtime calls), a UB -> UB copy,
-// row sums (whole rows and a real_shape corner),
+// bfloat16 -> float32, float32 <-> float16 and float16 -> int8 (chunked
+// loops), a UB -> UB copy, row sums, maxima and minima (whole rows and a
+// real_shape corner; rows of signed zeros, rows with NaN),
 // and spans that overlap without being equal (which must not be fused) on
 // data with NaN, infinities, signed zeros, float16 subnormals and overflow.
 // Each kernel also checks that the module has the inline loops, so the
@@ -24,7 +25,7 @@ static const char *fuse_src =
     "import tilelang\n"
     "import tilelang.language as T\n"
     "\n"
-    "@tilelang.jit(out_idx=[3, 4, 5, 6, 7, 8])\n"
+    "@tilelang.jit(out_idx=[3, 4, 5, 6, 7, 8, 9])\n"
     "def fuse(R=8, C=64):\n"
     "    h = R // 2\n"
     "    @T.prim_func\n"
@@ -32,7 +33,7 @@ static const char *fuse_src =
     "             B: T.Tensor((R, C), 'bfloat16'), OF: T.Tensor((R, C), 'float32'),\n"
     "             OH: T.Tensor((R, C), 'float16'), OI: T.Tensor((R, C), 'int8'),\n"
     "             OG: T.Tensor((R, C), 'float32'), OJ: T.Tensor((R, C), 'int32'),\n"
-    "             OS: T.Tensor((2, R), 'float32')):\n"
+    "             OS: T.Tensor((2, R), 'float32'), OM: T.Tensor((4, R), 'float32')):\n"
     "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
     "            a = T.alloc_ub([h, C], 'float32')\n"
     "            b = T.alloc_ub([h, C], 'float32')\n"
@@ -42,11 +43,22 @@ static const char *fuse_src =
     "            bb = T.alloc_ub([h, C], 'bfloat16')\n"
     "            n = T.alloc_ub([h, C], 'int32')\n"
     "            rs = T.alloc_ub([h], 'float32')\n"
+    "            mz = T.alloc_ub([h, C], 'float32')\n"
     "            with T.Scope('V'):\n"
     "                r0 = vid * h\n"
     "                T.copy(A[r0 : r0 + h, :], a)\n"
     "                T.copy(V[r0 : r0 + h], v)\n"
     "                T.copy(B[r0 : r0 + h, :], bb)\n"
+    "                T.tile.min(mz, a, 0.0)\n"
+    "                T.reduce_max(mz, rs, dim=-1)\n"
+    "                T.copy(rs, OM[0, r0 : r0 + h])\n"
+    "                T.reduce_min(a, rs, dim=-1)\n"
+    "                T.copy(rs, OM[1, r0 : r0 + h])\n"
+    "                T.reduce_max(a, rs, dim=-1, real_shape=[h, C - 5])\n"
+    "                T.copy(rs, OM[2, r0 : r0 + h])\n"
+    "                T.tile.max(mz, a, 0.0)\n"
+    "                T.reduce_min(mz, rs, dim=-1)\n"
+    "                T.copy(rs, OM[3, r0 : r0 + h])\n"
     "                T.tile.mul(b, a, 3.5)\n"
     "                T.tile.add(b, b, a)\n"
     "                T.tile.max(b, b, a)\n"
@@ -143,8 +155,8 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
     }
     REQUIRE(tl_exec_run(x) == TL_OK);
     REQUIRE(tl_cpu_run(c) == TL_OK);
-    static const char *outs[] = {"OF", "OH", "OI", "OG", "OJ", "OS"};
-    for (int o = 0; o < 6; o++) {
+    static const char *outs[] = {"OF", "OH", "OI", "OG", "OJ", "OS", "OM"};
+    for (int o = 0; o < 7; o++) {
         tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
         REQUIRE(want && got);
         size_t n = tl_tensor_numel(want), sz = (size_t)tl_dtype_size(want->dtype);
@@ -158,15 +170,18 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
         }
         CHECK_EQ(bad, 0);
     }
-    // the chains became inline loops; the GM copies, the float16 casts and the
-    // shifted add did not
+    // the chains became inline loops; the GM copies and the shifted add did not
     const char *src = tl_cpu_source(c);
     REQUIRE(src);
     CHECK(count(src, "GCC ivdep") >= 5);
     CHECK(count(src, "tlc_v_sat32(x") >= 1);
     CHECK(count(src, "tlc_bf16_f32(x") >= 1);
     CHECK(count(src, "double acc") == 2);
-    CHECK(count(src, "rt->op(") <= 14);
+    // three whole-row max/min folds; the 59-column corner is unrolled
+    CHECK(count(src, "float m[64]") == 3);
+    CHECK(count(src, "tlc_f2h(p") >= 1);
+    CHECK(count(src, "tlc_h2f(p") >= 2);
+    CHECK(count(src, "rt->op(") <= 15);
     CHECK_EQ(d.nerrors, 0);
     tl_cpu_destroy(c);
     tl_exec_destroy(x);
