@@ -99,6 +99,46 @@ static AVX512 INLINE void transpose16(__m512i r[16])
     }
 }
 
+// pack_b_i8 for B as [K,N]: 4 rows of 64 columns at a time, their bytes
+// interleaved (8-bit, then 16-bit unpacks: 4-byte k-groups of 4 columns per
+// 128-bit lane), then the lanes regrouped so that each register holds one
+// 16-column panel.
+static AVX512 void pack_b_i8_kn(int64_t N, int64_t K, const int8_t *B, int64_t ldb, uint8_t *out,
+                                int64_t G)
+{
+    int64_t P = (N + 15) / 16;
+    const __m512i x80 = _mm512_set1_epi8((char)0x80);
+    for (int64_t g = 0; g < G; g++)
+        for (int64_t c = 0; c < N; c += 64) {
+            int64_t nc = TL_MIN(64, N - c);
+            __mmask64 cm = nc >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nc) - 1);
+            __m512i r[4];
+            for (int i = 0; i < 4; i++) {
+                int64_t k = 4 * g + i;
+                __mmask64 m = k < K ? cm : 0; // padding stays 0 (no offset)
+                r[i] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, B + k * ldb + c),
+                                        _mm512_maskz_mov_epi8(m, x80));
+            }
+            __m512i lo01 = _mm512_unpacklo_epi8(r[0], r[1]),
+                    hi01 = _mm512_unpackhi_epi8(r[0], r[1]);
+            __m512i lo23 = _mm512_unpacklo_epi8(r[2], r[3]),
+                    hi23 = _mm512_unpackhi_epi8(r[2], r[3]);
+            // u[q], lane L: the k-groups of columns 16L + 4q .. 16L + 4q + 3
+            __m512i u0 = _mm512_unpacklo_epi16(lo01, lo23), u1 = _mm512_unpackhi_epi16(lo01, lo23);
+            __m512i u2 = _mm512_unpacklo_epi16(hi01, hi23), u3 = _mm512_unpackhi_epi16(hi01, hi23);
+            __m512i v0 = _mm512_shuffle_i32x4(u0, u1, 0x44),
+                    v1 = _mm512_shuffle_i32x4(u2, u3, 0x44);
+            __m512i v2 = _mm512_shuffle_i32x4(u0, u1, 0xee),
+                    v3 = _mm512_shuffle_i32x4(u2, u3, 0xee);
+            __m512i w[4] = {_mm512_shuffle_i32x4(v0, v1, 0x88), _mm512_shuffle_i32x4(v0, v1, 0xdd),
+                            _mm512_shuffle_i32x4(v2, v3, 0x88), _mm512_shuffle_i32x4(v2, v3, 0xdd)};
+            for (int l = 0; l < 4; l++) {
+                int64_t p = c / 16 + l;
+                if (p < P) _mm512_storeu_si512(out + (p * G + g) * 64, w[l]);
+            }
+        }
+}
+
 // Packs B (int8, [N,K] rows ldb apart when tb, else [K,N]) into G = ceil(K/4)
 // groups per 16-column panel: out[(p * G + g) * 64 + 4 * l + i] =
 // B(k = 4g + i, n = 16p + l) + 128, zero past K and N.
@@ -107,18 +147,12 @@ static AVX512 void pack_b_i8(int64_t N, int64_t K, const int8_t *B, int64_t ldb,
 {
     int64_t P = (N + 15) / 16;
     const __m512i x80 = _mm512_set1_epi8((char)0x80);
+    if (!tb) {
+        pack_b_i8_kn(N, K, B, ldb, out, G);
+        return;
+    }
     for (int64_t p = 0; p < P; p++) {
         uint8_t *panel = out + p * G * 64;
-        if (!tb) {
-            for (int64_t g = 0; g < G; g++)
-                for (int l = 0; l < 16; l++)
-                    for (int i = 0; i < 4; i++) {
-                        int64_t k = 4 * g + i, n = 16 * p + l;
-                        panel[g * 64 + 4 * l + i] =
-                            k < K && n < N ? (uint8_t)(B[k * ldb + n] ^ 0x80) : 0;
-                    }
-            continue;
-        }
         for (int64_t g0 = 0; g0 < G; g0 += 16) {
             int64_t k0 = 4 * g0, kb = TL_MIN(64, K - k0);
             __mmask64 km = kb >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << kb) - 1);
