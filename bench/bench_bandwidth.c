@@ -55,6 +55,8 @@ static void compare(const char *name, tl_cpu_t *c, double bytes, tl_pool_t *pool
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : ""; // "act_quant" or "hc": one operator
+    int reps = argc > 2 ? atoi(argv[2]) : 15;     // more for profiling (at most 256)
+    if (reps < 1) reps = 15;
     tl_diag_t d;
     tl_diag_init(&d);
     tl_pool_t *pool;
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
         tl_cpu_t *c = bench_cpu(k, &d);
         tl_tensor_t *x = bench_tensor(TL_BF16, 2, shape, 1, -4, 4, &d);
         tl_cpu_set_tensor(c, "X", x);
-        compare("act_quant M=4096 N=4096", c, (double)M * N * 3 + M * 4, pool, 15);
+        compare("act_quant M=4096 N=4096", c, (double)M * N * 3 + M * 4, pool, reps);
         tl_cpu_destroy(c);
         tl_tensor_destroy(x);
         tl_arena_free(&arena);
@@ -88,7 +90,7 @@ int main(int argc, char **argv)
         tl_cpu_set_tensor(c, "hc_scale", sc);
         tl_cpu_set_tensor(c, "hc_base", base);
         compare("hc_split_sinkhorn N=65536 hc=4 tt=256", c, (double)N * (24 + 4 + 4 + 16) * 4, pool,
-                15);
+                reps);
         tl_cpu_destroy(c);
         tl_tensor_destroy(mix);
         tl_tensor_destroy(sc);

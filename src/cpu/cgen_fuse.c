@@ -416,6 +416,8 @@ typedef struct {
     int base;           // name prefix number
     int val[MAX_SPANS]; // temp holding the span's element this iteration, or -1
     int tmp;
+    bool tail; // scalar tail of a vector loop: float16 elements converted one by one
+    bool dirty[MAX_SPANS]; // vector form: span written this iteration (stored at its end)
 } emit_t;
 
 // The name of the current element of span i (loaded on first use).
@@ -425,7 +427,7 @@ static void value(emit_t *e, int i, char *out, size_t cap)
         snprintf(out, cap, "w%d_%d", e->base, i);
         return;
     }
-    if (e->gr->sp[i].buf->dtype == TL_F16) { // widened at the start of the segment
+    if (e->gr->sp[i].buf->dtype == TL_F16 && !e->tail) { // widened at the start of the segment
         snprintf(out, cap, "h%d_%d[c - c0]", e->base, i);
         return;
     }
@@ -446,11 +448,17 @@ static void result(emit_t *e, int i, const char *v)
     e->val[i] = t;
 }
 
-static void cast_value(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x)
+static void cast_value(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x,
+                       bool tail)
 {
     char w[96];
-    snprintf(w, sizeof w, st == TL_BF16 ? "tlc_bf16_f32(%s)" : "%s", x);
+    snprintf(w, sizeof w,
+             st == TL_BF16           ? "tlc_bf16_f32(%s)"
+             : st == TL_F16 && tail ? "tlc_f16_f32(%s)"
+                                    : "%s",
+             x);
     switch (dt) {
+    case TL_F16: snprintf(out, cap, "tlc_f32_f16(%s)", w); break; // tails only
     case TL_I8: snprintf(out, cap, "(int8_t)tlc_v_sat(%s, -128.0f, 127.0f)", w); break;
     case TL_I16: snprintf(out, cap, "(int16_t)tlc_v_sat(%s, -32768.0f, 32767.0f)", w); break;
     case TL_I32: snprintf(out, cap, "tlc_v_sat32(%s)", w); break;
@@ -498,11 +506,204 @@ static void emit_op(emit_t *e, const fop_t *o, const char *const *sc)
                  a);
         break;
     case TL_OP_CAST:
-        cast_value(v, sizeof v, gr->sp[o->sp[0]].buf->dtype, gr->sp[o->sp[1]].buf->dtype, a);
+        cast_value(v, sizeof v, gr->sp[o->sp[0]].buf->dtype, gr->sp[o->sp[1]].buf->dtype, a,
+                   e->tail);
         break;
     default: snprintf(v, sizeof v, "%s", a); break;
     }
     result(e, o->sp[0], v);
+}
+
+// --- the AVX-512 form ----------------------------------------------------------------
+//
+// With TLC_V512 (the prelude's test of the compiler's target flags) a group's
+// loop runs 16 elements at a time on intrinsics, then a scalar tail; the
+// helpers (tlc_z_*) compute the scalar forms' results bit for bit. Values are
+// kept in their storage form (float32 as __m512, 16-bit types as __m256i, ...),
+// like the scalar locals, and each written span is stored once at the end of
+// the iteration with its last value: the spans of a group are equal or
+// disjoint, so no read in the iteration sees the stores.
+
+static const char *zstore_type(tl_dtype_t t)
+{
+    switch (t) {
+    case TL_F32: return "__m512";
+    case TL_I8: return "__m128i";
+    case TL_I32: return "__m512i";
+    default: return "__m256i"; // bfloat16, float16, int16
+    }
+}
+
+static void zvalue(emit_t *e, int i, char *out, size_t cap)
+{
+    const span_t *sp = &e->gr->sp[i];
+    if (sp->vec) {
+        snprintf(out, cap, "y%d_%d", e->base, i);
+        return;
+    }
+    if (e->val[i] < 0) {
+        char p[48];
+        e->val[i] = e->tmp++;
+        snprintf(p, sizeof p, "p%d_%d + j", e->base, i);
+        const char *t = zstore_type(sp->buf->dtype);
+        switch (sp->buf->dtype) {
+        case TL_F32:
+            tl_cgen_line(e->g, "const %s z%d_%d = _mm512_loadu_ps(%s);", t, e->base, e->val[i], p);
+            break;
+        case TL_I32:
+            tl_cgen_line(e->g, "const %s z%d_%d = _mm512_loadu_si512(%s);", t, e->base, e->val[i],
+                         p);
+            break;
+        case TL_I8:
+            tl_cgen_line(e->g, "const %s z%d_%d = _mm_loadu_si128((const __m128i *)(%s));", t,
+                         e->base, e->val[i], p);
+            break;
+        default:
+            tl_cgen_line(e->g, "const %s z%d_%d = _mm256_loadu_si256((const __m256i *)(%s));", t,
+                         e->base, e->val[i], p);
+            break;
+        }
+    }
+    snprintf(out, cap, "z%d_%d", e->base, e->val[i]);
+}
+
+static void zresult(emit_t *e, int i, const char *v)
+{
+    int t = e->tmp++;
+    tl_cgen_line(e->g, "const %s z%d_%d = %s;", zstore_type(e->gr->sp[i].buf->dtype), e->base, t,
+                 v);
+    e->val[i] = t;
+    e->dirty[i] = true;
+}
+
+static void zstore(emit_t *e, int i)
+{
+    int b = e->base, v = e->val[i];
+    switch (e->gr->sp[i].buf->dtype) {
+    case TL_F32: tl_cgen_line(e->g, "_mm512_storeu_ps(p%d_%d + j, z%d_%d);", b, i, b, v); break;
+    case TL_I32: tl_cgen_line(e->g, "_mm512_storeu_si512(p%d_%d + j, z%d_%d);", b, i, b, v); break;
+    case TL_I8:
+        tl_cgen_line(e->g, "_mm_storeu_si128((__m128i *)(p%d_%d + j), z%d_%d);", b, i, b, v);
+        break;
+    default:
+        tl_cgen_line(e->g, "_mm256_storeu_si256((__m256i *)(p%d_%d + j), z%d_%d);", b, i, b, v);
+        break;
+    }
+}
+
+static void zcast(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x)
+{
+    char w[96];
+    const char *to = st == TL_BF16  ? "tlc_z_bf16_f32(%s)"
+                     : st == TL_F16 ? "_mm512_cvtph_ps(%s)"
+                     : st == TL_I32 ? "_mm512_cvtepi32_ps(%s)"
+                                    : "%s";
+    snprintf(w, sizeof w, to, x);
+    switch (dt) {
+    case TL_I8: snprintf(out, cap, "tlc_z_f32_i8(%s)", w); break;
+    case TL_I16: snprintf(out, cap, "tlc_z_f32_i16(%s)", w); break;
+    case TL_I32: snprintf(out, cap, "tlc_z_f32_i32(%s)", w); break;
+    case TL_BF16: snprintf(out, cap, "tlc_z_f32_bf16(%s)", w); break;
+    case TL_F16: snprintf(out, cap, "tlc_z_f32_f16(%s)", w); break;
+    default: snprintf(out, cap, "%s", w); break;
+    }
+}
+
+// Op o in vector form; zsc: its scalar operands broadcast.
+static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
+{
+    tl_opcode_t code = o->s->op.code;
+    char a[48], b[48], v[512];
+    const group_t *gr = e->gr;
+    if (code == TL_OP_FILL) {
+        zresult(e, o->sp[0], zsc[0]);
+        return;
+    }
+    zvalue(e, o->sp[1], a, sizeof a);
+    if (code == TL_OP_COPY) {
+        zresult(e, o->sp[0], a);
+        return;
+    }
+    if (o->nspan > 2)
+        zvalue(e, o->sp[2], b, sizeof b);
+    else if (o->nsc)
+        snprintf(b, sizeof b, "%s", zsc[0]);
+    bool two = o->nspan > 2;
+    switch (code) {
+    case TL_OP_ADD: snprintf(v, sizeof v, "_mm512_add_ps(%s, %s)", a, b); break;
+    case TL_OP_SUB: snprintf(v, sizeof v, "_mm512_%s_ps(%s, %s)", two ? "sub" : "add", a, b); break;
+    case TL_OP_MUL:
+    case TL_OP_ROW_EXPAND_MUL: snprintf(v, sizeof v, "_mm512_mul_ps(%s, %s)", a, b); break;
+    case TL_OP_DIV: snprintf(v, sizeof v, "_mm512_%s_ps(%s, %s)", two ? "div" : "mul", a, b); break;
+    case TL_OP_ROW_EXPAND_SUB: snprintf(v, sizeof v, "_mm512_sub_ps(%s, %s)", a, b); break;
+    case TL_OP_ROW_EXPAND_DIV: snprintf(v, sizeof v, "_mm512_div_ps(%s, %s)", a, b); break;
+    case TL_OP_MAX: snprintf(v, sizeof v, "tlc_z_max(%s, %s)", a, b); break;
+    case TL_OP_MIN: snprintf(v, sizeof v, "tlc_z_min(%s, %s)", a, b); break;
+    case TL_OP_ABS: snprintf(v, sizeof v, "_mm512_abs_ps(%s)", a); break;
+    case TL_OP_RELU: snprintf(v, sizeof v, "tlc_z_relu(%s)", a); break;
+    case TL_OP_ROUND:
+        snprintf(v, sizeof v, "_mm512_roundscale_ps(%s, _MM_FROUND_CUR_DIRECTION)", a);
+        break;
+    case TL_OP_SQRT: snprintf(v, sizeof v, "_mm512_sqrt_ps(%s)", a); break;
+    case TL_OP_RECIPROCAL: snprintf(v, sizeof v, "_mm512_div_ps(_mm512_set1_ps(1.0f), %s)", a); break;
+    case TL_OP_CLAMP: snprintf(v, sizeof v, "tlc_z_clamp(%s, %s, %s)", a, zsc[0], zsc[1]); break;
+    case TL_OP_CAST:
+        zcast(v, sizeof v, gr->sp[o->sp[0]].buf->dtype, gr->sp[o->sp[1]].buf->dtype, a);
+        break;
+    default: snprintf(v, sizeof v, "%s", a); break;
+    }
+    zresult(e, o->sp[0], v);
+}
+
+// The group's loop in vector form: per row (row_expand groups) 16 columns at
+// a time, then the remaining columns one by one through the scalar ops.
+static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
+{
+    tl_cgen_t *g = e->g;
+    group_t *gr = e->gr;
+    char zn[MAX_OPS][2][48];
+    const char *zsc[MAX_OPS][2];
+    for (int k = 0; k < gr->nop; k++)
+        for (int j = 0; j < gr->op[k].nsc; j++) {
+            snprintf(zn[k][j], sizeof zn[k][j], "v%d_%d_%d", e->base, k, j);
+            tl_cgen_line(g, "const __m512 %s = _mm512_set1_ps(%s);", zn[k][j], sc[k][j]);
+            zsc[k][j] = zn[k][j];
+        }
+    char j[64];
+    snprintf(j, sizeof j, gr->cols ? "r * INT64_C(%" PRId64 ") + c" : "c", cols);
+    if (gr->cols) {
+        tl_cgen_line(g, "for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {", gr->n / gr->cols);
+        g->indent++;
+        for (int i = 0; i < gr->nsp; i++)
+            if (gr->sp[i].vec) {
+                tl_cgen_line(g, "const float w%d_%d = p%d_%d[r];", e->base, i, e->base, i);
+                tl_cgen_line(g, "const __m512 y%d_%d = _mm512_set1_ps(w%d_%d);", e->base, i,
+                             e->base, i);
+            }
+    }
+    tl_cgen_line(g, "int64_t c = 0;");
+    tl_cgen_line(g, "for (; c + 16 <= INT64_C(%" PRId64 "); c += 16) {", cols);
+    g->indent++;
+    tl_cgen_line(g, "const int64_t j = %s;", j);
+    for (int i = 0; i < gr->nsp; i++) e->val[i] = -1, e->dirty[i] = false;
+    for (int k = 0; k < gr->nop; k++) zemit_op(e, &gr->op[k], zsc[k]);
+    for (int i = 0; i < gr->nsp; i++)
+        if (e->dirty[i]) zstore(e, i);
+    g->indent--;
+    tl_cgen_line(g, "}");
+    e->tail = true;
+    for (int i = 0; i < gr->nsp; i++) e->val[i] = -1;
+    tl_cgen_line(g, "for (; c < INT64_C(%" PRId64 "); c++) {", cols);
+    g->indent++;
+    tl_cgen_line(g, "const int64_t j = %s;", j);
+    for (int k = 0; k < gr->nop; k++) emit_op(e, &gr->op[k], sc[k]);
+    g->indent--;
+    tl_cgen_line(g, "}");
+    e->tail = false;
+    if (gr->cols) {
+        g->indent--;
+        tl_cgen_line(g, "}");
+    }
 }
 
 static bool narrows(const group_t *gr, const fop_t *o)
@@ -574,7 +775,7 @@ static void emit_chunked(emit_t *e, const char *const (*sc)[2], int64_t cols)
 
 static void emit(tl_cgen_t *g, group_t *gr)
 {
-    emit_t e = {g, gr, g->tmp++, {0}, 0};
+    emit_t e = {g, gr, g->tmp++, {0}, 0, false, {false}};
     tl_cgen_line(g, "{");
     g->indent++;
     for (int i = 0; i < gr->nsp; i++) {
@@ -593,6 +794,14 @@ static void emit(tl_cgen_t *g, group_t *gr)
             sc[k][j] = names[k][j];
         }
     int64_t cols = gr->cols ? gr->cols : gr->n;
+    bool vec = cols >= 16; // the vector form, when the target has AVX-512
+    if (vec) {
+        g->uses_f16 = true;
+        tl_cgen_line(g, "#if TLC_V512");
+        emit_vector(&e, (const char *const(*)[2])sc, cols);
+        tl_cgen_line(g, "#else");
+        for (int i = 0; i < gr->nsp; i++) e.val[i] = -1;
+    }
     if (gr->cols) {
         tl_cgen_line(g, "for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {", gr->n / gr->cols);
         g->indent++;
@@ -622,6 +831,7 @@ static void emit(tl_cgen_t *g, group_t *gr)
         g->indent--;
         tl_cgen_line(g, "}");
     }
+    if (vec) tl_cgen_line(g, "#endif");
     g->indent--;
     tl_cgen_line(g, "}");
 }

@@ -8,9 +8,11 @@
 // and spans that overlap without being equal (which must not be fused) on
 // data with NaN, infinities, signed zeros, float16 subnormals and overflow.
 // Each kernel also checks that the module has the inline loops, so the
-// comparison is not vacuous.
+// comparison is not vacuous. The cases run with 64 and 37 columns (vector
+// loops with and without a scalar tail) and without AVX-512 (-O2).
 #include "../test.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -125,19 +127,25 @@ static int count(const char *s, const char *what)
     return n;
 }
 
-TEST(cpu_fuse_inline_loops_match_the_reference)
+// One build of the fuse kernel with `cols` columns: compared with the
+// reference, compiled with `cflags` (NULL: the default -march=native, which
+// on AVX-512 machines runs the vector form; "-O2": the scalar loops).
+static void fuse_case(tl_test_t *t, int64_t cols, const char *cflags)
 {
     tl_arena_t arena;
     tl_diag_t d;
     tl_arena_init(&arena);
     tl_diag_init(&d);
     tl_kernel_t *k = NULL;
-    tl_front_opts_t fo = {0};
+    char cv[16];
+    snprintf(cv, sizeof cv, "%" PRId64, cols);
+    tl_front_arg_t fa[] = {{"C", cv}};
+    tl_front_opts_t fo = {.nargs = 1, .args = fa};
     tl_pass_ctx_t pc = {.diag = &d, .verify = true};
     setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
     REQUIRE(!tl_front_compile_source(&arena, "fuse.py", fuse_src, &fo, &d, &k));
     REQUIRE(!tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc));
-    int64_t s2[2] = {R, C}, s1[1] = {R};
+    int64_t s2[2] = {R, cols}, s1[1] = {R};
     tl_tensor_t *a = tensor(TL_F32, 2, s2, 0), *v = tensor(TL_F32, 1, s1, 5),
                 *b = tensor(TL_BF16, 2, s2, 11);
     REQUIRE(a && v && b);
@@ -146,7 +154,9 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
     tl_exec_t *x;
     REQUIRE(tl_exec_create(&x, k, &eo, &d) == TL_OK);
     tl_cpu_t *c;
-    REQUIRE(tl_cpu_create(&c, k, NULL, &d) == TL_OK);
+    tl_cpu_opts_t co = {0};
+    co.jit.cflags = cflags;
+    REQUIRE(tl_cpu_create(&c, k, &co, &d) == TL_OK);
     static const char *ins[] = {"A", "V", "B"};
     tl_tensor_t *in[] = {a, v, b};
     for (int i = 0; i < 3; i++) {
@@ -165,7 +175,8 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
             bool nan = isnan(tl_tensor_get_flat(want, i)) && isnan(tl_tensor_get_flat(got, i));
             if (!nan && memcmp((uint8_t *)want->data + i * sz, (uint8_t *)got->data + i * sz, sz) &&
                 bad++ < 5)
-                tl_test_fail(t, __FILE__, __LINE__, "%s[%zu]: cpu %g, reference %g", outs[o], i,
+                tl_test_fail(t, __FILE__, __LINE__, "C=%" PRId64 " %s %s[%zu]: cpu %g, reference %g",
+                             cols, cflags ? cflags : "native", outs[o], i,
                              tl_tensor_get_flat(got, i), tl_tensor_get_flat(want, i));
         }
         CHECK_EQ(bad, 0);
@@ -177,15 +188,38 @@ TEST(cpu_fuse_inline_loops_match_the_reference)
     CHECK(count(src, "tlc_v_sat32(x") >= 1);
     CHECK(count(src, "tlc_bf16_f32(x") >= 1);
     CHECK(count(src, "double acc") == 2);
-    // three whole-row max/min folds; the 59-column corner is unrolled
-    CHECK(count(src, "float m[64]") == 3);
+    // three whole-row max/min folds (rows of 64); the shorter corners are unrolled
+    CHECK(count(src, "float m[64]") == (cols >= 64 ? 3 : 0));
     CHECK(count(src, "tlc_f2h(p") >= 1);
     CHECK(count(src, "tlc_h2f(p") >= 2);
     CHECK(count(src, "rt->op(") <= 15);
+    // the vector form and its scalar tail
+    CHECK(count(src, "#if TLC_V512") >= 5);
+    CHECK(count(src, "tlc_z_f32_f16(") >= 1);
+    CHECK(count(src, "tlc_f32_f16(tlc_") + count(src, "tlc_f32_f16(x") >= 1);
     CHECK_EQ(d.nerrors, 0);
     tl_cpu_destroy(c);
     tl_exec_destroy(x);
     for (int i = 0; i < 3; i++) tl_tensor_destroy(in[i]);
     tl_diag_free(&d);
     tl_arena_free(&arena);
+}
+
+TEST(cpu_fuse_inline_loops_match_the_reference)
+{
+    fuse_case(t, C, NULL);
+}
+
+// 37 columns: vector loops of two 16-element steps and a 5-element scalar
+// tail (float16 converted one element at a time there).
+TEST(cpu_fuse_vector_tails_match_the_reference)
+{
+    fuse_case(t, 37, NULL);
+}
+
+// Without -march the module has no AVX-512: the scalar and chunked loops.
+TEST(cpu_fuse_scalar_loops_match_the_reference)
+{
+    fuse_case(t, 37, "-O2");
+    fuse_case(t, C, "-O2");
 }
