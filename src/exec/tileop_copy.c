@@ -28,6 +28,10 @@
 //   the destination region (upstream only when the copy targets the tile base).
 #include "exec/tileop_impl.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 // One operand of a transfer.
 typedef struct {
     const tl_view_t *v;
@@ -57,7 +61,12 @@ typedef struct {
     bool relu;
     bool deq;
     float scale;
+    bool stream; // moves bypass the caches (stream_move)
 } row_op_t;
+
+// GM tensors at least this large are written with streaming stores (about
+// where memcpy switches to them on machines with a few MiB of cache per core).
+enum { STREAM_BYTES = 8 << 20 };
 
 static void find_dims(side_t *s)
 {
@@ -274,13 +283,39 @@ static void add_into(tl_dtype_t t, uint8_t *dst, const uint8_t *src, int64_t n)
     }
 }
 
+// Stores that bypass the caches for the whole 64-byte lines of a move (the
+// rest through memcpy). Used for the rows of on-chip -> GM copies into large
+// tensors: the lines are not read first (no read for ownership), and an
+// output much larger than the caches would only evict the inputs. The
+// caller issues the store fence when the copy is done.
+static void stream_move(uint8_t *d, const uint8_t *s, size_t n)
+{
+#if defined(__SSE2__)
+    size_t head = (size_t)(-(uintptr_t)d & 63u);
+    if (n < head + 64) {
+        memmove(d, s, n);
+        return;
+    }
+    memcpy(d, s, head);
+    size_t i = head;
+    for (; i + 64 <= n; i += 64)
+        for (int q = 0; q < 4; q++)
+            _mm_stream_si128((__m128i *)(d + i) + q, _mm_loadu_si128((const __m128i *)(s + i) + q));
+    memcpy(d + i, s + i, n - i);
+#else
+    memmove(d, s, n);
+#endif
+}
+
 static void run_row(const row_op_t *op, uint8_t *d, int64_t dstr, const uint8_t *s, int64_t sstr,
                     int64_t n)
 {
     int ssz = tl_dtype_size(op->st), dsz = tl_dtype_size(op->dt);
     bool plain = op->kind == ROW_MOVE || (op->kind == ROW_CONVERT && !op->relu && !op->deq);
     if (plain && dstr == 1 && sstr == 1) {
-        if (op->kind == ROW_MOVE)
+        if (op->kind == ROW_MOVE && op->stream)
+            stream_move(d, s, (size_t)(n * ssz));
+        else if (op->kind == ROW_MOVE)
             memmove(d, s, (size_t)(n * ssz));
         else
             tl_tileop_convert(op->dt, d, op->st, s, n, op->mode);
@@ -455,7 +490,12 @@ tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         if (gm_ub && call->has_pad) tl_tileop_scalar_to(dv->dtype, &call->pad, pad);
         fill_region(dv, x.dext, pad);
     }
+    // the source must not overlap the destination (on-chip -> GM never does)
+    op.stream = ub_out && d == TL_SCOPE_GM && dv->bytes >= STREAM_BYTES;
     run_xfer(&op, &x);
+#if defined(__SSE2__)
+    if (op.stream) _mm_sfence(); // the streaming stores are visible before the next access
+#endif
     return TL_OK;
 }
 

@@ -188,3 +188,31 @@ TEST(cpu_fast_row_expand_and_reductions_match_the_library)
         }
     free(x);
 }
+
+// UB -> GM copies into a tensor of 8 MiB or more go through streaming stores
+// (tileop_copy.c): rows at unaligned offsets, shorter and longer than a cache
+// line, land exactly where memmove would put them and nothing else changes.
+TEST(cpu_copy_into_a_large_tensor_streams_the_same_bytes)
+{
+    fx_t f;
+    fx_init(&f);
+    enum { GR = 2048, GC = 4099, UR = 3, UC = 200 };
+    int8_t *g = malloc((size_t)GR * GC), *want = malloc((size_t)GR * GC);
+    int8_t u[UR * UC];
+    REQUIRE(g && want);
+    for (size_t i = 0; i < (size_t)GR * GC; i++) g[i] = want[i] = (int8_t)(i * 31 + 7);
+    for (int i = 0; i < UR * UC; i++) u[i] = (int8_t)(i * 17 - 3);
+    tl_op_t op = top(TL_OP_COPY);
+    static const int64_t at[][3] = {{5, 1, 200}, {700, 3001, 63}, {GR - 3, GC - 65, 65}, {9, 0, 1}};
+    for (int c = 0; c < 4; c++) {
+        int64_t r0 = at[c][0], c0 = at[c][1], n = at[c][2];
+        tl_view_t gv = tv(g, (size_t)GR * GC, TL_I8, TL_SCOPE_GM, "g", 2, DIMS(GR, GC));
+        tl_view_t uv = tv_sub(UB(u, TL_I8, UR, UC), DIMS(0, 0), DIMS(UR, n));
+        REQUIRE(RUN(&f, op, OV(uv), OV(tv_sub(gv, DIMS(r0, c0), DIMS(UR, n)))) == TL_OK);
+        for (int r = 0; r < UR; r++) memcpy(want + (r0 + r) * GC + c0, u + r * UC, (size_t)n);
+    }
+    CHECK(!memcmp(g, want, (size_t)GR * GC));
+    free(g);
+    free(want);
+    fx_free(&f);
+}
