@@ -354,12 +354,44 @@ static void run_row(const row_op_t *op, uint8_t *d, int64_t dstr, const uint8_t 
     }
 }
 
+// Rows of `rb` bytes (a constant after inlining): each row read whole before
+// it is written, as memmove does, in registers.
+#define MOVE_ROWS(rb)                                                                              \
+    for (int64_t r = 0; r < rows; r++) {                                                           \
+        uint8_t t_[rb];                                                                            \
+        memcpy(t_, s + r * sstep, rb);                                                             \
+        memcpy(d + r * dstep, t_, rb);                                                             \
+    }
+
+// A 2-D move of contiguous rows (the common GM <-> on-chip tile copy): one
+// loop, short rows copied without a call. Row order and per-row semantics
+// are those of the general loop below.
+static bool move_rows(const row_op_t *op, const xfer_t *x, int sz)
+{
+    if (op->kind != ROW_MOVE || op->stream || x->k != 2 || x->ss[1] != 1 || x->ds[1] != 1)
+        return false;
+    int64_t rows = x->box[0], rb = x->box[1] * sz, sstep = x->ss[0] * sz, dstep = x->ds[0] * sz;
+    const uint8_t *s = x->src;
+    uint8_t *d = x->dst;
+    switch (rb) {
+    case 4: MOVE_ROWS(4); return true;
+    case 8: MOVE_ROWS(8); return true;
+    case 16: MOVE_ROWS(16); return true;
+    case 32: MOVE_ROWS(32); return true;
+    case 64: MOVE_ROWS(64); return true;
+    default:
+        for (int64_t r = 0; r < rows; r++) memmove(d + r * dstep, s + r * sstep, (size_t)rb);
+        return true;
+    }
+}
+
 static void run_xfer(const row_op_t *op, const xfer_t *x)
 {
     int64_t idx[TL_MAX_DIMS] = {0};
     int k = x->k, ssz = tl_dtype_size(op->st), dsz = tl_dtype_size(op->dt);
     for (int i = 0; i < k; i++)
         if (x->box[i] <= 0) return;
+    if (move_rows(op, x, ssz)) return;
     for (;;) {
         int64_t so = 0, dof = 0;
         for (int i = 0; i < k - 1; i++) so += idx[i] * x->ss[i], dof += idx[i] * x->ds[i];
@@ -381,6 +413,19 @@ static void fill_region(const tl_view_t *v, const int64_t *ext, const uint8_t *e
         if (ext[d] <= 0) return;
     bool zero = true;
     for (int i = 0; i < sz; i++) zero &= elem[i] == 0;
+    // a region of whole rows (every dimension after its first non-unit one
+    // complete) is one run of memory
+    int first = 0;
+    while (first < nd - 1 && ext[first] == 1) first++;
+    bool run = true;
+    int64_t total = ext[first];
+    for (int d = first + 1; d < nd; d++) run &= ext[d] == v->shape[d], total *= ext[d];
+    if (run && zero) {
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) off += v->start[d] * dim_stride(v, d);
+        memset(v->data + off * sz, 0, (size_t)(total * sz));
+        return;
+    }
     for (;;) {
         int64_t off = 0;
         for (int d = 0; d < nd; d++) off += (v->start[d] + idx[d]) * dim_stride(v, d);

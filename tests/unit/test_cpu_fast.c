@@ -216,3 +216,44 @@ TEST(cpu_copy_into_a_large_tensor_streams_the_same_bytes)
     free(want);
     fx_free(&f);
 }
+
+// GM -> UB and UB -> GM tile copies of short contiguous rows (the moves of
+// 4 to 64 bytes a row that tileop_copy.c does without a call, and others):
+// the box lands where element-by-element copying puts it, pad included.
+TEST(cpu_copy_short_rows_move_the_box)
+{
+    fx_t f;
+    fx_init(&f);
+    enum { GR = 9, GC = 40 };
+    float g[GR * GC], u[6 * 16], back[GR * GC];
+    for (int i = 0; i < GR * GC; i++) g[i] = (float)i;
+    tl_op_t op = top(TL_OP_COPY);
+    static const int cols[] = {1, 2, 3, 4, 8, 16, 5};
+    for (int c = 0; c < 7; c++) {
+        int n = cols[c], r0 = 2 + c % 3, c0 = 3 * c;
+        for (int i = 0; i < 6 * 16; i++) u[i] = -1.0f;
+        tl_view_t gv = GM(g, TL_F32, GR, GC);
+        REQUIRE(RUN(&f, op, OV(tv_sub(gv, DIMS(r0, c0), DIMS(5, n))),
+                    OV(tv_sub(UB(u, TL_F32, 6, 16), DIMS(1, 0), DIMS(5, 16)))) == TL_OK);
+        int bad = 0;
+        for (int r = 0; r < 6; r++)
+            for (int j = 0; j < 16; j++) {
+                float want = r == 0 ? -1.0f : j < n ? g[(r0 + r - 1) * GC + c0 + j] : 0.0f;
+                bad += u[r * 16 + j] != want;
+            }
+        CHECK_EQ(bad, 0);
+        memcpy(back, g, sizeof back);
+        REQUIRE(RUN(&f, op, OV(tv_sub(UB(u, TL_F32, 6, 16), DIMS(1, 0), DIMS(5, n))),
+                    OV(tv_sub(GM(back, TL_F32, GR, GC), DIMS(r0 + 1, c0 + 1), DIMS(5, n)))) ==
+                TL_OK);
+        bad = 0;
+        for (int r = 0; r < GR; r++)
+            for (int j = 0; j < GC; j++) {
+                bool in = r > r0 && r <= r0 + 5 && j > c0 && j <= c0 + n;
+                float want = in ? g[(r0 + r - r0 - 1) * GC + c0 + j - c0 - 1] : g[r * GC + j];
+                bad += back[r * GC + j] != want;
+            }
+        CHECK_EQ(bad, 0);
+    }
+    fx_free(&f);
+}
