@@ -122,6 +122,29 @@ TEST(intra_sync_loop_carried_reuse_with_prologue_and_epilogue)
     pk_free(&p);
 }
 
+TEST(intra_sync_wait_after_a_loop_sinks_past_a_read_of_its_own_pipe)
+{
+    // The loop-carried pair (each iteration's fill of u waits for the previous
+    // store of u) ends with a wait after the loop. Right there it would also
+    // order the add after the loop's last fill (vector after vector, through
+    // the store), holding the vector pipe until the last store is done. It
+    // goes down to the fill that overwrites u; the add gets a pipe_barrier.
+    pk_t p;
+    if (synced(t, &p,
+               VEC("                for i in T.serial(4):\n"
+                   "                    T.tile.fill(u, i * 1.0)\n"
+                   "                    T.copy(u, Y[i, vid * 8, 0])\n"
+                   "                T.tile.add(w, u, 2.0)\n"
+                   "                T.tile.fill(u, 3.0)\n"
+                   "                T.tile.add(w, w, u)\n"
+                   "                T.copy(w, Y[0, vid * 8, 0])\n"))) {
+        CHECK_CONTAINS(dump(&p), "      + set_flag mte3->v, 0\n    + pipe_barrier v\n"
+                                 "    add w, u, 2.0\n    + pipe_barrier v\n"
+                                 "    + wait_flag mte3->v, 0\n    fill u, 3.0\n");
+    }
+    pk_free(&p);
+}
+
 TEST(intra_sync_disjoint_iterations_need_no_back_edge)
 {
     // Each iteration writes another part of the (UB) tile: no loop-carried sync.
