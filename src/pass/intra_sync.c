@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAXD = 32, SLOTS = 64, MAX_ROUNDS = 5000, EVENT_IDS = 8 };
+enum { MAXD = 32, SLOTS = 64, MAX_ROUNDS = 5000, EVENT_IDS = 8, MAX_FIX = 4 };
 
 #define BIT(p) (1u << (p))
 
@@ -97,12 +97,14 @@ typedef struct {
     iter_t iter[MAXD];
 } dep_t;
 
-// An inserted sync group (a flag pair with its prologue/epilogue, or a barrier).
+// An inserted sync group (a flag pair with its prologue/epilogue, or a
+// barrier), then the matching sets and waits in the other branches of the ifs
+// that hold the pair's set or wait (extra of them).
 typedef struct {
-    tl_stmt_t *stmts[4]; // as placed in the tree (a scope when wrapped)
-    tl_stmt_t *syncs[4]; // the sync statements themselves
-    int n;
-    bool pair;
+    tl_stmt_t *stmts[4 + 2 * MAX_FIX]; // as placed in the tree (a scope when wrapped)
+    tl_stmt_t *syncs[4 + 2 * MAX_FIX]; // the sync statements themselves
+    int n, extra;
+    bool pair, loop;
     tl_pipe_t src, dst;
     tl_side_t side;
     bool removed;
@@ -219,7 +221,23 @@ static bool same_rec(const rec_t *a, const rec_t *b)
 
 // State after either of two paths: a record keeps the pipes ordered on both;
 // a pending flag survives when both paths have it (else a later wait on it
-// orders nothing, which is safe).
+// orders nothing, which is safe). The two paths may hold one flag in
+// different slots (a set placed at another point in each branch).
+static bool same_flag(const slot_t *x, const slot_t *y)
+{
+    return x->used && y->used && x->src == y->src && x->dst == y->dst && x->konst == y->konst &&
+           x->id == y->id && x->expr == y->expr;
+}
+
+// b's slot bits in a's numbering (to: b's slot -> a's, -1 none)
+static uint64_t remap(uint64_t bits, const int *to)
+{
+    uint64_t r = 0;
+    for (int t = 0; t < SLOTS; t++)
+        if ((bits >> t & 1) && to[t] >= 0) r |= 1ull << to[t];
+    return r;
+}
+
 static void meet(sim_t *S, state_t *a, state_t *b)
 {
     if (b->dead) {
@@ -233,20 +251,26 @@ static void meet(sim_t *S, state_t *a, state_t *b)
         return;
     }
     uint64_t keep = 0;
+    int to[SLOTS];
+    for (int u = 0; u < SLOTS; u++) to[u] = -1;
     for (int t = 0; t < SLOTS; t++) {
-        slot_t *x = &a->slot[t], *y = &b->slot[t];
-        if (x->used && y->used && x->src == y->src && x->dst == y->dst && x->konst == y->konst &&
-            x->id == y->id && x->expr == y->expr)
+        slot_t *x = &a->slot[t];
+        int u = same_flag(x, &b->slot[t]) ? t : -1; // the same slot first
+        for (int v = 0; u < 0 && v < SLOTS; v++)
+            if (to[v] < 0 && same_flag(x, &b->slot[v])) u = v;
+        if (u >= 0 && to[u] < 0) {
             keep |= 1ull << t;
-        else
+            to[u] = t;
+        } else {
             x->used = false;
+        }
     }
     for (int i = 0; i < a->n; i++) {
         rec_t *r = &a->r[i];
         for (int j = 0; j < b->n; j++)
             if (same_rec(r, &b->r[j])) {
                 r->ord &= b->r[j].ord;
-                r->slots &= b->r[j].slots;
+                r->slots &= remap(b->r[j].slots, to);
                 break;
             }
         r->slots &= keep;
@@ -258,7 +282,7 @@ static void meet(sim_t *S, state_t *a, state_t *b)
         rec_t *r = push_rec(S, a);
         if (!r) break;
         *r = b->r[j];
-        r->slots &= keep;
+        r->slots = remap(r->slots, to) & keep;
     }
     state_free(b);
 }
@@ -721,8 +745,16 @@ typedef struct {
     bool lscope;
     // where the set and the wait go: right after the producer and right
     // before the consumer, inside the plain sequences below seq that hold them
+    // and (for a pair within one iteration) inside the branches of ifs
     tl_stmt_t *set_seq, *wait_seq;
     int set_at, wait_at;
+    // the ifs passed on the way: their other branch gets the set (set) or the
+    // wait at its end, so that every path sets and waits once
+    int nfix;
+    struct {
+        tl_stmt_t *ifs;
+        bool set, then_; // then_: the producer or consumer is in the then branch
+    } fix[2 * MAX_FIX];
 } place_t;
 
 // The statement at level j of a path, or NULL past the end of its sequence.
@@ -744,11 +776,35 @@ static int plain_depth(const pos_t *path, int npath, int j)
     return j;
 }
 
+// As plain_depth, also into the branch of an if that holds the access
+// (noted in p->fix: set for the producer's side).
+static int branch_depth(const pos_t *path, int npath, int j, bool set, place_t *p)
+{
+    int n = 0;
+    while (j + 1 < npath) {
+        const tl_stmt_t *x = path_item(path, j), *next = path[j + 1].seq;
+        if (!x) break;
+        if (x->kind == TL_ST_IF && (next == x->if_.then_ || next == x->if_.else_) &&
+            n < MAX_FIX) {
+            p->fix[p->nfix].ifs = (tl_stmt_t *)x;
+            p->fix[p->nfix].set = set;
+            p->fix[p->nfix++].then_ = next == x->if_.then_;
+            n++;
+        } else if (x->kind != TL_ST_SEQ || next != x) {
+            break;
+        }
+        j++;
+    }
+    return j;
+}
+
 // Narrows p from level j: through plain sequences both paths share, then the
 // set's and the wait's own plain sequences (a pipelined loop's prologue,
 // steady state and epilogue are such sequences: a sync goes next to its
-// access, not around the whole sequence).
-static void narrow_place(const rec_t *r, const dep_t *d, int j, place_t *p)
+// access, not around the whole sequence) and, with ifs, the branches holding
+// them (a wait before an if would hold its pipe for the whole branch, a set
+// after it would wait for everything in it).
+static void narrow_place(const rec_t *r, const dep_t *d, int j, place_t *p, bool ifs)
 {
     while (j + 1 < r->npath && j + 1 < d->npath && r->path[j].index == d->path[j].index) {
         const tl_stmt_t *x = path_item(d->path, j);
@@ -759,8 +815,14 @@ static void narrow_place(const rec_t *r, const dep_t *d, int j, place_t *p)
     p->in_scope = d->in_scope[j];
     p->ip = r->path[j].index;
     p->ib = d->path[j].index;
-    int js = p->ip == p->ib ? j : plain_depth(r->path, r->npath, j);
-    int jw = p->ip == p->ib ? j : plain_depth(d->path, d->npath, j);
+    int js = j, jw = j;
+    if (p->ip != p->ib && ifs) {
+        js = branch_depth(r->path, r->npath, j, true, p);
+        jw = branch_depth(d->path, d->npath, j, false, p);
+    } else if (p->ip != p->ib) {
+        js = plain_depth(r->path, r->npath, j);
+        jw = plain_depth(d->path, d->npath, j);
+    }
     p->set_seq = r->path[js].seq;
     p->set_at = r->path[js].index + 1;
     p->wait_seq = d->path[jw].seq;
@@ -782,7 +844,7 @@ static bool place(const dep_t *d, place_t *p)
     for (int j = 0; j < n; j++) {
         if (r->path[j].seq != d->path[j].seq) return false; // exclusive branches
         if (r->path[j].index != d->path[j].index) {
-            narrow_place(r, d, j, p);
+            narrow_place(r, d, j, p, true);
             return p->ip < p->ib;
         }
         tl_stmt_t *X = d->path[j].seq->seq.items[d->path[j].index];
@@ -791,7 +853,7 @@ static bool place(const dep_t *d, place_t *p)
         if (!a || !b) return false;
         if (a->inst == b->inst && a->copy == b->copy) continue;
         if (a->inst != b->inst || a->copy == 0 || a->copy > b->copy) return false;
-        narrow_place(r, d, j + 1, p);
+        narrow_place(r, d, j + 1, p, false);
         p->loop = X;
         p->lseq = d->path[j].seq;
         p->lscope = d->in_scope[j];
@@ -872,10 +934,23 @@ static tl_status_t insert_for(sim_t *S, const dep_t *d, bool force_all)
         put(S, it, p.lseq, p.lindex + 1, epi, lscope);
         put(S, it, p.lseq, p.lindex, pro, lscope);
         it->exit_seq = p.lseq;
+        it->loop = true;
         return TL_OK;
     }
     put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
     put(S, it, p.set_seq, p.set_at, set, in_scope);
+    // the other branches, at their end: one set and one wait on every path, and
+    // that path is ordered as with the pair around the if
+    for (int f = 0; f < p.nfix; f++) {
+        tl_stmt_t *x = p.fix[f].ifs;
+        tl_stmt_t **other = p.fix[f].then_ ? &x->if_.else_ : &x->if_.then_;
+        if (!*other) *other = tl_ir_seq(S->k, x->loc);
+        bool is_set = p.fix[f].set;
+        tl_stmt_t *c = tl_rewrite_sync(S->k, is_set ? TL_SYNC_SET_FLAG : TL_SYNC_WAIT_FLAG, P, Q,
+                                       set->sync.id, 0, loc);
+        put(S, it, *other, (*other)->seq.n, c, in_scope);
+        it->extra++;
+    }
     return TL_OK;
 }
 
@@ -1054,7 +1129,7 @@ static void sink_exit_waits(sim_t *S, int first)
     int n = S->nitems; // not the barriers added on the way
     for (int i = first; i < n; i++) {
         const item_t *it = &S->items[i];
-        if (it->removed || !it->exit_seq || it->n != 4) continue;
+        if (it->removed || !it->exit_seq || !it->loop) continue;
         tl_stmt_t *seq = sink_wait(S, it->exit_seq, it->stmts[2]);
         S->items[i].exit_seq = seq; // (items may have moved)
     }
@@ -1161,8 +1236,7 @@ static const tl_stmt_t *control(const sim_t *S, const tl_stmt_t *s)
 // How far apart the body waits and the body sets of two pairs are.
 static int pair_distance(const order_t *o, const item_t *x, const item_t *y)
 {
-    int xw = x->n == 4 ? 1 : 0, xs = x->n == 4 ? 0 : 1, yw = y->n == 4 ? 1 : 0,
-        ys = y->n == 4 ? 0 : 1;
+    int xw = x->loop ? 1 : 0, xs = x->loop ? 0 : 1, yw = y->loop ? 1 : 0, ys = y->loop ? 0 : 1;
     int d = abs(position(o, x->stmts[xw]) - position(o, y->stmts[yw])) +
             abs(position(o, x->stmts[xs]) - position(o, y->stmts[ys]));
     return d;
@@ -1172,13 +1246,13 @@ static bool merge_pair(sim_t *S, const order_t *o, item_t *x, item_t *y)
 {
     // a plain pair merges into a plain or a loop-carried one (into its body
     // wait and set), a loop-carried pair into a loop-carried one
-    if (x->side != y->side || (x->n == 4 && y->n != 4)) return false;
-    bool xloop = x->n == 4, yloop = y->n == 4;
+    if (x->side != y->side || (x->loop && !y->loop) || x->extra || y->extra) return false;
+    bool xloop = x->loop, yloop = y->loop;
     int xw = xloop ? 1 : 0, xs = xloop ? 0 : 1, yw = yloop ? 1 : 0, ys = yloop ? 0 : 1;
     int map[4] = {0, 1, 2, 3}; // x's sync j pairs with y's sync map[j]
     map[xw] = yw;
     map[xs] = ys;
-    int pos[2][4];
+    int pos[2][4] = {{0}};
     for (int j = 0; j < x->n; j++) {
         if (x->syncs[j]->sync.kind != y->syncs[map[j]]->sync.kind ||
             control(S, x->stmts[j]) != control(S, y->stmts[map[j]]))

@@ -1,7 +1,7 @@
 // intra_sync: pipe flags and barriers inside each core. Set right after the
 // producer, wait right before the consumer; barriers only on one pipe; loop-
 // carried dependences with a set before the loop and a wait after it; scalar
-// accesses with exactly their S pairs; nothing around ifs; the cube's large
+// accesses with exactly their S pairs; syncs inside if branches; the cube's large
 // accumulations and gemm_v0's own flags respected; address aliases are the same
 // memory; the kernel's own syncs count; event ids reused; the barrier baseline.
 #include "../test.h"
@@ -194,7 +194,7 @@ TEST(intra_sync_scalar_accesses_get_their_pairs)
     pk_free(&p);
 }
 
-TEST(intra_sync_nothing_around_ifs)
+TEST(intra_sync_syncs_go_into_branches)
 {
     pk_t p;
     if (synced(t, &p,
@@ -205,8 +205,36 @@ TEST(intra_sync_nothing_around_ifs)
                    "                    T.tile.mul(w, w, 0.0)\n"
                    "                T.copy(u, Y[0, vid * 8, 0])\n"))) {
         CHECK_EQ(count(&p, "barrier"), 0);
-        // the add (in a branch) waits for the load: the wait sits before the if
-        CHECK_CONTAINS(dump(&p), "+ wait_flag mte2->v, 0\n    if vid == 0:");
+        // the add (in a branch) waits for the load right before it, the mul
+        // does not; its set for the store follows it; the other branch waits
+        // and sets at its end, so that each path sets and waits once
+        CHECK_CONTAINS(dump(&p), "+ set_flag mte2->v, 0\n    if vid == 0:\n"
+                                 "      + wait_flag mte2->v, 0\n      add u, u, 1.0\n"
+                                 "      + set_flag v->mte3, 0\n    else:\n"
+                                 "      mul w, w, 0.0\n      + wait_flag mte2->v, 0\n"
+                                 "      + set_flag v->mte3, 0\n    + wait_flag v->mte3, 0\n");
+    }
+    pk_free(&p);
+}
+
+TEST(intra_sync_one_flag_in_other_slots_on_the_two_paths)
+{
+    // The then branch sets v->mte3 (for the store of w) before its wait for the
+    // load of u, the else branch sets it at its end after its own wait: the
+    // two paths hold the flag in different slots, and after the if it still
+    // orders the stores (no barrier_all).
+    pk_t p;
+    if (synced(t, &p,
+               VEC("                T.copy(X[0, vid * 8, 0], u)\n"
+                   "                if vid == 0:\n"
+                   "                    T.tile.fill(w, 1.0)\n"
+                   "                    T.tile.add(u, u, 1.0)\n"
+                   "                else:\n"
+                   "                    T.tile.fill(s, 0.0)\n"
+                   "                T.copy(w, Y[0, vid * 8, 0])\n"
+                   "                T.copy(u, Y[1, vid * 8, 0])\n"))) {
+        CHECK_EQ(count(&p, "barrier"), 0);
+        CHECK_CONTAINS(dump(&p), "      fill w, 1.0\n      + set_flag v->mte3, ");
     }
     pk_free(&p);
 }
