@@ -15,14 +15,19 @@
 # copies clip; padded columns are zeros and never raise the amax).
 #
 # Mode: mixed (T.Scope("V"), automatic intra-core sync and memory planning).
-# act_quant is persistent: `cores` blocks (24 AI cores on A2), each walking the
-# row bands cid, cid + cores, ... of block_M rows, each vector core half of a
-# band's rows. It reads X once: pass 1 keeps the raw bfloat16 row band in UB,
-# laid out as [column chunk, row, column] so every chunk is contiguous, while
-# taking the running amax; pass 2 quantises the chunks from UB. The band loop
-# is T.Pipelined with 2 stages: the band buffer gets two versions, so the next
-# band's loads run while this band is quantised and stored. The integer
-# rounding is round (ties to even) -> float16 -> int8, both casts exact.
+# act_quant is persistent: `cores` blocks (24 AI cores on A2), each vector core
+# u = 2 * cid + vid taking the rows u, u + 2 * cores, ... (the first M mod 48
+# vector cores one row more than the rest). A row is read once, whole: its
+# bfloat16 copy is cast to float32 (kept for the quantisation) and |x| reduced
+# to the amax; then the float32 row is quantised. The rows are software-
+# pipelined by hand over two buffer sets: while row k is quantised, row k + 1's
+# amax is taken (their vector ops alternate, so that one pipe barrier orders a
+# pair of independent ops) and row k + 2 loads. The second row of a core loads
+# only once its first row is in (at the start every core waits for its first
+# row, which then share the HBM bandwidth), and the first two rows run one
+# after the other (row 1 is needed only after row 0 is quantised). UB:
+# 19 bytes per column. The integer rounding is round (ties to even) ->
+# float16 -> int8, both casts exact.
 #
 # Golden: tl_act_quant_ref (src/ref/ref.h) from tl_act_quant_defaults(M, N)
 # (amax_floor 1e-4, RNE), with .round_scale as given; for act_quant_block also
@@ -48,16 +53,13 @@ def pow2_ceil(s):
 
 
 @tilelang.jit(out_idx=[1, 2], pass_configs=MIXED_MODE)
-def act_quant(N=4096, block_M=8, block_N=1024, cores=24, round_scale=False):
-    assert block_M % 2 == 0 and block_N % 32 == 0, "block_M even, block_N a multiple of 32"
+def act_quant(N=4096, cores=24, round_scale=False):
     assert cores >= 1, "cores at least 1"
     M = T.symbolic("M")
-    bands = T.ceildiv(M, block_M)
-    rows = block_M // 2  # rows per vector core
-    chunk = min(block_N, (N + 31) // 32 * 32)
-    n_chunks = (N + chunk - 1) // chunk
-    ub = rows * n_chunks * chunk * 2 + rows * chunk * 7 + rows * 16
-    assert ub <= UB_BYTES, f"act_quant: {ub} bytes of UB per core; lower block_M or block_N"
+    units = 2 * cores  # vector cores
+    Np = (N + 31) // 32 * 32  # row length in UB (the padding loads as zeros)
+    ub = Np * 19 + 3 * 32
+    assert ub <= UB_BYTES, f"act_quant: {ub} bytes of UB per core; N is too large"
 
     @T.prim_func
     def main(
@@ -66,43 +68,118 @@ def act_quant(N=4096, block_M=8, block_N=1024, cores=24, round_scale=False):
         S: T.Tensor([M], "float32"),
     ):
         with T.Kernel(cores, is_npu=True) as (cid, vid):
-            band = T.alloc_ub([n_chunks, rows, chunk], "bfloat16")
-            xf = T.alloc_ub([rows, chunk], "float32")
-            xh = T.alloc_ub([rows, chunk], "float16")
-            yq = T.alloc_ub([rows, chunk], "int8")
-            amax = T.alloc_ub([rows], "float32")
-            cmax = T.alloc_ub([rows], "float32")
-            scale = T.alloc_ub([rows], "float32")
+            band0 = T.alloc_ub([1, Np], "bfloat16")
+            band1 = T.alloc_ub([1, Np], "bfloat16")
+            xf0 = T.alloc_ub([1, Np], "float32")
+            xf1 = T.alloc_ub([1, Np], "float32")
+            xa = T.alloc_ub([1, Np], "float32")
+            xh = T.alloc_ub([1, Np], "float16")
+            yq = T.alloc_ub([1, Np], "int8")
+            amax = T.alloc_ub([1], "float32")
+            sc0 = T.alloc_ub([1], "float32")
+            sc1 = T.alloc_ub([1], "float32")
+
+            u = cid * 2 + vid
+            n = (M - u + units - 1) // units  # rows of this vector core
+
+            @T.macro
+            def load(k, band):
+                row = k * units + u
+                T.copy(X[row : row + 1, 0:Np], band)
+
+            @T.macro
+            def scale_of(sc):
+                T.tile.max(amax, amax, AMAX_FLOOR)
+                for i in T.Parallel(1):
+                    sc[i] = amax[i] / 127.0
+                if round_scale:
+                    for i in T.serial(1):
+                        sc[i] = pow2_ceil(sc[i])
+
+            @T.macro
+            def amax_of(xf, sc):
+                T.tile.abs(xa, xf)
+                T.reduce_max(xa, amax, dim=-1)
+                scale_of(sc)
+
+            @T.macro
+            def first_row_in():
+                # later loads wait until the first row is in UB and cast
+                T.set_flag("v", "mte2", 7)
+                T.wait_flag("v", "mte2", 7)
+
+            @T.macro
+            def quantise(k, xf, sc):
+                for i, j in T.Parallel(1, Np):
+                    xf[i, j] = xf[i, j] / sc[i]
+                T.tile.clamp(xf, xf, -127.0, 127.0, Np)
+                T.tile.round(xf, xf, Np)
+                T.tile.cast(xh, xf, mode="CAST_NONE", count=Np)
+                T.tile.cast(yq, xh, mode="CAST_NONE", count=Np)
+                row = k * units + u
+                T.copy(yq, Y[row : row + 1, 0:Np])
+
+            @T.macro
+            def store_scale(k, sc):
+                row = k * units + u
+                T.copy(sc, S[row : row + 1])
+
+            @T.macro
+            def step(k, bc, xc, sc_c, bn, xn, sc_n):
+                # quantises row k (xc, sc_c) while taking row k + 1's amax (bn ->
+                # xn, sc_n); row k + 2 loads into bc meanwhile
+                if k + 2 < n:
+                    load(k + 2, bc)
+                for i, j in T.Parallel(1, Np):
+                    xc[i, j] = xc[i, j] / sc_c[i]
+                T.tile.cast(xn, bn, mode="CAST_NONE", count=Np)
+                T.tile.abs(xa, xn)
+                T.tile.clamp(xc, xc, -127.0, 127.0, Np)
+                T.reduce_max(xa, amax, dim=-1)
+                T.tile.round(xc, xc, Np)
+                T.tile.max(amax, amax, AMAX_FLOOR)
+                T.tile.cast(xh, xc, mode="CAST_NONE", count=Np)
+                for i in T.Parallel(1):
+                    sc_n[i] = amax[i] / 127.0
+                T.tile.cast(yq, xh, mode="CAST_NONE", count=Np)
+                if round_scale:
+                    for i in T.serial(1):
+                        sc_n[i] = pow2_ceil(sc_n[i])
+                row = k * units + u
+                T.copy(yq, Y[row : row + 1, 0:Np])
+                store_scale(k + 1, sc_n)
 
             with T.Scope("V"):
-                for t in T.Pipelined(T.ceildiv(bands - cid, cores), num_stages=2):
-                    r0 = (t * cores + cid) * block_M + vid * rows
-
-                    # pass 1: load the band, running max of |x| (from the floor up)
-                    T.tile.fill(amax, AMAX_FLOOR)
-                    for c in T.serial(n_chunks):
-                        T.copy(X[r0 : r0 + rows, c * chunk : c * chunk + chunk], band[c, :, :])
-                        T.tile.cast(xf, band[c, :, :], mode="CAST_NONE", count=rows * chunk)
-                        T.tile.abs(xf, xf)
-                        T.reduce_max(xf, cmax, dim=-1)
-                        T.tile.max(amax, amax, cmax)
-                    for i in T.Parallel(rows):
-                        scale[i] = amax[i] / 127.0
-                    if round_scale:
-                        for i in T.serial(rows):
-                            scale[i] = pow2_ceil(scale[i])
-                    T.copy(scale, S[r0 : r0 + rows])
-
-                    # pass 2: quantise every chunk of the band
-                    for c in T.serial(n_chunks):
-                        T.tile.cast(xf, band[c, :, :], mode="CAST_NONE", count=rows * chunk)
-                        for i, j in T.Parallel(rows, chunk):
-                            xf[i, j] = xf[i, j] / scale[i]
-                        T.tile.clamp(xf, xf, -127.0, 127.0, rows * chunk)
-                        T.tile.round(xf, xf, rows * chunk)
-                        T.tile.cast(xh, xf, mode="CAST_NONE", count=rows * chunk)
-                        T.tile.cast(yq, xh, mode="CAST_NONE", count=rows * chunk)
-                        T.copy(yq, Y[r0 : r0 + rows, c * chunk : c * chunk + chunk])
+                # An odd row count quantises row 0 on its own first; the even
+                # number of rows from r0 on alternate between the buffer sets
+                # B (band1, xf1, sc1) and A (band0, xf0, sc0), the last in A.
+                r0 = n % 2
+                if r0 == 1:
+                    load(0, band0)
+                    T.tile.cast(xf0, band0, mode="CAST_NONE", count=Np)
+                    first_row_in()
+                    amax_of(xf0, sc0)
+                    store_scale(0, sc0)
+                    quantise(0, xf0, sc0)
+                if n >= 2:
+                    load(r0, band1)
+                    T.tile.cast(xf1, band1, mode="CAST_NONE", count=Np)
+                    if r0 == 0:
+                        first_row_in()
+                    load(r0 + 1, band0)
+                    amax_of(xf1, sc1)
+                    store_scale(r0, sc1)
+                    if r0 + 2 < n:
+                        load(r0 + 2, band1)
+                    quantise(r0, xf1, sc1)
+                    T.tile.cast(xf0, band0, mode="CAST_NONE", count=Np)
+                    amax_of(xf0, sc0)
+                    store_scale(r0 + 1, sc0)
+                    for g in T.serial((n - r0 - 2) // 2):
+                        k = r0 + 1 + 2 * g
+                        step(k, band0, xf0, sc0, band1, xf1, sc1)
+                        step(k + 1, band1, xf1, sc1, band0, xf0, sc0)
+                    quantise(n - 1, xf0, sc0)
 
     return main
 
