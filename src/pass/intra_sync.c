@@ -137,6 +137,8 @@ typedef struct {
     tl_stmt_t **disabled; // statements turned into empty seqs
     tl_stmt_t *saved;     // their original contents
     int ndisabled, capdisabled;
+    tl_stmt_t *made_else[SLOTS]; // ifs given an else for a matching sync
+    int nmade;
 } sim_t;
 
 static const uint32_t side_pipes[] = {
@@ -944,7 +946,10 @@ static tl_status_t insert_for(sim_t *S, const dep_t *d, bool force_all)
     for (int f = 0; f < p.nfix; f++) {
         tl_stmt_t *x = p.fix[f].ifs;
         tl_stmt_t **other = p.fix[f].then_ ? &x->if_.else_ : &x->if_.then_;
-        if (!*other) *other = tl_ir_seq(S->k, x->loc);
+        if (!*other) {
+            *other = tl_ir_seq(S->k, x->loc);
+            if (S->nmade < SLOTS) S->made_else[S->nmade++] = x;
+        }
         bool is_set = p.fix[f].set;
         tl_stmt_t *c = tl_rewrite_sync(S->k, is_set ? TL_SYNC_SET_FLAG : TL_SYNC_WAIT_FLAG, P, Q,
                                        set->sync.id, 0, loc);
@@ -1515,6 +1520,9 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     if (!st) {
         assign_ids(&S);
         drop_disabled(&S, k->body);
+        for (int i = 0; i < S.nmade; i++) // an else left empty goes again
+            if (S.made_else[i]->if_.else_ && !S.made_else[i]->if_.else_->seq.n)
+                S.made_else[i]->if_.else_ = NULL;
     }
     tl_hazard_ctx_free(S.hz);
     free(S.items);
