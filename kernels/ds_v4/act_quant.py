@@ -12,7 +12,8 @@
 #
 # With round_scale, s becomes 2^ceil(log2 s) by the exponent bit formula
 # (bits + 0x7FFFFF) & 0x7F800000. M symbolic, N compile-time; any M and N (GM
-# copies clip; padded columns are zeros and never raise the amax).
+# copies clip; padded columns are zeros and never raise the amax), for
+# act_quant N up to 10,304 (a whole row in UB).
 #
 # Mode: mixed (T.Scope("V"), automatic intra-core sync and memory planning).
 # act_quant is persistent: `cores` blocks (24 AI cores on A2), each vector core
