@@ -669,9 +669,20 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
             tl_cgen_line(g, "const __m512 %s = _mm512_set1_ps(%s);", zn[k][j], sc[k][j]);
             zsc[k][j] = zn[k][j];
         }
+    // rows shorter than a vector (row_expand over cols dividing 16): the tile
+    // is one run, a vector holds 16 / cols rows, the row operands are spread
+    // over it (lane l takes row l / cols of the vector's first row)
+    bool packed = gr->cols && gr->cols < 16;
+    int64_t len = packed ? gr->n : cols;
     char j[64];
-    snprintf(j, sizeof j, gr->cols ? "r * INT64_C(%" PRId64 ") + c" : "c", cols);
-    if (gr->cols) {
+    snprintf(j, sizeof j, gr->cols && !packed ? "r * INT64_C(%" PRId64 ") + c" : "c", cols);
+    if (packed) {
+        tl_buf_t q;
+        tl_buf_init(&q);
+        for (int l = 15; l >= 0; l--) tl_buf_printf(&q, "%s%d", l < 15 ? ", " : "", l / (int)cols);
+        tl_cgen_line(g, "const __m512i q%d = _mm512_set_epi32(%s);", e->base, tl_buf_cstr(&q));
+        tl_buf_free(&q);
+    } else if (gr->cols) {
         tl_cgen_line(g, "for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {", gr->n / gr->cols);
         g->indent++;
         for (int i = 0; i < gr->nsp; i++)
@@ -682,9 +693,15 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
             }
     }
     tl_cgen_line(g, "int64_t c = 0;");
-    tl_cgen_line(g, "for (; c + 16 <= INT64_C(%" PRId64 "); c += 16) {", cols);
+    tl_cgen_line(g, "for (; c + 16 <= INT64_C(%" PRId64 "); c += 16) {", len);
     g->indent++;
     tl_cgen_line(g, "const int64_t j = %s;", j);
+    for (int i = 0; packed && i < gr->nsp; i++)
+        if (gr->sp[i].vec) // a masked load: no read past the row operand
+            tl_cgen_line(g,
+                         "const __m512 y%d_%d = _mm512_permutexvar_ps(q%d, "
+                         "_mm512_maskz_loadu_ps(0x%xu, p%d_%d + j / INT64_C(%" PRId64 ")));",
+                         e->base, i, e->base, (1u << (16 / cols)) - 1, e->base, i, cols);
     for (int i = 0; i < gr->nsp; i++) e->val[i] = -1, e->dirty[i] = false;
     for (int k = 0; k < gr->nop; k++) zemit_op(e, &gr->op[k], zsc[k]);
     for (int i = 0; i < gr->nsp; i++)
@@ -693,14 +710,20 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     tl_cgen_line(g, "}");
     e->tail = true;
     for (int i = 0; i < gr->nsp; i++) e->val[i] = -1;
-    tl_cgen_line(g, "for (; c < INT64_C(%" PRId64 "); c++) {", cols);
+    tl_cgen_line(g, "for (; c < INT64_C(%" PRId64 "); c++) {", len);
     g->indent++;
     tl_cgen_line(g, "const int64_t j = %s;", j);
+    if (packed) {
+        tl_cgen_line(g, "const int64_t r = j / INT64_C(%" PRId64 ");", cols);
+        for (int i = 0; i < gr->nsp; i++)
+            if (gr->sp[i].vec)
+                tl_cgen_line(g, "const float w%d_%d = p%d_%d[r];", e->base, i, e->base, i);
+    }
     for (int k = 0; k < gr->nop; k++) emit_op(e, &gr->op[k], sc[k]);
     g->indent--;
     tl_cgen_line(g, "}");
     e->tail = false;
-    if (gr->cols) {
+    if (gr->cols && !packed) {
         g->indent--;
         tl_cgen_line(g, "}");
     }
@@ -794,7 +817,9 @@ static void emit(tl_cgen_t *g, group_t *gr)
             sc[k][j] = names[k][j];
         }
     int64_t cols = gr->cols ? gr->cols : gr->n;
-    bool vec = cols >= 16; // the vector form, when the target has AVX-512
+    // the vector form, when the target has AVX-512: rows of 16 or more, or
+    // short rows packed 16 / cols to a vector
+    bool vec = cols >= 16 || (gr->cols && 16 % gr->cols == 0 && gr->n >= 16);
     if (vec) {
         g->uses_f16 = true;
         tl_cgen_line(g, "#if TLC_V512");

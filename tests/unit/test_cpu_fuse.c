@@ -130,26 +130,27 @@ static int count(const char *s, const char *what)
 // One build of the fuse kernel with `cols` columns: compared with the
 // reference, compiled with `cflags` (NULL: the default -march=native, which
 // on AVX-512 machines runs the vector form; "-O2": the scalar loops).
-static void fuse_case(tl_test_t *t, int64_t cols, const char *cflags)
+static void fuse_case(tl_test_t *t, int64_t rows, int64_t cols, const char *cflags)
 {
     tl_arena_t arena;
     tl_diag_t d;
     tl_arena_init(&arena);
     tl_diag_init(&d);
     tl_kernel_t *k = NULL;
-    char cv[16];
+    char cv[16], rv[16];
     snprintf(cv, sizeof cv, "%" PRId64, cols);
-    tl_front_arg_t fa[] = {{"C", cv}};
-    tl_front_opts_t fo = {.nargs = 1, .args = fa};
+    snprintf(rv, sizeof rv, "%" PRId64, rows);
+    tl_front_arg_t fa[] = {{"C", cv}, {"R", rv}};
+    tl_front_opts_t fo = {.nargs = 2, .args = fa};
     tl_pass_ctx_t pc = {.diag = &d, .verify = true};
     setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
     REQUIRE(!tl_front_compile_source(&arena, "fuse.py", fuse_src, &fo, &d, &k));
     REQUIRE(!tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc));
-    int64_t s2[2] = {R, cols}, s1[1] = {R};
+    int64_t s2[2] = {rows, cols}, s1[1] = {rows};
     tl_tensor_t *a = tensor(TL_F32, 2, s2, 0), *v = tensor(TL_F32, 1, s1, 5),
                 *b = tensor(TL_BF16, 2, s2, 11);
     REQUIRE(a && v && b);
-    tl_tensor_set_flat(v, 3, 0.0); // a row divided by zero
+    tl_tensor_set_flat(v, 2, 0.0); // a row divided by zero
     tl_exec_opts_t eo = {0};
     tl_exec_t *x;
     REQUIRE(tl_exec_create(&x, k, &eo, &d) == TL_OK);
@@ -195,6 +196,7 @@ static void fuse_case(tl_test_t *t, int64_t cols, const char *cflags)
     CHECK(count(src, "rt->op(") <= 15);
     // the vector form and its scalar tail
     CHECK(count(src, "#if TLC_V512") >= 5);
+    CHECK(count(src, "_mm512_permutexvar_ps(q") >= (cols < 16 ? 3 : 0));
     CHECK(count(src, "tlc_z_f32_f16(") >= 1);
     CHECK(count(src, "tlc_f32_f16(tlc_") + count(src, "tlc_f32_f16(x") >= 1);
     CHECK_EQ(d.nerrors, 0);
@@ -207,19 +209,27 @@ static void fuse_case(tl_test_t *t, int64_t cols, const char *cflags)
 
 TEST(cpu_fuse_inline_loops_match_the_reference)
 {
-    fuse_case(t, C, NULL);
+    fuse_case(t, R, C, NULL);
 }
 
 // 37 columns: vector loops of two 16-element steps and a 5-element scalar
 // tail (float16 converted one element at a time there).
 TEST(cpu_fuse_vector_tails_match_the_reference)
 {
-    fuse_case(t, 37, NULL);
+    fuse_case(t, R, 37, NULL);
+}
+
+// Rows of 8: row_expand loops pack two rows to a vector; with 3 rows per
+// lane a 16-element step and an 8-element tail.
+TEST(cpu_fuse_packed_short_rows_match_the_reference)
+{
+    fuse_case(t, R, 8, NULL);
+    fuse_case(t, 6, 8, NULL);
 }
 
 // Without -march the module has no AVX-512: the scalar and chunked loops.
 TEST(cpu_fuse_scalar_loops_match_the_reference)
 {
-    fuse_case(t, 37, "-O2");
-    fuse_case(t, C, "-O2");
+    fuse_case(t, R, 37, "-O2");
+    fuse_case(t, R, C, "-O2");
 }
