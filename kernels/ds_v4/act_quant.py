@@ -12,8 +12,7 @@
 #
 # With round_scale, s becomes 2^ceil(log2 s) by the exponent bit formula
 # (bits + 0x7FFFFF) & 0x7F800000. M symbolic, N compile-time; any M and N (GM
-# copies clip; padded columns are zeros and never raise the amax), for
-# act_quant N up to 10,304 (a whole row in UB).
+# copies clip; padded columns are zeros and never raise the amax).
 #
 # Mode: mixed (T.Scope("V"), automatic intra-core sync and memory planning).
 # act_quant is persistent: `cores` blocks (24 AI cores on A2), each vector core
@@ -27,8 +26,12 @@
 # only once its first row is in (at the start every core waits for its first
 # row, which then share the HBM bandwidth), and the first two rows run one
 # after the other (row 1 is needed only after row 0 is quantised). UB:
-# 19 bytes per column. The integer rounding is round (ties to even) ->
-# float16 -> int8, both casts exact.
+# 19 bytes per column, so this whole-row form takes N up to 10,304. Longer
+# rows go to act_quant_chunked (same rows per vector core, column chunks of at
+# most 4096: the bfloat16 row stays in UB between the amax pass and the
+# quantise pass, the row loop pipelined while two rows fit, N up to about
+# 94,000; past that pass 2 reads X again from GM, any N). The integer
+# rounding is round (ties to even) -> float16 -> int8, both casts exact.
 #
 # Golden: tl_act_quant_ref (src/ref/ref.h) from tl_act_quant_defaults(M, N)
 # (amax_floor 1e-4, RNE), with .round_scale as given; for act_quant_block also
@@ -59,8 +62,8 @@ def act_quant(N=4096, cores=24, round_scale=False):
     M = T.symbolic("M")
     units = 2 * cores  # vector cores
     Np = (N + 31) // 32 * 32  # row length in UB (the padding loads as zeros)
-    ub = Np * 19 + 3 * 32
-    assert ub <= UB_BYTES, f"act_quant: {ub} bytes of UB per core; N is too large"
+    if Np * 19 + 3 * 32 > UB_BYTES:
+        return act_quant_chunked(M, N, cores, round_scale)
 
     @T.prim_func
     def main(
@@ -181,6 +184,82 @@ def act_quant(N=4096, cores=24, round_scale=False):
                         step(k, band0, xf0, sc0, band1, xf1, sc1)
                         step(k + 1, band1, xf1, sc1, band0, xf0, sc0)
                     quantise(n - 1, xf0, sc0)
+
+    return main
+
+
+def act_quant_chunked(M, N, cores, round_scale, max_chunk=4096):
+    # act_quant for rows too long for the whole-row form: the same rows per
+    # vector core, each row walked in column chunks of at most max_chunk (equal
+    # chunks, so an odd N pads little). Pass 1 takes the running amax, pass 2
+    # quantises. The bfloat16 row stays in UB between the passes when it fits
+    # (twice, and then the row loop is pipelined: row k + 1 loads while row k is
+    # quantised); otherwise pass 2 reads its chunks from GM again (any N).
+    units = 2 * cores
+    Np = (N + 31) // 32 * 32
+    n_chunks = (Np + max_chunk - 1) // max_chunk
+    chunk = (Np + n_chunks * 32 - 1) // (n_chunks * 32) * 32
+    work = chunk * 7 + 3 * 32  # xf, xh, yq and the scalars
+    row_bytes = n_chunks * chunk * 2
+    resident = row_bytes + work <= UB_BYTES
+    stages = 2 if 2 * row_bytes + work <= UB_BYTES else 0
+
+    @T.prim_func
+    def main(
+        X: T.Tensor([M, N], "bfloat16"),
+        Y: T.Tensor([M, N], "int8"),
+        S: T.Tensor([M], "float32"),
+    ):
+        with T.Kernel(cores, is_npu=True) as (cid, vid):
+            band = T.alloc_ub([n_chunks if resident else 1, 1, chunk], "bfloat16")
+            xf = T.alloc_ub([1, chunk], "float32")
+            xh = T.alloc_ub([1, chunk], "float16")
+            yq = T.alloc_ub([1, chunk], "int8")
+            amax = T.alloc_ub([1], "float32")
+            cmax = T.alloc_ub([1], "float32")
+            scale = T.alloc_ub([1], "float32")
+
+            u = cid * 2 + vid
+            n = (M - u + units - 1) // units  # rows of this vector core
+
+            @T.macro
+            def load(row, c, dst):
+                T.copy(X[row : row + 1, c * chunk : c * chunk + chunk], dst)
+
+            with T.Scope("V"):
+                for k in T.Pipelined(n, num_stages=stages):
+                    row = k * units + u
+                    # pass 1: running max of |x| (from the floor up)
+                    T.tile.fill(amax, AMAX_FLOOR)
+                    for c in T.serial(n_chunks):
+                        src = band[c, :, :] if resident else band[0, :, :]
+                        load(row, c, src)
+                        T.tile.cast(xf, src, mode="CAST_NONE", count=chunk)
+                        T.tile.abs(xf, xf)
+                        T.reduce_max(xf, cmax, dim=-1)
+                        T.tile.max(amax, amax, cmax)
+                    for i in T.Parallel(1):
+                        scale[i] = amax[i] / 127.0
+                    if round_scale:
+                        for i in T.serial(1):
+                            scale[i] = pow2_ceil(scale[i])
+                    T.copy(scale, S[row : row + 1])
+
+                    # pass 2: quantise every chunk
+                    for c in T.serial(n_chunks):
+                        if resident:
+                            src = band[c, :, :]
+                        else:
+                            src = band[0, :, :]
+                            load(row, c, src)
+                        T.tile.cast(xf, src, mode="CAST_NONE", count=chunk)
+                        for i, j in T.Parallel(1, chunk):
+                            xf[i, j] = xf[i, j] / scale[i]
+                        T.tile.clamp(xf, xf, -127.0, 127.0, chunk)
+                        T.tile.round(xf, xf, chunk)
+                        T.tile.cast(xh, xf, mode="CAST_NONE", count=chunk)
+                        T.tile.cast(yq, xh, mode="CAST_NONE", count=chunk)
+                        T.copy(yq, Y[row : row + 1, c * chunk : c * chunk + chunk])
 
     return main
 

@@ -143,10 +143,17 @@ static tl_status_t act_quant_common(tl_check_io_t *io, int64_t block, bool round
     return st;
 }
 
+// round_scale as the case passes it to the factory (default False)
+static bool case_round_scale(const tl_check_case_t *c)
+{
+    for (int i = 0; i < TL_CHECK_MAX_ITEMS && c->args[i]; i++)
+        if (!strcmp(c->args[i], "round_scale=True")) return true;
+    return false;
+}
+
 static tl_status_t golden_act_quant(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
-    (void)c;
-    return act_quant_common(io, 0, false, d);
+    return act_quant_common(io, 0, case_round_scale(c), d);
 }
 
 static tl_status_t golden_act_quant_block(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
@@ -408,6 +415,24 @@ static const tl_check_case_t cases[] = {
      .kernel = "act_quant", .args = {"N=4096"}, .dims = {"M=256"}, .outputs = {"Y", "S"},
      .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=256 N=4096 int8 per row",
      .bytes = 256 * 4096 * 3.0 + 256 * 4},
+    // rows longer than the whole-row form takes (N > 10,304): column chunks, the
+    // row kept in UB between the passes (pipelined, then not), or read twice from GM
+    {.name = "act_quant/wide", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=12288"}, .dims = {"M=53"}, .outputs = {"Y", "S"},
+     .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=53 N=12288 int8 per row",
+     .bytes = 53 * 12288 * 3.0 + 53 * 4},
+    {.name = "act_quant/wide_odd", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=16411", "round_scale=True"}, .dims = {"M=7"},
+     .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0, .golden = golden_act_quant,
+     .shape = "M=7 N=16411 int8 per row, pow2 scales", .bytes = 7 * 16411 * 3.0 + 7 * 4},
+    {.name = "act_quant/long", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=50001"}, .dims = {"M=2"}, .outputs = {"Y", "S"},
+     .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=2 N=50001 int8 per row",
+     .bytes = 2 * 50001 * 3.0 + 2 * 4},
+    {.name = "act_quant/huge", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
+     .kernel = "act_quant", .args = {"N=100003"}, .dims = {"M=3"}, .outputs = {"Y", "S"},
+     .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=3 N=100003 int8 per row",
+     .bytes = 3 * 100003 * 3.0 + 3 * 4},
     {.name = "act_quant_block/small", .op = "act_quant_block", .file = "kernels/ds_v4/act_quant.py",
      .kernel = "act_quant_block", .args = {"N=1024", "round_scale=True"}, .dims = {"M=32"},
      .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0, .golden = golden_act_quant_block,
