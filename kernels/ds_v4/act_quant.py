@@ -56,6 +56,27 @@ def pow2_ceil(s):
     return T.reinterpret("float32", (bits + 0x7FFFFF) & 0x7F800000)
 
 
+@T.macro
+def row_scale(sc, amax, round_scale):
+    # sc = amax / 127 (2^ceil(log2) of it with round_scale); amax is floored
+    for i in T.Parallel(1):
+        sc[i] = amax[i] / 127.0
+    if round_scale:
+        for i in T.serial(1):
+            sc[i] = pow2_ceil(sc[i])
+
+
+@T.macro
+def quantise_into(yq, xh, xf, sc, count):
+    # yq = round_half_even(clamp(xf / sc, -127, 127)) through float16 (exact)
+    for i, j in T.Parallel(1, count):
+        xf[i, j] = xf[i, j] / sc[i]
+    T.tile.clamp(xf, xf, -127.0, 127.0, count)
+    T.tile.round(xf, xf, count)
+    T.tile.cast(xh, xf, mode="CAST_NONE", count=count)
+    T.tile.cast(yq, xh, mode="CAST_NONE", count=count)
+
+
 @tilelang.jit(out_idx=[1, 2], pass_configs=MIXED_MODE)
 def act_quant(N=4096, cores=24, round_scale=False):
     assert cores >= 1, "cores at least 1"
@@ -94,11 +115,7 @@ def act_quant(N=4096, cores=24, round_scale=False):
             @T.macro
             def scale_of(sc):
                 T.tile.max(amax, amax, AMAX_FLOOR)
-                for i in T.Parallel(1):
-                    sc[i] = amax[i] / 127.0
-                if round_scale:
-                    for i in T.serial(1):
-                        sc[i] = pow2_ceil(sc[i])
+                row_scale(sc, amax, round_scale)
 
             @T.macro
             def amax_of(xf, sc):
@@ -114,12 +131,7 @@ def act_quant(N=4096, cores=24, round_scale=False):
 
             @T.macro
             def quantise(k, xf, sc):
-                for i, j in T.Parallel(1, Np):
-                    xf[i, j] = xf[i, j] / sc[i]
-                T.tile.clamp(xf, xf, -127.0, 127.0, Np)
-                T.tile.round(xf, xf, Np)
-                T.tile.cast(xh, xf, mode="CAST_NONE", count=Np)
-                T.tile.cast(yq, xh, mode="CAST_NONE", count=Np)
+                quantise_into(yq, xh, xf, sc, Np)
                 row = k * units + u
                 T.copy(yq, Y[row : row + 1, 0:Np])
 
@@ -238,11 +250,7 @@ def act_quant_chunked(M, N, cores, round_scale, max_chunk=4096):
                         T.tile.abs(xf, xf)
                         T.reduce_max(xf, cmax, dim=-1)
                         T.tile.max(amax, amax, cmax)
-                    for i in T.Parallel(1):
-                        scale[i] = amax[i] / 127.0
-                    if round_scale:
-                        for i in T.serial(1):
-                            scale[i] = pow2_ceil(scale[i])
+                    row_scale(scale, amax, round_scale)
                     T.copy(scale, S[row : row + 1])
 
                     # pass 2: quantise every chunk
@@ -253,12 +261,7 @@ def act_quant_chunked(M, N, cores, round_scale, max_chunk=4096):
                             src = band[0, :, :]
                             load(row, c, src)
                         T.tile.cast(xf, src, mode="CAST_NONE", count=chunk)
-                        for i, j in T.Parallel(1, chunk):
-                            xf[i, j] = xf[i, j] / scale[i]
-                        T.tile.clamp(xf, xf, -127.0, 127.0, chunk)
-                        T.tile.round(xf, xf, chunk)
-                        T.tile.cast(xh, xf, mode="CAST_NONE", count=chunk)
-                        T.tile.cast(yq, xh, mode="CAST_NONE", count=chunk)
+                        quantise_into(yq, xh, xf, scale, chunk)
                         T.copy(yq, Y[row : row + 1, c * chunk : c * chunk + chunk])
 
     return main
