@@ -26,7 +26,11 @@
 # and the whole O tile would not fit in L0C together (h = 64, d = 512), so the
 # kernel does not depend on L0C reuse. Cube and vector cores hand tiles over through
 # four GM workspaces (their names contain "workspace" so upstream's cross-core
-# sync finds them too).
+# sync finds them too). The block loop is T.Pipelined with 4 stages: each
+# workspace and the L1 KV tile get 4 versions and the loop runs in groups of 4
+# blocks, each core's steps of the group together (gather x4, QK x4, softmax x4,
+# PV x4, rescale x4), so the cube computes later blocks while the vector cores
+# work on earlier ones.
 #
 # Golden: tl_sparse_attn_ref (src/ref/ref.h) with scale = d^-0.5,
 # qk_prec = TL_REF_EXACT, p_prec = TL_REF_BF16, out_prec = TL_REF_F32.
@@ -113,7 +117,7 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
             T.tile.fill(run_sum, 1.0)
             T.tile.fill(acc, 0.0)
 
-            for t in T.serial(nblocks):
+            for t in T.Pipelined(nblocks, num_stages=4):
                 base = t * slots
                 T.copy(topk_idxs[bi, mi, base : base + slots], slot_ub)
 

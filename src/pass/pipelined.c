@@ -328,12 +328,21 @@ static void version_handoffs(pipe_t *p)
     }
 }
 
+// A GM workspace the runtime allocates (a pass's, or one named by
+// workspace_idx): nobody outside the kernel sees it, so it may get versions.
+static bool runtime_workspace(const tl_kernel_t *k, const tl_buffer_t *b)
+{
+    for (int i = 0; i < k->nparams; i++)
+        if (k->params[i].buf == b) return k->params[i].role == TL_ROLE_WORKSPACE;
+    return false;
+}
+
 static void collect_workspaces(pipe_t *p)
 {
     tl_kernel_t *k = p->k;
     for (int i = 0; i < k->nparams; i++) {
         tl_buffer_t *b = k->params[i].buf;
-        if (!b || !b->internal || k->params[i].role != TL_ROLE_WORKSPACE) continue;
+        if (!b || k->params[i].role != TL_ROLE_WORKSPACE) continue;
         if (!accesses(p->loop->for_.body, NULL, b) || accesses(k->body, p->skip, b)) continue;
         version(p, b);
     }
@@ -571,8 +580,8 @@ static bool runs_of(pipe_t *p, int *run, int *nruns)
 
 // Every buffer that two runs share, one of them writing it, must be a fresh
 // value in each iteration (then it gets s versions); anything else forbids
-// reordering the runs.
-static bool version_shared(pipe_t *p, const int *run)
+// reordering the runs. On failure *why says which buffer and why.
+static bool version_shared(pipe_t *p, const int *run, char *why, size_t whylen)
 {
     tl_kernel_t *k = p->k;
     for (int bi = 0; bi < k->buffers.len; bi++) {
@@ -587,11 +596,22 @@ static bool version_shared(pipe_t *p, const int *run)
         bool done = false;
         for (int v = 0; v < p->nvers; v++) done |= p->vers[v].b == b;
         if (done) continue;
-        bool gm_ok = b->scope == TL_SCOPE_GM && b->internal;
-        bool chip_ok = b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR && !b->addr_pinned;
-        if ((!gm_ok && !chip_ok) || accesses(k->body, p->skip, b) ||
-            tl_live_carried(k, p->loop, b) || !version(p, b))
+        const char *bad = NULL;
+        if (b->scope == TL_SCOPE_GM ? !runtime_workspace(k, b)
+                                    : b->scope == TL_SCOPE_VAR || b->addr_pinned)
+            bad = b->scope == TL_SCOPE_GM    ? "is a GM tensor the caller sees"
+                  : b->scope == TL_SCOPE_VAR ? "is a scalar variable"
+                                             : "has a pinned address";
+        else if (accesses(k->body, p->skip, b))
+            bad = "is also used outside the loop";
+        else if (tl_live_carried(k, p->loop, b))
+            bad = "carries its value from one iteration to the next";
+        else if (!version(p, b))
+            bad = "would need too many buffer versions";
+        if (bad) {
+            snprintf(why, whylen, "'%s', which cube and vector statements share, %s", b->name, bad);
             return false;
+        }
     }
     return true;
 }
@@ -670,8 +690,17 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
                       "hand-off between the cube and the vector cores");
     if (!mixed) return pipeline(p);
     int run[MAX_ITEMS], nruns, nvers = p->nvers;
-    if (runs_of(p, run, &nruns) && version_shared(p, run)) return pipeline_batched(p, run, nruns);
+    char why[256] = "";
+    if (!runs_of(p, run, &nruns))
+        snprintf(why, sizeof why,
+                 "its body does not split into runs of cube and of vector statements");
+    else if (version_shared(p, run, why, sizeof why))
+        return pipeline_batched(p, run, nruns);
     p->nvers = nvers; // versions made for the batched form are unused
+    tl_diag_note(p->ctx->diag, p->loop->loc,
+                 "T.Pipelined loop hands data between the cores but its iterations stay in "
+                 "order (the cores take turns each iteration): %s",
+                 why);
     return pipeline_guarded(p);
 }
 

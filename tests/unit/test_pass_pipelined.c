@@ -189,51 +189,89 @@ TEST(pipelined_mixed_loop_versions_the_handoff)
     pk_free(&p);
 }
 
-// A hand-off through a tensor of the kernel (not an internal workspace) cannot
-// get versions: the loop keeps the per-iteration order, guarded.
-TEST(pipelined_mixed_loop_with_a_user_workspace)
+// A hand-off through a GM tensor of the kernel's own: a workspace_idx tensor
+// (the runtime allocates it; no caller sees it) gets versions like a pass's
+// workspace, an output the caller reads does not. Either way acc, which both
+// vector runs update, keeps the per-iteration order (guarded), and a note says
+// which buffer stops the batched order.
+static const char *user_ws_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True}\n"
+    "@tilelang.jit(out_idx=OUT, workspace_idx=WS, pass_configs=CFG)\n"
+    "def k(nk=5, S=2):\n"
+    "    @T.prim_func\n"
+    "    def main(Q: T.Tensor((32, 32), 'float16'), K: T.Tensor((nk * 32, 32), 'float16'),\n"
+    "             O: T.Tensor((32, 32), 'float32'), W: T.Tensor((32, 32), 'float32')):\n"
+    "        with T.Kernel(1, threads=2, is_npu=True) as cid:\n"
+    "            q_s = T.alloc_shared((32, 32), 'float16')\n"
+    "            k_s = T.alloc_shared((32, 32), 'float16')\n"
+    "            s_f = T.alloc_fragment((32, 32), 'float32')\n"
+    "            s_ub = T.alloc_shared((32, 32), 'float32')\n"
+    "            acc = T.alloc_shared((32, 32), 'float32')\n"
+    "            r_s = T.alloc_shared((32, 32), 'float16')\n"
+    "            r_l = T.alloc_shared((32, 32), 'float16')\n"
+    "            T.copy(Q, q_s)\n"
+    "            T.tile.fill(acc, 0.0)\n"
+    "            for kb in T.Pipelined(nk, num_stages=S):\n"
+    "                T.copy(K[kb * 32, 0], k_s)\n"
+    "                T.gemm_v0(q_s, k_s, s_f, transpose_B=True, init=True)\n"
+    "                T.copy(s_f, W)\n"
+    "                T.copy(W, s_ub)\n"
+    "                T.tile.add(acc, acc, s_ub)\n"
+    "                T.tile.cast(r_s, s_ub, mode='CAST_RINT', count=1024)\n"
+    "                T.copy(r_s, r_l)\n"
+    "                T.gemm_v0(r_l, k_s, s_f, init=True)\n"
+    "                T.copy(s_f, s_ub)\n"
+    "                T.tile.add(acc, acc, s_ub)\n"
+    "            T.copy(acc, O)\n"
+    "    return main\n";
+
+// user_ws_src with W a workspace (out_idx [2], workspace_idx [3]) or a second
+// output (out_idx [2, 3], no workspace).
+static char *user_ws_kernel(bool workspace)
 {
-    static const char *src =
-        "import tilelang\n"
-        "import tilelang.language as T\n"
-        "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True}\n"
-        "@tilelang.jit(out_idx=[2], workspace_idx=[3], pass_configs=CFG)\n"
-        "def k(nk=5, S=2):\n"
-        "    @T.prim_func\n"
-        "    def main(Q: T.Tensor((32, 32), 'float16'), K: T.Tensor((nk * 32, 32), 'float16'),\n"
-        "             O: T.Tensor((32, 32), 'float32'), W: T.Tensor((32, 32), 'float32')):\n"
-        "        with T.Kernel(1, threads=2, is_npu=True) as cid:\n"
-        "            q_s = T.alloc_shared((32, 32), 'float16')\n"
-        "            k_s = T.alloc_shared((32, 32), 'float16')\n"
-        "            s_f = T.alloc_fragment((32, 32), 'float32')\n"
-        "            s_ub = T.alloc_shared((32, 32), 'float32')\n"
-        "            acc = T.alloc_shared((32, 32), 'float32')\n"
-        "            r_s = T.alloc_shared((32, 32), 'float16')\n"
-        "            r_l = T.alloc_shared((32, 32), 'float16')\n"
-        "            T.copy(Q, q_s)\n"
-        "            T.tile.fill(acc, 0.0)\n"
-        "            for kb in T.Pipelined(nk, num_stages=S):\n"
-        "                T.copy(K[kb * 32, 0], k_s)\n"
-        "                T.gemm_v0(q_s, k_s, s_f, transpose_B=True, init=True)\n"
-        "                T.copy(s_f, W)\n"
-        "                T.copy(W, s_ub)\n"
-        "                T.tile.add(acc, acc, s_ub)\n"
-        "                T.tile.cast(r_s, s_ub, mode='CAST_RINT', count=1024)\n"
-        "                T.copy(r_s, r_l)\n"
-        "                T.gemm_v0(r_l, k_s, s_f, init=True)\n"
-        "                T.copy(s_f, s_ub)\n"
-        "                T.tile.add(acc, acc, s_ub)\n"
-        "            T.copy(acc, O)\n"
-        "    return main\n";
+    static char buf[4096];
+    const char *out = workspace ? "[2]" : "[2, 3]", *ws = workspace ? "[3]" : "[]";
+    const char *at = strstr(user_ws_src, "out_idx=OUT, workspace_idx=WS");
+    snprintf(buf, sizeof buf, "%.*sout_idx=%s, workspace_idx=%s%s", (int)(at - user_ws_src),
+             user_ws_src, out, ws, at + strlen("out_idx=OUT, workspace_idx=WS"));
+    return buf;
+}
+
+// W a workspace_idx tensor: versions, and acc keeps the order. W an output:
+// no versions, and W keeps the order.
+static void check_user_ws(tl_test_t *t, bool workspace)
+{
+    const char *src = user_ws_kernel(workspace);
     static const char *trips[] = {"nk=1", "nk=4", "nk=5"};
     for (size_t i = 0; i < TL_ARRAY_LEN(trips); i++) {
         pk_spec_t s = {.src = src, .args = {trips[i], "S=2"}};
         check(t, &s, ws_pipe, -1);
         pk_t p;
         REQUIRE(pk_compile(&p, &s, ws_pipe) == TL_OK);
-        CHECK(pk_buffer(p.k, "W_v1") == NULL);
+        CHECK((pk_buffer(p.k, "W_v1") != NULL) == workspace);
+        CHECK_CONTAINS(tl_diag_text(&p.d),
+                       workspace ? "k.py:19:13: note: T.Pipelined loop hands data between the "
+                                   "cores but its iterations stay in order (the cores take "
+                                   "turns each iteration): 'acc', which cube and vector "
+                                   "statements share, is also used outside the loop"
+                                 : "k.py:19:13: note: T.Pipelined loop hands data between the "
+                                   "cores but its iterations stay in order (the cores take "
+                                   "turns each iteration): 'W', which cube and vector "
+                                   "statements share, is a GM tensor the caller sees");
         pk_free(&p);
     }
+}
+
+TEST(pipelined_mixed_loop_versions_a_workspace_idx_tensor)
+{
+    check_user_ws(t, true);
+}
+
+TEST(pipelined_mixed_loop_through_an_output_keeps_its_order_with_a_note)
+{
+    check_user_ws(t, false);
 }
 
 TEST(pipelined_without_loads_runs_serially_with_a_note)
