@@ -348,6 +348,9 @@ struct tl_stmt {
             tl_loop_kind_t loop;
             int num_stages;     // T.Pipelined
             int cross_interval; // T.Pipelined(cross_interval=)
+            // pipelined's staggered form: a read in the body before a write
+            // of the same tensor reads what an earlier step wrote
+            bool staggered;
             tl_stmt_t *body;
         } for_;
         struct {

@@ -33,6 +33,8 @@
 // (a warning says so, unless the tensor is a workspace of workspace.c, which
 // warns in its own terms). dev_order has usually reordered such bodies already
 // (then program order is upstream's order); this covers the ones it leaves.
+// Not in a loop pipelined's staggered form made: there a read before the
+// write reads what an earlier step wrote (a dependence across the back edge).
 #include "pass/hazard.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
@@ -319,7 +321,9 @@ static void pair(xs_t *X, const gacc_t *x, const gacc_t *y)
         const gacc_t *first = origin_of(x) < origin_of(y) ? x : y, *second = first == x ? y : x;
         // Upstream's order: the read waits for the same iteration's write when
         // the tensor would otherwise be read unwritten.
-        if (sh.nloop && !first->acc.write && second->acc.write && first->acc.buf->param >= 0 &&
+        const tl_stmt_t *inner = sh.nloop ? sh.loop[sh.nloop - 1] : NULL;
+        if (inner && !(inner->kind == TL_ST_FOR && inner->for_.staggered) && !first->acc.write &&
+            second->acc.write && first->acc.buf->param >= 0 &&
             X->k->params[first->acc.buf->param].role != TL_ROLE_INPUT &&
             !written_before(X, first->acc.buf, origin_of(first))) {
             if (!first->acc.buf->internal) // workspace.c has said it for its own

@@ -32,16 +32,21 @@
 //   epilogue  for u < D + s - 1 (unrolled): j = G*s + u; if j < n':
 //                                             rest(j); if j + D < n': load(j + D)
 // Loops with hand-offs between the cores keep every hand-off (and so its
-// cross-core flags) inside one loop over groups of s iterations, j = g*s + u:
-//  - batched, when the body splits into runs of cube and of vector statements
-//    and every buffer two runs share is a fresh value in each iteration (it
-//    then gets s versions too): for each run in order, for u < s: if j < n':
-//    run(j). Each core does s iterations of a run in one stretch, so the cube
-//    computes the next iterations while the vector cores work on the earlier
-//    ones (upstream's CrossCorePipeline order, without its dropped or shifted
+// cross-core flags) inside one loop over groups of s steps. When the body
+// splits into runs of cube and of vector statements (R of them, every let used
+// only in its own run) and every buffer two runs share is a fresh value in
+// each iteration (it then gets s versions too):
+//  - staggered, when no buffer is touched by runs more than s - 1 apart: run r
+//    of iteration j runs in step j + r, each step its runs from the last to
+//    the first; both cores keep working on different iterations (a software
+//    pipeline across the cores; the loop is marked so that cross_sync reads a
+//    read before a write in its body as a read of an earlier step's write);
+//  - otherwise batched: for each run in order, for u < s: if j < n': run(j),
+//    j = g*s + u. Each core does s iterations of a run in one stretch
+//    (upstream's CrossCorePipeline order, without its dropped or shifted
 //    iterations);
-//  - otherwise guarded: prologue as above; for u < s: if j < n': rest(j);
-//    if j + D < n': load(j + D).
+//  - otherwise guarded, with a note: prologue as above; for u < s: if j < n':
+//    rest(j); if j + D < n': load(j + D).
 // Guards on constant trip counts fold away. A loop with a break or continue,
 // or with nothing to multi-buffer, runs as a plain serial loop (with a note).
 #include "pass/pass.h"
@@ -553,11 +558,13 @@ static bool has_kind(const tl_stmt_t *s, tl_stmt_kind_t kind)
 }
 
 // Splits the body into runs of statements of one core (lets and side-less
-// statements go with the next statement that has a side). False when a
-// statement needs both cores or the body has fewer than two runs.
-static bool runs_of(pipe_t *p, int *run, int *nruns)
+// statements go with the next statement that has a side). False, with *why,
+// when a statement needs both cores, the body has fewer than two runs, or a
+// let is used outside its run (the runs of one iteration are emitted apart).
+static bool runs_of(pipe_t *p, int *run, int *nruns, char *why, size_t whylen)
 {
     unsigned side[MAX_ITEMS];
+    snprintf(why, whylen, "its body does not split into runs of cube and of vector statements");
     for (int i = 0; i < p->n; i++) {
         side[i] = 0;
         walk_accesses(p->items[i], NULL, side_fn, &side[i]);
@@ -575,7 +582,21 @@ static bool runs_of(pipe_t *p, int *run, int *nruns)
         if (!i || side[i] != side[i - 1]) (*nruns)++;
         run[i] = *nruns - 1;
     }
-    return *nruns >= 2;
+    if (*nruns < 2) return false;
+    for (int i = 0; i < p->n; i++) {
+        const tl_stmt_t *let = p->items[i];
+        if (let->kind != TL_ST_LET) continue;
+        for (int j = i + 1; j < p->n; j++)
+            if (run[j] != run[i] && tl_subst_stmt_mentions(p->items[j], let->let.var)) {
+                snprintf(why, whylen,
+                         "'%s' (line %d) is set among %s statements and used by %s statements",
+                         let->let.var->name, let->loc.line,
+                         side[i] == TL_SIDE_CUBE ? "cube" : "vector",
+                         side[j] == TL_SIDE_CUBE ? "cube" : "vector");
+                return false;
+            }
+    }
+    return true;
 }
 
 // Every buffer that two runs share, one of them writing it, must be a fresh
@@ -616,32 +637,79 @@ static bool version_shared(pipe_t *p, const int *run, char *why, size_t whylen)
     return true;
 }
 
+// Appends run r of iteration j = base + off to seq, guarded by 0 <= j (when
+// off < 0) and j < n' (dropped when `grouped` and n' is a constant multiple
+// of s: j then stays below n' by construction).
+static void emit_run(pipe_t *p, tl_stmt_t *seq, const int *run, int r, tl_expr_t *base, int off,
+                     tl_expr_t *trip, bool grouped)
+{
+    tl_kernel_t *k = p->k;
+    tl_loc_t loc = p->loop->loc;
+    tl_expr_t *j = tl_ir_bin(k, TL_BIN_ADD, base, num(k, off, loc), loc);
+    tl_subst_t m;
+    iteration(p, &m, j, (off % p->s + p->s) % p->s);
+    tl_stmt_t *body = tl_ir_seq(k, loc);
+    for (int i = 0; i < p->n; i++)
+        if (run[i] == r) tl_ir_seq_push(k, body, tl_subst_stmt(k, &m, p->items[i]));
+    tl_subst_free(&m);
+    tl_expr_t *cond = grouped ? in_range(p, j, trip) : tl_ir_bin(k, TL_BIN_LT, j, trip, loc);
+    if (off < 0)
+        cond = tl_ir_bin(k, TL_BIN_LAND, tl_ir_bin(k, TL_BIN_GE, j, num(k, 0, loc), loc), cond,
+                         loc);
+    guarded(k, seq, cond, body);
+}
+
 // for g < ceil(n' / s): for each run, for u < s: if j < n': run(j), j = g*s + u.
 // Each core does the work of s iterations in one stretch, and the versions let
 // it run ahead of the other core by up to s iterations.
 static tl_stmt_t *pipeline_batched(pipe_t *p, const int *run, int nruns)
 {
+    tl_expr_t *trip = trip_count(p), *base;
+    tl_stmt_t *out = tl_ir_seq(p->k, p->loop->loc), *loop = all_groups(p, trip, &base);
+    for (int r = 0; r < nruns; r++)
+        for (int u = 0; u < p->s; u++) emit_run(p, loop->for_.body, run, r, base, u, trip, true);
+    push_loop(p->k, out, loop);
+    return out;
+}
+
+// Whether the staggered form can take the loop: no version is reused while an
+// earlier iteration still needs it. A buffer touched by runs a..b of iteration
+// j is touched again by iteration j + n (n its versions) in step j + n + a,
+// which must come after step j + b.
+static bool staggerable(pipe_t *p, const int *run)
+{
+    for (int v = 0; v < p->nvers; v++) {
+        int lo = MAX_ITEMS, hi = -1;
+        for (int i = 0; i < p->n; i++)
+            if (accesses(p->items[i], NULL, p->vers[v].b)) {
+                lo = TL_MIN(lo, run[i]);
+                hi = TL_MAX(hi, run[i]);
+            }
+        if (hi - lo >= p->vers[v].n) return false;
+    }
+    return true;
+}
+
+// Staggered: run r of iteration j runs in step j + r; steps go in groups of s
+// (unrolled, so that versions stay static), each step its runs from the last
+// to the first (the oldest iteration first):
+//   for g < ceil((n' + R - 1) / s), u < s, r = R-1 .. 0:
+//       j = g*s + u - r; if 0 <= j < n': run_r(j)
+// A core alternates runs of different iterations, and every hand-off's
+// consumer runs at least a step after its producer, so neither core waits for
+// the other in the steady state (the batched form leaves the cube idle while
+// the vector cores finish one group and start the next).
+static tl_stmt_t *pipeline_staggered(pipe_t *p, const int *run, int nruns)
+{
     tl_kernel_t *k = p->k;
     tl_loc_t loc = p->loop->loc;
-    int s = p->s;
-    tl_expr_t *trip = trip_count(p);
-    tl_stmt_t *out = tl_ir_seq(k, loc);
-    tl_expr_t *base;
-    tl_stmt_t *loop = all_groups(p, trip, &base);
-    tl_subst_t m[MAX_STAGES];
-    tl_expr_t *j[MAX_STAGES];
-    for (int u = 0; u < s; u++) {
-        j[u] = tl_ir_bin(k, TL_BIN_ADD, base, num(k, u, loc), loc);
-        iteration(p, &m[u], j[u], u);
-    }
-    for (int r = 0; r < nruns; r++)
-        for (int u = 0; u < s; u++) {
-            tl_stmt_t *body = tl_ir_seq(k, loc);
-            for (int i = 0; i < p->n; i++)
-                if (run[i] == r) tl_ir_seq_push(k, body, tl_subst_stmt(k, &m[u], p->items[i]));
-            guarded(k, loop->for_.body, in_range(p, j[u], trip), body);
-        }
-    for (int u = 0; u < s; u++) tl_subst_free(&m[u]);
+    tl_expr_t *trip = trip_count(p), *base;
+    tl_expr_t *steps = tl_ir_bin(k, TL_BIN_ADD, trip, num(k, nruns - 1, loc), loc);
+    tl_stmt_t *out = tl_ir_seq(k, loc), *loop = all_groups(p, steps, &base);
+    loop->for_.staggered = true;
+    for (int u = 0; u < p->s; u++)
+        for (int r = nruns - 1; r >= 0; r--)
+            emit_run(p, loop->for_.body, run, r, base, u - r, trip, false);
     push_loop(k, out, loop);
     return out;
 }
@@ -691,11 +759,9 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
     if (!mixed) return pipeline(p);
     int run[MAX_ITEMS], nruns, nvers = p->nvers;
     char why[256] = "";
-    if (!runs_of(p, run, &nruns))
-        snprintf(why, sizeof why,
-                 "its body does not split into runs of cube and of vector statements");
-    else if (version_shared(p, run, why, sizeof why))
-        return pipeline_batched(p, run, nruns);
+    if (runs_of(p, run, &nruns, why, sizeof why) && version_shared(p, run, why, sizeof why))
+        return staggerable(p, run) ? pipeline_staggered(p, run, nruns)
+                                   : pipeline_batched(p, run, nruns);
     p->nvers = nvers; // versions made for the batched form are unused
     tl_diag_note(p->ctx->diag, p->loop->loc,
                  "T.Pipelined loop hands data between the cores but its iterations stay in "

@@ -92,6 +92,54 @@ bool tl_subst_mentions(const tl_expr_t *e, const tl_var_t *v)
     }
 }
 
+static bool exprs_mention(tl_expr_t *const *e, int n, const tl_var_t *v)
+{
+    for (int i = 0; i < n; i++)
+        if (tl_subst_mentions(e[i], v)) return true;
+    return false;
+}
+
+static bool region_mentions(const tl_region_t *r, const tl_var_t *v)
+{
+    return exprs_mention(r->start, r->ndim, v) || exprs_mention(r->extent, r->ndim, v);
+}
+
+bool tl_subst_stmt_mentions(const tl_stmt_t *s, const tl_var_t *v)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (tl_subst_stmt_mentions(s->seq.items[i], v)) return true;
+        return false;
+    case TL_ST_FOR:
+        return tl_subst_mentions(s->for_.start, v) || tl_subst_mentions(s->for_.end, v) ||
+               tl_subst_stmt_mentions(s->for_.body, v);
+    case TL_ST_WHILE:
+        return tl_subst_mentions(s->while_.cond, v) || tl_subst_stmt_mentions(s->while_.body, v);
+    case TL_ST_IF:
+        return tl_subst_mentions(s->if_.cond, v) || tl_subst_stmt_mentions(s->if_.then_, v) ||
+               tl_subst_stmt_mentions(s->if_.else_, v);
+    case TL_ST_LET: return tl_subst_mentions(s->let.value, v);
+    case TL_ST_STORE:
+        return exprs_mention(s->store.idx, s->store.n, v) || tl_subst_mentions(s->store.value, v);
+    case TL_ST_OP:
+        for (int i = 0; i < s->op.nargs; i++) {
+            const tl_arg_t *a = &s->op.args[i];
+            if (a->kind == TL_ARG_SCALAR ? tl_subst_mentions(a->scalar, v)
+                                         : region_mentions(&a->region, v))
+                return true;
+        }
+        return tl_subst_mentions(s->op.init, v) || tl_subst_mentions(s->op.pad_value, v);
+    case TL_ST_SCOPE: return tl_subst_stmt_mentions(s->scope.body, v);
+    case TL_ST_SYNC: return tl_subst_mentions(s->sync.id, v);
+    case TL_ST_PRINT:
+        return exprs_mention(s->print.args, s->print.n, v) ||
+               (s->print.region && region_mentions(s->print.region, v));
+    default: return false;
+    }
+}
+
 // A copy of node e with new children, in e's dtype.
 static tl_expr_t *remake(tl_kernel_t *k, const tl_expr_t *e)
 {

@@ -133,13 +133,15 @@ TEST(pipelined_cube_gemm)
 }
 
 // Mixed: a cube GEMM per iteration handed to the vector side through a
-// workspace, which gets one version per stage.
+// workspace, which gets one version per stage. With `let_scale` the scale is
+// an element of K read into a let that belongs to no core; with `pre` the
+// vector side fills x before the cube's run and adds it after.
 static const char *mixed_src =
     "import tilelang\n"
     "import tilelang.language as T\n"
     "CFG = {tilelang.PassConfigKey.TL_ASCEND_AUTO_CV_COMBINE: True}\n"
     "@tilelang.jit(out_idx=[2], pass_configs=CFG)\n"
-    "def k(nk=5, S=2):\n"
+    "def k(nk=5, S=2, let_scale=False, pre=False):\n"
     "    @T.prim_func\n"
     "    def main(Q: T.Tensor((32, 32), 'float16'), K: T.Tensor((nk * 32, 32), 'float16'),\n"
     "             O: T.Tensor((32, 32), 'float32')):\n"
@@ -149,15 +151,21 @@ static const char *mixed_src =
     "            s_f = T.alloc_fragment((32, 32), 'float32')\n"
     "            s_ub = T.alloc_shared((32, 32), 'float32')\n"
     "            acc = T.alloc_shared((32, 32), 'float32')\n"
+    "            x = T.alloc_shared((32, 32), 'float32')\n"
     "            T.copy(Q, q_s)\n"
     "            T.tile.fill(acc, 0.0)\n"
     "            for kb in T.Pipelined(nk, num_stages=S):\n"
+    "                if pre:\n"
+    "                    T.tile.fill(x, 0.5)\n"
     "                T.copy(K[kb * 32, 0], k_s)\n"
     "                T.gemm_v0(q_s, k_s, s_f, transpose_B=True, init=True)\n"
+    "                scale = T.float32(K[kb * 32, 0]) if let_scale else 0.125\n"
     "                T.copy(s_f, s_ub)\n"
-    "                T.tile.mul(s_ub, s_ub, 0.125)\n"
+    "                T.tile.mul(s_ub, s_ub, scale)\n"
     "                T.tile.exp(s_ub, s_ub)\n"
     "                T.tile.add(acc, acc, s_ub)\n"
+    "                if pre:\n"
+    "                    T.tile.add(acc, acc, x)\n"
     "            T.copy(acc, O)\n"
     "    return main\n";
 
@@ -176,17 +184,55 @@ TEST(pipelined_mixed_loop_versions_the_handoff)
                        "  workspace_0_v2: workspace float32[1, 32, 32],\n");
     CHECK_CONTAINS(ir, "  k_s_v2: L1 (declared shared) float16[32, 32] internal\n");
     CHECK_CONTAINS(ir, "copy s_f, workspace_0_v2[cid, :, :]");
-    // batched: the cube's three iterations, then the vector side's three; 6 is a
-    // multiple of 3, so no guards
-    CHECK_EQ(pk_count(p.k, is_if), 0);
-    CHECK_CONTAINS(ir, "    + copy s_f, workspace_0_v2[cid, :, :]\n"
-                       "    + copy workspace_0[cid, :, :], s_ub\n");
-    pk_free(&p);
-    // 7 iterations: guards on the last group
-    pk_spec_t s7 = {.src = mixed_src, .args = {"nk=7", "S=3"}};
-    REQUIRE(pk_compile(&p, &s7, ws_pipe) == TL_OK);
+    // staggered: in step u the vector side's run of iteration u - 1, then the
+    // cube's run of iteration u (both guarded); 6 + 1 steps in 3 groups of 3
+    CHECK_CONTAINS(ir, "  for kb_group in serial(0, 3):\n"
+                       "    + if kb_group * 3 + -1 >= 0 and kb_group * 3 + -1 < 6:\n"
+                       "      + copy workspace_0_v2[cid, :, :], s_ub\n");
+    CHECK_CONTAINS(ir, "    + if kb_group * 3 < 6:\n"
+                       "      copy K[kb_group * 3 * 32 +: 32, :], k_s\n");
     CHECK_EQ(pk_count(p.k, is_if), 6);
     pk_free(&p);
+}
+
+// x, filled by the vector side's first run and read by its last, would need
+// 3 versions to be staggered over 2 stages: the loop is batched instead (the
+// first vector run of s iterations, then the cube's s, then the vector's s).
+TEST(pipelined_mixed_loop_with_too_few_versions_is_batched)
+{
+    static const char *trips[] = {"nk=1", "nk=3", "nk=4"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(trips); i++) {
+        pk_spec_t s = {.src = mixed_src, .args = {trips[i], "S=2", "pre=True"}};
+        check(t, &s, ws_pipe, -1);
+    }
+    pk_spec_t s = {.src = mixed_src, .args = {"nk=4", "S=2", "pre=True"}};
+    pk_t p;
+    REQUIRE(pk_compile(&p, &s, ws_pipe) == TL_OK);
+    CHECK_EQ(pk_count(p.k, is_if), 0); // 4 is a multiple of 2
+    CHECK_CONTAINS(tl_buf_cstr(&p.dump), "  for kb_group in serial(0, 2):\n"
+                                         "    fill x, 0.5\n"
+                                         "    fill x_v1, 0.5\n"
+                                         "    copy K[kb_group * 2 * 32 +: 32, :], k_s\n");
+    pk_free(&p);
+}
+
+// A let that belongs to no core (an element of K) goes with the next
+// statement, the cube's, but the vector side uses it: the iterations stay in
+// order, with a note.
+TEST(pipelined_mixed_loop_with_a_let_used_across_cores_stays_in_order)
+{
+    static const char *trips[] = {"nk=1", "nk=3", "nk=6"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(trips); i++) {
+        pk_spec_t s = {.src = mixed_src, .args = {trips[i], "S=3", "let_scale=True"}};
+        check(t, &s, ws_pipe, -1);
+        pk_t p;
+        REQUIRE(pk_compile(&p, &s, ws_pipe) == TL_OK);
+        CHECK_CONTAINS(tl_diag_text(&p.d),
+                       "k.py:18:13: note: T.Pipelined loop hands data between the cores but its "
+                       "iterations stay in order (the cores take turns each iteration): 'scale' "
+                       "(line 23) is set among cube statements and used by vector statements");
+        pk_free(&p);
+    }
 }
 
 // A hand-off through a GM tensor of the kernel's own: a workspace_idx tensor
