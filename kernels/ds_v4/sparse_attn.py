@@ -22,15 +22,16 @@
 # gathers half of each block's KV rows. Slots go in blocks of 64 with an online
 # softmax whose running max starts at the sink logit (so a token whose slots
 # are all masked gets 0, and a large sink cannot overflow exp); P is rounded to
-# bfloat16 before the second GEMM, which runs in two column halves of d when S
-# and the whole O tile would not fit in L0C together (h = 64, d = 512), so the
-# kernel does not depend on L0C reuse. Cube and vector cores hand tiles over through
+# bfloat16 before the second GEMM. Both GEMMs run through L0A/L0B with T.mma,
+# two chunks of each in flight: Q.K^T over column slices of d accumulated in
+# L0C, P.V in column chunks of O (128 wide at h = 64, d = 512), so that FIX
+# writes one O chunk to GM while the cube computes the next (gemm_v0 would wait
+# for FIX before every call). Cube and vector cores hand tiles over through
 # four GM workspaces (their names contain "workspace" so upstream's cross-core
 # sync finds them too). The block loop is T.Pipelined with 4 stages: each
-# workspace and the L1 KV tile get 4 versions and the loop runs in groups of 4
-# blocks, each core's steps of the group together (gather x4, QK x4, softmax x4,
-# PV x4, rescale x4), so the cube computes later blocks while the vector cores
-# work on earlier ones.
+# workspace and the L1 KV tile get 4 versions and the pipelined pass staggers
+# the loop's five runs (gather, QK, softmax, PV, rescale) one step apart, so
+# the cube computes later blocks while the vector cores work on earlier ones.
 #
 # Golden: tl_sparse_attn_ref (src/ref/ref.h) with scale = d^-0.5,
 # qk_prec = TL_REF_EXACT, p_prec = TL_REF_BF16, out_prec = TL_REF_F32.
@@ -39,7 +40,17 @@ import tilelang.language as T
 
 tilelang.disable_cache()
 
+L0A_BYTES = L0B_BYTES = 65536
 L0C_BYTES = 131072
+
+
+def chunk_of(d, fits):
+    # the widest of d, d/2, d/4, ... (a multiple of 16 dividing d) that fits
+    c = d
+    while not fits(c) and c % 32 == 0:
+        c //= 2
+    assert fits(c), "no chunk of d fits the cube's buffers"
+    return c
 
 DEV_MODE = {
     tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True,
@@ -67,10 +78,13 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
     rows_v = slots // 2  # KV rows each vector core gathers per block
     tokens = b * m
     nblocks = T.ceildiv(topk, slots)
-    # P.V in column chunks of o_cols so that S and O fit in L0C side by side
-    o_cols = d if h * (slots + d) * 4 <= L0C_BYTES else d // 2
-    assert d % o_cols == 0 and o_cols % 16 == 0, "d / 2 must be a multiple of 16"
-    assert h * (slots + o_cols) * 4 <= L0C_BYTES, "h * (slots + d / 2) floats exceed L0C"
+    # Both GEMMs go through L0A/L0B in chunks of d, two of each in flight: Q.K^T
+    # over k_cols-wide slices of d (accumulated in L0C), P.V in o_cols-wide
+    # column chunks of O, so that FIX writes one chunk out while the cube
+    # computes the next.
+    k_cols = chunk_of(d, lambda c: 2 * h * c * 2 + h * slots * 2 <= L0A_BYTES)
+    o_cols = chunk_of(d, lambda c: 2 * slots * c * 2 <= L0B_BYTES and
+                      h * (slots + 2 * c) * 4 <= L0C_BYTES)
 
     @T.prim_func
     def main(
@@ -94,6 +108,10 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
             q_l1 = T.alloc_L1([h, d], bf16)
             kv_l1 = T.alloc_L1([slots, d], bf16)
             p_l1 = T.alloc_L1([h, slots], bf16)
+            q_l0 = T.alloc_L0A([h, k_cols], bf16)
+            k_l0 = T.alloc_L0B([k_cols, slots], bf16)
+            p_l0 = T.alloc_L0A([h, slots], bf16)
+            v_l0 = T.alloc_L0B([slots, o_cols], bf16)
             s_l0c = T.alloc_L0C([h, slots], f32)
             o_l0c = T.alloc_L0C([h, o_cols], f32)
 
@@ -141,7 +159,10 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
 
                 # S = Q . K^T for all heads.
                 T.copy(kv_workspace[cid, :, :], kv_l1)
-                T.gemm_v0(q_l1, kv_l1, s_l0c, transpose_B=True, init=True)
+                for kc in T.Pipelined(d // k_cols, num_stages=2):
+                    T.copy(q_l1[:, kc * k_cols : kc * k_cols + k_cols], q_l0)
+                    T.copy(kv_l1[:, kc * k_cols : kc * k_cols + k_cols], k_l0, transpose=True)
+                    T.mma(q_l0, k_l0, s_l0c, init=(kc == 0))
                 T.copy(s_l0c, score_workspace[cid, :, :])
 
                 # Online softmax over this core's heads.
@@ -164,9 +185,11 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
 
                 # O_blk = P . V for all heads.
                 T.copy(prob_workspace[cid, :, :], p_l1)
-                for c in T.serial(d // o_cols):
+                T.copy(p_l1, p_l0)
+                for c in T.Pipelined(d // o_cols, num_stages=2):
                     c0 = c * o_cols
-                    T.gemm_v0(p_l1, kv_l1[:, c0 : c0 + o_cols], o_l0c, init=True)
+                    T.copy(kv_l1[:, c0 : c0 + o_cols], v_l0)
+                    T.mma(p_l0, v_l0, o_l0c, init=True)
                     T.copy(o_l0c, pv_workspace[cid, :, c0 : c0 + o_cols])
 
                 # acc = acc * alpha + O_blk
