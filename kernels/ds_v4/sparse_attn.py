@@ -17,9 +17,11 @@
 #   out        [b, m, h, d]   float32
 #   b, m, n, topk symbolic; h, d compile-time (h a multiple of 16, d of 16).
 #
-# Mode: developer (all four pass_configs). One block per (bi, mi) token; the
-# cube computes both GEMMs for all h heads, each vector core owns h/2 heads and
-# gathers half of each block's KV rows. Slots go in blocks of 64 with an online
+# Mode: developer (all four pass_configs). Persistent: `cores` blocks (24 AI
+# cores on A2), block cid taking the tokens cid, cid + cores, ... in one loop
+# over (token, slot block) pairs, so the pipeline below runs on from one token
+# into the next. The cube computes both GEMMs for all h heads, each vector core
+# owns h/2 heads and gathers half of each block's KV rows. Slots go in blocks of 64 with an online
 # softmax whose running max starts at the sink logit (so a token whose slots
 # are all masked gets 0, and a large sink cannot overflow exp); P is rounded to
 # bfloat16 before the second GEMM. Both GEMMs run through L0A/L0B with T.mma,
@@ -61,10 +63,11 @@ DEV_MODE = {
 
 
 @tilelang.jit(out_idx=[4], workspace_idx=[5, 6, 7, 8], pass_configs=DEV_MODE)
-def sparse_attn(h=64, d=512, scale=None, slots=64):
+def sparse_attn(h=64, d=512, scale=None, slots=64, cores=24):
     assert h % 16 == 0, "h must be a multiple of 16 (h/2 float32 rows of 32-byte multiples)"
     assert d % 16 == 0, "d must be a multiple of 16"
     assert slots % 16 == 0, "slots per block must be a multiple of 16"
+    assert cores >= 1, "cores at least 1"
     sm_scale = d**-0.5 if scale is None else scale
 
     b = T.symbolic("b")
@@ -77,7 +80,9 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
     heads_v = h // 2  # heads per vector core
     rows_v = slots // 2  # KV rows each vector core gathers per block
     tokens = b * m
-    nblocks = T.ceildiv(topk, slots)
+    # at least one block, so that a token with topk = 0 still gets its output
+    # (every slot masked: 0)
+    nblocks = T.max(T.ceildiv(topk, slots), 1)
     # Both GEMMs go through L0A/L0B in chunks of d, two of each in flight: Q.K^T
     # over k_cols-wide slices of d (accumulated in L0C), P.V in o_cols-wide
     # column chunks of O, so that FIX writes one chunk out while the cube
@@ -93,14 +98,12 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
         attn_sink: T.Tensor([h], f32),
         topk_idxs: T.Tensor([b, m, topk], "int32"),
         out: T.Tensor([b, m, h, d], f32),
-        kv_workspace: T.Tensor([tokens, slots, d], bf16),
-        score_workspace: T.Tensor([tokens, h, slots], f32),
-        prob_workspace: T.Tensor([tokens, h, slots], bf16),
-        pv_workspace: T.Tensor([tokens, h, d], f32),
+        kv_workspace: T.Tensor([cores, slots, d], bf16),
+        score_workspace: T.Tensor([cores, h, slots], f32),
+        prob_workspace: T.Tensor([cores, h, slots], bf16),
+        pv_workspace: T.Tensor([cores, h, d], f32),
     ):
-        with T.Kernel(tokens, is_npu=True) as (cid, vid):
-            bi = cid // m
-            mi = cid % m
+        with T.Kernel(cores, is_npu=True) as (cid, vid):
             head0 = vid * heads_v
             row0 = vid * rows_v
 
@@ -129,13 +132,15 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
             run_sum = T.alloc_ub([heads_v], f32)
             blk_sum = T.alloc_ub([heads_v], f32)
 
-            T.copy(q[bi, mi, :, :], q_l1)
-            # The sink is the first logit seen: max = sink, sum = exp(sink - sink).
-            T.copy(attn_sink[head0 : head0 + heads_v], run_max)
-            T.tile.fill(run_sum, 1.0)
-            T.tile.fill(acc, 0.0)
-
-            for t in T.Pipelined(nblocks, num_stages=4):
+            # One loop over (token, block) pairs: core cid takes the tokens cid,
+            # cid + cores, ... and each token's blocks in order, so the software
+            # pipeline runs on from one token into the next.
+            n_tok = T.ceildiv(tokens - cid, cores)
+            for it in T.Pipelined(n_tok * nblocks, num_stages=4):
+                tok = it // nblocks * cores + cid
+                t = it % nblocks
+                bi = tok // m
+                mi = tok % m
                 base = t * slots
                 T.copy(topk_idxs[bi, mi, base : base + slots], slot_ub)
 
@@ -158,6 +163,8 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
                         bias[j] = -T.infinity(f32)
 
                 # S = Q . K^T for all heads.
+                if t == 0:
+                    T.copy(q[bi, mi, :, :], q_l1)
                 T.copy(kv_workspace[cid, :, :], kv_l1)
                 for kc in T.Pipelined(d // k_cols, num_stages=2):
                     T.copy(q_l1[:, kc * k_cols : kc * k_cols + k_cols], q_l0)
@@ -165,7 +172,10 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
                     T.mma(q_l0, k_l0, s_l0c, init=(kc == 0))
                 T.copy(s_l0c, score_workspace[cid, :, :])
 
-                # Online softmax over this core's heads.
+                # Online softmax over this core's heads. The sink is the first
+                # logit seen: max = sink (and sum = exp(sink - sink) = 1 below).
+                if t == 0:
+                    T.copy(attn_sink[head0 : head0 + heads_v], run_max)
                 T.copy(score_workspace[cid, head0 : head0 + heads_v, :], s_ub)
                 for i, j in T.Parallel(heads_v, slots):
                     s_ub[i, j] = s_ub[i, j] * sm_scale + bias[j]
@@ -178,8 +188,6 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
                     s_ub[i, j] = s_ub[i, j] - run_max[i]
                 T.tile.exp(s_ub, s_ub)
                 T.reduce_sum(s_ub, blk_sum, dim=-1)
-                T.tile.mul(run_sum, run_sum, alpha)
-                T.tile.add(run_sum, run_sum, blk_sum)
                 T.tile.cast(p_ub, s_ub, mode="CAST_RINT", count=heads_v * slots)
                 T.copy(p_ub, prob_workspace[cid, head0 : head0 + heads_v, :])
 
@@ -192,14 +200,20 @@ def sparse_attn(h=64, d=512, scale=None, slots=64):
                     T.mma(p_l0, v_l0, o_l0c, init=True)
                     T.copy(o_l0c, pv_workspace[cid, :, c0 : c0 + o_cols])
 
-                # acc = acc * alpha + O_blk
+                # sum = sum * alpha + blk_sum, acc = acc * alpha + O_blk; after
+                # the token's last block, out = acc / sum
+                if t == 0:
+                    T.tile.fill(run_sum, 1.0)
+                    T.tile.fill(acc, 0.0)
                 T.copy(pv_workspace[cid, head0 : head0 + heads_v, :], o_ub)
+                T.tile.mul(run_sum, run_sum, alpha)
+                T.tile.add(run_sum, run_sum, blk_sum)
                 for i, j in T.Parallel(heads_v, d):
                     acc[i, j] = acc[i, j] * alpha[i]
                     acc[i, j] = acc[i, j] + o_ub[i, j]
-
-            for i, j in T.Parallel(heads_v, d):
-                acc[i, j] = acc[i, j] / run_sum[i]
-            T.copy(acc, out[bi, mi, head0 : head0 + heads_v, :])
+                if t == nblocks - 1:
+                    for i, j in T.Parallel(heads_v, d):
+                        acc[i, j] = acc[i, j] / run_sum[i]
+                    T.copy(acc, out[bi, mi, head0 : head0 + heads_v, :])
 
     return main
