@@ -91,6 +91,16 @@ typedef struct {
     int64_t capacity[TL_SCOPE_COUNT]; // scratchpad bytes per scope (0: Ascend A2 sizes)
     tl_exec_hook_fn hook;
     void *hook_arg;
+    // Timed scheduling (the simulator): clock(hook_arg, block, agent) is where
+    // an agent stands on a time line (non-decreasing as it executes). The
+    // scheduler then always advances the runnable thread with the smallest
+    // clock (ties: thread order) until it passes the next one's, and a kernel
+    // that does not need all blocks resident runs up to `wave` blocks at once:
+    // slot i runs blocks i, i + wave, ... one after the other. Without a clock
+    // (the default): round-robin, each thread until it blocks, one block at a
+    // time.
+    int64_t (*clock)(void *arg, int64_t block, tl_agent_t agent);
+    int wave;
 } tl_exec_opts_t;
 
 // A2 scratchpad capacities (research/ascend_model.md §2.1).

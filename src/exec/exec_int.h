@@ -79,6 +79,11 @@ typedef struct {
     int64_t wait_id;
     bool at_barrier;
     int64_t barrier_gen;
+    // timed scheduling: the agent's clock when known, and the wake count seen
+    // when it blocked (a blocked thread is retried after the next wake)
+    int64_t clock;
+    bool clock_known;
+    int64_t wake_seen;
 } tl_exec_thread_t;
 
 typedef struct tl_exec_sidemap tl_exec_sidemap_t;
@@ -117,6 +122,8 @@ struct tl_exec {
     int nthreads;
     int barrier_count;
     int64_t barrier_gen;
+    int per_block;   // threads per block
+    int64_t wake;    // cross-core sets and T.sync_all arrivals so far (timed scheduling)
     int64_t steps;
     tl_buf_t out;
     const void **warned; // (stmt, buf) pairs already warned about as uninitialised

@@ -10,9 +10,14 @@
 // not BOTH runs lane after lane; one mixing cube and vector statements runs in
 // lockstep, and its loop bounds and conditions must agree on every lane.
 //
-// Threads are scheduled round-robin (each runs until it blocks or finishes);
-// when no thread can make progress the run stops with a deadlock error naming
-// every agent, what it waits for and where.
+// Threads are scheduled round-robin (each runs until it blocks or finishes),
+// one block at a time unless the kernel needs all blocks resident (mode-0
+// flags, T.sync_all). With a clock (opts.clock, the simulator's modeled time)
+// the runnable thread with the smallest clock runs, until its clock passes the
+// next smallest, and up to opts.wave blocks run at once, each slot starting
+// its next block when its block ends; so the agents of a wave advance in the
+// order of modeled time. When no thread can make progress the run stops with
+// a deadlock error naming every agent, what it waits for and where.
 #include "exec/exec_int.h"
 
 #include <inttypes.h>
@@ -181,7 +186,13 @@ static tl_status_t leaf(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_frame_
         return s->kind == TL_ST_STORE ? tl_exec_store(&c)
                : s->kind == TL_ST_OP  ? tl_exec_op(&c)
                                       : tl_exec_print(&c);
-    case TL_ST_SYNC: return tl_exec_sync(&c, th, blocked);
+    case TL_ST_SYNC: {
+        // a cross-core set or a T.sync_all arrival may release blocked threads
+        bool arrives = s->sync.kind == TL_SYNC_ALL && !th->at_barrier;
+        st = tl_exec_sync(&c, th, blocked);
+        if (!st && (arrives || (s->sync.kind == TL_SYNC_SET_CROSS && !*blocked))) x->wake++;
+        return st;
+    }
     default: return tl_exec_fail(&c, s->loc, "unexpected statement kind %d", (int)s->kind);
     }
 }
@@ -299,7 +310,24 @@ static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
     return TL_OK;
 }
 
-static tl_status_t run_thread(tl_exec_t *x, tl_exec_thread_t *th, bool *progress)
+// A thread's clock: its agent's (developer mode: the earliest of its lanes').
+static int64_t thread_clock(tl_exec_t *x, tl_exec_thread_t *th)
+{
+    if (th->clock_known) return th->clock;
+    int64_t c = INT64_MAX;
+    for (int l = next_lane(th->mask, 0); l >= 0; l = next_lane(th->mask, l + 1)) {
+        int64_t t = x->opts.clock(x->opts.hook_arg, th->blk->index, (tl_agent_t)l);
+        if (t < c) c = t;
+    }
+    th->clock = c;
+    th->clock_known = true;
+    return c;
+}
+
+// Runs th until it blocks or finishes; with a clock, also until its clock
+// passes `limit` (reaches it, unless `ties` lets th go first at equal clocks).
+static tl_status_t run_thread(tl_exec_t *x, tl_exec_thread_t *th, int64_t limit, bool ties,
+                              bool *progress)
 {
     *progress = false;
     while (th->sp > 0) {
@@ -308,6 +336,7 @@ static tl_status_t run_thread(tl_exec_t *x, tl_exec_thread_t *th, bool *progress
         if (st) return st;
         if (blocked) {
             th->state = TL_TH_BLOCKED;
+            th->wake_seen = x->wake;
             return TL_OK;
         }
         *progress = true;
@@ -317,6 +346,11 @@ static tl_status_t run_thread(tl_exec_t *x, tl_exec_thread_t *th, bool *progress
             return tl_diag_report(x->d, TL_SEV_ERROR, s ? s->loc : x->k->loc, TL_ERR_RUNTIME,
                                   "the kernel did not finish within %" PRId64 " steps",
                                   x->opts.max_steps);
+        }
+        if (x->opts.clock) {
+            th->clock_known = false;
+            int64_t c = thread_clock(x, th);
+            if (c > limit || (c == limit && !ties)) return TL_OK;
         }
     }
     th->state = TL_TH_DONE;
@@ -368,7 +402,7 @@ static tl_status_t schedule(tl_exec_t *x)
             if (th->state == TL_TH_DONE) continue;
             alive = true;
             bool p;
-            tl_status_t st = run_thread(x, th, &p);
+            tl_status_t st = run_thread(x, th, INT64_MAX, true, &p);
             if (st) return st;
             progress |= p;
         }
@@ -377,30 +411,87 @@ static tl_status_t schedule(tl_exec_t *x)
     }
 }
 
-// Creates the threads of blocks [0, x->nres) and pushes the kernel body.
-static tl_status_t start_threads(tl_exec_t *x)
+// Creates the threads of the block in slot b and pushes the kernel body.
+static tl_status_t start_block(tl_exec_t *x, int b)
 {
     static const int order[2][TL_AGENT_COUNT] = {
         {TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1},
         {TL_AGENT_AIV0, TL_AGENT_AIV1, TL_AGENT_AIC},
     };
-    x->nthreads = 0;
-    x->barrier_count = 0;
-    for (int b = 0; b < x->nres; b++) {
-        for (int j = 0; j < (x->dev ? 1 : TL_AGENT_COUNT); j++) {
-            int a = order[x->opts.vector_first][j];
-            if (!x->dev && !(x->lanes & TL_LANE(a))) continue;
-            tl_exec_thread_t *th = &x->threads[x->nthreads++];
-            th->blk = &x->blocks[b];
-            th->mask = x->dev ? x->lanes : (uint8_t)TL_LANE(a);
-            th->sp = 0;
-            th->state = TL_TH_READY;
-            th->at_barrier = false;
-            tl_status_t st = push(x, th, x->k->body, th->mask, TL_SIDE_NONE);
-            if (st) return st;
-        }
+    int n = b * x->per_block;
+    for (int j = 0; j < (x->dev ? 1 : TL_AGENT_COUNT); j++) {
+        int a = order[x->opts.vector_first][j];
+        if (!x->dev && !(x->lanes & TL_LANE(a))) continue;
+        tl_exec_thread_t *th = &x->threads[n++];
+        th->blk = &x->blocks[b];
+        th->mask = x->dev ? x->lanes : (uint8_t)TL_LANE(a);
+        th->sp = 0;
+        th->state = TL_TH_READY;
+        th->at_barrier = false;
+        th->clock_known = false;
+        tl_status_t st = push(x, th, x->k->body, th->mask, TL_SIDE_NONE);
+        if (st) return st;
     }
     return TL_OK;
+}
+
+// Creates the threads of blocks [0, x->nres).
+static tl_status_t start_threads(tl_exec_t *x)
+{
+    x->nthreads = x->nres * x->per_block;
+    x->barrier_count = 0;
+    tl_status_t st = TL_OK;
+    for (int b = 0; b < x->nres && !st; b++) st = start_block(x, b);
+    return st;
+}
+
+// After a thread of slot b finished: when the slot's block is done, the
+// slot's next block (b + nres, b + 2 nres, ...) starts in it.
+static tl_status_t block_done(tl_exec_t *x, int b)
+{
+    for (int j = 0; j < x->per_block; j++)
+        if (x->threads[b * x->per_block + j].state != TL_TH_DONE) return TL_OK;
+    tl_exec_block_t *blk = &x->blocks[b];
+    tl_exec_sync_residual(x, blk);
+    int64_t next = blk->index + x->nres;
+    if (next >= x->nblocks) return TL_OK;
+    tl_status_t st = tl_exec_mem_block_init(x, blk, next);
+    return st ? st : start_block(x, b);
+}
+
+// Timed scheduling: the runnable thread first in (clock, thread index) runs
+// until it is no longer first (or it blocks or finishes). A blocked thread is
+// runnable again after a cross-core set or a T.sync_all arrival.
+static tl_status_t schedule_timed(tl_exec_t *x)
+{
+    for (;;) {
+        int best = -1, next = -1;
+        int64_t first = INT64_MAX, second = INT64_MAX;
+        bool alive = false;
+        for (int i = 0; i < x->nthreads; i++) {
+            tl_exec_thread_t *th = &x->threads[i];
+            if (th->state == TL_TH_DONE) continue;
+            alive = true;
+            if (th->state == TL_TH_BLOCKED && th->wake_seen == x->wake) continue;
+            int64_t c = thread_clock(x, th);
+            if (c < first) {
+                second = first;
+                next = best;
+                first = c;
+                best = i;
+            } else if (c < second) {
+                second = c;
+                next = i;
+            }
+        }
+        if (!alive) return TL_OK;
+        if (best < 0) return deadlock(x);
+        tl_exec_thread_t *th = &x->threads[best];
+        bool p;
+        tl_status_t st = run_thread(x, th, second, next < 0 || best < next, &p);
+        if (!st && th->state == TL_TH_DONE) st = block_done(x, best / x->per_block);
+        if (st) return st;
+    }
 }
 
 tl_status_t tl_exec_run_blocks(tl_exec_t *x)
@@ -412,17 +503,24 @@ tl_status_t tl_exec_run_blocks(tl_exec_t *x)
                               "the kernel uses T.sync_all or mode-0 cross-core flags, which need "
                               "all %" PRId64 " blocks resident at once; at most %d can be",
                               n, max);
-    int nres = x->all_resident ? (int)n : 1;
+    bool timed = x->opts.clock != NULL;
+    int nres = x->all_resident ? (int)n : timed ? (int)TL_MIN(n, TL_MAX(x->opts.wave, 1)) : 1;
     if (n <= 0) return TL_OK;
+    x->per_block = x->dev ? 1 : popcount(x->lanes);
     x->blocks = calloc((size_t)nres, sizeof *x->blocks);
     x->threads = calloc((size_t)nres * TL_AGENT_COUNT, sizeof *x->threads);
     tl_status_t st = TL_OK;
     if (!x->blocks || !x->threads) st = tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
-    for (int64_t base = 0; base < n && !st; base += nres) {
+    x->wake = 0;
+    for (int64_t base = 0; base < n && !st; base += timed ? n : nres) {
         x->nres = nres;
         for (int b = 0; b < nres && !st; b++)
             st = tl_exec_mem_block_init(x, &x->blocks[b], base + b);
         if (!st) st = start_threads(x);
+        if (timed) { // blocks finish (and the next start) inside
+            if (!st) st = schedule_timed(x);
+            continue;
+        }
         if (!st) st = schedule(x);
         for (int b = 0; b < nres && !st; b++) tl_exec_sync_residual(x, &x->blocks[b]);
     }

@@ -3,11 +3,17 @@
 // turns executor events into modeled instructions, and shared helpers (vector
 // clocks, sites, index maps, findings).
 //
-// Blocks: each block is modeled on its own from cycle 0 and placed on core
-// (cid mod cores) after the blocks before it there, so the blocks of a launch
-// run in waves; a core's time is the sum of its blocks, the kernel's the
-// busiest core's. When the kernel needs every block resident (mode-0 flags,
-// T.sync_all) all blocks are modeled together, one per core.
+// Blocks: block cid runs on core (cid mod cores) after the blocks before it
+// there, so a launch runs in waves; a core's time is the sum of its blocks,
+// the kernel's the busiest core's. The blocks of a wave are co-simulated: the
+// executor runs a slot per core (each core's blocks one after the other in
+// it) and always advances the agent whose issue cycle, on the absolute time
+// line, is the earliest (clock_of), so GM transfers book the shared bandwidth
+// and touch the L2 roughly in time order, whichever block they belong to.
+// Blocks are not ordered with each other: their clocks are kept apart (one
+// block's width) and a conflict across blocks is always a race. When the
+// kernel needs every block resident (mode-0 flags, T.sync_all) all blocks are
+// modeled together, one per core, with clocks spanning all of them.
 #include "npu/sim_int.h"
 
 #include <inttypes.h>
@@ -277,6 +283,8 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
         }
     }
     ag->nsync_all = 0;
+    memset(ag->xsets, 0, sizeof ag->xsets);
+    memset(ag->nxwaits, 0, sizeof ag->nxwaits);
     for (int sc = 0; sc < TL_SCOPE_COUNT; sc++) sim_shadow_reset(&ag->mem[sc]);
 }
 
@@ -325,7 +333,7 @@ static void block_finish(tl_sim_t *s, sim_block_t *b, bool clean)
 
 static sim_agent_t *agent_of(tl_sim_t *s, int64_t block, tl_agent_t a)
 {
-    sim_block_t *b = &s->blocks[s->resident ? block : 0];
+    sim_block_t *b = &s->blocks[s->resident ? block : block % s->nslots];
     if (b->index != block) {
         block_finish(s, b, true);
         block_start(s, b, block);
@@ -347,6 +355,16 @@ static tl_status_t hook(void *arg, const tl_exec_event_t *ev)
     case TL_EXEC_EV_SYNC: sim_sync_do(s, ag, ev); return TL_OK;
     }
     return TL_OK;
+}
+
+// Where an agent stands on the absolute time line: its scalar unit's next
+// issue cycle. The executor advances the agent with the smallest (exec.h).
+static int64_t clock_of(void *arg, int64_t block, tl_agent_t a)
+{
+    tl_sim_t *s = arg;
+    if (!s->started || block < 0 || block >= s->nblocks) return 0;
+    const sim_agent_t *ag = agent_of(s, block, a);
+    return ag->blk->base + ag->issue;
 }
 
 // --- buffers: capacity and alignment --------------------------------------------------------
@@ -440,8 +458,12 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
     tl_arena_init(&s->arena);
     tl_buf_init(&s->trace);
     s->nvec = k->threads ? 1 : 2;
-    tl_exec_opts_t eo = {
-        .hook = hook, .hook_arg = s, .max_resident = o.max_resident, .max_steps = o.max_steps};
+    tl_exec_opts_t eo = {.hook = hook,
+                         .hook_arg = s,
+                         .max_resident = o.max_resident,
+                         .max_steps = o.max_steps,
+                         .clock = clock_of,
+                         .wave = arch->num_aic};
     // The executor gets room in every scratchpad: the simulator reports what
     // does not fit the modeled chip and still computes the values.
     for (int sc = 0; sc < TL_SCOPE_COUNT; sc++) eo.capacity[sc] = INT64_C(64) << 20;
@@ -488,8 +510,10 @@ static tl_status_t setup(tl_sim_t *s)
 {
     s->nblocks = tl_exec_num_blocks(s->x);
     s->resident = tl_exec_all_resident(s->x);
-    s->nslots = s->resident ? (int)TL_MAX(s->nblocks, 1) : 1;
-    s->U = s->nslots * TL_AGENT_COUNT * SIM_NP;
+    // a slot per resident block, else one per core (the executor runs a
+    // wave's blocks at once, each core's one after the other in its slot)
+    s->nslots = (int)TL_MAX(1, s->resident ? s->nblocks : TL_MIN(s->nblocks, s->arch->num_aic));
+    s->U = (s->resident ? s->nslots : 1) * TL_AGENT_COUNT * SIM_NP;
     s->blocks = tl_arena_alloc(&s->arena, sizeof *s->blocks * (size_t)s->nslots);
     s->tmp = tl_arena_alloc(&s->arena, sizeof(sim_vc_t) * (size_t)s->U);
     s->tmp2 = tl_arena_alloc(&s->arena, sizeof(sim_vc_t) * (size_t)s->U);
@@ -555,9 +579,11 @@ void tl_sim_destroy(tl_sim_t *s)
     if (!s) return;
     tl_exec_destroy(s->x);
     for (int i = 0; s->blocks && i < s->nslots; i++)
-        for (int a = 0; a < TL_AGENT_COUNT; a++)
+        for (int a = 0; a < TL_AGENT_COUNT; a++) {
             for (int sc = 0; sc < TL_SCOPE_COUNT; sc++)
                 sim_shadow_free(&s->blocks[i].ag[a].mem[sc]);
+            for (int id = 0; id < SIM_XIDS; id++) free(s->blocks[i].ag[a].xwaits[id]);
+        }
     for (int i = 0; s->gm && i < s->k->buffers.len; i++) {
         sim_shadow_free(&s->gm[i]);
         free(s->l2[i]);

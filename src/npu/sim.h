@@ -47,8 +47,9 @@ typedef struct {
     int64_t lo, hi;     // bytes [lo, hi) of the buffer that conflict
 } tl_sim_access_t;
 
-// Two conflicting accesses that no happens-before edge orders (first = the
-// earlier in the executor's order), reported once per (op pair, buffers).
+// Two conflicting accesses that no happens-before edge orders, reported once
+// per (op pair, buffers). first = the earlier in the executor's order (which
+// follows modeled time); of two blocks, the lower block.
 typedef struct {
     const char *kind; // "RAW", "WAR", "WAW"
     bool benign;      // two agents wrote identical bytes to GM
@@ -94,6 +95,7 @@ typedef struct {
     int64_t waves;        // ceil(blocks / cores)
     int64_t cycles;       // device time: the busiest core
     int64_t ideal_cycles; // bound: per core the sum of its blocks' busiest pipe; the max
+    const int64_t *core_cycles; // per core (arch->num_aic): when its last block ends
     double time_us;       // cycles at the modeled clock
     double launch_us;     // kernel launch overhead (arch table)
     double total_us;      // time_us + launch_us

@@ -122,23 +122,45 @@ static const char *race_kind(bool first_write, bool second_write)
     return first_write && second_write ? "WAW" : first_write ? "RAW" : "WAR";
 }
 
-static void fill_access(tl_sim_t *s, tl_sim_access_t *a, const sim_site_t *site, int64_t block,
-                        tl_agent_t agent, bool write, int buf)
+// One side of a conflicting pair.
+typedef struct {
+    uint32_t site, epoch;
+    int64_t block;
+    tl_agent_t agent;
+    bool write;
+    int buf;
+} side_t;
+
+static void fill_access(tl_sim_t *s, tl_sim_access_t *a, const side_t *x)
 {
+    const sim_site_t *site = &s->sites[x->site];
     a->op = site->name;
     a->pipe = site->pipe;
-    a->agent = agent;
-    a->block = block;
+    a->agent = x->agent;
+    a->block = x->block;
     a->loc = site->st ? site->st->loc : (tl_loc_t){0};
-    a->write = write;
-    a->buffer = sim_buffer(s, buf)->name;
+    a->write = x->write;
+    a->buffer = sim_buffer(s, x->buf)->name;
 }
 
+// A conflict between record r and the access of the current instruction.
+// The first side is the one the executor ran first (modeled time order within
+// a block), except that of two blocks, which nothing orders, the lower block
+// comes first: the report does not depend on how the blocks' agents
+// interleave.
 static void report(tl_sim_t *s, const sim_agent_t *ag, const sim_inst_t *in, const sim_rec_t *r,
                    const tl_buffer_t *buf, int64_t lo, int64_t hi, bool write, bool benign)
 {
-    uint64_t key = ((uint64_t)(r->site - 1) << 40) ^ ((uint64_t)in->site << 20) ^
-                   ((uint64_t)r->buf << 10) ^ (uint64_t)buf->id;
+    side_t a = {r->site - 1,           r->epoch, r->block, (tl_agent_t)(r->tid >> 3),
+                r->flags & REC_WRITE, r->buf};
+    side_t b = {in->site, in->epoch, ag->blk->index, ag->id, write, buf->id};
+    if (a.block > b.block) {
+        side_t t = a;
+        a = b;
+        b = t;
+    }
+    uint64_t key = ((uint64_t)a.site << 40) ^ ((uint64_t)b.site << 20) ^ ((uint64_t)a.buf << 10) ^
+                   (uint64_t)b.buf;
     int i = sim_index_get(&s->race_index, key);
     if (i < 0) {
         if (s->nraces == s->capraces) {
@@ -152,20 +174,18 @@ static void report(tl_sim_t *s, const sim_agent_t *ag, const sim_inst_t *in, con
         i = s->nraces++;
         sim_index_put(&s->race_index, key, i);
         tl_sim_race_t *rc = &s->races[i];
-        bool rw = r->flags & REC_WRITE;
-        rc->kind = race_kind(rw, write);
+        rc->kind = race_kind(a.write, b.write);
         rc->benign = benign;
         rc->space = buf->scope;
-        fill_access(s, &rc->first, &s->sites[r->site - 1], r->block, (tl_agent_t)(r->tid >> 3), rw,
-                    r->buf);
-        fill_access(s, &rc->second, &s->sites[in->site], ag->blk->index, ag->id, write, buf->id);
-        s->racex[i] = (sim_racex_t){lo, hi, 0, 0, -1, -1, r->buf, buf->id};
+        fill_access(s, &rc->first, &a);
+        fill_access(s, &rc->second, &b);
+        s->racex[i] = (sim_racex_t){lo, hi, 0, 0, -1, -1, a.buf, b.buf};
         if (ag->blk->traced) {
             char detail[256];
             snprintf(detail, sizeof detail, "%s %s of '%s' (line %d) vs %s %s of '%s' (line %d)",
-                     rc->first.op, rw ? "write" : "read", rc->first.buffer, rc->first.loc.line,
-                     rc->second.op, write ? "write" : "read", rc->second.buffer,
-                     rc->second.loc.line);
+                     rc->first.op, a.write ? "write" : "read", rc->first.buffer,
+                     rc->first.loc.line, rc->second.op, b.write ? "write" : "read",
+                     rc->second.buffer, rc->second.loc.line);
             sim_trace_instant(s, ag, in->pipe, in->start, benign ? "benign race" : "race", detail);
         }
     }
@@ -174,13 +194,13 @@ static void report(tl_sim_t *s, const sim_agent_t *ag, const sim_inst_t *in, con
     rc->benign &= benign;
     x->lo = TL_MIN(x->lo, lo);
     x->hi = TL_MAX(x->hi, hi);
-    if (x->epoch_a != r->epoch || x->epoch_b != in->epoch || x->block_a != r->block ||
-        x->block_b != ag->blk->index) {
+    if (x->epoch_a != a.epoch || x->epoch_b != b.epoch || x->block_a != a.block ||
+        x->block_b != b.block) {
         rc->count++;
-        x->epoch_a = r->epoch;
-        x->epoch_b = in->epoch;
-        x->block_a = r->block;
-        x->block_b = ag->blk->index;
+        x->epoch_a = a.epoch;
+        x->epoch_b = b.epoch;
+        x->block_a = a.block;
+        x->block_b = b.block;
     }
 }
 

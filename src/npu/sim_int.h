@@ -109,6 +109,11 @@ typedef struct {
     uint32_t count[SIM_NP];
     sim_flag_t flag[SIM_NP][SIM_NP][SIM_EVENT_IDS];
     sim_xq_t counter[SIM_XIDS], pending[3][SIM_XIDS];
+    // for the overflow check: sets issued per mode and id, and the S epoch of
+    // each wait_cross_flag per id (a wait is a scalar instruction)
+    int64_t xsets[3][SIM_XIDS];
+    uint32_t *xwaits[SIM_XIDS];
+    int nxwaits[SIM_XIDS], capxwaits[SIM_XIDS];
     int nsync_all;
     sim_shadow_t mem[TL_SCOPE_COUNT];
     int pid; // trace process

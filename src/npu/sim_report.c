@@ -27,6 +27,7 @@ void sim_report_finish(tl_sim_t *s)
         r->cycles = TL_MAX(r->cycles, s->core_time[c]);
         r->ideal_cycles = TL_MAX(r->ideal_cycles, s->core_bound[c]);
     }
+    r->core_cycles = s->core_time;
     r->time_us = (double)r->cycles / a->clock_mhz;
     r->launch_us = a->launch_overhead_us;
     r->total_us = r->time_us + r->launch_us;
@@ -193,10 +194,13 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
     tl_buf_printf(b,
                   "  \"blocks\": %lld, \"waves\": %lld, \"cycles\": %lld, \"time_us\": %.4f, "
                   "\"launch_us\": %.2f, \"total_us\": %.4f, \"instructions\": %lld,\n"
-                  "  \"ideal_cycles\": %lld,\n",
+                  "  \"ideal_cycles\": %lld, \"core_cycles\": [",
                   (long long)r->blocks, (long long)r->waves, (long long)r->cycles, r->time_us,
                   r->launch_us, r->total_us, (long long)r->instructions,
                   (long long)r->ideal_cycles);
+    for (int c = 0; c < a->num_aic; c++)
+        tl_buf_printf(b, "%s%lld", c ? ", " : "", (long long)r->core_cycles[c]);
+    tl_buf_puts(b, "],\n");
     tl_buf_puts(b, "  \"pipes\": {");
     for (int kind = 0; kind < 2; kind++) {
         const tl_pipe_t *ps = kind ? aiv_pipes : aic_pipes;

@@ -15,8 +15,11 @@
 //   latency; the releases are counted per target agent as in the executor
 //   (mode 2: an AIC set releases both AIVs, the AIC's wait needs both AIVs'
 //   sets; mode 1: the two AIVs; mode 0: all cores of one kind). A wait blocks
-//   issue (all pipes on A2/A3) until the oldest release. Ids past 15 and a 16th
-//   pending set are errors, and so are releases never waited for.
+//   issue (all pipes on A2/A3) until the oldest release. Ids past 15 and
+//   releases never waited for are errors, and so is a set that can overflow
+//   a 4-bit counter under some timing: the setter's sets minus the target's
+//   waits ordered before the set (happens-before) reach 15, whether or not
+//   the modeled timing lets the waits keep up.
 // - T.sync_all: every agent of the launch waits for all to arrive and drain.
 //
 // SYNC_BEGIN events check; SYNC events (after the executor accepted the
@@ -25,6 +28,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool on_core(tl_agent_t a, tl_pipe_t p)
@@ -109,6 +113,52 @@ static tl_status_t overflow(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, i
     return TL_ERR_RACE;
 }
 
+// How many of t's wait_cross_flag(id) a set carrying clock clk is ordered
+// after (their S epochs increase).
+static int known_waits(const tl_sim_t *s, const sim_agent_t *t, int64_t id, const sim_vc_t *clk)
+{
+    sim_vc_t e = clk[sim_vc_index(s, t->blk, t->id, SIM_S)];
+    int lo = 0, hi = t->nxwaits[id];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->xwaits[id][mid] <= e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// The counter check over every timing: a target's releases from ag's sets
+// that no wait ordered before this set (by flags, program order) has
+// consumed may all be pending, whatever the schedule.
+static tl_status_t check_any_timing(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
+{
+    int mode = st->sync.mode, p = SIM_PIX(st->sync.src);
+    sim_agent_t *targets[TL_AGENT_COUNT * 64];
+    int n = 0;
+    if (mode == 2 && ag->id != TL_AGENT_AIC)
+        targets[n++] = &ag->blk->ag[TL_AGENT_AIC];
+    else
+        n = peers(s, ag, mode, targets);
+    sim_vc_copy(s, s->tmp2, ag->I[SIM_S]);
+    sim_vc_join(s, s->tmp2, ag->I[p]);
+    sim_vc_join(s, s->tmp2, ag->D[p]);
+    int max = s->arch->xcore_counter_max;
+    for (int i = 0; i < n; i++) {
+        int known = known_waits(s, targets[i], id, s->tmp2);
+        if (ag->xsets[mode][id] - known < max) continue;
+        sim_error(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
+                  "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s can "
+                  "pass %d: this is set %" PRId64 " and only %d of the %s's wait_cross_flag(%" PRId64
+                  ") are ordered before it (nothing keeps the sets from running ahead)",
+                  pname(st->sync.src), id, id, tl_exec_agent_name(targets[i]->id), max,
+                  ag->xsets[mode][id] + 1, known, tl_exec_agent_name(targets[i]->id), id);
+        return TL_ERR_RACE;
+    }
+    return TL_OK;
+}
+
 static tl_status_t check_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
 {
     tl_pipe_t p = st->sync.src;
@@ -122,6 +172,8 @@ static tl_status_t check_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st
     check_pipe(s, ag, st, p);
     int mode = st->sync.mode;
     if (mode < 0 || mode > 2 || (mode == 1 && ag->id == TL_AGENT_AIC)) return TL_OK; // executor
+    if (check_any_timing(s, ag, st, id)) return TL_ERR_RACE;
+    // the counters as they are in this run (the executor's schedule)
     if (mode == 2 && ag->id == TL_AGENT_AIC) {
         for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++) {
             sim_agent_t *v = &ag->blk->ag[a];
@@ -291,6 +343,18 @@ static void wait_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_
     int64_t go = TL_MAX(ag->issue, e.time);
     ag->issue = go;
     if (e.clk) sim_vc_join(s, ag->I[SIM_S], e.clk);
+    // the wait as a scalar instruction with its own epoch, logged for the
+    // counter check of later sets ordered after it
+    ag->I[SIM_S][sim_vc_index(s, ag->blk, ag->id, SIM_S)] = ++ag->count[SIM_S];
+    if (ag->nxwaits[id] == ag->capxwaits[id]) {
+        int cap = ag->capxwaits[id] ? ag->capxwaits[id] * 2 : 16;
+        uint32_t *w = realloc(ag->xwaits[id], sizeof *w * (size_t)cap);
+        if (w) {
+            ag->xwaits[id] = w;
+            ag->capxwaits[id] = cap;
+        }
+    }
+    if (ag->nxwaits[id] < ag->capxwaits[id]) ag->xwaits[id][ag->nxwaits[id]++] = ag->count[SIM_S];
     ag->issue += s->arch->scalar_cycles;
     if (ag->blk->traced) {
         char name[64];
@@ -382,7 +446,10 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
         }
         return;
     case TL_SYNC_BARRIER_ALL: barrier_all(s, ag); return;
-    case TL_SYNC_SET_CROSS: set_cross(s, ag, st, ev->id); return;
+    case TL_SYNC_SET_CROSS:
+        if (st->sync.mode >= 0 && st->sync.mode <= 2) ag->xsets[st->sync.mode][ev->id]++;
+        set_cross(s, ag, st, ev->id);
+        return;
     case TL_SYNC_WAIT_CROSS: wait_cross(s, ag, st, ev->id); return;
     case TL_SYNC_ALL: sync_all(s, ag); return;
     case TL_SYNC_COUNT: return;

@@ -5,8 +5,9 @@
 // and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once
 // touched, until the L2 is full) and the chip's L2 and HBM bandwidth shared
 // by every transfer in flight, in buckets of absolute time, each transfer at
-// most at its pipe's per-core rate. Blocks are modeled one after the other,
-// but on the absolute time of their core, so the blocks of a wave compete.
+// most at its pipe's per-core rate, first come first served: the executor
+// runs the agents of a wave in the order of modeled time (sim.c), so a
+// transfer books what earlier transfers of any block left.
 #include "npu/sim_int.h"
 
 #include <math.h>

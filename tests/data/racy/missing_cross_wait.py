@@ -1,7 +1,8 @@
 # The cube writes a GM workspace and raises cross-core flag 0, but the vector
 # cores read the workspace without wait_cross_flag(0): the FIX write and the
-# MTE2 read are unordered, and the flag's releases are never consumed.
-# expect: race RAW GM fix@ws mte2@read
+# MTE2 read are unordered, and the flag's releases are never consumed. In
+# modeled time the read (cycle 1) comes long before the write, hence WAR.
+# expect: race WAR GM mte2@read fix@ws
 # expect: error cross_flag_unmatched @set
 import tilelang
 import tilelang.language as T
