@@ -128,8 +128,13 @@ static void op_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     tl_cgen_line(g, "const int64_t n[] = {%s0};", tl_buf_cstr(&nums));
     tl_cgen_line(g, "const tlc_scalar_t sc[] = {%s{0, 0, 0}};", tl_buf_cstr(&sc));
     check(g);
+    bool inline_copy = tl_cgen_copy(g, s);
     tl_cgen_line(g, "int st = rt->op(L%d, %d, n, sc);", g->lane, site);
     tl_cgen_line(g, "if (st) return st;");
+    if (inline_copy) {
+        g->indent--;
+        tl_cgen_line(g, "}");
+    }
     g->indent--;
     tl_cgen_line(g, "}");
 done:
@@ -511,8 +516,18 @@ static void function(tl_cgen_t *g, const char *name, unsigned lanes, int lane)
     g->indent++;
     g->lane = lane;
     g->tmp = 0;
+    g->npf = 0;
     prologue(g, lanes);
+    // the body first, to know how many prefetch states it uses
+    tl_buf_t body, *out = g->out;
+    tl_buf_init(&body);
+    g->out = &body;
     push(g, g->k->body, g->dev ? lanes : 1u << lane, TL_SIDE_NONE);
+    g->out = out;
+    if (g->npf) tl_cgen_line(g, "uintptr_t P[%d] = {0};", 2 * g->npf);
+    tl_buf_puts(g->out, tl_buf_cstr(&body));
+    if (body.failed) g->out->failed = true;
+    tl_buf_free(&body);
     tl_cgen_line(g, "return 0;");
     g->indent--;
     tl_cgen_line(g, "}");

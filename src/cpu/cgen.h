@@ -72,7 +72,8 @@ typedef struct {
     bool checked;    // the current statement has run-time checks
     uint8_t *defs;   // per var id: lanes that assign it (from the first pass)
     bool first_pass;
-    bool uses_f16;   // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
+    bool uses_f16; // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
+    int npf;       // prefetch states of inline GM copies in the current function (P[2 * npf])
     tl_cgen_range_t *ranges; // per var id
     int tmp;
     int indent;
@@ -104,11 +105,18 @@ void tl_cgen_load(tl_buf_t *b, tl_dtype_t t, const char *addr);
 void tl_cgen_store(tl_buf_t *b, tl_dtype_t t, const char *addr, const char *value);
 // Range of an integer expression, if known.
 tl_cgen_range_t tl_cgen_range(const tl_cgen_t *g, const tl_expr_t *e);
+// Whether e is known to be the integer *v.
+bool tl_cgen_const(const tl_cgen_t *g, const tl_expr_t *e, int64_t *v);
 // Name of variable v on the current lane; false when it is never assigned there.
 bool tl_cgen_var(tl_cgen_t *g, tl_buf_t *b, const tl_var_t *v);
 // Emits the run of element-wise tile ops at items[0..n) that can become one
 // inline loop (cgen_fuse.c) on the lanes of mask; returns how many it took (0: none).
 int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask,
                  tl_side_t scope);
+// Op statement s (whose `n` and `sc` arrays are emitted) as an inline GM <-> UB
+// copy (cgen_copy.c): emits `if (run-time checks pass) { the copy } else {`,
+// leaving the caller to emit the runtime call and close the brace; false
+// (nothing emitted) when s does not qualify.
+bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s);
 
 #endif

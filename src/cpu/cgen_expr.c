@@ -221,6 +221,14 @@ tl_cgen_range_t tl_cgen_range(const tl_cgen_t *g, const tl_expr_t *e)
 
 // --- variables and elements -----------------------------------------------------------------
 
+bool tl_cgen_const(const tl_cgen_t *g, const tl_expr_t *e, int64_t *v)
+{
+    tl_cgen_range_t r = tl_cgen_range(g, e);
+    if (!r.known || r.lo != r.hi) return false;
+    *v = r.lo;
+    return true;
+}
+
 bool tl_cgen_var(tl_cgen_t *g, tl_buf_t *b, const tl_var_t *v)
 {
     switch (v->kind) {

@@ -96,14 +96,6 @@ static bool pure(const tl_expr_t *e)
     }
 }
 
-static bool constant(const tl_cgen_t *g, const tl_expr_t *e, int64_t *v)
-{
-    tl_cgen_range_t r = tl_cgen_range(g, e);
-    if (!r.known || r.lo != r.hi) return false;
-    *v = r.lo;
-    return true;
-}
-
 // C text of an expression that must not need run-time checks (NULL if it does).
 static char *checked_free_text(tl_cgen_t *g, const tl_expr_t *e, bool as_index)
 {
@@ -147,8 +139,8 @@ static bool region_span(tl_cgen_t *g, const tl_op_t *op, int i, int64_t count, c
     tl_cgen_range_t st[TL_MAX_DIMS];
     for (int d = 0; d < r->ndim; d++) {
         st[d] = tl_cgen_range(g, r->start[d]);
-        if (!constant(g, r->extent[d], &ext[d]) || ext[d] < 0 || !st[d].known || st[d].lo < 0 ||
-            st[d].hi + ext[d] > b->shape[d])
+        if (!tl_cgen_const(g, r->extent[d], &ext[d]) || ext[d] < 0 || !st[d].known ||
+            st[d].lo < 0 || st[d].hi + ext[d] > b->shape[d])
             return false;
     }
     if (count < 0) {
@@ -210,7 +202,7 @@ static int64_t count_of(const tl_cgen_t *g, const tl_op_t *op, int i)
     if (i >= op->nargs) return -1;
     int64_t v;
     if (op->args[i].kind != TL_ARG_SCALAR || tl_dtype_is_float(op->args[i].scalar->dtype) ||
-        !constant(g, op->args[i].scalar, &v) || v < 0)
+        !tl_cgen_const(g, op->args[i].scalar, &v) || v < 0)
         return -2;
     return v;
 }
@@ -279,7 +271,7 @@ static bool analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
             return false;
         const tl_region_t *d = &op->args[0].region;
         int64_t n = c->n;
-        if (!constant(g, d->extent[d->ndim - 1], &c->cols) || c->cols <= 0) return false;
+        if (!tl_cgen_const(g, d->extent[d->ndim - 1], &c->cols) || c->cols <= 0) return false;
         c->n = n / c->cols; // the row operand has one element per row
         bool ok = region_span(g, op, 2, -1, c) && all_f32(c);
         c->n = n;
@@ -307,7 +299,8 @@ static bool analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
             return false;
         for (int d = 0; d < src->ndim; d++) {
             int64_t a, b;
-            if (!constant(g, src->extent[d], &a) || !constant(g, dst->extent[d], &b) || a != b)
+            if (!tl_cgen_const(g, src->extent[d], &a) || !tl_cgen_const(g, dst->extent[d], &b) ||
+                a != b)
                 return false;
         }
         return region_span(g, op, 1, -1, c) && region_span(g, op, 0, -1, c);
@@ -901,9 +894,9 @@ static bool analyse_rsum(tl_cgen_t *g, const tl_stmt_t *s, rsum_t *o)
         return false;
     const tl_region_t *in = &op->args[0].region;
     const int64_t *rs = op->real_shape;
-    if (in->ndim != 2 || in->buf->dtype != TL_F32 || !constant(g, in->extent[0], &o->rows) ||
-        !constant(g, in->extent[1], &o->cols) || rs[0] < 0 || rs[1] < 0 || rs[0] > o->rows ||
-        rs[1] > o->cols)
+    if (in->ndim != 2 || in->buf->dtype != TL_F32 ||
+        !tl_cgen_const(g, in->extent[0], &o->rows) || !tl_cgen_const(g, in->extent[1], &o->cols) ||
+        rs[0] < 0 || rs[1] < 0 || rs[0] > o->rows || rs[1] > o->cols)
         return false;
     bool real = rs[0] || rs[1];
     o->rows = rs[0] ? rs[0] : o->rows;

@@ -99,6 +99,28 @@ typedef struct {
 } tl_copy_box_t;
 bool tl_tileop_copy_box(const tl_opcall_t *call, int si, int di, tl_copy_box_t *out);
 
+// On-chip -> GM copies into GM tensors of at least this many bytes use
+// streaming stores (about where memcpy switches to them on machines with a few
+// MiB of cache per core): whole lines, no read for ownership, no eviction of
+// the inputs.
+enum { TL_COPY_STREAM_BYTES = 8 << 20 };
+
+// The part of a copy's plan that the operands' forms, scopes, ranks and
+// extents decide (neither starts nor shapes are read): the moved dimensions,
+// each with the dimension of either side it runs along (-1: none) and both
+// sides' extents along it, and each side's region extents (a start point's
+// inferred from the other side). The run then checks bounds, clips the GM
+// side at the tensor's shape and, for a clipped GM -> UB / L1 copy, fills the
+// rest of the destination region (dst_ext). k == 0: a single element. False
+// when tl_tileop_run would fail on the extents alone.
+typedef struct {
+    int k;
+    int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS];
+    int64_t sext[TL_MAX_DIMS], dext[TL_MAX_DIMS];
+    int64_t src_ext[TL_MAX_DIMS], dst_ext[TL_MAX_DIMS];
+} tl_copy_layout_t;
+bool tl_tileop_copy_layout(const tl_opcall_t *call, tl_copy_layout_t *out);
+
 // The memory a tile op reads and writes, as runs of bytes of its operands'
 // buffers: fn is called for each contiguous run with the operand index, whether
 // it is a write (an operand read and written is reported twice), and the byte

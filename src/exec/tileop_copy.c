@@ -64,10 +64,6 @@ typedef struct {
     bool stream; // moves bypass the caches (stream_move)
 } row_op_t;
 
-// GM tensors at least this large are written with streaming stores (about
-// where memcpy switches to them on machines with a few MiB of cache per core).
-enum { STREAM_BYTES = 8 << 20 };
-
 static void find_dims(side_t *s)
 {
     s->nd = 0;
@@ -160,8 +156,11 @@ static uint8_t *origin(const tl_view_t *v)
     return v->data + off * tl_dtype_size(v->dtype);
 }
 
-static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
-                        const tl_view_t *dv, bool transpose, xfer_t *x)
+// The part of plan() that depends only on the operands' forms, scopes, ranks
+// and extents (bounds checked in between when `bounds`): a start point's
+// extents, and the moved dimensions paired between the sides.
+static tl_status_t layout(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
+                          const tl_view_t *dv, bool transpose, bool bounds, tl_copy_layout_t *out)
 {
     side_t s, d;
     init_side(&s, sv);
@@ -177,7 +176,8 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                               "transpose needs a 2-D source, '%s' has extents %s", sv->name,
                               tl_tileop_dims(a, sizeof a, s.ext, sv->ndim));
-    if ((st = check_bounds(ctx, call, &s)) != TL_OK || (st = check_bounds(ctx, call, &d)) != TL_OK)
+    if (bounds && ((st = check_bounds(ctx, call, &s)) != TL_OK ||
+                   (st = check_bounds(ctx, call, &d)) != TL_OK))
         return st;
     // Operands of the same rank line up dimension by dimension when that fits
     // (a GM column [32, 1] into a UB tile [32, 8] fills its first column);
@@ -190,33 +190,44 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
             for (int i = 0; i < sv->ndim; i++) s.dims[i] = d.dims[i] = i;
         }
     }
-
     int k = TL_MAX(s.nd, d.nd);
-    int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS];
-    int64_t sext[TL_MAX_DIMS], dext[TL_MAX_DIMS];
-    aligned(&s, k, transpose, smap, sext);
-    aligned(&d, k, false, dmap, dext);
+    aligned(&s, k, transpose, out->smap, out->sext);
+    aligned(&d, k, false, out->dmap, out->dext);
     if (!d.gm)
         for (int i = 0; i < k; i++)
-            if (sext[i] > dext[i])
+            if (out->sext[i] > out->dext[i])
                 return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                                       "source %s does not fit destination '%s' %s (source '%s')",
-                                      tl_tileop_dims(a, sizeof a, sext, k), dv->name,
-                                      tl_tileop_dims(b, sizeof b, dext, k), sv->name);
+                                      tl_tileop_dims(a, sizeof a, out->sext, k), dv->name,
+                                      tl_tileop_dims(b, sizeof b, out->dext, k), sv->name);
+    out->k = k;
+    memcpy(out->src_ext, s.ext, sizeof s.ext);
+    memcpy(out->dst_ext, d.ext, sizeof d.ext);
+    return TL_OK;
+}
+
+static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
+                        const tl_view_t *dv, bool transpose, xfer_t *x)
+{
+    tl_copy_layout_t l;
+    tl_status_t st = layout(ctx, call, sv, dv, transpose, true, &l);
+    if (st != TL_OK) return st;
+    bool sgm = sv->scope == TL_SCOPE_GM, dgm = dv->scope == TL_SCOPE_GM;
+    int k = l.k;
     x->k = k;
     x->partial = false;
-    memcpy(x->smap, smap, sizeof smap);
-    memcpy(x->dmap, dmap, sizeof dmap);
+    memcpy(x->smap, l.smap, sizeof l.smap);
+    memcpy(x->dmap, l.dmap, sizeof l.dmap);
     for (int i = 0; i < k; i++) {
-        int64_t se = sext[i], de = dext[i];
-        if (s.gm && smap[i] >= 0)
-            se = TL_MAX(0, TL_MIN(se, sv->shape[smap[i]] - sv->start[smap[i]]));
-        if (d.gm && dmap[i] >= 0)
-            de = TL_MAX(0, TL_MIN(de, dv->shape[dmap[i]] - dv->start[dmap[i]]));
+        int64_t se = l.sext[i], de = l.dext[i];
+        if (sgm && l.smap[i] >= 0)
+            se = TL_MAX(0, TL_MIN(se, sv->shape[l.smap[i]] - sv->start[l.smap[i]]));
+        if (dgm && l.dmap[i] >= 0)
+            de = TL_MAX(0, TL_MIN(de, dv->shape[l.dmap[i]] - dv->start[l.dmap[i]]));
         x->box[i] = TL_MIN(se, de);
-        x->partial |= x->box[i] < dext[i];
-        x->ss[i] = smap[i] < 0 ? 0 : dim_stride(sv, smap[i]);
-        x->ds[i] = dmap[i] < 0 ? 0 : dim_stride(dv, dmap[i]);
+        x->partial |= x->box[i] < l.dext[i];
+        x->ss[i] = l.smap[i] < 0 ? 0 : dim_stride(sv, l.smap[i]);
+        x->ds[i] = l.dmap[i] < 0 ? 0 : dim_stride(dv, l.dmap[i]);
     }
     if (k == 0) { // a single element
         x->k = 1;
@@ -226,8 +237,18 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
     }
     x->src = origin(sv);
     x->dst = origin(dv);
-    memcpy(x->dext, d.ext, sizeof x->dext);
+    memcpy(x->dext, l.dst_ext, sizeof x->dext);
     return TL_OK;
+}
+
+bool tl_tileop_copy_layout(const tl_opcall_t *call, tl_copy_layout_t *out)
+{
+    tl_tileop_ctx_t quiet = {0};
+    memset(out, 0, sizeof *out);
+    if (call->nargs != 2 || !call->args[0].is_view || !call->args[1].is_view) return false;
+    bool transpose = call->op->code == TL_OP_COPY && call->op->transpose;
+    return layout(&quiet, call, &call->args[0].view, &call->args[1].view, transpose, false, out) ==
+           TL_OK;
 }
 
 // Copies n elements of size sz with an element stride into a contiguous buffer.
@@ -536,7 +557,7 @@ tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         fill_region(dv, x.dext, pad);
     }
     // the source must not overlap the destination (on-chip -> GM never does)
-    op.stream = ub_out && d == TL_SCOPE_GM && dv->bytes >= STREAM_BYTES;
+    op.stream = ub_out && d == TL_SCOPE_GM && dv->bytes >= TL_COPY_STREAM_BYTES;
     run_xfer(&op, &x);
 #if defined(__SSE2__)
     if (op.stream) _mm_sfence(); // the streaming stores are visible before the next access

@@ -1,0 +1,264 @@
+// GM <-> UB copies as inline code (see cgen.h). A T.copy between a GM tensor
+// and the lane's own UB, of one dtype, without transpose, ReLU or pad value,
+// whose extents are constants and whose UB start ranges are known to keep it
+// inside its buffer, is planned when the C is generated: the dimensions it
+// moves and both sides' extents come from the tile-op library's own layout
+// (tl_tileop_copy_layout), and its innermost moved dimension must be the last
+// dimension of both sides (rows of contiguous bytes). At run time only the
+// GM starts are checked (non-negative; a unit dimension's start inside the
+// tensor) and the box clipped at the tensor's shape, as the library does;
+// any other start falls back to the runtime call, which reports the error.
+//
+// What runs is the library's copy: a clipped GM -> UB copy first zero-fills
+// its destination region, rows move with memcpy (UB and GM never overlap),
+// UB -> GM rows into tensors of TL_COPY_STREAM_BYTES or more with streaming
+// stores and a fence after the copy. A GM -> UB copy of at most two moved
+// dimensions also runs a software stride prefetcher: when its source moved
+// by the same distance twice in a row, the next box's lines are prefetched
+// (tlc_pf, per copy site and call of the function), so that a kernel that
+// walks a tensor row after row finds the next row in the cache.
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu/cgen.h"
+#include "exec/tileop.h"
+
+typedef struct {
+    const tl_region_t *r;
+    int at;             // index of its first start in the op's n[] array
+    const int64_t *ext; // its region extents (a start point's inferred)
+    const int *map;     // its dimension per moved dimension (-1: none)
+    const int64_t *mext;
+} side_t;
+
+// Element stride of dimension d of buffer b as C text (GM: from the run's shape).
+static void stride_text(tl_buf_t *t, const tl_buffer_t *b, int d)
+{
+    if (b->scope != TL_SCOPE_GM) {
+        int64_t s = 1;
+        for (int i = d + 1; i < b->ndim; i++) s *= b->shape[i];
+        tl_buf_printf(t, "INT64_C(%" PRId64 ")", s);
+        return;
+    }
+    tl_buf_puts(t, "INT64_C(1)");
+    for (int i = d + 1; i < b->ndim; i++) tl_buf_printf(t, " * G%d_%d", b->id, i);
+}
+
+// The byte address of a side's region origin as C text.
+static char *origin_text(const tl_cgen_t *g, const side_t *s)
+{
+    const tl_buffer_t *b = s->r->buf;
+    tl_buf_t t;
+    tl_buf_init(&t);
+    if (b->scope == TL_SCOPE_GM)
+        tl_buf_printf(&t, "G%d + (", b->id);
+    else
+        tl_buf_printf(&t, "M%d_%d + INT64_C(%" PRId64 ") + (", g->lane, (int)TL_SCOPE_UB,
+                      g->x->addr[b->id]);
+    for (int d = 0; d < b->ndim; d++) {
+        tl_buf_printf(&t, "%sn[%d] * ", d ? " + " : "", s->at + d);
+        stride_text(&t, b, d);
+    }
+    tl_buf_printf(&t, ") * %d", tl_dtype_size(b->dtype));
+    return tl_buf_take(&t);
+}
+
+// Zero-fills the UB destination region at its start with extents ext, as the
+// library's fill_region does (one memset when the region is whole rows).
+static void fill_zero(tl_cgen_t *g, const side_t *u)
+{
+    const tl_buffer_t *b = u->r->buf;
+    int nd = b->ndim, sz = tl_dtype_size(b->dtype);
+    for (int d = 0; d < nd; d++)
+        if (u->ext[d] <= 0) return;
+    int first = 0;
+    while (first < nd - 1 && u->ext[first] == 1) first++;
+    bool run = true;
+    int64_t total = u->ext[first];
+    for (int d = first + 1; d < nd; d++) run &= u->ext[d] == b->shape[d], total *= u->ext[d];
+    char *o = origin_text(g, u);
+    if (run) {
+        tl_cgen_line(g, "memset(%s, 0, %" PRId64 ");", o, total * sz);
+        free(o);
+        return;
+    }
+    tl_buf_t off;
+    tl_buf_init(&off);
+    for (int d = 0; d < nd - 1; d++) {
+        tl_cgen_line(g, "for (int64_t f%d = 0; f%d < INT64_C(%" PRId64 "); f%d++)", d, d, u->ext[d],
+                     d);
+        tl_buf_printf(&off, "%sf%d * ", d ? " + " : "", d);
+        stride_text(&off, b, d);
+    }
+    tl_cgen_line(g, "    memset(%s + (%s) * %d, 0, %" PRId64 ");", o,
+                 off.len ? tl_buf_cstr(&off) : "0", sz, u->ext[nd - 1] * sz);
+    tl_buf_free(&off);
+    free(o);
+}
+
+// The views of the copy as far as they are known when the C is generated
+// (extents; zero starts), for tl_tileop_copy_layout. False when an extent is
+// not a constant.
+static bool static_call(const tl_cgen_t *g, const tl_op_t *op, tl_opcall_t *call)
+{
+    memset(call, 0, sizeof *call);
+    call->op = op;
+    call->nargs = 2;
+    for (int i = 0; i < 2; i++) {
+        const tl_region_t *r = &op->args[i].region;
+        tl_view_t *v = &call->args[i].view;
+        call->args[i].is_view = true;
+        v->dtype = r->buf->dtype;
+        v->scope = r->buf->scope;
+        v->ndim = r->ndim;
+        v->form = r->form;
+        v->name = r->buf->name;
+        for (int d = 0; d < r->ndim; d++)
+            if (!tl_cgen_const(g, r->extent[d], &v->extent[d]) || v->extent[d] < 0) return false;
+    }
+    return true;
+}
+
+// Whether the copy qualifies (see the top of the file); fills the sides.
+static bool analyse(tl_cgen_t *g, const tl_op_t *op, tl_copy_layout_t *l, side_t *gm, side_t *ub)
+{
+    if (op->code != TL_OP_COPY || op->nargs != 2 || op->transpose || op->enable_relu ||
+        op->pad_value || op->args[0].kind != TL_ARG_REGION || op->args[1].kind != TL_ARG_REGION)
+        return false;
+    const tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
+    bool down = src->buf->scope == TL_SCOPE_GM && dst->buf->scope == TL_SCOPE_UB;
+    bool up = src->buf->scope == TL_SCOPE_UB && dst->buf->scope == TL_SCOPE_GM;
+    bool vec_lane = g->dev ? g->lane != (int)TL_AGENT_AIC : g->lane == 1;
+    if (!(down || up) || !vec_lane || src->buf->dtype != dst->buf->dtype || src->ndim < 1 ||
+        dst->ndim < 1 || src->ndim > TL_MAX_DIMS || dst->ndim > TL_MAX_DIMS)
+        return false;
+    tl_opcall_t call;
+    if (!static_call(g, op, &call) || !tl_tileop_copy_layout(&call, l)) return false;
+    *gm = (side_t){down ? src : dst, down ? 0 : 2 * src->ndim, down ? l->src_ext : l->dst_ext,
+                   down ? l->smap : l->dmap, down ? l->sext : l->dext};
+    *ub = (side_t){down ? dst : src, down ? 2 * src->ndim : 0, down ? l->dst_ext : l->src_ext,
+                   down ? l->dmap : l->smap, down ? l->dext : l->sext};
+    const tl_buffer_t *b = ub->r->buf;
+    if (g->x->addr[b->id] < 0) return false;
+    for (int d = 0; d < b->ndim; d++) {
+        tl_cgen_range_t r = tl_cgen_range(g, ub->r->start[d]);
+        if (!r.known || r.lo < 0 || r.hi + ub->ext[d] > b->shape[d]) return false;
+    }
+    // rows of contiguous bytes on both sides
+    return l->k == 0 ||
+           (gm->map[l->k - 1] == gm->r->buf->ndim - 1 && ub->map[l->k - 1] == ub->r->buf->ndim - 1);
+}
+
+bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
+{
+    tl_copy_layout_t l;
+    side_t gm, ub;
+    if (s->kind != TL_ST_OP || !analyse(g, &s->op, &l, &gm, &ub)) return false;
+    const tl_buffer_t *gb = gm.r->buf;
+    bool down = gm.at == 0;
+    int sz = tl_dtype_size(gb->dtype), k = l.k ? l.k : 1;
+    // the run-time checks of the GM view (check_view, check_bounds)
+    tl_buf_t c;
+    tl_buf_init(&c);
+    for (int d = 0; d < gb->ndim; d++) {
+        tl_buf_printf(&c, "%sn[%d] >= 0", d ? " && " : "", gm.at + d);
+        if (gm.ext[d] == 1) tl_buf_printf(&c, " && n[%d] < G%d_%d", gm.at + d, gb->id, d);
+    }
+    tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&c));
+    tl_buf_free(&c);
+    g->indent++;
+    // the box, clipped at the tensor; `partial` when it is smaller than the
+    // destination region
+    tl_buf_t part, all;
+    tl_buf_init(&part);
+    tl_buf_init(&all);
+    for (int i = 0; i < k; i++) {
+        int64_t ge = l.k ? gm.mext[i] : 1, ue = l.k ? ub.mext[i] : 1, de = l.k ? l.dext[i] : 1;
+        int m = l.k ? gm.map[i] : -1;
+        if (m >= 0)
+            tl_cgen_line(g,
+                         "const int64_t b%d = tlc_clip(G%d_%d - n[%d], INT64_C(%" PRId64
+                         "), INT64_C(%" PRId64 "));",
+                         i, gb->id, m, gm.at + m, ge, ue);
+        else
+            tl_cgen_line(g, "const int64_t b%d = INT64_C(%" PRId64 ");", i, TL_MIN(ge, ue));
+        tl_buf_printf(&part, "%sb%d < INT64_C(%" PRId64 ")", i ? " || " : "", i, de);
+        tl_buf_printf(&all, "%sb%d > 0", i ? " && " : "", i);
+    }
+    if (down) {
+        tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&part));
+        g->indent++;
+        fill_zero(g, &ub);
+        g->indent--;
+        tl_cgen_line(g, "}");
+    }
+    tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&all));
+    tl_buf_free(&part);
+    tl_buf_free(&all);
+    g->indent++;
+    side_t *from = down ? &gm : &ub, *to = down ? &ub : &gm;
+    char *so = origin_text(g, from), *dof = origin_text(g, to);
+    tl_cgen_line(g, "const uint8_t *const s_ = %s;", so);
+    tl_cgen_line(g, "uint8_t *const d_ = %s;", dof);
+    free(so);
+    free(dof);
+    if (!down) {
+        tl_buf_t n;
+        tl_buf_init(&n);
+        tl_buf_printf(&n, "INT64_C(%d)", sz);
+        for (int d = 0; d < gb->ndim; d++) tl_buf_printf(&n, " * G%d_%d", gb->id, d);
+        tl_cgen_line(g, "const int big_ = %s >= INT64_C(%d);", tl_buf_cstr(&n),
+                     (int)TL_COPY_STREAM_BYTES);
+        tl_buf_free(&n);
+    }
+    // rows: every moved dimension but the last is a loop
+    tl_buf_t so_, do_;
+    tl_buf_init(&so_);
+    tl_buf_init(&do_);
+    tl_buf_puts(&so_, "0");
+    tl_buf_puts(&do_, "0");
+    for (int i = 0; i + 1 < l.k; i++) {
+        tl_cgen_line(g, "for (int64_t i%d = 0; i%d < b%d; i%d++)", i, i, i, i);
+        g->indent++;
+        const tl_buffer_t *fb = from->r->buf, *tb = to->r->buf;
+        if (from->map[i] >= 0) {
+            tl_buf_printf(&so_, " + i%d * ", i);
+            stride_text(&so_, fb, from->map[i]);
+        }
+        if (to->map[i] >= 0) {
+            tl_buf_printf(&do_, " + i%d * ", i);
+            stride_text(&do_, tb, to->map[i]);
+        }
+    }
+    char row[512];
+    snprintf(row, sizeof row, "d_ + (%s) * %d, s_ + (%s) * %d, (size_t)b%d * %d", tl_buf_cstr(&do_),
+             sz, tl_buf_cstr(&so_), sz, k - 1, sz);
+    if (down)
+        tl_cgen_line(g, "memcpy(%s);", row);
+    else
+        tl_cgen_line(g, "if (big_) tlc_stream(%s); else memcpy(%s);", row, row);
+    tl_buf_free(&so_);
+    tl_buf_free(&do_);
+    g->indent -= l.k > 1 ? l.k - 1 : 0;
+    if (!down) {
+        tl_cgen_line(g, "if (big_) tlc_sfence();");
+    } else if (k <= 2) {
+        char step[256] = "0";
+        if (k == 2 && from->map[0] >= 0) {
+            tl_buf_t t;
+            tl_buf_init(&t);
+            stride_text(&t, gb, from->map[0]);
+            snprintf(step, sizeof step, "(%s) * %d", tl_buf_cstr(&t), sz);
+            tl_buf_free(&t);
+        }
+        tl_cgen_line(g, "tlc_pf(P + %d, s_, %s, %s, b%d * %d);", 2 * g->npf++, k == 2 ? "b0" : "1",
+                     step, k - 1, sz);
+    }
+    g->indent--;
+    tl_cgen_line(g, "}");
+    g->indent--;
+    tl_cgen_line(g, "} else {");
+    g->indent++;
+    return true;
+}

@@ -1,0 +1,162 @@
+// Inline GM <-> UB copies of the generated C (src/cpu/cgen_copy.c) against
+// the reference executor, bit for bit: tiles walked over a tensor whose
+// edges clip them (the rest of the UB tile zero-filled, the GM side written
+// only inside the tensor), start-point operands on either side, a GM row
+// into a row of a 2-D tile (unit dimensions dropped), a column copy (left
+// to the runtime), and UB -> GM rows at an unaligned column of a tensor
+// large enough for streaming stores. The module must have the inline forms
+// (so the comparison is not vacuous). A GM start outside the tensor takes
+// the runtime's path and its error message.
+#include "../test.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cpu/cpu.h"
+#include "exec/exec.h"
+#include "front/front.h"
+#include "pass/pass.h"
+
+static const char *copy_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[2, 3, 4, 5])\n"
+    "def copies(M, N, BIG=1025, bad=0):\n"
+    "    R = 4\n"
+    "    C = 16\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), 'float32'), V: T.Tensor((M,), 'float32'),\n"
+    "             O: T.Tensor((M, N), 'float32'), S: T.Tensor((M,), 'float32'),\n"
+    "             P: T.Tensor((M, C), 'float32'), Q: T.Tensor((BIG, 2048), 'float32')):\n"
+    "        with T.Kernel(T.ceildiv(M, 2 * R), is_npu=True) as (cid, vid):\n"
+    "            a = T.alloc_ub([R, C], 'float32')\n"
+    "            v = T.alloc_ub([R], 'float32')\n"
+    "            col = T.alloc_ub([R, 1], 'float32')\n"
+    "            one = T.alloc_ub([1], 'float32')\n"
+    "            q = T.alloc_ub([2, 1000], 'float32')\n"
+    "            with T.Scope('V'):\n"
+    "                r0 = cid * 2 * R + vid * R\n"
+    "                for c in T.serial(T.ceildiv(N, C)):\n"
+    "                    T.copy(A[r0 : r0 + R, c * C : c * C + C], a)\n"
+    "                    T.tile.add(a, a, 0.5)\n"
+    "                    T.copy(a, O[r0 : r0 + R, c * C : c * C + C])\n"
+    "                T.copy(A[r0, 0], a)\n"
+    "                T.copy(a, P[r0, 0])\n"
+    "                T.copy(V[r0 : r0 + R], a[1, 0:R])\n"
+    "                T.copy(a[1, 0:R], v)\n"
+    "                T.copy(V[r0 : r0 + R], col)\n"
+    "                T.tile.add(v, v, col)\n"
+    "                T.copy(v, S[r0 : r0 + R])\n"
+    "                T.copy(V[r0 + bad * M], one)\n"
+    "                T.tile.fill(q, 0.25)\n"
+    "                T.tile.add(q[1, 0:R], q[1, 0:R], v)\n"
+    "                T.copy(q, Q[cid * 4 + vid * 2 : cid * 4 + vid * 2 + 2, 3 + vid : 1003 + "
+    "vid])\n"
+    "                T.copy(one, Q[BIG - 1, cid * 2 + vid])\n"
+    "\n"
+    "    return main\n";
+
+static double value(int64_t i)
+{
+    static const double sp[] = {NAN, INFINITY, -0.0, 1e-40, -3e9};
+    if (i % 7 == 3) return sp[(i / 7) % 5];
+    return ((double)((i * 40503) % 2001) - 1000.0) / 9.7;
+}
+
+static tl_tensor_t *tensor(int nd, const int64_t *shape, int64_t seed)
+{
+    tl_tensor_t *x;
+    if (tl_tensor_create(&x, TL_F32, nd, shape, NULL)) return NULL;
+    for (size_t i = 0; i < tl_tensor_numel(x); i++)
+        tl_tensor_set_flat(x, i, value((int64_t)i + seed));
+    return x;
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+// M x N with tiles of 4 x 16: both edges clip unless M % 8 == 0 and N % 16 == 0.
+static void copy_case(tl_test_t *t, int64_t m, int64_t n, const char *bad)
+{
+    tl_arena_t arena;
+    tl_diag_t d, dx;
+    tl_arena_init(&arena);
+    tl_diag_init(&d);
+    tl_diag_init(&dx);
+    tl_kernel_t *k = NULL;
+    char mv[16], nv[16];
+    snprintf(mv, sizeof mv, "%" PRId64, m);
+    snprintf(nv, sizeof nv, "%" PRId64, n);
+    tl_front_arg_t fa[] = {{"M", mv}, {"N", nv}, {"bad", bad}};
+    tl_front_opts_t fo = {.nargs = 3, .args = fa};
+    tl_pass_ctx_t pc = {.diag = &d, .verify = true};
+    setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
+    REQUIRE(!tl_front_compile_source(&arena, "copies.py", copy_src, &fo, &d, &k));
+    REQUIRE(!tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc));
+    int64_t s2[2] = {m, n}, s1[1] = {m};
+    tl_tensor_t *a = tensor(2, s2, 0), *v = tensor(1, s1, 5);
+    REQUIRE(a && v);
+    tl_exec_opts_t eo = {0};
+    tl_exec_t *x;
+    REQUIRE(tl_exec_create(&x, k, &eo, &dx) == TL_OK);
+    tl_cpu_t *c;
+    REQUIRE(tl_cpu_create(&c, k, NULL, &d) == TL_OK);
+    tl_exec_set_tensor(x, "A", a);
+    tl_exec_set_tensor(x, "V", v);
+    tl_cpu_set_tensor(c, "A", a);
+    tl_cpu_set_tensor(c, "V", v);
+    const char *src = tl_cpu_source(c);
+    REQUIRE(src);
+    CHECK(count(src, "tlc_pf(P + ") >= 4);
+    CHECK(count(src, "tlc_stream(d_") >= 2);
+    CHECK(count(src, "memset(M") >= 1);
+    if (*bad == '1') {
+        CHECK(tl_exec_run(x) == TL_ERR_RUNTIME);
+        CHECK(tl_cpu_run(c) == TL_ERR_RUNTIME);
+        CHECK_CONTAINS(tl_diag_text(&dx), "is out of bounds for dimension 0 of 'V'");
+        CHECK_CONTAINS(tl_diag_text(&d), "is out of bounds for dimension 0 of 'V'");
+        goto out;
+    }
+    REQUIRE(tl_exec_run(x) == TL_OK);
+    REQUIRE(tl_cpu_run(c) == TL_OK);
+    static const char *outs[] = {"O", "S", "P", "Q"};
+    for (int o = 0; o < 4; o++) {
+        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
+        REQUIRE(want && got);
+        size_t len = tl_tensor_numel(want);
+        int nbad = 0;
+        for (size_t i = 0; i < len; i++)
+            if (memcmp((float *)want->data + i, (float *)got->data + i, 4) && nbad++ < 5)
+                tl_test_fail(t, __FILE__, __LINE__,
+                             "M=%" PRId64 " N=%" PRId64 " %s[%zu]: cpu %g, reference %g", m, n,
+                             outs[o], i, tl_tensor_get_flat(got, i), tl_tensor_get_flat(want, i));
+        CHECK_EQ(nbad, 0);
+    }
+    CHECK_EQ(d.nerrors, 0);
+out:
+    tl_cpu_destroy(c);
+    tl_exec_destroy(x);
+    tl_tensor_destroy(a);
+    tl_tensor_destroy(v);
+    tl_diag_free(&d);
+    tl_diag_free(&dx);
+    tl_arena_free(&arena);
+}
+
+TEST(cpu_copy_inline_copies_match_the_reference)
+{
+    copy_case(t, 16, 64, "0"); // no clipping
+    copy_case(t, 13, 37, "0"); // tiles clipped at the bottom and right edges
+    copy_case(t, 5, 9, "0");   // tiles wider than the tensor
+}
+
+TEST(cpu_copy_start_outside_the_tensor_is_the_runtime_error)
+{
+    copy_case(t, 16, 32, "1");
+}
