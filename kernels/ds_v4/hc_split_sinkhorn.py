@@ -18,6 +18,11 @@
 #   4, 20, 1e-6).
 #
 # Mode: developer (auto sync, memory planning, auto CV combine; vector only).
+# Persistent: `cores` blocks (24 AI cores on A2); vector core u = 2 * cid + vid
+# takes the token tiles u, u + 2 * cores, ... in a T.Pipelined loop (the next
+# tile's loads overlap this one's work). Large tiles (128 tokens) keep the
+# vector ops long next to their fixed latency: at N = 4096, 14,291 simulated
+# cycles against 19,173 with a block per 64 tokens (2026-12-03).
 # Each vector core normalises tile_tokens tokens at once instead of one: the
 # comb tile holds row r of token t's matrix at tile row r * tile_tokens + t,
 # padded to 32-byte rows, so a row step is one reduction over the tile, a
@@ -43,8 +48,9 @@ DEV_MODE = {
 
 
 @tilelang.jit(out_idx=[3, 4, 5], pass_configs=DEV_MODE)
-def hc_split_sinkhorn(hc=4, sinkhorn_iters=20, eps=1e-6, tile_tokens=32):
+def hc_split_sinkhorn(hc=4, sinkhorn_iters=20, eps=1e-6, tile_tokens=128, cores=24):
     assert hc >= 2 and sinkhorn_iters >= 1, "needs hc >= 2 and sinkhorn_iters >= 1"
+    assert cores >= 1, "cores at least 1"
     assert tile_tokens % 8 == 0, "tile_tokens must be a multiple of 8"
     N = T.symbolic("N")
     f32 = "float32"
@@ -73,8 +79,8 @@ def hc_split_sinkhorn(hc=4, sinkhorn_iters=20, eps=1e-6, tile_tokens=32):
         post: T.Tensor([N, hc], f32),
         comb: T.Tensor([N, hc, hc], f32),
     ):
-        with T.Kernel(T.ceildiv(N, 2 * tt), is_npu=True) as (cid, vid):
-            n0 = cid * 2 * tt + vid * tt
+        with T.Kernel(cores, is_npu=True) as (cid, vid):
+            u = cid * 2 + vid  # vector core: token tiles u, u + 2 * cores, ...
 
             pre_t = T.alloc_shared([tt, hc_pad], f32)
             post_t = T.alloc_shared([tt, hc_pad], f32)
@@ -86,7 +92,8 @@ def hc_split_sinkhorn(hc=4, sinkhorn_iters=20, eps=1e-6, tile_tokens=32):
             row_red = T.alloc_shared([rows], f32)
             col_sum = T.alloc_shared([tt, hc_pad], f32)
 
-            if n0 < N:
+            for it in T.Pipelined(T.ceildiv(T.ceildiv(N, tt) - u, 2 * cores), num_stages=2):
+                n0 = (it * 2 * cores + u) * tt
                 a_pre = hc_scale[0]
                 a_post = hc_scale[1]
                 a_comb = hc_scale[2]
