@@ -588,6 +588,7 @@ void tl_sim_destroy(tl_sim_t *s)
         sim_shadow_free(&s->gm[i]);
         free(s->l2[i]);
     }
+    sim_shadow_chunks_free(s);
     sim_index_free(&s->site_index);
     sim_index_free(&s->race_index);
     sim_index_free(&s->warned);

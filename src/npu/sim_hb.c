@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 
 void sim_hb_begin(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in)
 {
@@ -46,7 +48,73 @@ void sim_hb_end(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in)
 
 // --- shadow memory ---------------------------------------------------------------------------
 
-static sim_rec_t *granule(sim_shadow_t *sh, int64_t g)
+// Shadow pages are carved from chunks of 2 MiB of fresh zero pages, backed
+// by transparent huge pages where the system offers them: the shadows of a
+// wave's 24 blocks are tens of MiB, first touched together, and faulting them
+// in 4 KiB at a time cost a quarter of a sparse attention run. The chunks go
+// with the simulator (sim_shadow_chunks_free).
+enum { CHUNK = 2 << 20, PAGE_BYTES = SIM_PAGE * SIM_SLOTS * sizeof(sim_rec_t) };
+
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+static char *chunk_new(void)
+{
+    // twice the size, of which the 2 MiB-aligned middle is kept
+    char *m = mmap(NULL, 2 * CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    char *c = (char *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+    if (c > m) munmap(m, (size_t)(c - m));
+    munmap(c + CHUNK, (size_t)(m + CHUNK - c));
+    madvise(c, CHUNK, MADV_HUGEPAGE);
+    return c;
+}
+
+static void chunk_free(char *c)
+{
+    munmap(c, CHUNK);
+}
+#else
+static char *chunk_new(void)
+{
+    return calloc(1, CHUNK);
+}
+
+static void chunk_free(char *c)
+{
+    free(c);
+}
+#endif
+
+static sim_rec_t *page_new(tl_sim_t *s)
+{
+    if (s->chunk_left < PAGE_BYTES) {
+        if (s->nchunks == s->capchunks) {
+            int cap = s->capchunks ? s->capchunks * 2 : 16;
+            char **c = realloc(s->chunks, sizeof *c * (size_t)cap);
+            if (!c) return NULL;
+            s->chunks = c;
+            s->capchunks = cap;
+        }
+        char *c = chunk_new();
+        if (!c) return NULL;
+        s->chunks[s->nchunks++] = c;
+        s->chunk_at = c;
+        s->chunk_left = CHUNK;
+    }
+    sim_rec_t *p = (sim_rec_t *)s->chunk_at;
+    s->chunk_at += PAGE_BYTES;
+    s->chunk_left -= PAGE_BYTES;
+    return p;
+}
+
+void sim_shadow_chunks_free(tl_sim_t *s)
+{
+    for (int i = 0; i < s->nchunks; i++) chunk_free(s->chunks[i]);
+    free(s->chunks);
+    s->chunks = NULL;
+    s->nchunks = s->capchunks = 0;
+}
+
+static sim_rec_t *granule(tl_sim_t *s, sim_shadow_t *sh, int64_t g)
 {
     int64_t p = g / SIM_PAGE;
     if (p >= sh->npages) {
@@ -63,8 +131,7 @@ static sim_rec_t *granule(sim_shadow_t *sh, int64_t g)
         sh->dirty = dirty;
         sh->npages = n;
     }
-    if (!sh->pages[p] && !(sh->pages[p] = calloc((size_t)SIM_PAGE * SIM_SLOTS, sizeof(sim_rec_t))))
-        return NULL;
+    if (!sh->pages[p] && !(sh->pages[p] = page_new(s))) return NULL;
     if (!sh->dirty[p]) {
         if (sh->ntouched == sh->captouched) {
             int64_t cap = sh->captouched ? sh->captouched * 2 : 16;
@@ -91,7 +158,6 @@ void sim_shadow_reset(sim_shadow_t *sh)
 
 void sim_shadow_free(sim_shadow_t *sh)
 {
-    for (int64_t i = 0; i < sh->npages; i++) free(sh->pages[i]);
     free(sh->pages);
     free(sh->dirty);
     free(sh->touched);
@@ -217,7 +283,7 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
     for (int64_t g = a0 / SIM_GRAN; g * SIM_GRAN < a1; g++) {
         int64_t gb = g * SIM_GRAN;
         int lo = (int)(TL_MAX(a0, gb) - gb), hi = (int)(TL_MIN(a1, gb + SIM_GRAN) - gb - 1);
-        sim_rec_t *rs = granule(sh, g);
+        sim_rec_t *rs = granule(s, sh, g);
         if (!rs) return;
         int free_slot = -1, read_slot = -1;
         for (int j = 0; j < SIM_SLOTS; j++) {

@@ -195,6 +195,10 @@ struct tl_sim {
     uint8_t **l2;
     int64_t *l2_lines;
     int64_t l2_used;
+    char **chunks; // shadow pages are carved from these (sim_hb.c)
+    int nchunks, capchunks;
+    char *chunk_at;
+    size_t chunk_left;
     double *bw_l2, *bw_hbm; // bytes moved per time bucket
     int64_t nbuckets;
     // time and statistics
@@ -265,7 +269,8 @@ void sim_hb_end(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in);
 void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
                    int64_t off, int64_t len, bool write, const uint8_t *data);
 void sim_shadow_reset(sim_shadow_t *sh);
-void sim_shadow_free(sim_shadow_t *sh);
+void sim_shadow_free(sim_shadow_t *sh); // its pages go with the simulator's chunks
+void sim_shadow_chunks_free(tl_sim_t *s);
 
 // --- sim_inst.c: instructions from executor events ---------------------------------------
 tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
