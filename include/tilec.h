@@ -148,6 +148,24 @@ TILEC_API tilec_status_t tilec_kernel_param_shape(const tilec_kernel_t *k, int i
 /* The IR as text (free with tilec_free). */
 TILEC_API char *tilec_kernel_ir(const tilec_kernel_t *k);
 
+/* Options of the simulator target (TILEC_TARGET_SIM); all zero: the defaults. */
+typedef enum {
+    TILEC_L2_COLD, /* every GM tensor starts in HBM: a line's first read misses (default) */
+    TILEC_L2_WARM, /* the input tensors start L2-resident, as far as the L2 holds them (in a
+                      model the previous operator has just written them) */
+} tilec_l2_t;
+
+typedef struct {
+    const char *arch; /* "a2" (default) or "a3" */
+    tilec_l2_t l2;
+    int no_races;     /* 1: model time only, no race detection */
+} tilec_sim_options_t;
+
+/* The options of this kernel's later TILEC_TARGET_SIM launches (copied; NULL:
+   the defaults). An unknown arch or l2 gives TILEC_ERR_ARG. */
+TILEC_API tilec_status_t tilec_kernel_set_sim_options(tilec_kernel_t *k,
+                                                      const tilec_sim_options_t *opts);
+
 /* Runs the kernel. `values` has one entry per parameter, in order. Symbolic
    dims are taken from the tensors' shapes. `report` may be NULL. On
    TILEC_TARGET_SIM, races or sync misuse give TILEC_ERR_RACE (the outputs are

@@ -1,5 +1,5 @@
-// tilec sim FILE [the options of tilec run] [--arch a2|a3] [--json FILE] [--trace FILE]
-//           [--trace-blocks N] [--no-races]
+// tilec sim FILE [the options of tilec run] [--arch a2|a3] [--l2 cold|warm] [--json FILE]
+//           [--trace FILE] [--trace-blocks N] [--no-races]
 // Runs a kernel on the modeled Ascend AI Core (src/npu/sim.h): the values (as
 // `tilec run`), the cycle estimate, the race and sync checks, a JSON report
 // and a Chrome trace of the first blocks.
@@ -21,7 +21,8 @@ typedef struct {
 
 // Options of this command that take a value, joined to it (--arch=a3) before
 // the shared parser sees them.
-static const char *const value_opts[] = {"--arch", "--json", "--trace", "--trace-blocks", NULL};
+static const char *const value_opts[] = {"--arch",  "--l2",           "--json",
+                                         "--trace", "--trace-blocks", NULL};
 
 static bool sim_option(cli_io_t *io, const char *opt, const char *val)
 {
@@ -35,6 +36,15 @@ static bool sim_option(cli_io_t *io, const char *opt, const char *val)
             return false;
         }
         c->sim.arch = val;
+        return true;
+    }
+    if (!strcmp(opt, "--l2")) {
+        bool warm = !strcmp(val, "warm");
+        if (!warm && strcmp(val, "cold")) {
+            fprintf(stderr, "tilec: --l2 %s: expected cold or warm\n", val);
+            return false;
+        }
+        c->sim.l2 = warm ? TL_SIM_L2_WARM : TL_SIM_L2_COLD;
         return true;
     }
     if (!strcmp(opt, "--json")) return (c->json = val) != NULL;

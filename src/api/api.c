@@ -32,6 +32,7 @@ struct tilec_kernel {
     tl_front_arg_t *args, *pass_configs;
     tl_arena_t arena[1 + NTARGETS]; // [0] the front-end IR, then one per target
     tl_kernel_t *ir[1 + NTARGETS];
+    tl_sim_opts_t sim; // TILEC_TARGET_SIM launches (sim.arch owned)
 };
 
 const char *tilec_version(void)
@@ -102,7 +103,26 @@ void tilec_kernel_destroy(tilec_kernel_t *k)
     free((char *)k->opts.out_idx);
     free(k->path);
     free(k->source);
+    free((char *)k->sim.arch);
     free(k);
+}
+
+tilec_status_t tilec_kernel_set_sim_options(tilec_kernel_t *k, const tilec_sim_options_t *opts)
+{
+    if (!k) return TILEC_ERR_ARG;
+    tl_diag_clear(&k->ctx->diag);
+    tilec_sim_options_t o = opts ? *opts : (tilec_sim_options_t){0};
+    if (o.arch && !tl_arch_get(o.arch))
+        return fail(k->ctx, TL_ERR_ARG, "tilec_kernel_set_sim_options: unknown architecture");
+    if (o.l2 != TILEC_L2_COLD && o.l2 != TILEC_L2_WARM)
+        return fail(k->ctx, TL_ERR_ARG, "tilec_kernel_set_sim_options: l2 is cold or warm");
+    char *arch = o.arch ? strdup(o.arch) : NULL;
+    if (o.arch && !arch) return fail(k->ctx, TL_ERR_NOMEM, "out of memory");
+    free((char *)k->sim.arch);
+    k->sim = (tl_sim_opts_t){.arch = arch,
+                             .l2 = o.l2 == TILEC_L2_WARM ? TL_SIM_L2_WARM : TL_SIM_L2_COLD,
+                             .no_races = o.no_races != 0};
+    return TILEC_OK;
 }
 
 // Compiles the kernel into slot (0: front end only, else a target's pipeline).
@@ -352,7 +372,7 @@ static tl_status_t launch(tilec_kernel_t *k, tilec_target_t target, const tl_ker
     }
     if (target == TILEC_TARGET_SIM) {
         tl_sim_t *s;
-        if ((st = tl_sim_create(&s, ir, NULL, d)) != TL_OK) return st;
+        if ((st = tl_sim_create(&s, ir, &k->sim, d)) != TL_OK) return st;
         st = set_args(&exec_set, tl_sim_exec(s), ir, values, wrapped);
         if (st == TL_OK) st = tl_sim_run(s);
         if (report) {

@@ -542,6 +542,13 @@ static tl_status_t setup(tl_sim_t *s)
                   "but launches %" PRId64 " blocks on %d cores: they cannot all be resident",
                   s->nblocks, s->arch->num_aic);
     check_buffers(s);
+    if (s->opts.l2 == TL_SIM_L2_WARM) // inputs in parameter order, until the L2 is full
+        for (int p = 0; p < s->k->nparams; p++) {
+            const tl_param_t *pa = &s->k->params[p];
+            const tl_tensor_t *t = pa->buf ? tl_exec_tensor(s->x, pa->name) : NULL;
+            if (t && pa->role == TL_ROLE_INPUT && pa->buf->scope == TL_SCOPE_GM)
+                sim_time_l2_warm(s, pa->buf, (int64_t)tl_tensor_nbytes(t));
+        }
     if (s->opts.trace) sim_trace_begin(s);
     return TL_OK;
 }

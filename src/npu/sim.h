@@ -26,8 +26,14 @@
 
 typedef struct tl_sim tl_sim_t;
 
+// The L2 at the start of the launch: cold (every GM tensor in HBM: a line's
+// first read misses) or warm (the input tensors resident as far as the L2
+// holds them, as when the previous operator has just written them).
+typedef enum { TL_SIM_L2_COLD, TL_SIM_L2_WARM } tl_sim_l2_t;
+
 typedef struct {
     const char *arch;  // "a2" (default) or "a3"
+    tl_sim_l2_t l2;    // cold (default) or warm
     bool trace;        // record a Chrome trace
     int trace_blocks;  // blocks recorded in the trace (0: 4)
     bool no_races;     // timing only: no shadow memory, no race reports
@@ -102,6 +108,9 @@ typedef struct {
     // busy cycles of each pipe over the agents' run time, percent;
     // [0] the cube cores (AIC), [1] the vector cores (AIV); indexed by tl_pipe_t
     double busy[2][TL_PIPE_COUNT];
+    tl_sim_l2_t l2;                       // as started
+    int64_t gm_read_bytes, gm_write_bytes; // moved by MTE2 / MTE3 / FIX (whole 32 B blocks)
+    int64_t hbm_read_bytes;                // of the reads: L2 misses, read from HBM
     int64_t syncs[TL_SYNC_COUNT];         // executed, by kind
     int64_t scratch_peak[TL_SCOPE_COUNT]; // bytes in use per scratchpad
     int64_t instructions;

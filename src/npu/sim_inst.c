@@ -179,6 +179,8 @@ static void gm_side(tl_sim_t *s, const tl_opcall_t *call, int gi, bool write, xf
     }
     x->bytes = (double)bytes;
     x->miss = write ? 0 : (double)(bytes - hit);
+    s->gm_bytes[write] += bytes;
+    s->hbm_bytes += write ? 0 : bytes - hit;
     x->cap = write ? s->arch->mte3_bpc : s->arch->mte2_bpc;
     *lat = write ? s->arch->gm_write_latency
                  : s->arch->l2_hit_latency + (hit < bytes ? s->arch->gm_read_latency : 0);

@@ -195,6 +195,7 @@ struct tl_sim {
     uint8_t **l2;
     int64_t *l2_lines;
     int64_t l2_used;
+    int64_t gm_bytes[2], hbm_bytes; // moved (read, written); read from HBM
     char **chunks; // shadow pages are carved from these (sim_hb.c)
     int nchunks, capchunks;
     char *chunk_at;
@@ -254,6 +255,9 @@ int64_t sim_time_agent_end(const sim_agent_t *ag);
 // moves (*bytes, whole 32 B blocks) and how many of them hit; marks the lines.
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
                     int64_t *bytes);
+// Makes the lines of a GM tensor of `total` bytes resident, as far as the L2
+// has room (a warm start).
+void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total);
 // Cycles to move `bytes` (`miss` of them from HBM) from absolute cycle t at
 // most `cap` bytes per cycle, sharing the chip's bandwidth.
 int64_t sim_time_bw(tl_sim_t *s, int64_t t, double bytes, double miss, double cap);

@@ -36,6 +36,10 @@ void sim_report_finish(tl_sim_t *s)
             r->busy[kind][SIM_PIPE(p)] =
                 s->agent_time[kind] ? 100.0 * (double)s->busy[kind][p] / (double)s->agent_time[kind]
                                     : 0;
+    r->l2 = s->opts.l2;
+    r->gm_read_bytes = s->gm_bytes[0];
+    r->gm_write_bytes = s->gm_bytes[1];
+    r->hbm_read_bytes = s->hbm_bytes;
     memcpy(r->syncs, s->syncs, sizeof r->syncs);
     r->scratch_peak[TL_SCOPE_L0A] = TL_MAX(r->scratch_peak[TL_SCOPE_L0A], s->l0_internal[0]);
     r->scratch_peak[TL_SCOPE_L0B] = TL_MAX(r->scratch_peak[TL_SCOPE_L0B], s->l0_internal[1]);
@@ -130,6 +134,11 @@ static void busy_line(tl_buf_t *out, const tl_sim_report_t *r, int kind)
     tl_buf_putc(out, '\n');
 }
 
+static const char *l2_name(tl_sim_l2_t l2)
+{
+    return l2 == TL_SIM_L2_WARM ? "warm" : "cold";
+}
+
 void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
 {
     const tl_sim_report_t *r = &s->report;
@@ -144,6 +153,9 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
                   r->ideal_cycles ? (double)r->cycles / (double)r->ideal_cycles : 0.0);
     busy_line(out, r, 0);
     busy_line(out, r, 1);
+    tl_buf_printf(out, "  GM read %lld B (%lld B from HBM, L2 %s at the start), written %lld B\n",
+                  (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes, l2_name(r->l2),
+                  (long long)r->gm_write_bytes);
     tl_buf_puts(out, "  syncs");
     counts(out, r, false);
     tl_buf_printf(out, "\n  races %d, benign races %d, sync/memory errors %d\n", r->nraces,
@@ -200,7 +212,11 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                   (long long)r->ideal_cycles);
     for (int c = 0; c < a->num_aic; c++)
         tl_buf_printf(b, "%s%lld", c ? ", " : "", (long long)r->core_cycles[c]);
-    tl_buf_puts(b, "],\n");
+    tl_buf_printf(b,
+                  "],\n  \"l2\": \"%s\", \"gm_read_bytes\": %lld, \"hbm_read_bytes\": %lld, "
+                  "\"gm_write_bytes\": %lld,\n",
+                  l2_name(r->l2), (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes,
+                  (long long)r->gm_write_bytes);
     tl_buf_puts(b, "  \"pipes\": {");
     for (int kind = 0; kind < 2; kind++) {
         const tl_pipe_t *ps = kind ? aiv_pipes : aic_pipes;

@@ -3,7 +3,8 @@
 // stalls issue), in-order pipes whose consecutive instructions overlap (the
 // next may start when the previous one's occupancy ends; its latency runs on),
 // and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once
-// touched, until the L2 is full) and the chip's L2 and HBM bandwidth shared
+// touched, until the L2 is full; empty at the start, or holding the input
+// tensors with opts.l2 warm) and the chip's L2 and HBM bandwidth shared
 // by every transfer in flight, in buckets of absolute time, each transfer at
 // most at its pipe's per-core rate, first come first served: the executor
 // runs the agents of a wave in the order of modeled time (sim.c), so a
@@ -125,4 +126,15 @@ int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t 
     }
     *bytes = hi - lo;
     return hit;
+}
+
+void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
+{
+    uint8_t *bits = l2_bits(s, buf, total);
+    int64_t cap = s->arch->l2_bytes / s->arch->l2_line_bytes;
+    for (int64_t l = 0; bits && l < s->l2_lines[buf->id] && s->l2_used < cap; l++)
+        if (!(bits[l >> 3] >> (l & 7) & 1)) {
+            bits[l >> 3] |= (uint8_t)(1u << (l & 7));
+            s->l2_used++;
+        }
 }

@@ -10,6 +10,7 @@
 
 #include "exec/exec.h"
 #include "test_sim_util.h"
+#include "tilec.h"
 
 // A vector kernel: each AIV loads its half of A (32 x 128 float32 = 16 KiB),
 // then BODY, then stores `c`. BODY may use a, b, c (UB, same shape).
@@ -596,4 +597,79 @@ TEST(sim_runs_are_deterministic)
     CHECK(tr[0] && tr[1] && !strcmp(tr[0], tr[1]));
     free(tr[0]);
     free(tr[1]);
+}
+
+// --l2 warm: the input tensors start in the L2, so no read goes to HBM and a
+// first load waits for an L2 hit's latency; cold (the default) misses.
+TEST(sim_warm_l2_starts_with_the_inputs_resident)
+{
+    const tl_arch_t *a = a2();
+    const char *src = VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n");
+    int64_t cycles[2];
+    for (int warm = 0; warm < 2; warm++) {
+        simk_t e;
+        char *tr;
+        tl_sim_opts_t o = {.trace = true, .l2 = warm ? TL_SIM_L2_WARM : TL_SIM_L2_COLD};
+        tl_status_t st = simk_run(&e, "k.py", src, NULL, &o);
+        tl_buf_t b;
+        tl_buf_init(&b);
+        if (e.s) tl_sim_trace_json(e.s, &b);
+        tr = tl_buf_take(&b);
+        tl_buf_free(&b);
+        REQUIRE(st == TL_OK);
+        const tl_sim_report_t *r = tl_sim_report(e.s);
+        CHECK_EQ(r->l2, warm ? TL_SIM_L2_WARM : TL_SIM_L2_COLD);
+        CHECK_EQ(r->gm_read_bytes, 2 * 16384);
+        CHECK_EQ(r->gm_write_bytes, 2 * 16384);
+        CHECK_EQ(r->hbm_read_bytes, warm ? 0 : 2 * 16384);
+        for (int i = 0; i < 2; i++) { // each vector core's load of its half of A
+            slice_t s;
+            REQUIRE(find_slice(tr, "T.copy", TID_MTE2, i, &s));
+            CHECK_EQ(s.lat, a->l2_hit_latency + (warm ? 0 : a->gm_read_latency));
+        }
+        cycles[warm] = r->cycles;
+        tl_buf_t j;
+        tl_buf_init(&j);
+        tl_sim_report_json(e.s, &j);
+        CHECK_CONTAINS(tl_buf_cstr(&j), warm ? "\"l2\": \"warm\", \"gm_read_bytes\": 32768, "
+                                               "\"hbm_read_bytes\": 0,"
+                                             : "\"l2\": \"cold\"");
+        tl_buf_free(&j);
+        free(tr);
+        simk_free(&e);
+    }
+    CHECK_EQ(cycles[0] - cycles[1], a->gm_read_latency); // the load's miss was the difference
+}
+
+// The C API's simulator options reach the simulator.
+TEST(sim_api_options_select_the_l2_and_arch)
+{
+    tilec_context_t *ctx;
+    REQUIRE(tilec_context_create(&ctx) == TILEC_OK);
+    tilec_kernel_t *k;
+    const char *src = VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n");
+    REQUIRE(tilec_compile_string(ctx, "k.py", src, NULL, &k) == TILEC_OK);
+    float *A = calloc(64 * 128, sizeof *A), *C = calloc(64 * 128, sizeof *C);
+    REQUIRE(A && C);
+    int64_t shape[2] = {64, 128};
+    tilec_value_t v[2] = {tilec_tensor(A, TILEC_F32, 2, shape), tilec_tensor(C, TILEC_F32, 2, shape)};
+    tilec_report_t rep[2];
+    REQUIRE(tilec_launch(k, TILEC_TARGET_SIM, v, 2, &rep[0]) == TILEC_OK);
+    CHECK_CONTAINS(rep[0].json, "\"l2\": \"cold\"");
+    tilec_sim_options_t o = {.arch = "a3", .l2 = TILEC_L2_WARM};
+    REQUIRE(tilec_kernel_set_sim_options(k, &o) == TILEC_OK);
+    REQUIRE(tilec_launch(k, TILEC_TARGET_SIM, v, 2, &rep[1]) == TILEC_OK);
+    CHECK_CONTAINS(rep[1].json, "\"arch\": \"a3\"");
+    CHECK_CONTAINS(rep[1].json, "\"l2\": \"warm\"");
+    CHECK_CONTAINS(rep[1].json, "\"hbm_read_bytes\": 0,");
+    CHECK(rep[1].cycles < rep[0].cycles);
+    tilec_sim_options_t bad = {.arch = "a9"};
+    CHECK_EQ(tilec_kernel_set_sim_options(k, &bad), TILEC_ERR_ARG);
+    CHECK_CONTAINS(tilec_context_error(ctx), "unknown architecture");
+    CHECK_EQ(tilec_kernel_set_sim_options(k, NULL), TILEC_OK); // back to the defaults
+    for (int i = 0; i < 2; i++) tilec_free(rep[i].json);
+    free(A);
+    free(C);
+    tilec_kernel_destroy(k);
+    tilec_context_destroy(ctx);
 }

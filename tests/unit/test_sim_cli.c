@@ -77,3 +77,23 @@ TEST(sim_cli_usage_and_compile_errors_exit_2)
     CHECK_CONTAINS(out, "on a3 (Ascend910_9392, 24 cores at 1850 MHz)");
     free(out);
 }
+
+TEST(sim_cli_l2_option)
+{
+    char *out = NULL;
+    char *warm[] = {(char *)tl_test_tilec(), "sim", "tests/data/racy/ok_barrier_v.py", "--l2",
+                    "warm", NULL};
+    CHECK_EQ(tl_test_run(warm, &out), 0);
+    CHECK_CONTAINS(out, "B from HBM, L2 warm at the start)");
+    CHECK_CONTAINS(out, "(0 B from HBM");
+    free(out);
+    char *cold[] = {(char *)tl_test_tilec(), "sim", "tests/data/racy/ok_barrier_v.py", NULL};
+    CHECK_EQ(tl_test_run(cold, &out), 0);
+    CHECK_CONTAINS(out, "B from HBM, L2 cold at the start)");
+    free(out);
+    char *bad[] = {(char *)tl_test_tilec(), "sim", "tests/data/racy/ok_barrier_v.py", "--l2",
+                   "hot", NULL};
+    CHECK_EQ(tl_test_run(bad, &out), 2);
+    CHECK_CONTAINS(out, "--l2 hot: expected cold or warm");
+    free(out);
+}
