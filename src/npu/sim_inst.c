@@ -148,42 +148,41 @@ static int64_t cycles(double c)
     return (int64_t)ceil(c);
 }
 
-// A GM transfer, costed when its start is known (sim_time_bw).
+// A GM transfer, costed when its start is known: the L2 lines it finds (or
+// that are on their way), the bandwidth it books (sim_time.c).
 typedef struct {
-    double bytes, miss, cap;
+    const tl_opcall_t *call;
+    int gi; // the GM operand
+    bool write;
     int64_t min_occ; // FIX: its element rate
+    int64_t lat;     // latency before the GM side's (FIX)
 } xfer_t;
 
 static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_t t, void *arg)
 {
     (void)ag;
+    const tl_arch_t *a = s->arch;
     const xfer_t *x = arg;
-    int64_t occ = sim_time_bw(s, t, x->bytes, x->miss, x->cap); // once: it books bandwidth
-    in->occ = TL_MAX(x->min_occ, occ);
-}
-
-// The GM side (operand gi) of a transfer: its bytes and L2 misses into *x, its
-// latency into *lat.
-static void gm_side(tl_sim_t *s, const tl_opcall_t *call, int gi, bool write, xfer_t *x,
-                    int64_t *lat)
-{
-    const tl_view_t *v = &call->args[gi].view;
-    const tl_buffer_t *b = call->op->args[gi].region.buf;
-    int64_t bytes = 0, hit = 0;
+    const tl_view_t *v = &x->call->args[x->gi].view;
+    const tl_buffer_t *b = x->call->op->args[x->gi].region.buf;
+    int64_t bytes = 0, hit = 0, ready = 0;
     for (int i = 0; i < s->nruns; i++) {
         const sim_run_t *r = &s->runs[i];
-        if (r->operand != gi || r->write != write) continue;
+        if (r->operand != x->gi || r->write != x->write) continue;
         int64_t n;
-        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, &n);
+        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, t, x->write, &n, &ready);
         bytes += n;
     }
-    x->bytes = (double)bytes;
-    x->miss = write ? 0 : (double)(bytes - hit);
-    s->gm_bytes[write] += bytes;
-    s->hbm_bytes += write ? 0 : bytes - hit;
-    x->cap = write ? s->arch->mte3_bpc : s->arch->mte2_bpc;
-    *lat = write ? s->arch->gm_write_latency
-                 : s->arch->l2_hit_latency + (hit < bytes ? s->arch->gm_read_latency : 0);
+    int64_t miss = x->write ? 0 : bytes - hit;
+    s->gm_bytes[x->write] += bytes;
+    s->hbm_bytes += miss;
+    int64_t occ = sim_time_bw(s, t, (double)bytes, (double)miss, x->write ? a->mte3_bpc : a->mte2_bpc);
+    in->occ = TL_MAX(x->min_occ, occ);
+    // a read waits for the HBM when a line misses, and for lines still on
+    // their way from HBM for an earlier request (never longer than a miss)
+    int64_t wait = miss ? a->gm_read_latency : 0;
+    if (!x->write && ready > t) wait = TL_MIN(a->gm_read_latency, TL_MAX(wait, ready - t));
+    in->lat = x->lat + (x->write ? a->gm_write_latency : a->l2_hit_latency + wait);
 }
 
 static int64_t fractal_steps(const tl_arch_t *a, tl_dtype_t t, int64_t m, int64_t n, int64_t k)
@@ -271,13 +270,13 @@ static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t
     int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
     switch (pipe) {
     case TL_PIPE_MTE2:
-        gm_side(s, call, si, false, x, &in->lat);
+        *x = (xfer_t){call, si, false, 0, 0};
         in->bytes = operand_bytes(s, si, 0);
         return true;
     case TL_PIPE_MTE3:
         in->bytes = operand_bytes(s, di, 1);
         if (call->args[di].view.scope == TL_SCOPE_GM) {
-            gm_side(s, call, di, true, x, &in->lat);
+            *x = (xfer_t){call, di, true, 0, 0};
             return true;
         }
         in->occ = cycles((double)in->bytes / a->mte3_bpc);
@@ -292,12 +291,11 @@ static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t
     case TL_PIPE_FIX: {
         const tl_view_t *dv = &call->args[di].view;
         in->bytes = operand_bytes(s, di, 1);
-        int64_t elems = in->bytes / tl_dtype_size(dv->dtype), wlat = 0;
-        in->occ = x->min_occ = cycles((double)elems / a->fix_elems_per_cycle);
-        bool gm = dv->scope == TL_SCOPE_GM;
-        if (gm) gm_side(s, call, di, true, x, &wlat);
-        in->lat = a->fix_latency + wlat;
-        return gm;
+        int64_t elems = in->bytes / tl_dtype_size(dv->dtype);
+        in->occ = cycles((double)elems / a->fix_elems_per_cycle);
+        in->lat = a->fix_latency;
+        *x = (xfer_t){call, di, true, in->occ, a->fix_latency};
+        return dv->scope == TL_SCOPE_GM;
     }
     case TL_PIPE_M: {
         const tl_view_t *A = &call->args[0].view, *C = &call->args[2].view;

@@ -190,9 +190,9 @@ struct tl_sim {
     tl_sim_error_t *errors;
     int nerrors, caperrors;
     sim_index_t warned; // (site, operand) alignment warnings given
-    // GM: shadow per buffer id, L2 residency bitmap per buffer id
+    // GM: shadow per buffer id, L2 lines per buffer id
     sim_shadow_t *gm;
-    uint8_t **l2;
+    int64_t **l2; // per line: the cycle it is in the L2 from (sim_time.c)
     int64_t *l2_lines;
     int64_t l2_used;
     int64_t gm_bytes[2], hbm_bytes; // moved (read, written); read from HBM
@@ -251,10 +251,12 @@ void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn co
 // When all issued instructions of pipe p have completed (flags, barriers).
 int64_t sim_time_drained(const sim_agent_t *ag, int p);
 int64_t sim_time_agent_end(const sim_agent_t *ag);
-// The L2 for a GM run of a tensor of `total` bytes: the bytes the transfer
-// moves (*bytes, whole 32 B blocks) and how many of them hit; marks the lines.
+// The L2 for a GM run of a tensor of `total` bytes, at absolute cycle t: the
+// bytes the transfer moves (*bytes, whole 32 B blocks) and how many of them
+// hit (lines in the L2 or on their way: *ready is raised to when the latest
+// arrives); allocates the lines that miss.
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
-                    int64_t *bytes);
+                    int64_t t, bool write, int64_t *bytes, int64_t *ready);
 // Makes the lines of a GM tensor of `total` bytes resident, as far as the L2
 // has room (a warm start).
 void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total);

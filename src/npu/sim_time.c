@@ -3,8 +3,9 @@
 // stalls issue), in-order pipes whose consecutive instructions overlap (the
 // next may start when the previous one's occupancy ends; its latency runs on),
 // and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once
-// touched, until the L2 is full; empty at the start, or holding the input
-// tensors with opts.l2 warm) and the chip's L2 and HBM bandwidth shared
+// touched, until the L2 is full; a line read from HBM is there when its data
+// arrives, and a request for it before then waits for it; empty at the start,
+// or holding the input tensors with opts.l2 warm) and the chip's L2 and HBM bandwidth shared
 // by every transfer in flight, in buckets of absolute time, each transfer at
 // most at its pipe's per-core rate, first come first served: the executor
 // runs the agents of a wave in the order of modeled time (sim.c), so a
@@ -96,31 +97,37 @@ int64_t sim_time_bw(tl_sim_t *s, int64_t t, double bytes, double miss, double ca
     return (int64_t)ceil(now - (double)t);
 }
 
-// The L2 residency bits of a GM buffer of `total` bytes (NULL: out of memory).
-static uint8_t *l2_bits(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
+// When each 512-byte line of a GM buffer of `total` bytes is in the L2
+// (L2_ABSENT: not there; NULL: out of memory).
+enum { L2_ABSENT = INT64_MAX };
+
+static int64_t *l2_lines(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
 {
     if (!s->l2[buf->id]) {
         int64_t lines = (total + s->arch->l2_line_bytes - 1) / s->arch->l2_line_bytes;
-        s->l2[buf->id] = calloc((size_t)(lines + 7) / 8 + 1, 1);
+        int64_t *at = malloc(sizeof *at * (size_t)(lines + 1));
+        for (int64_t l = 0; at && l < lines; l++) at[l] = L2_ABSENT;
+        s->l2[buf->id] = at;
         s->l2_lines[buf->id] = lines;
     }
     return s->l2[buf->id];
 }
 
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
-                    int64_t *bytes)
+                    int64_t t, bool write, int64_t *bytes, int64_t *ready)
 {
     const tl_arch_t *a = s->arch;
     int64_t g = a->gm_block_bytes;
     int64_t lo = off / g * g, hi = (off + len + g - 1) / g * g; // whole DataBlocks
-    uint8_t *bits = l2_bits(s, buf, total);
+    int64_t *at = l2_lines(s, buf, total);
     int64_t line = a->l2_line_bytes, cap = a->l2_bytes / line, hit = 0;
-    for (int64_t l = lo / line; bits && l * line < hi && l < s->l2_lines[buf->id]; l++) {
+    for (int64_t l = lo / line; at && l * line < hi && l < s->l2_lines[buf->id]; l++) {
         int64_t n = TL_MIN(hi, (l + 1) * line) - TL_MAX(lo, l * line);
-        if (bits[l >> 3] >> (l & 7) & 1) {
+        if (at[l] != L2_ABSENT) {
             hit += n;
-        } else if (s->l2_used < cap) {
-            bits[l >> 3] |= (uint8_t)(1u << (l & 7));
+            *ready = TL_MAX(*ready, at[l]);
+        } else if (s->l2_used < cap) { // allocated now, filled when the data arrives
+            at[l] = write ? t : t + a->gm_read_latency;
             s->l2_used++;
         }
     }
@@ -130,11 +137,11 @@ int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t 
 
 void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
 {
-    uint8_t *bits = l2_bits(s, buf, total);
+    int64_t *at = l2_lines(s, buf, total);
     int64_t cap = s->arch->l2_bytes / s->arch->l2_line_bytes;
-    for (int64_t l = 0; bits && l < s->l2_lines[buf->id] && s->l2_used < cap; l++)
-        if (!(bits[l >> 3] >> (l & 7) & 1)) {
-            bits[l >> 3] |= (uint8_t)(1u << (l & 7));
+    for (int64_t l = 0; at && l < s->l2_lines[buf->id] && s->l2_used < cap; l++)
+        if (at[l] == L2_ABSENT) {
+            at[l] = 0;
             s->l2_used++;
         }
 }

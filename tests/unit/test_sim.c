@@ -673,3 +673,38 @@ TEST(sim_api_options_select_the_l2_and_arch)
     tilec_kernel_destroy(k);
     tilec_context_destroy(ctx);
 }
+
+// Every block of a wave reads the same rows of A at once: one request per
+// line goes to HBM, the others find the line on its way and wait for it as
+// long (they do not hit an L2 the data has not reached); the second wave,
+// later, hits.
+TEST(sim_l2_requests_for_a_line_on_its_way_wait_for_it)
+{
+    const tl_arch_t *a = a2();
+    const char *args[] = {"blocks=48", NULL};
+    simk_t e;
+    char *tr;
+    tl_sim_opts_t o = {.trace = true, .trace_blocks = 48};
+    REQUIRE(simk_run(&e, "k.py", VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"),
+                     args, &o) == TL_OK);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_sim_trace_json(e.s, &b);
+    tr = tl_buf_take(&b);
+    tl_buf_free(&b);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    CHECK_EQ(r->gm_read_bytes, 48 * 2 * 16384);
+    CHECK_EQ(r->hbm_read_bytes, 2 * 16384); // each half of A once
+    int n = 0, waits = 0, hits = 0;
+    slice_t s;
+    for (; find_slice(tr, "T.copy", TID_MTE2, n, &s); n++) {
+        bool early = s.ts < 100; // the first wave
+        waits += early && s.lat == a->l2_hit_latency + a->gm_read_latency;
+        hits += !early && s.lat == a->l2_hit_latency;
+    }
+    CHECK_EQ(n, 96);
+    CHECK_EQ(waits, 48);
+    CHECK_EQ(hits, 48);
+    free(tr);
+    simk_free(&e);
+}
