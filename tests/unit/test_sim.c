@@ -130,16 +130,23 @@ static bool find_slice(const char *trace, const char *name, int tid, int n, slic
 
 enum { TID_S = 1, TID_MTE1, TID_MTE2, TID_MTE3, TID_M, TID_V, TID_FIX, TID_FLOW };
 
+// The trace of a run (caller frees).
+static char *trace_of(simk_t *e)
+{
+    tl_buf_t b;
+    tl_buf_init(&b);
+    if (e->s) tl_sim_trace_json(e->s, &b);
+    char *t = tl_buf_take(&b);
+    tl_buf_free(&b);
+    return t;
+}
+
 // Runs src with the trace on; *trace gets it (caller frees).
 static tl_status_t traced(simk_t *e, const char *src, const char *const *args, char **trace)
 {
     tl_sim_opts_t o = {.trace = true};
     tl_status_t st = simk_run(e, "k.py", src, args, &o);
-    tl_buf_t b;
-    tl_buf_init(&b);
-    if (e->s) tl_sim_trace_json(e->s, &b);
-    *trace = tl_buf_take(&b);
-    tl_buf_free(&b);
+    *trace = trace_of(e);
     return st;
 }
 
@@ -586,11 +593,7 @@ TEST(sim_runs_are_deterministic)
         tl_sim_opts_t o = {.trace = true, .trace_blocks = 30};
         REQUIRE(simk_run(&e, "k.py", stream_src, args, &o) == TL_OK);
         cycles[i] = tl_sim_report(e.s)->cycles;
-        tl_buf_t b;
-        tl_buf_init(&b);
-        tl_sim_trace_json(e.s, &b);
-        tr[i] = tl_buf_take(&b);
-        tl_buf_free(&b);
+        tr[i] = trace_of(&e);
         simk_free(&e);
     }
     CHECK_EQ(cycles[0], cycles[1]);
@@ -611,11 +614,7 @@ TEST(sim_warm_l2_starts_with_the_inputs_resident)
         char *tr;
         tl_sim_opts_t o = {.trace = true, .l2 = warm ? TL_SIM_L2_WARM : TL_SIM_L2_COLD};
         tl_status_t st = simk_run(&e, "k.py", src, NULL, &o);
-        tl_buf_t b;
-        tl_buf_init(&b);
-        if (e.s) tl_sim_trace_json(e.s, &b);
-        tr = tl_buf_take(&b);
-        tl_buf_free(&b);
+        tr = trace_of(&e);
         REQUIRE(st == TL_OK);
         const tl_sim_report_t *r = tl_sim_report(e.s);
         CHECK_EQ(r->l2, warm ? TL_SIM_L2_WARM : TL_SIM_L2_COLD);
@@ -687,11 +686,7 @@ TEST(sim_l2_requests_for_a_line_on_its_way_wait_for_it)
     tl_sim_opts_t o = {.trace = true, .trace_blocks = 48};
     REQUIRE(simk_run(&e, "k.py", VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"),
                      args, &o) == TL_OK);
-    tl_buf_t b;
-    tl_buf_init(&b);
-    tl_sim_trace_json(e.s, &b);
-    tr = tl_buf_take(&b);
-    tl_buf_free(&b);
+    tr = trace_of(&e);
     const tl_sim_report_t *r = tl_sim_report(e.s);
     CHECK_EQ(r->gm_read_bytes, 48 * 2 * 16384);
     CHECK_EQ(r->hbm_read_bytes, 2 * 16384); // each half of A once
