@@ -238,6 +238,40 @@ static void leaf(tl_cgen_t *g, const tl_stmt_t *s)
 
 static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope);
 
+static bool frame_push(tl_cgen_t *g, tl_cgen_frame_t f)
+{
+    if (g->nframes == TL_CGEN_FRAMES) {
+        g->lost++;
+        return false;
+    }
+    g->frames[g->nframes++] = f;
+    return true;
+}
+
+static void frame_pop(tl_cgen_t *g, bool pushed)
+{
+    if (pushed)
+        g->nframes--;
+    else
+        g->lost--;
+}
+
+void tl_cgen_seq(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask, tl_side_t scope)
+{
+    bool pushed = frame_push(g, (tl_cgen_frame_t){items, n, 0, NULL});
+    tl_cgen_frame_t *f = pushed ? &g->frames[g->nframes - 1] : NULL;
+    for (int i = 0; i < n;) {
+        if (f) f->next = i; // tl_cgen_fuse moves it past what it takes
+        int fused = tl_cgen_fuse(g, items + i, n - i, mask, scope);
+        if (!fused) {
+            if (f) f->next = i + 1;
+            push(g, items[i], mask, scope);
+        }
+        i += fused ? fused : 1;
+    }
+    frame_pop(g, pushed);
+}
+
 // Evaluates e on every lane of mask into int64 (or bool when `truthy`)
 // locals c<n>_<lane>; in lockstep they must agree. Returns n.
 static int agree(tl_cgen_t *g, const tl_stmt_t *s, const tl_expr_t *e, unsigned mask, bool truthy,
@@ -310,7 +344,9 @@ static void for_stmt(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
         if (g->first_pass) g->defs[v->id] |= (uint8_t)(1u << l);
     }
     tl_buf_free(&w);
+    bool pushed = frame_push(g, (tl_cgen_frame_t){NULL, 0, 0, s});
     push(g, s->for_.body, mask, scope);
+    frame_pop(g, pushed);
     g->indent--;
     tl_cgen_line(g, "}");
     g->indent--;
@@ -325,7 +361,9 @@ static void cond_stmt(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t
         g->indent++;
         int c = agree(g, s, s->while_.cond, mask, true, "while condition");
         tl_cgen_line(g, "if (!c%d_%d) break;", c, l0);
+        bool pushed = frame_push(g, (tl_cgen_frame_t){NULL, 0, 0, s});
         push(g, s->while_.body, mask, scope);
+        frame_pop(g, pushed);
         g->indent--;
         tl_cgen_line(g, "}");
         return;
@@ -353,12 +391,7 @@ static void run(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope
 {
     switch (s->kind) {
     case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n;) {
-            int fused = tl_cgen_fuse(g, (const tl_stmt_t *const *)s->seq.items + i, s->seq.n - i,
-                                     mask, scope);
-            if (!fused) push(g, s->seq.items[i], mask, scope);
-            i += fused ? fused : 1;
-        }
+        tl_cgen_seq(g, (const tl_stmt_t *const *)s->seq.items, s->seq.n, mask, scope);
         return;
     case TL_ST_FOR: for_stmt(g, s, mask, scope); return;
     case TL_ST_WHILE:

@@ -59,6 +59,17 @@ typedef struct {
     int64_t lo, hi;
 } tl_cgen_range_t;
 
+// Where the statement being emitted is (for tl_cgen_live): a sequence being
+// emitted, with the index of its first item not yet taken, or a loop whose
+// body is being emitted.
+typedef struct {
+    const tl_stmt_t *const *items;
+    int n, next;
+    const tl_stmt_t *loop; // a loop frame (items unused)
+} tl_cgen_frame_t;
+
+enum { TL_CGEN_FRAMES = 64 };
+
 typedef struct {
     const tl_kernel_t *k;
     tl_exec_t *x;
@@ -74,6 +85,9 @@ typedef struct {
     bool first_pass;
     bool uses_f16; // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
     int npf;       // prefetch states of inline GM copies in the current function (P[2 * npf])
+    tl_cgen_frame_t frames[TL_CGEN_FRAMES]; // innermost last
+    int nframes;
+    int lost;                // frames not recorded (nested too deep): every span is live
     tl_cgen_range_t *ranges; // per var id
     int tmp;
     int indent;
@@ -113,6 +127,14 @@ bool tl_cgen_var(tl_cgen_t *g, tl_buf_t *b, const tl_var_t *v);
 // inline loop (cgen_fuse.c) on the lanes of mask; returns how many it took (0: none).
 int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask,
                  tl_side_t scope);
+// Emits the sequence items[0..n) on the lanes of mask (the statements of a
+// sequence statement, or those a fused run set aside to emit after its loop).
+void tl_cgen_seq(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask,
+                 tl_side_t scope);
+// Whether bytes [lo, hi) of the current lane's UB may be read after the point
+// of emission, where the statements next[0..n) run first and then the rest of
+// the program as g->frames say (cgen_live.c).
+bool tl_cgen_live(const tl_cgen_t *g, const tl_stmt_t *const *next, int n, int64_t lo, int64_t hi);
 // Op statement s (whose `n` and `sc` arrays are emitted) as an inline GM <-> UB
 // copy (cgen_copy.c): emits `if (run-time checks pass) { the copy } else {`,
 // leaving the caller to emit the runtime call and close the brace; false

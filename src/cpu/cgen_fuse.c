@@ -1,9 +1,11 @@
-// Element-wise tile ops as inline loops (see cgen.h). A run of consecutive
-// tile ops over UB spans whose layout is known when the C is generated
-// becomes one loop over the elements: each element goes through every op of
-// the run in order, the values stay in locals between ops, and every result
-// is still stored (later statements may read any of them). There is no call
-// into the runtime, and the compiler vectorises the loop.
+// Element-wise tile ops as inline loops (see cgen.h). A run of tile ops over
+// UB spans whose layout is known when the C is generated becomes one loop
+// over the elements: each element goes through every op of the run in
+// order, the values stay in locals between ops, and a result is stored only
+// if a later statement may read it (tl_cgen_live). There is no call into the
+// runtime, and the compiler vectorises the loop. The statements between the
+// ops of a run that cannot join it are set aside and run after the loop when
+// that keeps the program's meaning (see "runs of statements" below).
 //
 // An op qualifies when every operand is a contiguous span of the lane's own
 // UB, with constant extents and starts whose ranges are known to stay inside
@@ -13,25 +15,29 @@
 // sqrt, reciprocal, clamp, fill, row_expand_{mul,sub,div}, the casts of
 // cpufast.c without float16 (same results; the runtime's float16 casts use
 // the conversion instructions, faster than bit forms the compiler
-// vectorises) and same-dtype UB -> UB copies. A float32 row sum (reduce_sum
-// over dim -1, with a real_shape corner) becomes a loop of its own.
-// Results are those of the tile-op library (what cpufast.c computes: sub and
-// div by a scalar as add(-s) and mul(1/s), max/min keeping a NaN first
-// operand).
+// vectorises), same-dtype UB -> UB copies, and the row max / min of a 2-D
+// float32 tile of whole rows of 16 or more (folded in the loop, see join). A
+// float32 row sum (reduce_sum over dim -1, with a real_shape corner), and a
+// row max / min that joins no run, become loops of their own. Results are
+// those of the tile-op library (what cpufast.c computes: sub and div by a
+// scalar as add(-s) and mul(1/s), max/min keeping a NaN first operand).
 //
 // Ops join a run when they cover the same number of elements (row_expand
-// ops also the same row length) and every pair of spans where one is
-// written is either the same span (same buffer, structurally equal starts) or
-// disjoint in the scratchpad; a row operand must be disjoint from every
-// written span. Then element j of each op depends only on element j of the
-// earlier ops, so the fused loop computes what the ops one after another do.
+// ops and reductions also the same row length) and every pair of spans where
+// one is written is either the same span (same buffer, structurally equal
+// starts) or disjoint in the scratchpad; a row operand or a reduction's
+// output must be disjoint from every written span. Then element j of each op
+// depends only on element j of the earlier ops, so the fused loop computes
+// what the ops one after another do.
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cpu/cgen.h"
+#include "pass/access.h"
 
-enum { MAX_SPANS = 24, MAX_OPS = 16 };
+enum { MAX_SPANS = 32, MAX_OPS = 24, MAX_UNITS = 64, MAX_FEET = 128 };
 
 typedef struct {
     const tl_buffer_t *buf;
@@ -39,7 +45,11 @@ typedef struct {
     char *off;              // flat element offset (C text)
     int64_t lo, hi;         // bytes of the scratchpad it may touch
     bool vec;               // a row operand: element r for row r
+    bool red;               // a row reduction's output: element r for row r
     bool written;
+    bool dead;   // written, and no later statement reads it: not stored
+    bool refold; // read by a row max/min that refolds it from memory (see join)
+    int last;    // opcode of the op that last wrote it in the group (-1: none)
 } span_t;
 
 typedef struct {
@@ -54,8 +64,13 @@ typedef struct {
     int nsp;
     fop_t op[MAX_OPS];
     int nop;
-    int64_t n, cols; // elements; row length of row_expand ops (0: none)
+    int64_t n, cols; // elements; row length of row_expand ops and reductions (0: none)
 } group_t;
+
+static bool is_reduce(tl_opcode_t code)
+{
+    return code == TL_OP_REDUCE_MAX || code == TL_OP_REDUCE_MIN;
+}
 
 // A candidate op before it joins the group.
 typedef struct {
@@ -172,7 +187,13 @@ static bool region_span(tl_cgen_t *g, const tl_op_t *op, int i, int64_t count, c
     int64_t sz = tl_dtype_size(b->dtype), base = g->x->addr[b->id];
     bool first = c->nsp == 0; // operand 0 of the candidate is its destination
     c->sp[c->nsp++] =
-        (span_t){b, r, tl_buf_take(&off), base + lo * sz, base + (hi + count) * sz, false, first};
+        (span_t){.buf = b,
+                 .reg = r,
+                 .off = tl_buf_take(&off),
+                 .lo = base + lo * sz,
+                 .hi = base + (hi + count) * sz,
+                 .written = first,
+                 .last = -1};
     if (first) c->n = count;
     return count == c->n;
 }
@@ -223,6 +244,30 @@ static bool cast_pair(tl_dtype_t dt, tl_dtype_t st)
     if (to_int) return st == TL_F32 || st == TL_F16;
     if (dt == TL_F32) return st == TL_I32 || st == TL_BF16 || st == TL_F16;
     return (dt == TL_BF16 || dt == TL_F16) && st == TL_F32;
+}
+
+static bool disjoint(const span_t *a, const span_t *b);
+
+// A row max or min (dim -1, clear) of a 2-D float32 tile of whole rows of at
+// least 16 columns: the output (one element per row) and the input span.
+static bool analyse_red(tl_cgen_t *g, const tl_op_t *op, cand_t *c)
+{
+    if (op->nargs != 2 || !op->clear || op->args[0].kind != TL_ARG_REGION ||
+        (op->dim != -1 && op->dim != 1))
+        return false;
+    const tl_region_t *in = &op->args[0].region;
+    int64_t rows, cols;
+    const int64_t *rs = op->real_shape;
+    if (in->ndim != 2 || in->buf->dtype != TL_F32 || !tl_cgen_const(g, in->extent[0], &rows) ||
+        !tl_cgen_const(g, in->extent[1], &cols) || rows < 1 || cols < 16 ||
+        cols != in->buf->shape[1] || (rs[0] && rs[0] != rows) || (rs[1] && rs[1] != cols))
+        return false;
+    if (!region_span(g, op, 1, rows, c) || c->sp[0].buf->dtype != TL_F32) return false;
+    c->n = rows * cols;
+    if (!region_span(g, op, 0, rows * cols, c)) return false;
+    c->sp[0].red = true;
+    c->cols = cols;
+    return disjoint(&c->sp[0], &c->sp[1]);
 }
 
 // Operands of op s, if it is one of the supported ops.
@@ -278,6 +323,8 @@ static bool analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
         if (ok) c->sp[2].vec = true;
         return ok;
     }
+    case TL_OP_REDUCE_MAX:
+    case TL_OP_REDUCE_MIN: return analyse_red(g, op, c);
     case TL_OP_CAST: {
         int64_t n = count_of(g, op, 2);
         if (op->nargs > 3 || n == -2 || (op->round != TL_CAST_RINT && op->round != TL_CAST_NONE) ||
@@ -333,7 +380,7 @@ static bool expr_eq(const tl_expr_t *a, const tl_expr_t *b)
 // The same elements: one buffer, equal starts (the lengths are the group's).
 static bool same(const span_t *a, const span_t *b)
 {
-    if (a->vec || b->vec || a->buf != b->buf) return false;
+    if (a->vec || b->vec || a->red || b->red || a->buf != b->buf) return false;
     for (int d = 0; d < a->reg->ndim; d++)
         if (!expr_eq(a->reg->start[d], b->reg->start[d])) return false;
     return true;
@@ -344,15 +391,33 @@ static bool disjoint(const span_t *a, const span_t *b)
     return a->hi <= b->lo || b->hi <= a->lo;
 }
 
+// A reduction's output is written once per row, after the row: disjoint from
+// every other span.
 static bool compatible(const span_t *a, const span_t *b)
 {
+    if (a->red || b->red) return disjoint(a, b);
     if (!a->written && !b->written) return true;
     return disjoint(a, b) || same(a, b);
 }
 
+static int find(const group_t *gr, const span_t *sp)
+{
+    for (int j = 0; j < gr->nsp; j++)
+        if (same(sp, &gr->sp[j])) return j;
+    return -1;
+}
+
 // Adds candidate c (op s) to the group when its spans allow it; takes c's texts.
+//
+// A row max/min folds its input in an order of its own: the fold's result is
+// the same in any order but for the sign of a zero maximum (minimum), which
+// the library takes from the first zero in column order. So the input is
+// either the value an abs computed in the group (no negative zeros) or a span
+// no op of the group writes, which the loop then refolds from memory when a
+// row's result is zero.
 static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
 {
+    tl_opcode_t code = s->op.code;
     for (int i = 1; i < c->nsp; i++)
         if (!compatible(&c->sp[0], &c->sp[i])) return false;
     if (gr->nop) {
@@ -363,6 +428,10 @@ static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
             for (int j = 0; j < gr->nsp; j++)
                 if (!compatible(&c->sp[i], &gr->sp[j])) return false;
     }
+    int in = is_reduce(code) ? find(gr, &c->sp[1]) : -1;
+    if (in >= 0 && gr->sp[in].written && gr->sp[in].last != TL_OP_ABS) return false;
+    int dst = c->sp[0].red ? -1 : find(gr, &c->sp[0]);
+    if (dst >= 0 && gr->sp[dst].refold) return false;
     fop_t *o = &gr->op[gr->nop++];
     memset(o, 0, sizeof *o);
     o->s = s;
@@ -383,6 +452,10 @@ static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
     o->nspan = c->nsp;
     for (int i = 0; i < c->nsc; i++) o->sc[i] = c->sc[i], c->sc[i] = NULL;
     o->nsc = c->nsc;
+    if (is_reduce(code))
+        gr->sp[o->sp[1]].refold |= !gr->sp[o->sp[1]].written;
+    else
+        gr->sp[o->sp[0]].last = (int)code;
     gr->n = c->n;
     if (c->cols) gr->cols = c->cols;
     cand_free(c);
@@ -403,6 +476,13 @@ static const char *store_type(tl_dtype_t t)
     }
 }
 
+// What the vector form knows about a float32 value: every lane lies in
+// [lo, hi] or is NaN (known), or is an integer or NaN (integral).
+typedef struct {
+    bool known, integral;
+    double lo, hi;
+} vrange_t;
+
 typedef struct {
     tl_cgen_t *g;
     group_t *gr;
@@ -411,6 +491,8 @@ typedef struct {
     int tmp;
     bool tail; // scalar tail of a vector loop: float16 elements converted one by one
     bool dirty[MAX_SPANS]; // vector form: span written this iteration (stored at its end)
+    vrange_t rng[MAX_SPANS]; // vector form: what is known of the value of val[i]
+    int exact[MAX_SPANS];    // float16 value of val[i]: the float32 temp it equals, or -1
 } emit_t;
 
 // The name of the current element of span i (loaded on first use).
@@ -432,13 +514,72 @@ static void value(emit_t *e, int i, char *out, size_t cap)
     snprintf(out, cap, "x%d_%d", e->base, e->val[i]);
 }
 
-// Stores expression `v` (in the destination's storage type) to span i.
+// Stores expression `v` (in the destination's storage type) to span i (only
+// in a local when the span is dead).
 static void result(emit_t *e, int i, const char *v)
 {
     int t = e->tmp++;
     tl_cgen_line(e->g, "const %s x%d_%d = %s;", store_type(e->gr->sp[i].buf->dtype), e->base, t, v);
-    tl_cgen_line(e->g, "p%d_%d[j] = x%d_%d;", e->base, i, e->base, t);
+    if (!e->gr->sp[i].dead) tl_cgen_line(e->g, "p%d_%d[j] = x%d_%d;", e->base, i, e->base, t);
     e->val[i] = t;
+}
+
+// --- row reductions in the group ----------------------------------------------------------
+//
+// Op k, a row max/min, keeps per row a float t<base>_<k> (the extreme value so
+// far) and an int u<base>_<k> (a NaN was seen); the vector form folds 16 lanes
+// a<base>_<k> (and the NaN lanes q<base>_<k>) first. At the end of the row the
+// output is NaN if any element was, else the extreme value (refolded in
+// column order from memory when it is zero, see join).
+
+static const char *red_fill(const fop_t *o)
+{
+    return o->s->op.code == TL_OP_REDUCE_MAX ? "-INFINITY" : "INFINITY";
+}
+
+static const char *red_cmp(const fop_t *o)
+{
+    return o->s->op.code == TL_OP_REDUCE_MAX ? ">" : "<";
+}
+
+// Scalar forms: the fold itself, in column order.
+static void red_begin(emit_t *e)
+{
+    for (int k = 0; k < e->gr->nop; k++) {
+        const fop_t *o = &e->gr->op[k];
+        if (!is_reduce(o->s->op.code)) continue;
+        tl_cgen_line(e->g, "float t%d_%d = %s;", e->base, k, red_fill(o));
+        tl_cgen_line(e->g, "int32_t u%d_%d = 0;", e->base, k);
+    }
+}
+
+// The row's results (r: the row); refold: the vector form's zero check.
+static void red_end(emit_t *e, bool refold)
+{
+    const group_t *gr = e->gr;
+    for (int k = 0; k < gr->nop; k++) {
+        const fop_t *o = &gr->op[k];
+        if (!is_reduce(o->s->op.code)) continue;
+        int b = e->base, in = o->sp[1];
+        if (refold && gr->sp[in].refold) {
+            tl_cgen_line(e->g, "if (t%d_%d == 0.0f && !u%d_%d) {", b, k, b, k);
+            tl_cgen_line(e->g, "    t%d_%d = %s;", b, k, red_fill(o));
+            tl_cgen_line(e->g,
+                         "    for (int64_t c = 0; c < INT64_C(%" PRId64 "); c++) { const float x = "
+                         "p%d_%d[r * INT64_C(%" PRId64 ") + c]; "
+                         "t%d_%d = x %s t%d_%d ? x : t%d_%d; }",
+                         gr->cols, b, in, gr->cols, b, k, red_cmp(o), b, k, b, k);
+            tl_cgen_line(e->g, "}");
+        }
+        tl_cgen_line(e->g, "p%d_%d[r] = u%d_%d ? NAN : t%d_%d;", b, o->sp[0], b, k, b, k);
+    }
+}
+
+static void red_fold(emit_t *e, const fop_t *o, const char *v)
+{
+    int b = e->base, k = (int)(o - e->gr->op);
+    tl_cgen_line(e->g, "u%d_%d |= %s != %s; t%d_%d = %s %s t%d_%d ? %s : t%d_%d;", b, k, v, v, b, k,
+                 v, red_cmp(o), b, k, v, b, k);
 }
 
 static void cast_value(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x,
@@ -465,6 +606,11 @@ static void emit_op(emit_t *e, const fop_t *o, const char *const *sc)
     tl_opcode_t code = o->s->op.code;
     char a[48], b[48], v[512];
     const group_t *gr = e->gr;
+    if (is_reduce(code)) {
+        value(e, o->sp[1], a, sizeof a);
+        red_fold(e, o, a);
+        return;
+    }
     if (code == TL_OP_FILL) {
         result(e, o->sp[0], sc[0]);
         return;
@@ -584,7 +730,10 @@ static void zstore(emit_t *e, int i)
     }
 }
 
-static void zcast(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x)
+// x: the source value; r: what is known of it as float32 (after a float16
+// source's widening).
+static void zcast(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const char *x,
+                  const vrange_t *r)
 {
     char w[96];
     const char *to = st == TL_BF16  ? "tlc_z_bf16_f32(%s)"
@@ -592,9 +741,19 @@ static void zcast(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const cha
                      : st == TL_I32 ? "_mm512_cvtepi32_ps(%s)"
                                     : "%s";
     snprintf(w, sizeof w, to, x);
+    // in range (or NaN): no saturation; a NaN converts to 0x80000000, whose
+    // low 8 or 16 bits are the 0 that the saturating forms give
+    bool fits8 = r->known && r->lo >= -128 && r->hi <= 127;
+    bool fits16 = r->known && r->lo >= -32768 && r->hi <= 32767;
     switch (dt) {
-    case TL_I8: snprintf(out, cap, "tlc_z_f32_i8(%s)", w); break;
-    case TL_I16: snprintf(out, cap, "tlc_z_f32_i16(%s)", w); break;
+    case TL_I8:
+        snprintf(out, cap,
+                 fits8 ? "_mm512_cvtepi32_epi8(_mm512_cvtps_epi32(%s))" : "tlc_z_f32_i8(%s)", w);
+        break;
+    case TL_I16:
+        snprintf(out, cap,
+                 fits16 ? "_mm512_cvtepi32_epi16(_mm512_cvtps_epi32(%s))" : "tlc_z_f32_i16(%s)", w);
+        break;
     case TL_I32: snprintf(out, cap, "tlc_z_f32_i32(%s)", w); break;
     case TL_BF16: snprintf(out, cap, "tlc_z_f32_bf16(%s)", w); break;
     case TL_F16: snprintf(out, cap, "tlc_z_f32_f16(%s)", w); break;
@@ -603,11 +762,49 @@ static void zcast(char *out, size_t cap, tl_dtype_t dt, tl_dtype_t st, const cha
 }
 
 // Op o in vector form; zsc: its scalar operands broadcast.
+// The value of a constant scalar operand as the library reads it (float32).
+static bool const_scalar(const tl_expr_t *x, double *v)
+{
+    if (!x) return false;
+    switch (x->kind) {
+    case TL_EX_FLOAT: *v = x->f; break;
+    case TL_EX_INT: *v = (double)x->i; break;
+    case TL_EX_CAST:
+        if ((x->dtype != TL_F32 && x->dtype != TL_F64) || !const_scalar(x->arg, v)) return false;
+        break;
+    case TL_EX_UN:
+        if (x->op.op != TL_UN_NEG || !const_scalar(x->op.a, v)) return false;
+        *v = -*v;
+        break;
+    default: return false;
+    }
+    *v = (double)(float)*v;
+    return *v == *v;
+}
+
+// Op o in vector form; zsc: its scalar operands broadcast. What is known of
+// the values (vrange_t) shortens a few forms, with the same bits: a clamp
+// with constant bounds lo <= hi as max then min (either returns its second
+// operand for a NaN or for equal values, as the compare-and-select of the
+// scalar form does); a float16 value that is an integer of at most 2048 in
+// magnitude (or NaN) as the float32 it came from when it is converted to an
+// integer (NaN gives 0 either way); a float -> int8 / int16 conversion of a
+// value in range without saturation.
 static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
 {
     tl_opcode_t code = o->s->op.code;
     char a[48], b[48], v[512];
     const group_t *gr = e->gr;
+    vrange_t out = {false, false, 0, 0};
+    int exact = -1;
+    if (is_reduce(code)) { // a NaN operand leaves the accumulator as it is
+        int k = (int)(o - gr->op);
+        zvalue(e, o->sp[1], a, sizeof a);
+        tl_cgen_line(e->g, "q%d_%d |= _mm512_cmp_ps_mask(%s, %s, _CMP_UNORD_Q);", e->base, k, a, a);
+        tl_cgen_line(e->g, "a%d_%d = _mm512_%s_ps(%s, a%d_%d);", e->base, k,
+                     code == TL_OP_REDUCE_MAX ? "max" : "min", a, e->base, k);
+        return;
+    }
     if (code == TL_OP_FILL) {
         zresult(e, o->sp[0], zsc[0]);
         return;
@@ -639,13 +836,46 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
         break;
     case TL_OP_SQRT: snprintf(v, sizeof v, "_mm512_sqrt_ps(%s)", a); break;
     case TL_OP_RECIPROCAL: snprintf(v, sizeof v, "_mm512_div_ps(_mm512_set1_ps(1.0f), %s)", a); break;
-    case TL_OP_CLAMP: snprintf(v, sizeof v, "tlc_z_clamp(%s, %s, %s)", a, zsc[0], zsc[1]); break;
-    case TL_OP_CAST:
-        zcast(v, sizeof v, gr->sp[o->sp[0]].buf->dtype, gr->sp[o->sp[1]].buf->dtype, a);
+    case TL_OP_CLAMP: {
+        double lo, hi;
+        const tl_op_t *op = &o->s->op;
+        if (!const_scalar(op->args[2].scalar, &lo) || !const_scalar(op->args[3].scalar, &hi) ||
+            lo > hi) {
+            snprintf(v, sizeof v, "tlc_z_clamp(%s, %s, %s)", a, zsc[0], zsc[1]);
+            break;
+        }
+        snprintf(v, sizeof v, "_mm512_min_ps(%s, _mm512_max_ps(%s, %s))", zsc[1], zsc[0], a);
+        const vrange_t *r = &e->rng[o->sp[1]];
+        out = (vrange_t){true, r->integral && lo == floor(lo) && hi == floor(hi), lo, hi};
         break;
+    }
+    case TL_OP_CAST: {
+        tl_dtype_t dt = gr->sp[o->sp[0]].buf->dtype, st = gr->sp[o->sp[1]].buf->dtype;
+        const vrange_t *r = &e->rng[o->sp[1]];
+        int from = e->exact[o->sp[1]];
+        bool to_int = dt == TL_I8 || dt == TL_I16 || dt == TL_I32;
+        if (st == TL_F16 && from >= 0 && to_int) { // the float32 value it came from
+            char f[48];
+            snprintf(f, sizeof f, "z%d_%d", e->base, from);
+            zcast(v, sizeof v, dt, TL_F32, f, &e->rng[o->sp[1]]);
+            break;
+        }
+        vrange_t none = {false, false, 0, 0};
+        zcast(v, sizeof v, dt, st, a, st == TL_F32 ? r : &none);
+        if (st == TL_F32 && dt == TL_F16 && r->known && r->integral && r->lo >= -2048 &&
+            r->hi <= 2048) {
+            exact = e->val[o->sp[1]];
+            out = *r;
+        }
+        break;
+    }
     default: snprintf(v, sizeof v, "%s", a); break;
     }
+    if (code == TL_OP_ROUND && e->rng[o->sp[1]].known)
+        out = (vrange_t){true, true, floor(e->rng[o->sp[1]].lo), ceil(e->rng[o->sp[1]].hi)};
     zresult(e, o->sp[0], v);
+    e->rng[o->sp[0]] = out;
+    e->exact[o->sp[0]] = exact;
 }
 
 // The group's loop in vector form: per row (row_expand groups) 16 columns at
@@ -684,6 +914,12 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
                 tl_cgen_line(g, "const __m512 y%d_%d = _mm512_set1_ps(w%d_%d);", e->base, i,
                              e->base, i);
             }
+        for (int k = 0; k < gr->nop; k++)
+            if (is_reduce(gr->op[k].s->op.code)) {
+                tl_cgen_line(g, "__m512 a%d_%d = _mm512_set1_ps(%s);", e->base, k,
+                             red_fill(&gr->op[k]));
+                tl_cgen_line(g, "__mmask16 q%d_%d = 0;", e->base, k);
+            }
     }
     tl_cgen_line(g, "int64_t c = 0;");
     tl_cgen_line(g, "for (; c + 16 <= INT64_C(%" PRId64 "); c += 16) {", len);
@@ -695,12 +931,21 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
                          "const __m512 y%d_%d = _mm512_permutexvar_ps(q%d, "
                          "_mm512_maskz_loadu_ps(0x%xu, p%d_%d + j / INT64_C(%" PRId64 ")));",
                          e->base, i, e->base, (1u << (16 / cols)) - 1, e->base, i, cols);
-    for (int i = 0; i < gr->nsp; i++) e->val[i] = -1, e->dirty[i] = false;
+    for (int i = 0; i < gr->nsp; i++) {
+        e->val[i] = e->exact[i] = -1, e->dirty[i] = false;
+        e->rng[i] = (vrange_t){false, false, 0, 0};
+    }
     for (int k = 0; k < gr->nop; k++) zemit_op(e, &gr->op[k], zsc[k]);
     for (int i = 0; i < gr->nsp; i++)
-        if (e->dirty[i]) zstore(e, i);
+        if (e->dirty[i] && !gr->sp[i].dead) zstore(e, i);
     g->indent--;
     tl_cgen_line(g, "}");
+    for (int k = 0; k < gr->nop; k++)
+        if (is_reduce(gr->op[k].s->op.code)) {
+            tl_cgen_line(g, "float t%d_%d = _mm512_reduce_%s_ps(a%d_%d);", e->base, k,
+                         gr->op[k].s->op.code == TL_OP_REDUCE_MAX ? "max" : "min", e->base, k);
+            tl_cgen_line(g, "int32_t u%d_%d = q%d_%d != 0;", e->base, k, e->base, k);
+        }
     e->tail = true;
     for (int i = 0; i < gr->nsp; i++) e->val[i] = -1;
     tl_cgen_line(g, "for (; c < INT64_C(%" PRId64 "); c++) {", len);
@@ -717,6 +962,7 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     tl_cgen_line(g, "}");
     e->tail = false;
     if (gr->cols && !packed) {
+        red_end(e, true);
         g->indent--;
         tl_cgen_line(g, "}");
     }
@@ -791,7 +1037,11 @@ static void emit_chunked(emit_t *e, const char *const (*sc)[2], int64_t cols)
 
 static void emit(tl_cgen_t *g, group_t *gr)
 {
-    emit_t e = {g, gr, g->tmp++, {0}, 0, false, {false}};
+    emit_t e;
+    memset(&e, 0, sizeof e);
+    e.g = g;
+    e.gr = gr;
+    e.base = g->tmp++;
     tl_cgen_line(g, "{");
     g->indent++;
     for (int i = 0; i < gr->nsp; i++) {
@@ -826,10 +1076,13 @@ static void emit(tl_cgen_t *g, group_t *gr)
         for (int i = 0; i < gr->nsp; i++)
             if (gr->sp[i].vec)
                 tl_cgen_line(g, "const float w%d_%d = p%d_%d[r];", e.base, i, e.base, i);
+        red_begin(&e);
     }
     bool f16 = false;
     for (int k = 0; k < gr->nop; k++) f16 |= narrows(gr, &gr->op[k]) || widens(gr, &gr->op[k]);
     if (f16) {
+        // the segments of a chunk hand their values over in memory
+        for (int i = 0; i < gr->nsp; i++) gr->sp[i].dead = false;
         g->uses_f16 = true;
         emit_chunked(&e, (const char *const(*)[2])sc, cols);
     } else {
@@ -846,6 +1099,7 @@ static void emit(tl_cgen_t *g, group_t *gr)
         tl_cgen_line(g, "}");
     }
     if (gr->cols) {
+        red_end(&e, false);
         g->indent--;
         tl_cgen_line(g, "}");
     }
@@ -1030,20 +1284,106 @@ static int fuse_rsum(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
     return ok;
 }
 
-// The group of items[0..limit) that lane l can fuse (stops at the first op that does not join).
-static int build(tl_cgen_t *g, const tl_stmt_t *const *items, int limit, unsigned mask,
-                 tl_side_t scope, unsigned lanes, group_t *gr)
+// --- runs of statements -------------------------------------------------------------------
+//
+// A group is built over a window of the statements that follow (nested
+// sequences opened, at most MAX_UNITS): a statement joins the group or, when
+// it cannot, is set aside to run after the group's loop; the window ends at a
+// statement that can be neither (a compound statement, a let, a cross-core
+// sync, a print) and is cut back to its last joined op, in whole items.
+// Setting a statement aside moves it past the group's ops that come after it
+// in the program, so an op joins only when it commutes with every statement
+// set aside before it: neither writes memory the other reads or writes. A
+// statement set aside is a tile op, a scalar store or an intra-core sync
+// (nothing on a CPU); its memory is every UB buffer it touches, taken whole
+// (the group's ops touch nothing but UB spans). Statements are set aside only
+// when the run is emitted for one lane (expert mode, or one lane of developer
+// mode, whose lanes otherwise go statement by statement). Those set aside are
+// emitted in their order after the loop, where they may form groups of their
+// own; the stores of the group's spans that nothing reads later are left out
+// (tl_cgen_live).
+
+typedef struct {
+    int64_t lo, hi;
+    bool write;
+} foot_t;
+
+typedef struct {
+    foot_t f[MAX_FEET];
+    int n;
+    const tl_cgen_t *g;
+    bool full;
+} feet_t;
+
+static void on_foot(void *arg, const tl_access_t *a)
 {
+    feet_t *ft = arg;
+    const tl_buffer_t *b = a->buf;
+    if (b->scope != TL_SCOPE_UB) return;
+    if (ft->n == MAX_FEET) {
+        ft->full = true;
+        return;
+    }
+    int64_t base = ft->g->x->addr[b->id];
+    foot_t f = {INT64_MIN / 2, INT64_MAX / 2, true}; // not placed: everything
+    if (base >= 0) f = (foot_t){base, base + tl_buffer_bytes(b), (a->mode & TL_ACCESS_WRITE) != 0};
+    ft->f[ft->n++] = f;
+}
+
+// Sets statement s aside (adding its memory to *ft) when it may be.
+static bool set_aside(const tl_stmt_t *s, feet_t *ft)
+{
+    switch (s->kind) {
+    case TL_ST_SYNC:
+        return s->sync.kind == TL_SYNC_SET_FLAG || s->sync.kind == TL_SYNC_WAIT_FLAG ||
+               s->sync.kind == TL_SYNC_PIPE_BARRIER;
+    case TL_ST_OP:
+    case TL_ST_STORE: {
+        int n = ft->n;
+        tl_access_stmt(s, on_foot, ft);
+        if (!ft->full) return true;
+        ft->n = n;
+        ft->full = false;
+        return false;
+    }
+    default: return false;
+    }
+}
+
+// Whether candidate c touches memory that a statement set aside writes, or
+// writes memory such a statement touches.
+static bool crosses(const feet_t *ft, const cand_t *c)
+{
+    for (int i = 0; i < ft->n; i++)
+        for (int j = 0; j < c->nsp; j++)
+            if (ft->f[i].lo < c->sp[j].hi && c->sp[j].lo < ft->f[i].hi &&
+                (ft->f[i].write || c->sp[j].written))
+                return true;
+    return false;
+}
+
+// Builds the group of units[0..n) on lane g->lane (joined[k]: unit k joined,
+// else it is set aside); returns how many units the window covers (0: the
+// first unit does not start a group).
+static int classify(tl_cgen_t *g, const tl_stmt_t *const *units, int n, unsigned mask,
+                    tl_side_t scope, unsigned lanes, group_t *gr, bool *joined)
+{
+    feet_t *ft = calloc(1, sizeof *ft);
     memset(gr, 0, sizeof *gr);
+    if (!ft) return 0;
+    ft->g = g;
+    bool aside = (lanes & (lanes - 1)) == 0;
     int k = 0;
-    for (; k < limit; k++) {
+    for (; k < n; k++) {
         unsigned lk;
         cand_t c;
-        if (!op_lanes(g, items[k], mask, scope, &lk) || lk != lanes) break;
-        bool ok = analyse(g, items[k], &c) && join(gr, items[k], &c);
+        memset(&c, 0, sizeof c);
+        joined[k] = op_lanes(g, units[k], mask, scope, &lk) && lk == lanes &&
+                    analyse(g, units[k], &c) && !crosses(ft, &c) && join(gr, units[k], &c);
         cand_free(&c);
-        if (!ok) break;
+        if (!joined[k] && (k == 0 || !aside || !set_aside(units[k], ft))) break;
     }
+    free(ft);
     return k;
 }
 
@@ -1051,7 +1391,7 @@ static int build(tl_cgen_t *g, const tl_stmt_t *const *items, int limit, unsigne
 static int flatten(const tl_stmt_t *const *items, int n, int owner, const tl_stmt_t **leaf,
                    int *own, int at)
 {
-    for (int i = 0; i < n && at <= MAX_OPS; i++) {
+    for (int i = 0; i < n && at <= MAX_UNITS; i++) {
         const tl_stmt_t *s = items[i];
         if (s->kind == TL_ST_SEQ)
             at = flatten((const tl_stmt_t *const *)s->seq.items, s->seq.n, owner < 0 ? i : owner,
@@ -1062,37 +1402,76 @@ static int flatten(const tl_stmt_t *const *items, int n, int owner, const tl_stm
     return at;
 }
 
-int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask, tl_side_t scope)
+// Emits the group of units[0..end) on every lane of `lanes`, its stores of
+// spans nothing reads later left out, then the statements set aside.
+static void emit_run(tl_cgen_t *g, const tl_stmt_t *const *units, int end, unsigned mask,
+                     tl_side_t scope, unsigned lanes, const bool *joined)
 {
-    const tl_stmt_t *leaf[MAX_OPS + 1];
-    int own[MAX_OPS + 1];
-    if (g->st || !n) return 0;
-    if (fuse_rsum(g, items[0], mask, scope)) return 1;
-    // up to MAX_OPS leaves, and the one after them (to see where an item ends)
-    int total = flatten(items, TL_MIN(n, MAX_OPS + 1), -1, leaf, own, 0);
-    unsigned lanes = 0;
-    if (!total || !op_lanes(g, leaf[0], mask, scope, &lanes)) return 0;
-    int save = g->lane, used = TL_MIN(total, MAX_OPS);
+    const tl_stmt_t *aside[MAX_UNITS];
+    int naside = 0;
+    for (int k = 0; k < end; k++)
+        if (!joined[k]) aside[naside++] = units[k];
     group_t gr;
-    // the lanes see the same statements; take the run every lane can fuse
+    bool again[MAX_UNITS + 1];
+    int save = g->lane;
     for (int l = 0; l < TL_CGEN_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
         g->lane = l;
-        int k = build(g, leaf, used, mask, scope, lanes, &gr);
-        group_free(&gr);
-        used = TL_MIN(used, k);
-    }
-    // whole items only: drop the leaves of an item that is not fused completely
-    if (used < total)
-        while (used > 0 && own[used - 1] == own[used]) used--;
-    int items_used = used ? own[used - 1] + 1 : 0;
-    for (int l = 0; used && l < TL_CGEN_LANES; l++) {
-        if (!(lanes >> l & 1)) continue;
-        g->lane = l;
-        build(g, leaf, used, mask, scope, lanes, &gr);
+        classify(g, units, end, mask, scope, lanes, &gr, again);
+        for (int i = 0; i < gr.nsp; i++) {
+            span_t *sp = &gr.sp[i];
+            sp->dead = sp->written && !sp->red && !tl_cgen_live(g, aside, naside, sp->lo, sp->hi);
+        }
         emit(g, &gr);
         group_free(&gr);
     }
     g->lane = save;
+    if (naside) tl_cgen_seq(g, aside, naside, mask, scope);
+}
+
+int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask, tl_side_t scope)
+{
+    const tl_stmt_t *leaf[MAX_UNITS + 1];
+    int own[MAX_UNITS + 1];
+    if (g->st || !n) return 0;
+    // up to MAX_UNITS leaves, and the one after them (to see where an item ends)
+    int total = flatten(items, TL_MIN(n, MAX_UNITS + 1), -1, leaf, own, 0);
+    unsigned lanes = 0;
+    if (!total || !op_lanes(g, leaf[0], mask, scope, &lanes))
+        return fuse_rsum(g, items[0], mask, scope);
+    int save = g->lane, used = TL_MIN(total, MAX_UNITS);
+    group_t gr;
+    bool joined[MAX_UNITS + 1], other[MAX_UNITS + 1];
+    // the lanes see the same statements; take the window every lane agrees on
+    bool first = true;
+    for (int l = 0; l < TL_CGEN_LANES; l++) {
+        if (!(lanes >> l & 1)) continue;
+        g->lane = l;
+        int k = classify(g, leaf, used, mask, scope, lanes, &gr, first ? joined : other);
+        group_free(&gr);
+        for (int i = 0; !first && i < k && i < used; i++)
+            if (other[i] != joined[i]) k = i;
+        used = TL_MIN(used, k);
+        first = false;
+    }
+    g->lane = save;
+    // up to the last joined op, in whole items
+    int end = used;
+    while (end > 0 && !joined[end - 1]) end--;
+    while (end > 0 && end < used && own[end] == own[end - 1]) end++;
+    if (end < total && end > 0 && own[end] == own[end - 1])
+        while (end > 0 && own[end - 1] == own[end]) end--;
+    int nops = 0, last = -1;
+    for (int k = 0; k < end; k++)
+        if (joined[k]) nops++, last = k;
+    if (!nops || (nops == 1 && is_reduce(leaf[last]->op.code)))
+        return fuse_rsum(g, items[0], mask, scope);
+    int items_used = own[end - 1] + 1;
+    // the sequence being emitted goes on after the items taken here
+    if (g->nframes) {
+        tl_cgen_frame_t *top = &g->frames[g->nframes - 1];
+        if (!top->loop && top->items + top->next == items) top->next += items_used;
+    }
+    emit_run(g, leaf, end, mask, scope, lanes, joined);
     return items_used;
 }

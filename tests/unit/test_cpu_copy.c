@@ -8,6 +8,7 @@
 // (so the comparison is not vacuous). A GM start outside the tensor takes
 // the runtime's path and its error message.
 #include "../test.h"
+#include "test_cpu_util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -74,13 +75,6 @@ static tl_tensor_t *tensor(int nd, const int64_t *shape, int64_t seed)
     return x;
 }
 
-static int count(const char *s, const char *what)
-{
-    int n = 0;
-    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
-    return n;
-}
-
 // M x N with tiles of 4 x 16: both edges clip unless M % 8 == 0 and N % 16 == 0.
 static void copy_case(tl_test_t *t, int64_t m, int64_t n, const char *bad)
 {
@@ -113,9 +107,9 @@ static void copy_case(tl_test_t *t, int64_t m, int64_t n, const char *bad)
     tl_cpu_set_tensor(c, "V", v);
     const char *src = tl_cpu_source(c);
     REQUIRE(src);
-    CHECK(count(src, "tlc_pf(P + ") >= 4);
-    CHECK(count(src, "tlc_stream(d_") >= 2);
-    CHECK(count(src, "memset(M") >= 1);
+    CHECK(tl_test_count(src, "tlc_pf(P + ") >= 4);
+    CHECK(tl_test_count(src, "tlc_stream(d_") >= 2);
+    CHECK(tl_test_count(src, "memset(M") >= 1);
     if (*bad == '1') {
         CHECK(tl_exec_run(x) == TL_ERR_RUNTIME);
         CHECK(tl_cpu_run(c) == TL_ERR_RUNTIME);

@@ -11,6 +11,7 @@
 // comparison is not vacuous. The cases run with 64 and 37 columns (vector
 // loops with and without a scalar tail) and without AVX-512 (-O2).
 #include "../test.h"
+#include "test_cpu_util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -120,13 +121,6 @@ static tl_tensor_t *tensor(tl_dtype_t t, int nd, const int64_t *shape, int64_t s
     return x;
 }
 
-static int count(const char *s, const char *what)
-{
-    int n = 0;
-    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
-    return n;
-}
-
 // One build of the fuse kernel with `cols` columns: compared with the
 // reference, compiled with `cflags` (NULL: the default -march=native, which
 // on AVX-512 machines runs the vector form; "-O2": the scalar loops).
@@ -151,54 +145,34 @@ static void fuse_case(tl_test_t *t, int64_t rows, int64_t cols, const char *cfla
                 *b = tensor(TL_BF16, 2, s2, 11);
     REQUIRE(a && v && b);
     tl_tensor_set_flat(v, 2, 0.0); // a row divided by zero
-    tl_exec_opts_t eo = {0};
     tl_exec_t *x;
-    REQUIRE(tl_exec_create(&x, k, &eo, &d) == TL_OK);
     tl_cpu_t *c;
-    tl_cpu_opts_t co = {0};
-    co.jit.cflags = cflags;
-    REQUIRE(tl_cpu_create(&c, k, &co, &d) == TL_OK);
+    REQUIRE(tl_test_cpu_pair(k, cflags, &d, &x, &c));
     static const char *ins[] = {"A", "V", "B"};
     tl_tensor_t *in[] = {a, v, b};
-    for (int i = 0; i < 3; i++) {
-        tl_exec_set_tensor(x, ins[i], in[i]);
-        tl_cpu_set_tensor(c, ins[i], in[i]);
-    }
-    REQUIRE(tl_exec_run(x) == TL_OK);
-    REQUIRE(tl_cpu_run(c) == TL_OK);
     static const char *outs[] = {"OF", "OH", "OI", "OG", "OJ", "OS", "OM"};
-    for (int o = 0; o < 7; o++) {
-        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
-        REQUIRE(want && got);
-        size_t n = tl_tensor_numel(want), sz = (size_t)tl_dtype_size(want->dtype);
-        int bad = 0;
-        for (size_t i = 0; i < n; i++) {
-            bool nan = isnan(tl_tensor_get_flat(want, i)) && isnan(tl_tensor_get_flat(got, i));
-            if (!nan && memcmp((uint8_t *)want->data + i * sz, (uint8_t *)got->data + i * sz, sz) &&
-                bad++ < 5)
-                tl_test_fail(t, __FILE__, __LINE__, "C=%" PRId64 " %s %s[%zu]: cpu %g, reference %g",
-                             cols, cflags ? cflags : "native", outs[o], i,
-                             tl_tensor_get_flat(got, i), tl_tensor_get_flat(want, i));
-        }
-        CHECK_EQ(bad, 0);
-    }
+    char label[48];
+    snprintf(label, sizeof label, "C=%" PRId64 " %s", cols, cflags ? cflags : "native");
+    REQUIRE(tl_test_cpu_compare(t, x, c, ins, in, 3, outs, 7, label));
     // the chains became inline loops; the GM copies and the shifted add did not
     const char *src = tl_cpu_source(c);
     REQUIRE(src);
-    CHECK(count(src, "GCC ivdep") >= 5);
-    CHECK(count(src, "tlc_v_sat32(x") >= 1);
-    CHECK(count(src, "tlc_bf16_f32(x") >= 1);
-    CHECK(count(src, "double acc") == 2);
-    // three whole-row max/min folds (rows of 64); the shorter corners are unrolled
-    CHECK(count(src, "float m[64]") == (cols >= 64 ? 3 : 0));
-    CHECK(count(src, "tlc_f2h(p") >= 1);
-    CHECK(count(src, "tlc_h2f(p") >= 2);
-    CHECK(count(src, "rt->op(") <= 15);
+    CHECK(tl_test_count(src, "GCC ivdep") >= 5);
+    CHECK(tl_test_count(src, "tlc_v_sat32(x") >= 1);
+    CHECK(tl_test_count(src, "tlc_bf16_f32(x") >= 1);
+    CHECK(tl_test_count(src, "double acc") == 2);
+    // two whole-row max/min folds of their own (rows of 64), one in a loop
+    // (rows of 16 or more); the shorter corners are unrolled
+    CHECK(tl_test_count(src, "float m[64]") == (cols >= 64 ? 2 : 0));
+    CHECK(tl_test_count(src, "= _mm512_reduce_m") == (cols >= 16 ? 1 : 0));
+    CHECK(tl_test_count(src, "tlc_f2h(p") >= 1);
+    CHECK(tl_test_count(src, "tlc_h2f(p") >= 1);
+    CHECK(tl_test_count(src, "rt->op(") <= 15);
     // the vector form and its scalar tail
-    CHECK(count(src, "#if TLC_V512") >= 5);
-    CHECK(count(src, "_mm512_permutexvar_ps(q") >= (cols < 16 ? 3 : 0));
-    CHECK(count(src, "tlc_z_f32_f16(") >= 1);
-    CHECK(count(src, "tlc_f32_f16(tlc_") + count(src, "tlc_f32_f16(x") >= 1);
+    CHECK(tl_test_count(src, "#if TLC_V512") >= 5);
+    CHECK(tl_test_count(src, "_mm512_permutexvar_ps(q") >= (cols < 16 ? 3 : 0));
+    CHECK(tl_test_count(src, "tlc_z_f32_f16(") >= 1);
+    CHECK(tl_test_count(src, "tlc_f32_f16(tlc_") + tl_test_count(src, "tlc_f32_f16(x") >= 1);
     CHECK_EQ(d.nerrors, 0);
     tl_cpu_destroy(c);
     tl_exec_destroy(x);

@@ -1,0 +1,160 @@
+// Runs of statements in the inline loops (src/cpu/cgen_fuse.c) against the
+// reference executor, bit for bit: ops that join a loop past statements set
+// aside (copies out, a row max whose output a later op reads, which must
+// then stay out of the loop as well), row maxima and minima folded in the
+// loop (of an abs computed in the loop; of a tile in memory, refolded in
+// column order when a row's result is zero: rows whose first zero is -0,
+// NaN rows, rows of -inf), and stores left out of spans nothing reads
+// (a temporary, and a tile whose last value is read after the loop, which
+// must be stored). Vector loops with and without a scalar tail, and the
+// scalar loops (-O2). The module must have the folds in its loops, so the
+// comparison is not vacuous.
+#include "../test.h"
+#include "test_cpu_util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cpu/cpu.h"
+#include "exec/exec.h"
+#include "front/front.h"
+#include "pass/pass.h"
+
+static const char *runs_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[3, 4, 5, 6, 7, 8])\n"
+    "def runs(R=8, C=64, K=3):\n"
+    "    h = R // 2\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((R, C), 'float32'), B: T.Tensor((R, C), 'bfloat16'),\n"
+    "             Z: T.Tensor((R, C), 'float32'), OA: T.Tensor((K, R), 'float32'),\n"
+    "             OB: T.Tensor((K, R), 'float32'), OQ: T.Tensor((K, R, C), 'int8'),\n"
+    "             OF: T.Tensor((R, C), 'float32'), OG: T.Tensor((R, C), 'float32'),\n"
+    "             OC: T.Tensor((K, R), 'float32')):\n"
+    "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+    "            a = T.alloc_ub([h, C], 'float32')\n"
+    "            x = T.alloc_ub([h, C], 'float32')\n"
+    "            t = T.alloc_ub([h, C], 'float32')\n"
+    "            z = T.alloc_ub([h, C], 'float32')\n"
+    "            y = T.alloc_ub([h, C], 'float32')\n"
+    "            xh = T.alloc_ub([h, C], 'float16')\n"
+    "            q = T.alloc_ub([h, C], 'int8')\n"
+    "            bb = T.alloc_ub([h, C], 'bfloat16')\n"
+    "            mx = T.alloc_ub([h], 'float32')\n"
+    "            mn = T.alloc_ub([h], 'float32')\n"
+    "            mz = T.alloc_ub([h], 'float32')\n"
+    "            with T.Scope('V'):\n"
+    "                r0 = vid * h\n"
+    "                T.copy(A[r0 : r0 + h, :], a)\n"
+    "                T.copy(B[r0 : r0 + h, :], bb)\n"
+    "                T.copy(Z[r0 : r0 + h, :], z)\n"
+    "                for k in T.serial(K):\n"
+    "                    T.tile.cast(x, bb, mode='CAST_NONE', count=h * C)\n"
+    "                    T.tile.abs(t, x)\n"
+    "                    T.reduce_max(t, mx, dim=-1)\n"
+    "                    T.tile.mul(x, x, 1.5)\n"
+    "                    T.reduce_max(z, mn, dim=-1)\n"
+    "                    T.reduce_min(z, mz, dim=-1)\n"
+    "                    T.copy(mx, OA[k, r0 : r0 + h])\n"
+    "                    T.tile.clamp(x, x, -127.0, 127.0, h * C)\n"
+    "                    T.reduce_min(a, mx, dim=-1)\n"
+    "                    T.tile.round(x, x, h * C)\n"
+    "                    T.tile.cast(xh, x, mode='CAST_NONE', count=h * C)\n"
+    "                    T.copy(mn, OB[k, r0 : r0 + h])\n"
+    "                    T.copy(mz, OC[k, r0 : r0 + h])\n"
+    "                    T.tile.cast(q, xh, mode='CAST_NONE', count=h * C)\n"
+    "                    T.copy(q, OQ[k, r0 : r0 + h, :])\n"
+    "                    T.tile.add(a, a, 0.25)\n"
+    "                    T.tile.row_expand_mul(y, a, mx)\n"
+    "                    T.tile.add(y, y, x)\n"
+    "                    T.tile.sub(a, a, 0.25)\n"
+    "                T.copy(x, OF[r0 : r0 + h, :])\n"
+    "                T.copy(y, OG[r0 : r0 + h, :])\n"
+    "\n"
+    "    return main\n";
+
+static double special(int64_t i)
+{
+    static const double sp[] = {NAN,   INFINITY, -INFINITY, 0.0, -0.0,   1e-40, 300.0,
+                                -2e-7, 127.5,    -128.5,    2.5, -300.0, 0.4999};
+    if (i % 3 == 1) return sp[(i / 3) % (int64_t)(sizeof sp / sizeof sp[0])];
+    return ((double)((i * 40503) % 4001) - 2000.0) / 13.7;
+}
+
+// Rows of Z: a zero maximum whose first zero is -0, one whose first is +0,
+// a NaN, all -inf, zeros of both signs (a zero minimum too), then values <= 0
+// with a few zeros.
+static double zrow(int64_t r, int64_t c)
+{
+    switch (r) {
+    case 0: return c == 3 ? -0.0 : c == 9 ? 0.0 : -1.0 - (double)c;
+    case 1: return c == 2 ? 0.0 : c == 5 ? -0.0 : -2.0;
+    case 2: return c == 7 ? NAN : c == 1 ? 0.0 : -3.0;
+    case 3: return -INFINITY;
+    case 4: return c % 2 ? 0.0 : -0.0;
+    default: return c % 5 == 4 ? (c % 10 == 4 ? -0.0 : 0.0) : -(double)((r * 7 + c) % 13);
+    }
+}
+
+static void runs_case(tl_test_t *t, int64_t cols, const char *cflags)
+{
+    enum { R = 8 };
+    tl_arena_t arena;
+    tl_diag_t d;
+    tl_arena_init(&arena);
+    tl_diag_init(&d);
+    tl_kernel_t *k = NULL;
+    char cv[16];
+    snprintf(cv, sizeof cv, "%" PRId64, cols);
+    tl_front_arg_t fa[] = {{"C", cv}};
+    tl_front_opts_t fo = {.nargs = 1, .args = fa};
+    tl_pass_ctx_t pc = {.diag = &d, .verify = true};
+    setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
+    REQUIRE(!tl_front_compile_source(&arena, "runs.py", runs_src, &fo, &d, &k));
+    REQUIRE(!tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc));
+    int64_t s2[2] = {R, cols};
+    tl_tensor_t *in[3];
+    static const tl_dtype_t types[] = {TL_F32, TL_BF16, TL_F32};
+    for (int i = 0; i < 3; i++) {
+        REQUIRE(!tl_tensor_create(&in[i], types[i], 2, s2, NULL));
+        for (int64_t e = 0; e < R * cols; e++)
+            tl_tensor_set_flat(in[i], (size_t)e,
+                               i == 2 ? zrow(e / cols, e % cols) : special(e * 7 + i * 5));
+    }
+    tl_exec_t *x;
+    tl_cpu_t *c;
+    REQUIRE(tl_test_cpu_pair(k, cflags, &d, &x, &c));
+    static const char *ins[] = {"A", "B", "Z"};
+    static const char *outs[] = {"OA", "OB", "OC", "OQ", "OF", "OG"};
+    char label[48];
+    snprintf(label, sizeof label, "C=%" PRId64 " %s", cols, cflags ? cflags : "native");
+    REQUIRE(tl_test_cpu_compare(t, x, c, ins, in, 3, outs, 6, label));
+    // the folds are in the loop (the max of the abs; the max and min of z,
+    // refolded), the min of a (whose output a later op reads) is not
+    const char *src = tl_cpu_source(c);
+    REQUIRE(src);
+    CHECK(tl_test_count(src, "= _mm512_reduce_max_ps(a") == 2);
+    CHECK(tl_test_count(src, "= _mm512_reduce_min_ps(a") == 1);
+    CHECK(tl_test_count(src, "== 0.0f && !u") == 2);
+    CHECK(tl_test_count(src, "float m[64]") == (cols >= 64));
+    CHECK_EQ(d.nerrors, 0);
+    for (int i = 0; i < 3; i++) tl_tensor_destroy(in[i]);
+    tl_cpu_destroy(c);
+    tl_exec_destroy(x);
+    tl_arena_free(&arena);
+    tl_diag_free(&d);
+}
+
+TEST(cpu_fuse_runs_match_the_reference)
+{
+    runs_case(t, 64, NULL);
+    runs_case(t, 37, NULL);
+}
+
+TEST(cpu_fuse_runs_scalar_loops_match_the_reference)
+{
+    runs_case(t, 37, "-O2");
+}
