@@ -558,6 +558,8 @@ static void function(tl_cgen_t *g, const char *name, unsigned lanes, int lane)
     push(g, g->k->body, g->dev ? lanes : 1u << lane, TL_SIDE_NONE);
     g->out = out;
     if (g->npf) tl_cgen_line(g, "uintptr_t P[%d] = {0};", 2 * g->npf);
+    tl_cgen_line(g, "tlc_pfq_t Q;");
+    tl_cgen_line(g, "Q.head = Q.n = 0;");
     tl_buf_puts(g->out, tl_buf_cstr(&body));
     if (body.failed) g->out->failed = true;
     tl_buf_free(&body);

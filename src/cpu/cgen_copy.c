@@ -14,9 +14,11 @@
 // UB -> GM rows into tensors of TL_COPY_STREAM_BYTES or more with streaming
 // stores and a fence after the copy. A GM -> UB copy of at most two moved
 // dimensions also runs a software stride prefetcher: when its source moved
-// by the same distance twice in a row, the next box's lines are prefetched
-// (tlc_pf, per copy site and call of the function), so that a kernel that
-// walks a tensor row after row finds the next row in the cache.
+// by the same distance twice in a row, the next box is queued for prefetch
+// (tlc_pf, per copy site and call of the function) and the inline loops that
+// run next issue its lines, one per iteration (a burst of prefetches would
+// mostly be dropped), so that a kernel that walks a tensor row after row
+// finds the next row in the cache.
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,7 +254,8 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
             snprintf(step, sizeof step, "(%s) * %d", tl_buf_cstr(&t), sz);
             tl_buf_free(&t);
         }
-        tl_cgen_line(g, "tlc_pf(P + %d, s_, %s, %s, b%d * %d);", 2 * g->npf++, k == 2 ? "b0" : "1",
+        tl_cgen_line(g, "tlc_pf(P + %d, &Q, s_, %s, %s, b%d * %d);", 2 * g->npf++,
+                     k == 2 ? "b0" : "1",
                      step, k - 1, sz);
     }
     g->indent--;

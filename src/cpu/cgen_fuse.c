@@ -922,9 +922,15 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
             }
     }
     tl_cgen_line(g, "int64_t c = 0;");
+    // prefetches waiting (tlc_pf) go out one line per iteration
+    tl_cgen_line(g, "uintptr_t f%d = 0;", e->base);
+    tl_cgen_line(g, "const int64_t n%d = tlc_pf_take(&Q, &f%d);", e->base, e->base);
+    tl_cgen_line(g, "int64_t m%d = n%d;", e->base, e->base);
     tl_cgen_line(g, "for (; c + 16 <= INT64_C(%" PRId64 "); c += 16) {", len);
     g->indent++;
     tl_cgen_line(g, "const int64_t j = %s;", j);
+    tl_cgen_line(g, "if (m%d) __builtin_prefetch((const void *)f%d), f%d += 64, m%d--;", e->base,
+                 e->base, e->base, e->base);
     for (int i = 0; packed && i < gr->nsp; i++)
         if (gr->sp[i].vec) // a masked load: no read past the row operand
             tl_cgen_line(g,
@@ -940,6 +946,7 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
         if (e->dirty[i] && !gr->sp[i].dead) zstore(e, i);
     g->indent--;
     tl_cgen_line(g, "}");
+    tl_cgen_line(g, "tlc_pf_give(&Q, n%d, m%d);", e->base, e->base);
     for (int k = 0; k < gr->nop; k++)
         if (is_reduce(gr->op[k].s->op.code)) {
             tl_cgen_line(g, "float t%d_%d = _mm512_reduce_%s_ps(a%d_%d);", e->base, k,

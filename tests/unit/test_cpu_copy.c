@@ -108,6 +108,7 @@ static void copy_case(tl_test_t *t, int64_t m, int64_t n, const char *bad)
     const char *src = tl_cpu_source(c);
     REQUIRE(src);
     CHECK(tl_test_count(src, "tlc_pf(P + ") >= 4);
+    CHECK(tl_test_count(src, "tlc_pf_take(&Q") >= 1);
     CHECK(tl_test_count(src, "tlc_stream(d_") >= 2);
     CHECK(tl_test_count(src, "memset(M") >= 1);
     if (*bad == '1') {
