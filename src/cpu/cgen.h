@@ -84,7 +84,10 @@ typedef struct {
     uint8_t *defs;   // per var id: lanes that assign it (from the first pass)
     bool first_pass;
     bool uses_f16; // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
-    int npf;       // prefetch states of inline GM copies in the current function (P[2 * npf])
+    uint8_t *ro;     // per buffer id: GM inputs the kernel never writes (alias.h)
+    uint8_t *ubuse;  // per buffer id: how UB buffers are used (first pass, cgen_copy.c)
+    uint8_t *ubview; // per buffer id: a UB buffer read in place from GM (second pass)
+    bool views;      // some buffer is (the inline loops drain the prefetch queue Q)
     tl_cgen_frame_t frames[TL_CGEN_FRAMES]; // innermost last
     int nframes;
     int lost;                // frames not recorded (nested too deep): every span is live
@@ -140,5 +143,14 @@ bool tl_cgen_live(const tl_cgen_t *g, const tl_stmt_t *const *next, int n, int64
 // leaving the caller to emit the runtime call and close the brace; false
 // (nothing emitted) when s does not qualify.
 bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s);
+// UB buffers read in place (cgen_copy.c): in the first pass, statement s is
+// emitted other than as an op of an inline loop or a whole-buffer copy of a
+// read-only input (view_use), an inline loop writes buffer b (view_write);
+// between the passes, view_plan picks the buffers whose copies are elided.
+void tl_cgen_view_use(tl_cgen_t *g, const tl_stmt_t *s);
+void tl_cgen_view_write(tl_cgen_t *g, const tl_buffer_t *b);
+void tl_cgen_view_plan(tl_cgen_t *g);
+// Appends the address of UB buffer b's first byte on the current lane.
+void tl_cgen_ub_base(const tl_cgen_t *g, tl_buf_t *out, const tl_buffer_t *b);
 
 #endif

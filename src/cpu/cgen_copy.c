@@ -12,19 +12,16 @@
 // What runs is the library's copy: a clipped GM -> UB copy first zero-fills
 // its destination region, rows move with memcpy (UB and GM never overlap),
 // UB -> GM rows into tensors of TL_COPY_STREAM_BYTES or more with streaming
-// stores and a fence after the copy. A GM -> UB copy of at most two moved
-// dimensions also runs a software stride prefetcher: when its source moved
-// by the same distance twice in a row, the next box is queued for prefetch
-// (tlc_pf, per copy site and call of the function) and the inline loops that
-// run next issue its lines, one per iteration (a burst of prefetches would
-// mostly be dropped), so that a kernel that walks a tensor row after row
-// finds the next row in the cache.
+// stores and a fence after the copy. Whole-buffer copies of read-only inputs
+// into UB buffers that only inline loops read are elided when they can be,
+// and their region prefetched (see "UB buffers read in place" below).
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cpu/cgen.h"
 #include "exec/tileop.h"
+#include "pass/access.h"
 
 typedef struct {
     const tl_region_t *r;
@@ -63,6 +60,21 @@ static char *origin_text(const tl_cgen_t *g, const side_t *s)
         stride_text(&t, b, d);
     }
     tl_buf_printf(&t, ") * %d", tl_dtype_size(b->dtype));
+    return tl_buf_take(&t);
+}
+
+// Whether the GM side's region is one run of the tensor (after its first
+// dimension of extent > 1, every extent the tensor's), as a C condition.
+static char *contiguous(const side_t *gm)
+{
+    const tl_buffer_t *b = gm->r->buf;
+    tl_buf_t t;
+    tl_buf_init(&t);
+    tl_buf_puts(&t, "1");
+    int d = 0;
+    while (d < b->ndim && gm->ext[d] <= 1) d++;
+    for (d++; d < b->ndim; d++)
+        tl_buf_printf(&t, " && G%d_%d == INT64_C(%" PRId64 ")", b->id, d, gm->ext[d]);
     return tl_buf_take(&t);
 }
 
@@ -188,6 +200,21 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
         tl_buf_printf(&part, "%sb%d < INT64_C(%" PRId64 ")", i ? " || " : "", i, de);
         tl_buf_printf(&all, "%sb%d > 0", i ? " && " : "", i);
     }
+    const tl_buffer_t *vb = ub.r->buf;
+    bool view = down && g->ubview && g->ubview[vb->id];
+    if (view) { // unclipped, from contiguous GM: the buffer is read there
+        char *so = origin_text(g, &gm), *cont = contiguous(&gm);
+        tl_cgen_line(g, "if (!(%s) && %s) {", tl_buf_cstr(&part), cont);
+        tl_cgen_line(g, "    V%d_%d = (uint8_t *)(%s);", vb->id, g->lane, so);
+        tl_cgen_line(g, "    tlc_pf_box(&Q, V%d_%d, %" PRId64 ");", vb->id, g->lane,
+                     tl_buffer_bytes(vb));
+        tl_cgen_line(g, "} else {");
+        g->indent++;
+        tl_cgen_line(g, "V%d_%d = M%d_%d + INT64_C(%" PRId64 ");", vb->id, g->lane, g->lane,
+                     (int)TL_SCOPE_UB, g->x->addr[vb->id]);
+        free(so);
+        free(cont);
+    }
     if (down) {
         tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&part));
         g->indent++;
@@ -214,13 +241,15 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
                      (int)TL_COPY_STREAM_BYTES);
         tl_buf_free(&n);
     }
-    // rows: every moved dimension but the last is a loop
+    // rows of the last two moved dimensions in one call (tlc_rows), loops
+    // over the others
     tl_buf_t so_, do_;
     tl_buf_init(&so_);
     tl_buf_init(&do_);
     tl_buf_puts(&so_, "0");
     tl_buf_puts(&do_, "0");
-    for (int i = 0; i + 1 < l.k; i++) {
+    int outer = l.k > 2 ? l.k - 2 : 0, r = l.k >= 2 ? l.k - 2 : -1;
+    for (int i = 0; i < outer; i++) {
         tl_cgen_line(g, "for (int64_t i%d = 0; i%d < b%d; i%d++)", i, i, i, i);
         g->indent++;
         const tl_buffer_t *fb = from->r->buf, *tb = to->r->buf;
@@ -233,35 +262,123 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
             stride_text(&do_, tb, to->map[i]);
         }
     }
-    char row[512];
-    snprintf(row, sizeof row, "d_ + (%s) * %d, s_ + (%s) * %d, (size_t)b%d * %d", tl_buf_cstr(&do_),
-             sz, tl_buf_cstr(&so_), sz, k - 1, sz);
-    if (down)
-        tl_cgen_line(g, "memcpy(%s);", row);
-    else
-        tl_cgen_line(g, "if (big_) tlc_stream(%s); else memcpy(%s);", row, row);
+    tl_buf_t ss, ds;
+    tl_buf_init(&ss);
+    tl_buf_init(&ds);
+    tl_buf_puts(&ss, "0");
+    tl_buf_puts(&ds, "0");
+    if (r >= 0 && from->map[r] >= 0) {
+        tl_buf_printf(&ss, " + %d * ", sz);
+        stride_text(&ss, from->r->buf, from->map[r]);
+    }
+    if (r >= 0 && to->map[r] >= 0) {
+        tl_buf_printf(&ds, " + %d * ", sz);
+        stride_text(&ds, to->r->buf, to->map[r]);
+    }
+    char rows[16] = "1";
+    if (r >= 0) snprintf(rows, sizeof rows, "b%d", r);
+    tl_cgen_line(g, "tlc_rows(d_ + (%s) * %d, %s, s_ + (%s) * %d, %s, %s, b%d * %d, %s);",
+                 tl_buf_cstr(&do_), sz, tl_buf_cstr(&ds), tl_buf_cstr(&so_), sz, tl_buf_cstr(&ss),
+                 rows, k - 1, sz, down ? "0" : "big_");
     tl_buf_free(&so_);
     tl_buf_free(&do_);
-    g->indent -= l.k > 1 ? l.k - 1 : 0;
-    if (!down) {
-        tl_cgen_line(g, "if (big_) tlc_sfence();");
-    } else if (k <= 2) {
-        char step[256] = "0";
-        if (k == 2 && from->map[0] >= 0) {
-            tl_buf_t t;
-            tl_buf_init(&t);
-            stride_text(&t, gb, from->map[0]);
-            snprintf(step, sizeof step, "(%s) * %d", tl_buf_cstr(&t), sz);
-            tl_buf_free(&t);
-        }
-        tl_cgen_line(g, "tlc_pf(P + %d, &Q, s_, %s, %s, b%d * %d);", 2 * g->npf++,
-                     k == 2 ? "b0" : "1",
-                     step, k - 1, sz);
-    }
+    tl_buf_free(&ss);
+    tl_buf_free(&ds);
+    g->indent -= outer;
     g->indent--;
     tl_cgen_line(g, "}");
+    if (view) {
+        g->indent--;
+        tl_cgen_line(g, "}");
+    }
     g->indent--;
     tl_cgen_line(g, "} else {");
     g->indent++;
+    if (view)
+        tl_cgen_line(g, "V%d_%d = M%d_%d + INT64_C(%" PRId64 ");", vb->id, g->lane, g->lane,
+                     (int)TL_SCOPE_UB, g->x->addr[vb->id]);
     return true;
+}
+
+// --- UB buffers read in place -------------------------------------------------------------
+//
+// A UB buffer whose every write is an inline whole-buffer copy of a GM input
+// that the kernel never writes, and whose every read is an op of an inline
+// loop, is not written by those copies when they are not clipped and their
+// GM region is contiguous: the loops read the tensor in place through the
+// lane's pointer V<id>_<lane> (else it points at the buffer, after the copy
+// ran). The same values: the input does not change during the run, and
+// nothing else reads the buffer. A buffer that shares scratchpad bytes with
+// another is left alone (its copies would be the other's writes). The copy
+// queues the region for prefetch (tlc_pf_box), as the loops read it next.
+
+enum { USE_OTHER = 1, USE_COPY = 2 };
+
+// Whether s is a whole-buffer copy of a read-only input into UB (that qualifies inline).
+static bool view_copy(tl_cgen_t *g, const tl_stmt_t *s)
+{
+    tl_copy_layout_t l;
+    side_t gm, ub;
+    if (s->kind != TL_ST_OP || !analyse(g, &s->op, &l, &gm, &ub) || gm.at != 0 ||
+        !g->ro[gm.r->buf->id])
+        return false;
+    const tl_buffer_t *b = ub.r->buf;
+    for (int d = 0; d < b->ndim; d++) {
+        int64_t v;
+        if (!tl_cgen_const(g, ub.r->start[d], &v) || v != 0 || ub.ext[d] != b->shape[d])
+            return false;
+    }
+    return true;
+}
+
+static void on_use(void *arg, const tl_access_t *a)
+{
+    uint8_t *use = arg;
+    if (a->buf->scope == TL_SCOPE_UB) use[a->buf->id] |= USE_OTHER;
+}
+
+void tl_cgen_view_use(tl_cgen_t *g, const tl_stmt_t *s)
+{
+    if (view_copy(g, s))
+        g->ubuse[s->op.args[1].region.buf->id] |= USE_COPY;
+    else
+        tl_access_stmt(s, on_use, g->ubuse);
+}
+
+void tl_cgen_view_write(tl_cgen_t *g, const tl_buffer_t *b)
+{
+    g->ubuse[b->id] |= USE_OTHER;
+}
+
+void tl_cgen_view_plan(tl_cgen_t *g)
+{
+    const tl_kernel_t *k = g->k;
+    g->ubview = calloc((size_t)k->buffers.len + 1, 1);
+    if (!g->ubview) {
+        g->st = TL_ERR_NOMEM;
+        return;
+    }
+    for (int i = 0; i < k->buffers.len; i++) {
+        const tl_buffer_t *b = k->buffers.items[i];
+        int64_t at = g->x->addr[i], end = at + tl_buffer_bytes(b);
+        if (b->scope != TL_SCOPE_UB || g->ubuse[i] != USE_COPY || at < 0) continue;
+        bool alone = true;
+        for (int j = 0; j < k->buffers.len; j++) {
+            const tl_buffer_t *o = k->buffers.items[j];
+            int64_t oa = g->x->addr[j];
+            if (j != i && o->scope == TL_SCOPE_UB && oa < end && at < oa + tl_buffer_bytes(o))
+                alone = false;
+        }
+        g->ubview[i] = alone;
+        g->views |= alone;
+    }
+}
+
+void tl_cgen_ub_base(const tl_cgen_t *g, tl_buf_t *out, const tl_buffer_t *b)
+{
+    if (g->ubview && g->ubview[b->id])
+        tl_buf_printf(out, "V%d_%d", b->id, g->lane);
+    else
+        tl_buf_printf(out, "(M%d_%d + INT64_C(%" PRId64 "))", g->lane, (int)TL_SCOPE_UB,
+                      g->x->addr[b->id]);
 }

@@ -899,6 +899,12 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     int64_t len = packed ? gr->n : cols;
     char j[64];
     snprintf(j, sizeof j, gr->cols && !packed ? "r * INT64_C(%" PRId64 ") + c" : "c", cols);
+    // the prefetches of GM regions read in place go out one line per iteration
+    if (g->views) {
+        tl_cgen_line(g, "uintptr_t f%d = 0;", e->base);
+        tl_cgen_line(g, "const int64_t n%d = tlc_pf_take(&Q, &f%d);", e->base, e->base);
+        tl_cgen_line(g, "int64_t m%d = n%d;", e->base, e->base);
+    }
     if (packed) {
         tl_buf_t q;
         tl_buf_init(&q);
@@ -922,15 +928,12 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
             }
     }
     tl_cgen_line(g, "int64_t c = 0;");
-    // prefetches waiting (tlc_pf) go out one line per iteration
-    tl_cgen_line(g, "uintptr_t f%d = 0;", e->base);
-    tl_cgen_line(g, "const int64_t n%d = tlc_pf_take(&Q, &f%d);", e->base, e->base);
-    tl_cgen_line(g, "int64_t m%d = n%d;", e->base, e->base);
     tl_cgen_line(g, "for (; c + 16 <= INT64_C(%" PRId64 "); c += 16) {", len);
     g->indent++;
     tl_cgen_line(g, "const int64_t j = %s;", j);
-    tl_cgen_line(g, "if (m%d) __builtin_prefetch((const void *)f%d), f%d += 64, m%d--;", e->base,
-                 e->base, e->base, e->base);
+    if (g->views)
+        tl_cgen_line(g, "if (m%d) __builtin_prefetch((const void *)f%d), f%d += 64, m%d--;",
+                     e->base, e->base, e->base, e->base);
     for (int i = 0; packed && i < gr->nsp; i++)
         if (gr->sp[i].vec) // a masked load: no read past the row operand
             tl_cgen_line(g,
@@ -946,7 +949,6 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
         if (e->dirty[i] && !gr->sp[i].dead) zstore(e, i);
     g->indent--;
     tl_cgen_line(g, "}");
-    tl_cgen_line(g, "tlc_pf_give(&Q, n%d, m%d);", e->base, e->base);
     for (int k = 0; k < gr->nop; k++)
         if (is_reduce(gr->op[k].s->op.code)) {
             tl_cgen_line(g, "float t%d_%d = _mm512_reduce_%s_ps(a%d_%d);", e->base, k,
@@ -973,6 +975,7 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
         g->indent--;
         tl_cgen_line(g, "}");
     }
+    if (g->views) tl_cgen_line(g, "tlc_pf_give(&Q, n%d, m%d);", e->base, e->base);
 }
 
 static bool narrows(const group_t *gr, const fop_t *o)
@@ -1054,8 +1057,13 @@ static void emit(tl_cgen_t *g, group_t *gr)
     for (int i = 0; i < gr->nsp; i++) {
         const span_t *s = &gr->sp[i];
         const char *t = store_type(s->buf->dtype);
-        tl_cgen_line(g, "%s *const p%d_%d = (%s *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", t, e.base,
-                     i, t, g->lane, (int)TL_SCOPE_UB, g->x->addr[s->buf->id], s->off);
+        tl_buf_t base;
+        tl_buf_init(&base);
+        tl_cgen_ub_base(g, &base, s->buf);
+        tl_cgen_line(g, "%s *const p%d_%d = (%s *)(%s) + %s;", t, e.base, i, t, tl_buf_cstr(&base),
+                     s->off);
+        tl_buf_free(&base);
+        if (g->first_pass && (s->written || s->red)) tl_cgen_view_write(g, s->buf);
         e.val[i] = -1;
     }
     char names[MAX_OPS][2][48];
@@ -1279,6 +1287,7 @@ static int fuse_rsum(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t 
         g->lane = l;
         ok = analyse_rsum(g, s, &o);
         cand_free(&o.c);
+        if (ok && g->first_pass) tl_cgen_view_use(g, s);
     }
     for (int l = 0; ok && l < TL_CGEN_LANES; l++) {
         if (!(lanes >> l & 1)) continue;

@@ -135,11 +135,7 @@ static void fuse_case(tl_test_t *t, int64_t rows, int64_t cols, const char *cfla
     snprintf(cv, sizeof cv, "%" PRId64, cols);
     snprintf(rv, sizeof rv, "%" PRId64, rows);
     tl_front_arg_t fa[] = {{"C", cv}, {"R", rv}};
-    tl_front_opts_t fo = {.nargs = 2, .args = fa};
-    tl_pass_ctx_t pc = {.diag = &d, .verify = true};
-    setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
-    REQUIRE(!tl_front_compile_source(&arena, "fuse.py", fuse_src, &fo, &d, &k));
-    REQUIRE(!tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc));
+    REQUIRE((k = tl_test_cpu_kernel(&arena, &d, "fuse.py", fuse_src, 2, fa)));
     int64_t s2[2] = {rows, cols}, s1[1] = {rows};
     tl_tensor_t *a = tensor(TL_F32, 2, s2, 0), *v = tensor(TL_F32, 1, s1, 5),
                 *b = tensor(TL_BF16, 2, s2, 11);

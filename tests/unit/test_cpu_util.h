@@ -4,12 +4,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../test.h"
 #include "cpu/cpu.h"
 #include "exec/exec.h"
+#include "front/front.h"
+#include "pass/pass.h"
 #include "rt/tensor.h"
 
 // How many elements of `got` differ from `want` (same dtype and size) in their
@@ -36,6 +39,22 @@ static inline int tl_test_count(const char *s, const char *what)
     int n = 0;
     for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
     return n;
+}
+
+// Kernel source `src` (file name `name`, factory arguments args[0..nargs))
+// through the front end and the cpu pipeline (modules cached under the
+// test's directory); NULL on an error (in d).
+static inline tl_kernel_t *tl_test_cpu_kernel(tl_arena_t *arena, tl_diag_t *d, const char *name,
+                                              const char *src, int nargs, tl_front_arg_t *args)
+{
+    tl_front_opts_t fo = {.nargs = nargs, .args = args};
+    tl_pass_ctx_t pc = {.diag = d, .verify = true};
+    tl_kernel_t *k = NULL;
+    setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
+    if (tl_front_compile_source(arena, name, src, &fo, d, &k) ||
+        tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc))
+        return NULL;
+    return k;
 }
 
 // The reference executor and the cpu module (compiled with cflags; NULL:
