@@ -167,3 +167,47 @@ double tl_arch_l2_bpc(const tl_arch_t *a)
 {
     return a->l2_gbps * 1e9 / (a->clock_mhz * 1e6);
 }
+
+// row 45 and §4.2 by op: the latency after a vector instruction's last repeat
+int tl_arch_vec_latency(const tl_arch_t *a, tl_opcode_t op)
+{
+    switch (op) {
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_ROW_EXPAND_SUB: return a->vec_lat_add;
+    case TL_OP_MUL:
+    case TL_OP_AXPY:
+    case TL_OP_MUL_ADD_DST:
+    case TL_OP_ROW_EXPAND_MUL: return a->vec_lat_mul;
+    case TL_OP_DIV:
+    case TL_OP_SQRT:
+    case TL_OP_ROW_EXPAND_DIV: return a->vec_lat_div;
+    case TL_OP_EXP:
+    case TL_OP_LN:
+    case TL_OP_SIGMOID:
+    case TL_OP_SILU:
+    case TL_OP_POW:
+    case TL_OP_SIN:
+    case TL_OP_COS: return a->vec_lat_exp;
+    case TL_OP_RSQRT:
+    case TL_OP_RECIPROCAL: return a->vec_lat_rsqrt;
+    case TL_OP_MAX:
+    case TL_OP_MIN:
+    case TL_OP_RELU:
+    case TL_OP_LEAKY_RELU:
+    case TL_OP_ABS:
+    case TL_OP_CLAMP:
+    case TL_OP_CLAMP_MAX:
+    case TL_OP_CLAMP_MIN: return a->vec_lat_max;
+    case TL_OP_REDUCE_SUM:
+    case TL_OP_REDUCE_MAX:
+    case TL_OP_REDUCE_MIN: return a->vec_lat_reduce;
+    case TL_OP_AND:
+    case TL_OP_OR:
+    case TL_OP_XOR:
+    case TL_OP_SHL:
+    case TL_OP_SHR:
+    case TL_OP_NOT: return a->vec_lat_int;
+    default: return a->vec_lat_other;
+    }
+}
