@@ -15,6 +15,8 @@ static const struct {
     {"TL_ASCEND_AUTO_CV_SYNC", "tl.ascend_auto_cross_core_sync"},
     // tilec's own: intra_sync's barrier-after-every-op baseline (benchmarks)
     {"TILEC_SYNC_BASELINE", "tl.tilec_sync_baseline"},
+    // tilec's own: the schedule pass (on unless set to False)
+    {"TILEC_SCHEDULE", "tl.tilec_schedule"},
 };
 
 static tl_value_t *make_jit(tl_eval_t *ev, tl_value_t *factory, tl_call_t *cfg)
@@ -179,7 +181,8 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
             bool on;
             if (!tl_value_to_flag(ev, pass_configs->dict.values[i], pc_loc, "a pass_configs value", &on)) return false;
             bool *flags[] = {&k->config.auto_sync, &k->config.memory_planning, &k->config.auto_cv_combine,
-                             &k->config.auto_cv_sync, &k->config.sync_baseline};
+                             &k->config.auto_cv_sync, &k->config.sync_baseline,
+                             &k->config.schedule};
             *flags[w] = on;
         }
     } else if (pass_configs && pass_configs->kind != TL_V_NONE) {

@@ -195,6 +195,7 @@ tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc)
     k->name = tl_arena_strdup(a, name);
     k->loc = loc;
     k->config.target = "auto";
+    k->config.schedule = true;
     return k;
 }
 

@@ -220,6 +220,8 @@ struct tl_buffer {
     int64_t addr;        // planned byte address in its scratchpad, -1 until planned
     bool addr_pinned;    // set by T.annotate_address
     bool internal;       // created by a pass (e.g. a GM workspace for L0C->UB)
+    int version_group;   // pipelined: the loop this is one of the versions of (from 1), else 0
+    int version;         // and which version (0: the original buffer)
     tl_scope_t declared; // scope as written (SHARED/FRAGMENT before inference)
 };
 
@@ -406,6 +408,7 @@ typedef struct {
     bool auto_cv_combine;  // TL_ASCEND_AUTO_CV_COMBINE
     bool auto_cv_sync;     // TL_ASCEND_AUTO_CV_SYNC
     bool sync_baseline;    // tilec: intra_sync puts barrier_all after every op (a baseline)
+    bool schedule;         // tilec: the schedule pass reorders straight-line code (default on)
     const char *target;    // "auto", "ascendc", "pto"
 } tl_config_t;
 

@@ -75,8 +75,21 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     }
     default: break;
     }
-    if (tl_op_info(op->code)->cls == TL_OPC_REDUCE)
-        return op->clear && !op->real_shape[0] && !op->real_shape[1];
+    if (tl_op_info(op->code)->cls == TL_OPC_REDUCE) {
+        if (!op->clear) return false;
+        if (!op->real_shape[0] && !op->real_shape[1]) return true;
+        // real_shape restricts a 2-D input to its valid rows and columns: one
+        // result per valid row (dim -1) or column (dim 0), from the start of
+        // the output (tileop_reduce.c); the output is full when they fill it
+        const tl_region_t *in = &op->args[0].region;
+        int64_t rows, cols;
+        if (in->ndim != 2 || !tl_ir_is_const_int(in->extent[0], &rows) ||
+            !tl_ir_is_const_int(in->extent[1], &cols))
+            return false;
+        if (op->real_shape[0]) rows = op->real_shape[0];
+        if (op->real_shape[1]) cols = op->real_shape[1];
+        return (op->dim == 0 ? cols : rows) == count;
+    }
     // An optional trailing scalar is an element count (gather's is a base address).
     const char *sig = tl_op_info(op->code)->signature;
     int required = 0;

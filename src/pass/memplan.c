@@ -115,9 +115,18 @@ static bool cross_pipe(const item_t *a, const item_t *b)
     return a->pipes && b->pipes && (m & (m - 1));
 }
 
+// Whether a and b are two versions of a buffer of one pipelined loop: the
+// unrolled iterations use them apart so that their ops can interleave (the
+// schedule pass), which one address would forbid.
+static bool versions(const item_t *a, const item_t *b)
+{
+    const tl_buffer_t *x = a->b, *y = b->b;
+    return x->version_group && x->version_group == y->version_group && x->version != y->version;
+}
+
 static bool apart(const item_t *a, const item_t *b, share_t share)
 {
-    return live_together(a, b) || (share == SHARE_ONE_PIPE && cross_pipe(a, b));
+    return live_together(a, b) || (share == SHARE_ONE_PIPE && (cross_pipe(a, b) || versions(a, b)));
 }
 
 static int cmp_i64(const void *a, const void *b)

@@ -18,8 +18,10 @@ static const tl_pass_t ref_pipeline[] = {
 // because multi-buffering is a sequential transformation of that program and
 // the split and both sync passes must see the final loop structure (the
 // versions of the cube/vector hand-offs, whose flags cross_sync places); memory
-// planning after every pass that adds, copies or moves statements and before
-// intra_sync, which works on planned address ranges.
+// planning after every pass that adds, copies or moves statements; the
+// schedule after it (it reorders the final per-core programs, keeping every
+// dependence on planned address ranges, so that chains of dependent ops
+// interleave) and before intra_sync, which syncs the order it finds.
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"dev_order", "physical scopes", tl_pass_dev_order},
@@ -29,6 +31,7 @@ static const tl_pass_t npu_pipeline[] = {
     {"cv_split", "physical scopes; no copy between cube and vector memory", tl_pass_cv_split},
     {"cross_sync", "cv_split's per-core programs", tl_pass_cross_sync},
     {"memplan", "physical scopes, final statement order", tl_pass_memplan},
+    {"schedule", "per-core programs, planned addresses, no intra-core syncs", tl_pass_schedule},
     {"intra_sync", "per-core programs, planned addresses", tl_pass_intra_sync},
 };
 

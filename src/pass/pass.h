@@ -45,6 +45,9 @@ tl_status_t tl_pass_cv_split(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 tl_status_t tl_vid_split_run(tl_kernel_t *k, tl_stmt_t *vscope, tl_pass_ctx_t *ctx);
 // cross_sync.c: cross-core flags for GM hand-offs (TL_ASCEND_AUTO_CV_SYNC).
 tl_status_t tl_pass_cross_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// schedule.c: latency-aware reordering of each core's straight-line code
+// (after memplan, before intra_sync; tl.tilec_schedule).
+tl_status_t tl_pass_schedule(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // intra_sync.c: pipe flags and barriers on each core (TL_ASCEND_AUTO_SYNC);
 // tl_intra_sync_count counts the syncs a pass inserted, by kind.
 tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx);

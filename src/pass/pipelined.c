@@ -79,6 +79,7 @@ typedef struct {
     versioned_t vers[MAX_VERS];
     int nvers;
     const tl_stmt_t *skip; // the loop, while looking for uses outside it
+    int loop_id;           // counts the loops pipelined (buffer version groups)
 } pipe_t;
 
 static bool flatten(pipe_t *p, tl_stmt_t *s)
@@ -226,6 +227,8 @@ static bool version_n(pipe_t *p, tl_buffer_t *b, int n)
     v->b = b;
     v->n = n;
     v->v[0] = b;
+    b->version_group = p->loop_id;
+    b->version = 0;
     for (int i = 1; i < n; i++) {
         char name[128];
         snprintf(name, sizeof name, "%s_v%d", b->name, i);
@@ -235,6 +238,8 @@ static bool version_n(pipe_t *p, tl_buffer_t *b, int n)
         memcpy(c->gm_shape, b->gm_shape, sizeof c->gm_shape);
         c->declared = b->declared;
         c->internal = true;
+        c->version_group = p->loop_id;
+        c->version = i;
         if (b->scope == TL_SCOPE_GM) add_param(p->k, c);
         v->v[i] = c;
     }
@@ -331,6 +336,39 @@ static void version_handoffs(pipe_t *p)
         while (n >= 2 && (p->s % n || (int64_t)(n - 1) * size > room)) n--;
         if (n >= 2 && !version_n(p, b, n)) return;
     }
+}
+
+// Vector-only loops of a kernel the schedule pass reorders (auto sync): every
+// UB buffer whose value is fresh in each iteration (nothing outside the loop
+// uses it, its value does not flow around the back edge) gets s versions too,
+// when all of them fit together with every buffer of UB without sharing an
+// address. The s unrolled iterations then touch separate buffers, so the
+// schedule pass can interleave their chains of dependent vector ops (one
+// pipe barrier orders a pair of independent ops instead of one).
+static void version_locals(pipe_t *p)
+{
+    tl_kernel_t *k = p->k;
+    if (!k->config.auto_sync || !k->config.schedule || k->config.sync_baseline) return;
+    const tl_stmt_t *body = p->loop->for_.body;
+    tl_buffer_t *cand[MAX_VERS];
+    int n = 0;
+    int64_t extra = 0;
+    for (int i = 0; i < k->buffers.len; i++) {
+        tl_buffer_t *b = k->buffers.items[i];
+        if (b->scope == TL_SCOPE_GM || b->scope == TL_SCOPE_VAR || !accesses(body, NULL, b))
+            continue;
+        if (b->scope != TL_SCOPE_UB) return; // cube memory: not vector-only
+        bool done = false;
+        for (int v = 0; v < p->nvers; v++) done |= p->vers[v].b == b;
+        if (done || b->addr_pinned || accesses(k->body, p->skip, b) ||
+            tl_live_carried(k, p->loop, b))
+            continue;
+        if (n == MAX_VERS || p->nvers + n >= MAX_VERS) return;
+        cand[n++] = b;
+        extra += (int64_t)(p->s - 1) * TL_ALIGN_UP(tl_buffer_bytes(b), tl_memplan_align(b->scope));
+    }
+    if (!n || extra > tl_memplan_capacity(k, TL_SCOPE_UB) - unshared_bytes(k, TL_SCOPE_UB)) return;
+    for (int i = 0; i < n; i++) version(p, cand[i]);
 }
 
 // A GM workspace the runtime allocates (a pass's, or one named by
@@ -726,6 +764,7 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
 {
     p->loop = l;
     p->skip = l;
+    p->loop_id++;
     p->s = l->for_.num_stages;
     p->d = p->s - 1;
     p->n = 0;
@@ -750,7 +789,10 @@ static tl_stmt_t *pipelined(pipe_t *p, tl_stmt_t *l)
     collect_workspaces(p);
     bool mixed = false;
     for (int i = 0; i < p->nvers; i++) mixed |= p->vers[i].b->scope == TL_SCOPE_GM;
-    if (!mixed) version_handoffs(p);
+    if (!mixed) {
+        version_handoffs(p);
+        version_locals(p);
+    }
     if (!nloads) p->d = 0; // nothing to issue ahead: the versions alone let the pipes overlap
     if (!nloads && !p->nvers)
         return serial(p,

@@ -133,3 +133,15 @@ tl_buffer_t *pk_buffer(const tl_kernel_t *k, const char *name)
     }
     return NULL;
 }
+
+const char *pk_dump(const pk_t *p)
+{
+    return tl_buf_cstr((tl_buf_t *)&p->dump);
+}
+
+int pk_occurrences(const pk_t *p, const char *what)
+{
+    int n = 0;
+    for (const char *d = pk_dump(p); (d = strstr(d, what)); d++) n++;
+    return n;
+}

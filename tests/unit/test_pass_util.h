@@ -42,6 +42,9 @@ tl_status_t pk_run(pk_t *p, const pk_spec_t *s, uint64_t seed, tl_buf_t *out);
 // step fails or the outputs differ.
 bool pk_same_results(const pk_spec_t *s, const pk_pass_fn *passes, uint64_t seed, pk_t *got,
                      tl_buf_t *why);
+// The IR printed after the passes, and how often `what` occurs in it.
+const char *pk_dump(const pk_t *p);
+int pk_occurrences(const pk_t *p, const char *what);
 // Number of statements in k's body (recursively) for which pred is true.
 int pk_count(const tl_kernel_t *k, bool (*pred)(const tl_stmt_t *s));
 // The buffer named `name`, or NULL.
