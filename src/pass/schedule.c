@@ -1175,16 +1175,16 @@ static cost_t schedule_items(sched_t *S, tl_stmt_t *seq, bool body, summary_t *s
 
 static void schedule_seq(sched_t *S, tl_stmt_t *seq, bool body)
 {
-    if (!seq || seq->kind != TL_ST_SEQ || S->oom) return;
+    if (!seq || seq->kind != TL_ST_SEQ || !seq->seq.n || S->oom) return;
     flatten(S->k, seq);
     unrolled_t un[64];
     int nun = unroll_small(S, seq, un, 64), n0 = seq->seq.n;
-    tl_stmt_t **orig = malloc(sizeof *orig * (size_t)(2 * n0 + 1));
+    tl_stmt_t **orig = malloc(sizeof *orig * ((size_t)TL_MAX(n0, 0) * 2 + 1));
     if (!orig) {
         S->oom = true;
         return;
     }
-    memcpy(orig, seq->seq.items, sizeof *orig * (size_t)n0);
+    if (n0) memcpy(orig, seq->seq.items, sizeof *orig * (size_t)n0);
     int nf = fuse_all(S, seq);
     summary_t sum;
     bool moved;
