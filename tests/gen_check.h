@@ -10,6 +10,7 @@
 #include "exec/exec.h"
 #include "npu/sim.h"
 #include "pass/pass.h"
+#include "rt/rng.h"
 #include "rt/compare.h"
 
 typedef enum { GEN_OK, GEN_COMPILE, GEN_REF, GEN_SIM, GEN_RACE, GEN_VALUES } gen_result_t;
@@ -24,9 +25,10 @@ static inline tl_kernel_t *gen_compile(tl_arena_t *a, const char *src, int pipel
 }
 
 // Returns what failed; the diagnostics (and the source) are in *d.
-static inline gen_result_t gen_check(const uint8_t *bytes, size_t n, tl_buf_t *src, tl_diag_t *d)
+static inline gen_result_t gen_check_loops(const uint8_t *bytes, size_t n, bool pipelined,
+                                           tl_buf_t *src, tl_diag_t *d)
 {
-    gen_kernel(bytes, n, src);
+    gen_kernel_loops(bytes, n, pipelined, src);
     gen_result_t res = GEN_OK;
     tl_arena_t ra, na;
     tl_arena_init(&ra);
@@ -78,6 +80,20 @@ done:
     tl_arena_free(&ra);
     tl_arena_free(&na);
     return res;
+}
+
+static inline gen_result_t gen_check(const uint8_t *bytes, size_t n, tl_buf_t *src, tl_diag_t *d)
+{
+    return gen_check_loops(bytes, n, false, src, d);
+}
+
+// The next program of a seeded sequence: 96 bytes from r.
+static inline gen_result_t gen_check_random(tl_rng_t *r, bool pipelined, tl_buf_t *src,
+                                            tl_diag_t *d)
+{
+    uint8_t bytes[96];
+    for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)tl_rng_below(r, 256);
+    return gen_check_loops(bytes, sizeof bytes, pipelined, src, d);
 }
 
 static inline const char *gen_result_name(gen_result_t r)

@@ -16,6 +16,7 @@
 #define TL_TESTS_GEN_KERNEL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 typedef struct {
     const uint8_t *p;
     size_t n, i;
+    bool pipelined; // loops may be T.Pipelined (a byte more per loop decides)
 } gen_bytes_t;
 
 static inline unsigned gen_take(gen_bytes_t *g, unsigned mod)
@@ -113,7 +115,10 @@ static inline void gen_stmt(gen_bytes_t *g, tl_buf_t *o, int ind, unsigned *writ
         break;
     default: { // a loop whose body reuses tiles (loop-carried dependences)
         int trips = 1 + (int)gen_take(g, 3);
-        gen_line(o, ind, "for it in T.serial(%d):", trips);
+        if (g->pipelined && gen_take(g, 2)) // the unrolled, multi-buffered form
+            gen_line(o, ind, "for it in T.Pipelined(%d, num_stages=2):", trips + 2);
+        else
+            gen_line(o, ind, "for it in T.serial(%d):", trips);
         unsigned before = *written;
         int body = 1 + (int)gen_take(g, 3);
         for (int k = 0; k < body; k++) gen_stmt(g, o, ind + 4, written, depth + 1);
@@ -123,10 +128,11 @@ static inline void gen_stmt(gen_bytes_t *g, tl_buf_t *o, int ind, unsigned *writ
     }
 }
 
-// The kernel source for the bytes (NUL-terminated in o).
-static inline void gen_kernel(const uint8_t *bytes, size_t n, tl_buf_t *o)
+// The kernel source for the bytes (NUL-terminated in o); with `pipelined`, a
+// loop is T.Pipelined(trips + 2, num_stages=2) when a byte more says so.
+static inline void gen_kernel_loops(const uint8_t *bytes, size_t n, bool pipelined, tl_buf_t *o)
 {
-    gen_bytes_t g = {bytes, n, 0};
+    gen_bytes_t g = {bytes, n, 0, pipelined};
     int M = gen_take(&g, 2) ? 16 : 8;
     int N = gen_take(&g, 2) ? 64 : 32;
     int blocks = 1 + (int)gen_take(&g, 3);
@@ -158,6 +164,12 @@ static inline void gen_kernel(const uint8_t *bytes, size_t n, tl_buf_t *o)
         if (written & (1u << k)) gen_line(o, ind, "T.tile.add(t0, t0, t%d)", k);
     gen_line(o, ind, "T.copy(t0, Y[row, 0])");
     tl_buf_puts(o, "    return main\n");
+}
+
+// The kernel source for the bytes, loops always T.serial.
+static inline void gen_kernel(const uint8_t *bytes, size_t n, tl_buf_t *o)
+{
+    gen_kernel_loops(bytes, n, false, o);
 }
 
 #endif

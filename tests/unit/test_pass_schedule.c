@@ -5,6 +5,7 @@
 // the program's as written, and the simulator finds no race after intra_sync.
 #include "../test.h"
 
+#include "../gen_check.h"
 #include "check/backends.h"
 #include "test_pass_util.h"
 
@@ -390,4 +391,29 @@ TEST(schedule_interleaves_the_iterations_of_a_pipelined_loop)
     }
     pk_free(&a);
     pk_free(&b);
+}
+
+// Random developer-mode kernels (tests/gen_kernel.h) whose loops are often
+// T.Pipelined: through the NPU pipeline (versions, unrolled iterations,
+// fusion, schedule), race-free on the simulator and equal to the reference.
+TEST(schedule_random_kernels_with_pipelined_loops)
+{
+    int n = tl_test_sanitized() ? 40 : 300, fails = 0, pipelined = 0;
+    tl_rng_t r;
+    tl_rng_seed(&r, 20261203);
+    tl_buf_t src;
+    tl_diag_t d;
+    tl_buf_init(&src);
+    tl_diag_init(&d);
+    for (int p = 0; p < n && fails < 3; p++, tl_buf_clear(&src), tl_diag_clear(&d)) {
+        gen_result_t res = gen_check_random(&r, true, &src, &d);
+        pipelined += strstr(tl_buf_cstr(&src), "T.Pipelined") != NULL;
+        if (res == GEN_OK) continue;
+        fails++;
+        tl_test_fail(t, __FILE__, __LINE__, "program %d: %s\n%s\n--- source ---\n%s", p,
+                     gen_result_name(res), tl_diag_text(&d), tl_buf_cstr(&src));
+    }
+    tl_diag_free(&d);
+    tl_buf_free(&src);
+    CHECK(pipelined > n / 5);
 }
