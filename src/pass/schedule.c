@@ -29,6 +29,7 @@
 //
 // Method, per sequence (inner sequences first, so that loops and ifs are
 // priced with their bodies' final order):
+//  - plain sequences inside it (a macro's body) become part of it;
 //  - small loops (constant trip count 2..8, bodies of tile ops and stores, at
 //    most 32 statements unrolled) are unrolled into the sequence so that their
 //    statements can interleave with others; when the sequence keeps its order
