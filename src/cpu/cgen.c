@@ -657,6 +657,7 @@ tl_status_t tl_cgen_module(const tl_kernel_t *k, tl_exec_t *x, tl_cgen_result_t 
     out->nsites = g.nsites ? g.nsites : 1;
     out->dev = g.dev;
     out->needs_coro = has_waits(k->body);
+    out->pch_header = g.uses_f16 ? tl_cgen_pch_header : NULL;
     return TL_OK;
 }
 

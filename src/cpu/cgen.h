@@ -35,14 +35,18 @@ typedef struct {
     char *source;          // the C text (heap)
     tl_cgen_site_t *sites; // sites[1..nsites) (0 is unused); heap
     int nsites;
-    bool dev;        // developer mode: one `block` function
-    bool needs_coro; // has cross-core waits or T.sync_all
+    bool dev;               // developer mode: one `block` function
+    bool needs_coro;        // has cross-core waits or T.sync_all
+    const char *pch_header; // the system headers worth precompiling (jit.h), or NULL
 } tl_cgen_result_t;
 
 extern const char tl_cgen_prelude[];
 // Span conversions float16 <-> float32 for inline loops; emitted only when used
 // (it includes <immintrin.h>, which costs the compiler about 0.2 s).
 extern const char tl_cgen_prelude_f16[];
+// The system #include lines of a module with tl_cgen_prelude_f16, as one
+// header for the JIT to precompile (the module keeps its own #include lines).
+extern const char tl_cgen_pch_header[];
 
 // Generates the module for k. x is an executor created for k (its side
 // analysis and memory layout are used). The source ends before the module's
@@ -83,7 +87,7 @@ typedef struct {
     bool checked;    // the current statement has run-time checks
     uint8_t *defs;   // per var id: lanes that assign it (from the first pass)
     bool first_pass;
-    bool uses_f16; // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
+    bool uses_f16;   // an inline loop converts float16 (tl_cgen_prelude_f16 is needed)
     uint8_t *ro;     // per buffer id: GM inputs the kernel never writes (alias.h)
     uint8_t *ubuse;  // per buffer id: how UB buffers are used (first pass, cgen_copy.c)
     uint8_t *ubview; // per buffer id: a UB buffer read in place from GM (second pass)

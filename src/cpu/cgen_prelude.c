@@ -227,6 +227,16 @@ const char tl_cgen_prelude[] =
 // vector form (TLC_V512): the results of tlc_f16_f32 and
 // tlc_f32_f16 (round to nearest even, subnormals kept, a NaN input becomes
 // sign | 0x7e00, fixed up after the instruction keeps its payload).
+const char tl_cgen_pch_header[] = "#include <stdint.h>\n"
+                                   "#include <string.h>\n"
+                                   "#include <math.h>\n"
+                                   "#if defined(__SSE2__)\n"
+                                   "#include <emmintrin.h>\n"
+                                   "#endif\n"
+                                   "#if defined(__AVX512F__) || (defined(__F16C__) && defined(__AVX__))\n"
+                                   "#include <immintrin.h>\n"
+                                   "#endif\n";
+
 const char tl_cgen_prelude_f16[] =
     "#if defined(__AVX512F__) || (defined(__F16C__) && defined(__AVX__))\n"
     "#include <immintrin.h>\n"

@@ -32,6 +32,7 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
         st = tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
         goto fail;
     }
+    if (!c->opts.jit.pch_header) c->opts.jit.pch_header = c->gen.pch_header;
     if ((st = tl_jit_load(c->source, key, &c->opts.jit, &c->jit, d))) goto fail;
     c->mod = c->jit.module;
     if ((st = tl_pool_create(&c->pool, c->opts.threads, d))) goto fail;

@@ -268,33 +268,119 @@ static bool try_open(const char *so, const char *ok, const char *key, tl_jit_t *
     return true;
 }
 
-static tl_status_t compile(const char *source, const char *dir, const char *key,
-                           const tl_jit_opts_t *o, const char *so, const char *ok, tl_diag_t *d)
+// Runs the compiler on one input: cc CFLAGS FIXED [EXTRA...] -o OUT IN [-lm].
+// `header` true compiles a header (-x c-header, no -shared, no libraries).
+static int run_cc(const tl_jit_opts_t *o, const char *include, bool header, const char *out,
+                  const char *in, char **text)
 {
-    static int counter;
-    char base[4200], csrc[4300], tmp_so[4300], tmp_ok[4300];
-    snprintf(base, sizeof base, "%s/%s.%ld.%d", dir, key, (long)getpid(),
+    char *s1, *s2, *argv[3 * MAX_ARGS];
+    int n = split(compiler(o), &s1, argv, MAX_ARGS);
+    n += split(cflags(o), &s2, argv + n, MAX_ARGS);
+    for (int i = 0; fixed_flags[i]; i++)
+        if (!header || strcmp(fixed_flags[i], "-shared")) argv[n++] = (char *)fixed_flags[i];
+    if (include) {
+        argv[n++] = "-include";
+        argv[n++] = (char *)include;
+    }
+    if (header) {
+        argv[n++] = "-x";
+        argv[n++] = "c-header";
+    }
+    argv[n++] = "-o";
+    argv[n++] = (char *)out;
+    argv[n++] = (char *)in;
+    if (!header) argv[n++] = "-lm";
+    argv[n] = NULL;
+    *text = NULL;
+    int rc = argv[0] ? spawn(argv, text) : (errno = ENOENT, -1);
+    int err = errno;
+    free(s1);
+    free(s2);
+    errno = err;
+    return rc;
+}
+
+static int counter;
+
+// A name beside `path` for a file being written (renamed into place after).
+static void temp_name(char *out, size_t n, const char *path)
+{
+    snprintf(out, n, "%s.%ld.%d", path, (long)getpid(),
              __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+}
+
+// The precompiled system header for these options, made on first use:
+// <dir>/pch-HASH/tlc_sys.h and .gch (GCC only, see jit.h). Returns false when
+// there is none to use (not GCC, turned off, or it could not be made; a
+// failure is remembered in pch-HASH/failed so that it is not tried per compile).
+static bool pch_ready(const char *dir, const tl_jit_opts_t *o, char *header, size_t n)
+{
+    const char *off = getenv("TILEC_PCH");
+    if (!o || !o->pch_header || (off && !strcmp(off, "0"))) return false;
+    char *id;
+    if (identity(compiler(o), &id, NULL)) return false;
+    if (!strstr(id, "Free Software Foundation")) {
+        free(id);
+        return false;
+    }
+    tl_buf_t all;
+    tl_buf_init(&all);
+    tl_buf_printf(&all, "tilec %s\ncc %s\n%s\nflags %s\n%s", TILEC_VERSION, compiler(o), id,
+                  cflags(o), o->pch_header);
+    free(id);
+    uint64_t h = tl_hash_bytes(all.data ? all.data : "", all.len, 0x452821e638d01377u);
+    tl_buf_free(&all);
+    char pdir[4200], gch[4400], failed[4400], tmp[4500];
+    snprintf(pdir, sizeof pdir, "%s/pch-%016llx", dir, (unsigned long long)h);
+    snprintf(header, n, "%s/tlc_sys.h", pdir);
+    snprintf(gch, sizeof gch, "%s.gch", header);
+    snprintf(failed, sizeof failed, "%s/failed", pdir);
+    struct stat st;
+    if (stat(gch, &st) == 0 && st.st_size > 0 && access(header, R_OK) == 0) return true;
+    if (access(failed, F_OK) == 0 || mkdirs(pdir) != 0) return false;
+    temp_name(tmp, sizeof tmp, header);
+    if (!write_file(tmp, o->pch_header, strlen(o->pch_header)) || rename(tmp, header) != 0) {
+        unlink(tmp);
+        return false;
+    }
+    temp_name(tmp, sizeof tmp, gch);
+    char *text;
+    int rc = run_cc(o, NULL, true, tmp, header, &text);
+    free(text);
+    bool ok = rc == 0 && rename(tmp, gch) == 0;
+    if (!ok) {
+        unlink(tmp);
+        if (rc != 0) write_file(failed, "", 0);
+    }
+    return ok;
+}
+
+static tl_status_t compile(const char *source, const char *dir, const char *key,
+                           const tl_jit_opts_t *o, const char *so, const char *ok, bool *pch_used,
+                           tl_diag_t *d)
+{
+    char entry[4200], base[4300], csrc[4400], tmp_so[4400], tmp_ok[4400], header[4300];
+    snprintf(entry, sizeof entry, "%s/%s", dir, key);
+    temp_name(base, sizeof base, entry);
     snprintf(csrc, sizeof csrc, "%s.c", base);
     snprintf(tmp_so, sizeof tmp_so, "%s.so", base);
     snprintf(tmp_ok, sizeof tmp_ok, "%s.ok", base);
     if (!write_file(csrc, source, strlen(source)))
         return tl_diag_fail(d, TL_ERR_IO, "cannot write %s: %s", csrc, strerror(errno));
     const char *cc = compiler(o);
-    char *s1, *s2, *argv[3 * MAX_ARGS];
-    int n = split(cc, &s1, argv, MAX_ARGS);
-    n += split(cflags(o), &s2, argv + n, MAX_ARGS);
-    for (int i = 0; fixed_flags[i]; i++) argv[n++] = (char *)fixed_flags[i];
-    argv[n++] = "-o";
-    argv[n++] = tmp_so;
-    argv[n++] = csrc;
-    argv[n++] = "-lm";
-    argv[n] = NULL;
+    *pch_used = pch_ready(dir, o, header, sizeof header);
     char *text = NULL;
-    int rc = argv[0] ? spawn(argv, &text) : (errno = ENOENT, -1);
+    int rc = run_cc(o, *pch_used ? header : NULL, false, tmp_so, csrc, &text);
+    if (rc != 0 && *pch_used) {
+        // a damaged or unusable precompiled header: drop it, compile without
+        char gch[4400];
+        snprintf(gch, sizeof gch, "%s.gch", header);
+        unlink(gch);
+        free(text);
+        *pch_used = false;
+        rc = run_cc(o, NULL, false, tmp_so, csrc, &text);
+    }
     int err = errno;
-    free(s1);
-    free(s2);
     tl_status_t st = TL_OK;
     if (rc < 0) {
         st = no_compiler(d, cc, err);
@@ -345,7 +431,7 @@ tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t
     } else {
         unlink(ok);
         double t0 = now();
-        st = compile(source, dir, key, o, out->path, ok, d);
+        st = compile(source, dir, key, o, out->path, ok, &out->pch_used, d);
         out->compile_s = now() - t0;
         if (!st && !try_open(out->path, ok, key, out))
             st = tl_diag_fail(d, TL_ERR_RUNTIME, "cannot load the compiled kernel %s: %s",

@@ -1,12 +1,15 @@
 // The cpu target's JIT and cache: a cold compile writes an entry, the second
 // load hits it without the compiler, a corrupt or truncated entry is rebuilt,
 // different flags are different entries, a missing compiler and a compile
-// error are clear errors; `tilec ir --emit=c` prints the module and
-// `tilec run --target cpu` runs it.
+// error are clear errors, the precompiled system header (GCC) is made once,
+// reused, survives damage and can be turned off; `tilec ir --emit=c` prints
+// the module and `tilec run --target cpu` runs it.
 #include "../test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpu/cpu.h"
 #include "front/front.h"
@@ -111,6 +114,103 @@ TEST(cpu_jit_cache_cold_hit_corrupt)
     o.jit.cflags = "-O1";
     REQUIRE(load(&e, &o, &cached, NULL, 0) == TL_OK);
     CHECK(!cached);
+    CHECK_EQ(e.d.nerrors, 0);
+    kernel_free(&e);
+}
+
+// Whether the compiler the JIT uses is GCC (the precompiled header is GCC's).
+static bool compiler_is_gcc(void)
+{
+    const char *cc = getenv("CC");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --version 2>/dev/null", cc && *cc ? cc : "cc");
+    FILE *p = popen(cmd, "r");
+    if (!p) return false;
+    char line[512];
+    bool gcc = false;
+    while (fgets(line, sizeof line, p))
+        if (strstr(line, "Free Software Foundation")) gcc = true;
+    pclose(p);
+    return gcc;
+}
+
+// The .gch under dir/pch-*/ (path into out), or false when there is none.
+static bool find_pch(const char *dir, char *out, size_t n)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return false;
+    struct dirent *de;
+    bool found = false;
+    while (!found && (de = readdir(dp)))
+        if (!strncmp(de->d_name, "pch-", 4)) {
+            snprintf(out, n, "%s/%s/tlc_sys.h.gch", dir, de->d_name);
+            found = access(out, R_OK) == 0;
+        }
+    closedir(dp);
+    return found;
+}
+
+// Compiles (entry removed first, so never from the cache), checks the values
+// (load) and returns whether the compile used the precompiled header.
+static bool compile_uncached(kern_t *e, const tl_cpu_opts_t *o, tl_status_t *st)
+{
+    tl_cpu_t *c;
+    if ((*st = tl_cpu_create(&c, e->k, o, &e->d))) return false;
+    bool used = tl_cpu_jit(c)->pch_used, cached = tl_cpu_jit(c)->cached;
+    char so[4096], ok[4096];
+    snprintf(so, sizeof so, "%s", tl_cpu_jit(c)->path);
+    snprintf(ok, sizeof ok, "%.*s.ok", (int)strlen(so) - 3, so);
+    tl_cpu_destroy(c);
+    bool again;
+    if (!cached && (*st = load(e, o, &again, NULL, 0)) == TL_OK && !again) *st = TL_ERR_MISMATCH;
+    unlink(so);
+    unlink(ok);
+    return used && !cached;
+}
+
+TEST(cpu_jit_precompiled_system_header)
+{
+    kern_t e;
+    REQUIRE(kernel(&e, src));
+    bool gcc = compiler_is_gcc();
+    char dir[1024], gch[4096];
+    snprintf(dir, sizeof dir, "%s", tl_test_tmp("pchcache"));
+    tl_cpu_opts_t o = {.threads = 1};
+    o.jit.cache_dir = dir;
+    // (the mechanism with a small header; cgen's is tl_cgen_pch_header)
+    o.jit.pch_header = "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n";
+    tl_status_t st;
+    // first compile: made and used (GCC); the module runs right
+    CHECK_EQ(compile_uncached(&e, &o, &st), gcc);
+    CHECK_EQ(st, TL_OK);
+    CHECK_EQ(find_pch(dir, gch, sizeof gch), gcc);
+    if (gcc) {
+        struct stat s1, s2;
+        REQUIRE(stat(gch, &s1) == 0);
+        // the next compile reuses it (not rebuilt)
+        CHECK(compile_uncached(&e, &o, &st));
+        CHECK_EQ(st, TL_OK);
+        REQUIRE(stat(gch, &s2) == 0);
+        CHECK(s1.st_ino == s2.st_ino && s1.st_mtime == s2.st_mtime);
+        // a damaged one: the module still compiles and runs right
+        REQUIRE(tl_test_write_file(gch, "gpch damaged", 12));
+        compile_uncached(&e, &o, &st);
+        CHECK_EQ(st, TL_OK);
+    }
+    // TILEC_PCH=0: none made, none used
+    snprintf(dir, sizeof dir, "%s", tl_test_tmp("pchcache_off"));
+    setenv("TILEC_PCH", "0", 1);
+    CHECK(!compile_uncached(&e, &o, &st));
+    CHECK_EQ(st, TL_OK);
+    CHECK(!find_pch(dir, gch, sizeof gch));
+    unsetenv("TILEC_PCH");
+    // no header in the options: the module's own (its inline loops include
+    // the vector helpers, tl_cgen_pch_header)
+    snprintf(dir, sizeof dir, "%s", tl_test_tmp("pchcache_module"));
+    o.jit.pch_header = NULL;
+    CHECK_EQ(compile_uncached(&e, &o, &st), gcc);
+    CHECK_EQ(st, TL_OK);
+    CHECK_EQ(find_pch(dir, gch, sizeof gch), gcc);
     CHECK_EQ(e.d.nerrors, 0);
     kernel_free(&e);
 }
