@@ -158,6 +158,39 @@ TEST(tileop_copy_l1_l0_transpose_and_subtile)
     fx_free(&f);
 }
 
+// Transposing copies of an odd-sized sub-tile (more than one 16 x 16 block,
+// partial blocks at both edges) for every element size: dst[k][n] =
+// src[n0 + n][k0 + k], the destination's other elements untouched.
+TEST(tileop_copy_l1_l0_transpose_blocks_every_size)
+{
+    enum { SR = 40, SC = 50, N = 37, K = 21, N0 = 2, K0 = 5, DC = 40 };
+    static const tl_dtype_t types[] = {TL_I8, TL_BF16, TL_F32, TL_I64};
+    static uint8_t src[SR * SC * 8], dst[K * DC * 8];
+    for (int ti = 0; ti < 4; ti++) {
+        fx_t f;
+        fx_init(&f);
+        tl_op_t op = copy_op();
+        op.transpose = true;
+        int sz = tl_dtype_size(types[ti]);
+        for (int i = 0; i < SR * SC * sz; i++) src[i] = (uint8_t)(i * 7 + i / 251);
+        memset(dst, 0xA5, sizeof dst);
+        tl_view_t s = tv(src, (size_t)(SR * SC * sz), types[ti], TL_SCOPE_L1, "s", 2, DIMS(SR, SC));
+        tl_view_t d = tv(dst, (size_t)(K * DC * sz), types[ti], TL_SCOPE_L0B, "d", 2, DIMS(K, DC));
+        REQUIRE(RUN(&f, op, OV(tv_sub(s, DIMS(N0, K0), DIMS(N, K))),
+                    OV(tv_sub(d, DIMS(0, 0), DIMS(K, N)))) == TL_OK);
+        int bad = 0;
+        for (int k = 0; k < K; k++)
+            for (int n = 0; n < DC; n++)
+                for (int b = 0; b < sz; b++) {
+                    uint8_t got = dst[(k * DC + n) * sz + b];
+                    uint8_t want = n < N ? src[((N0 + n) * SC + K0 + k) * sz + b] : 0xA5;
+                    bad += got != want;
+                }
+        CHECK(bad == 0);
+        fx_free(&f);
+    }
+}
+
 TEST(tileop_copy_l0c_gm_bf16_rounding_relu)
 {
     fx_t f;
