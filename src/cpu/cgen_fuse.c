@@ -57,6 +57,7 @@ typedef struct {
     int sp[3];   // group span indices: destination, then sources (-1: none)
     char *sc[2]; // scalar operands (float C text)
     int nspan, nsc;
+    bool absmax; // a row max of an abs computed in the group (folded on the bits, see zemit_op)
 } fop_t;
 
 typedef struct {
@@ -452,10 +453,12 @@ static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
     o->nspan = c->nsp;
     for (int i = 0; i < c->nsc; i++) o->sc[i] = c->sc[i], c->sc[i] = NULL;
     o->nsc = c->nsc;
-    if (is_reduce(code))
+    if (is_reduce(code)) {
         gr->sp[o->sp[1]].refold |= !gr->sp[o->sp[1]].written;
-    else
+        o->absmax = code == TL_OP_REDUCE_MAX && in >= 0 && gr->sp[in].written; // an abs (above)
+    } else {
         gr->sp[o->sp[0]].last = (int)code;
+    }
     gr->n = c->n;
     if (c->cols) gr->cols = c->cols;
     cand_free(c);
@@ -797,6 +800,15 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
     const group_t *gr = e->gr;
     vrange_t out = {false, false, 0, 0};
     int exact = -1;
+    if (is_reduce(code) && o->absmax) {
+        // |x| has the sign bit clear: its bits order as unsigned integers as
+        // the values do, and a NaN's bits are above those of infinity
+        int k = (int)(o - gr->op);
+        zvalue(e, o->sp[1], a, sizeof a);
+        tl_cgen_line(e->g, "a%d_%d = _mm512_max_epu32(a%d_%d, _mm512_castps_si512(%s));", e->base,
+                     k, e->base, k, a);
+        return;
+    }
     if (is_reduce(code)) { // a NaN operand leaves the accumulator as it is
         int k = (int)(o - gr->op);
         zvalue(e, o->sp[1], a, sizeof a);
@@ -899,7 +911,9 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     int64_t len = packed ? gr->n : cols;
     char j[64];
     snprintf(j, sizeof j, gr->cols && !packed ? "r * INT64_C(%" PRId64 ") + c" : "c", cols);
-    // the prefetches of GM regions read in place go out one line per iteration
+    // the prefetches of GM regions read in place go out one line per iteration,
+    // into L2 (prefetcht1; to L1 they hold its miss buffers, which the loop's
+    // own loads then wait for)
     if (g->views) {
         tl_cgen_line(g, "uintptr_t f%d = 0;", e->base);
         tl_cgen_line(g, "const int64_t n%d = tlc_pf_take(&Q, &f%d);", e->base, e->base);
@@ -921,7 +935,9 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
                              e->base, i);
             }
         for (int k = 0; k < gr->nop; k++)
-            if (is_reduce(gr->op[k].s->op.code)) {
+            if (gr->op[k].absmax) // +0: the least |x|
+                tl_cgen_line(g, "__m512i a%d_%d = _mm512_setzero_si512();", e->base, k);
+            else if (is_reduce(gr->op[k].s->op.code)) {
                 tl_cgen_line(g, "__m512 a%d_%d = _mm512_set1_ps(%s);", e->base, k,
                              red_fill(&gr->op[k]));
                 tl_cgen_line(g, "__mmask16 q%d_%d = 0;", e->base, k);
@@ -932,7 +948,7 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     g->indent++;
     tl_cgen_line(g, "const int64_t j = %s;", j);
     if (g->views)
-        tl_cgen_line(g, "if (m%d) __builtin_prefetch((const void *)f%d), f%d += 64, m%d--;",
+        tl_cgen_line(g, "if (m%d) __builtin_prefetch((const void *)f%d, 0, 2), f%d += 64, m%d--;",
                      e->base, e->base, e->base, e->base);
     for (int i = 0; packed && i < gr->nsp; i++)
         if (gr->sp[i].vec) // a masked load: no read past the row operand
@@ -950,7 +966,13 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     g->indent--;
     tl_cgen_line(g, "}");
     for (int k = 0; k < gr->nop; k++)
-        if (is_reduce(gr->op[k].s->op.code)) {
+        if (gr->op[k].absmax) { // the tail goes on from the maximum (or NaN) so far
+            int b = e->base;
+            tl_cgen_line(g, "const uint32_t b%d_%d = _mm512_reduce_max_epu32(a%d_%d);", b, k, b, k);
+            tl_cgen_line(g, "float t%d_%d;", b, k);
+            tl_cgen_line(g, "memcpy(&t%d_%d, &b%d_%d, 4);", b, k, b, k);
+            tl_cgen_line(g, "int32_t u%d_%d = b%d_%d > 0x7f800000u;", b, k, b, k);
+        } else if (is_reduce(gr->op[k].s->op.code)) {
             tl_cgen_line(g, "float t%d_%d = _mm512_reduce_%s_ps(a%d_%d);", e->base, k,
                          gr->op[k].s->op.code == TL_OP_REDUCE_MAX ? "max" : "min", e->base, k);
             tl_cgen_line(g, "int32_t u%d_%d = q%d_%d != 0;", e->base, k, e->base, k);

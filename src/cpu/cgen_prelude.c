@@ -290,8 +290,12 @@ const char tl_cgen_prelude_f16[] =
     "static inline __m512 tlc_z_bf16_f32(__m256i h)\n"
     "{\n"
     "    __m512i u = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);\n"
+    "#if defined(__AVX512DQ__)\n" // a signalling NaN is quieted (the quiet NaNs have the bit)
+    "    __mmask16 nan = _mm512_fpclass_ps_mask(_mm512_castsi512_ps(u), 0x80);\n"
+    "#else\n"
     "    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, tlc_z_i(0x7fffffffu)), "
     "tlc_z_i(0x7f800000u));\n"
+    "#endif\n"
     "    return _mm512_castsi512_ps(_mm512_mask_or_epi32(u, nan, u, tlc_z_i(0x400000u)));\n"
     "}\n"
     "static inline __m256i tlc_z_f32_bf16(__m512 f)\n"
