@@ -22,10 +22,14 @@
 # to the amax; then the float32 row is quantised. The rows are software-
 # pipelined by hand over two buffer sets: while row k is quantised, row k + 1's
 # amax is taken (their vector ops alternate, so that one pipe barrier orders a
-# pair of independent ops) and row k + 2 loads. The second row of a core loads
-# only once its first row is in (at the start every core waits for its first
-# row, which then share the HBM bandwidth), and the first two rows run one
-# after the other (row 1 is needed only after row 0 is quantised). UB:
+# pair of independent ops) and row k + 2 loads. With an even row count the
+# second row of a core loads only once its first row is in (at the start
+# every core waits for its first row, which then share the HBM bandwidth);
+# with an odd count row 0 is quantised on its own first, so the next row
+# queues right behind it (its load is booked before the later cores' second
+# rows: at M = 512, N = 7168, where the 11-row cores are odd, 12,918 ->
+# 12,655 cycles from a cold L2). The first two rows run one after the other
+# (row 1 is needed only after row 0 is quantised). UB:
 # 19 bytes per column, so this whole-row form takes N up to 10,304. Longer
 # rows go to act_quant_chunked (same rows per vector core, column chunks of at
 # most 4096: the bfloat16 row stays in UB between the amax pass and the
@@ -173,7 +177,6 @@ def act_quant(N=4096, cores=24, round_scale=False):
                 if r0 == 1:
                     load(0, band0)
                     T.tile.cast(xf0, band0, mode="CAST_NONE", count=Np)
-                    first_row_in()
                     amax_of(xf0, sc0)
                     store_scale(0, sc0)
                     quantise(0, xf0, sc0)
