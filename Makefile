@@ -13,7 +13,7 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 
-WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wundef
 OPT     ?= -O2 -g
 CFLAGS  ?=
 ALL_CFLAGS = -std=c11 $(OPT) $(WARN) -fPIC -D_GNU_SOURCE -DTILEC_VERSION='"$(VERSION)"' \
@@ -52,8 +52,13 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libtilec.a
 
 # The test runner is started from the repository root so that it finds
 # kernels/ and tests/data/; it ends with the line "N passed, N failed".
-check: setup all
+check: setup all check-portable
 	TILEC=$(BUILD)/tilec $(BUILD)/run_tests
+
+# The library's portable fallbacks (what builds where the x86-64 paths do
+# not) compiled, not run: TILEC_PORTABLE turns TL_X86_64 off.
+check-portable:
+	$(CC) $(ALL_CFLAGS) -DTILEC_PORTABLE -fsyntax-only $(LIB_SRC)
 
 check-sanitize: setup
 	$(MAKE) BUILD=build/san SAN=1 OPT="-O1 -g" all
@@ -122,5 +127,5 @@ bench-sync: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_sync bench/bench_sync.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_sync
 
-.PHONY: all check check-sanitize setup demo format install clean bench bench-front bench-sync fuzz
+.PHONY: all check check-portable check-sanitize setup demo format install clean bench bench-front bench-sync fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

@@ -19,4 +19,13 @@
 #define TL_UNUSED
 #endif
 
+// The x86-64 code paths (intrinsics, our own assembly) need GCC or Clang;
+// -DTILEC_PORTABLE builds the portable fallbacks instead (`make check`
+// compiles every source that way, so that they keep building).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TILEC_PORTABLE)
+#define TL_X86_64 1
+#else
+#define TL_X86_64 0
+#endif
+
 #endif

@@ -8,11 +8,13 @@
 // coroutine runs with the resumer's.
 #include "cpu/coro.h"
 
+#include "base/common.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#if TL_X86_64 && defined(__ELF__)
 #define CORO_ASM 1
 #else
 #include <ucontext.h>

@@ -13,11 +13,11 @@
 
 #include "exec/tileop_impl.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if TL_X86_64 && !defined(__clang__)
 #include <immintrin.h>
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if TL_X86_64 && !defined(__clang__)
 #define FAST      __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma"), optimize("O3")))
 #define HAVE_FAST 1
 #endif

@@ -24,7 +24,7 @@ static void transpose_portable(const uint32_t *src, int64_t rows, int64_t cols, 
         for (int64_t c = 0; c < cols; c++) dst[c * rows + r] = src[r * cols + c];
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if TL_X86_64
 #include <immintrin.h>
 
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512dq,fma,avx2")))
@@ -582,39 +582,15 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
     return false;
 }
 
-// bfloat16 / float16 -> float32 (NaNs quieted, as tl_bf16_to_f32_fast does).
-static AVX512 void widen_avx512(bool bf16, const uint16_t *s, int64_t n, float *d)
-{
-    const __m512i abs = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
-    const __m512i quiet = _mm512_set1_epi32(0x400000);
-    for (int64_t i = 0; i < n; i += 16) {
-        __mmask16 k = (__mmask16)(n - i >= 16 ? 0xffff : (1u << (n - i)) - 1);
-        __m256i h = _mm256_maskz_loadu_epi16(k, s + i);
-        __m512 f;
-        if (bf16) {
-            __m512i u = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
-            __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(u, abs), inf);
-            f = _mm512_castsi512_ps(_mm512_mask_or_epi32(u, nan, u, quiet));
-        } else {
-            f = _mm512_cvtph_ps(h);
-        }
-        _mm512_mask_storeu_ps(d + i, k, f);
-    }
-}
-
 bool tl_gemm_x86_widen(tl_dtype_t t, const void *src, int64_t n, float *dst)
 {
-    if (tl_gemm_x86_isa() != TL_GEMM_AVX512 || (t != TL_BF16 && t != TL_F16)) return false;
-    widen_avx512(t == TL_BF16, src, n, dst);
-    return true;
+    (void)t, (void)src, (void)n, (void)dst;
+    return false;
 }
 
 void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
 {
-    if (tl_gemm_x86_isa() == TL_GEMM_AVX512)
-        transpose_avx512(src, rows, cols, dst);
-    else
-        transpose_portable(src, rows, cols, dst);
+    transpose_portable(src, rows, cols, dst);
 }
 
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
