@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define TL_CPU_ABI 3
+#define TL_CPU_ABI 4
 
 // A tile-op scalar operand (the same layout as tl_scalar_t in exec/tileop.h).
 typedef struct {
@@ -57,6 +57,8 @@ typedef struct {
     int (*fail)(tlc_lane_t *lane, const tlc_err_t *e);
     // Rounds a double (or an integer, when is_int) once to float dtype t.
     double (*round)(int t, double v, int64_t i, int is_int);
+    // tl_expf (base/fexp.h), the exp of scalar float expressions as of tile ops.
+    float (*fexp)(float x);
 } tlc_rt_t;
 
 typedef int (*tlc_agent_fn)(const tlc_rt_t *rt, const tlc_env_t *env, tlc_lane_t *lanes,

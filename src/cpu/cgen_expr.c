@@ -602,13 +602,21 @@ static void un(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e)
         bool d = t == TL_F64;
         const char *f = d ? "" : "f";
         switch (op) {
-        case TL_UN_EXP: tl_buf_printf(&r, "exp%s(%s)", f, x); break;
+        case TL_UN_EXP: // not libm's expf: tl_expf, as the executor and the tile ops
+            if (d)
+                tl_buf_printf(&r, "exp(%s)", x);
+            else
+                tl_buf_printf(&r, "rt->fexp(%s)", x);
+            break;
         case TL_UN_LOG: tl_buf_printf(&r, "log%s(%s)", f, x); break;
         case TL_UN_SQRT: tl_buf_printf(&r, "sqrt%s(%s)", f, x); break;
         case TL_UN_RSQRT: tl_buf_printf(&r, "(1.0%s / sqrt%s(%s))", f, f, x); break;
         case TL_UN_ABS: tl_buf_printf(&r, "fabs%s(%s)", f, x); break;
         case TL_UN_SIGMOID:
-            tl_buf_printf(&r, "(1.0%s / (1.0%s + exp%s(-(%s))))", f, f, f, x);
+            if (d)
+                tl_buf_printf(&r, "(1.0 / (1.0 + exp(-(%s))))", x);
+            else
+                tl_buf_printf(&r, "(1.0f / (1.0f + rt->fexp(-(%s))))", x);
             break;
         case TL_UN_TANH: tl_buf_printf(&r, "tanh%s(%s)", f, x); break;
         case TL_UN_FLOOR: tl_buf_printf(&r, "floor%s(%s)", f, x); break;

@@ -4,13 +4,14 @@
 // div by a scalar as add(-s) and mul(1/s)), max/min propagating NaN from the
 // first operand as the library's `a > b || a != a ? a : b`, and the casts
 // int32 -> float32 (round to nearest even, as the conversion instruction
-// does), float -> int8/int16/int32 rounding to nearest even then saturating
+// does), exp / sigmoid / silu (fexp_avx512.c: tl_expf's operations), float -> int8/int16/int32 rounding to nearest even then saturating
 // (NaN -> 0), float32 <-> bfloat16/float16. Operands must be contiguous UB
 // spans inside their buffers; anything else goes to the library.
 #include "cpu/cpufast.h"
 
 #include <math.h>
 
+#include "cpu/fexp_avx512.h"
 #include "exec/tileop_impl.h"
 
 #if TL_X86_64 && !defined(__clang__)
@@ -308,6 +309,9 @@ static FAST bool unary(const tl_opcall_t *call)
         IVDEP
         for (int64_t i = 0; i < nd; i++) o[i] = 1.0f / x[i];
         return true;
+    case TL_OP_EXP:
+    case TL_OP_SIGMOID:
+    case TL_OP_SILU: tl_fexp_avx512(call->op->code, o, x, nd); return true;
     default: return false;
     }
 }
@@ -471,7 +475,10 @@ bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     case TL_OP_RELU:
     case TL_OP_ROUND:
     case TL_OP_SQRT:
-    case TL_OP_RECIPROCAL: return unary(call);
+    case TL_OP_RECIPROCAL:
+    case TL_OP_EXP:
+    case TL_OP_SIGMOID:
+    case TL_OP_SILU: return unary(call);
     case TL_OP_CLAMP: return clamp(call);
     case TL_OP_ROW_EXPAND_MUL:
     case TL_OP_ROW_EXPAND_SUB:

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/fexp.h"
 #include "cpu/cpufast.h"
 
 _Static_assert(sizeof(tlc_scalar_t) == sizeof(tl_scalar_t) &&
@@ -323,7 +324,7 @@ static int rt_sync(tlc_lane_t *lane, int site, int64_t id)
     return TL_OK;
 }
 
-const tlc_rt_t tl_cpurt_table = {rt_op, rt_sync, rt_fail, rt_round};
+const tlc_rt_t tl_cpurt_table = {rt_op, rt_sync, rt_fail, rt_round, tl_expf};
 
 // --- workers and blocks -----------------------------------------------------------------------
 

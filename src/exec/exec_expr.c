@@ -6,6 +6,8 @@
 // wraps as the IR's constant folder does); scalar loads bounds-checked.
 #include "exec/exec_int.h"
 
+#include "base/fexp.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -345,12 +347,12 @@ static double float_un(int op, tl_dtype_t t, double a)
     }
     float x = (float)a, z;
     switch (op) {
-    case TL_UN_EXP: z = expf(x); break;
+    case TL_UN_EXP: z = tl_expf(x); break; // as the tile ops (base/fexp.h)
     case TL_UN_LOG: z = logf(x); break;
     case TL_UN_SQRT: z = sqrtf(x); break;
     case TL_UN_RSQRT: z = 1.0f / sqrtf(x); break;
     case TL_UN_ABS: z = fabsf(x); break;
-    case TL_UN_SIGMOID: z = 1.0f / (1.0f + expf(-x)); break;
+    case TL_UN_SIGMOID: z = 1.0f / (1.0f + tl_expf(-x)); break;
     case TL_UN_TANH: z = tanhf(x); break;
     case TL_UN_FLOOR: z = floorf(x); break;
     case TL_UN_CEIL: z = ceilf(x); break;

@@ -2,8 +2,10 @@
 // silu, sin, cos, round, bitwise_not) with an optional element count, and
 // T.tile.cast (dst, src, mode, count) with every rounding mode.
 //
-// Floats are computed in float32 with the C library (sigmoid = 1/(1+exp(-x)),
-// silu = x/(1+exp(-x)), rsqrt = 1/sqrt(x)) and rounded to the dtype (RNE);
+// Floats are computed in float32 with the C library, except exp: tilec's
+// tl_expf (base/fexp.h: the same bits on every host, and in the AVX-512 code
+// of the CPU backend), also in sigmoid = 1/(1+exp(-x)) and silu =
+// x/(1+exp(-x)); rsqrt = 1/sqrt(x); results are rounded to the dtype (RNE);
 // round is ties-to-even. On integer dtypes abs (wrapping), relu, round (the
 // identity) and bitwise_not are defined; the others are errors. bitwise_not
 // works on the bit pattern of any dtype. relu keeps NaN.
@@ -15,13 +17,15 @@
 // default 1) before rounding, as AscendC's Cast does.
 #include "exec/tileop_impl.h"
 
+#include "base/fexp.h"
+
 #include <math.h>
 
 static void funary(tl_opcode_t code, float *d, const float *a, int64_t n)
 {
     switch (code) {
     case TL_OP_EXP:
-        for (int64_t i = 0; i < n; i++) d[i] = expf(a[i]);
+        for (int64_t i = 0; i < n; i++) d[i] = tl_expf(a[i]);
         break;
     case TL_OP_LN:
         for (int64_t i = 0; i < n; i++) d[i] = logf(a[i]);
@@ -32,10 +36,10 @@ static void funary(tl_opcode_t code, float *d, const float *a, int64_t n)
     case TL_OP_RSQRT: TL_VLOOP(float, n, d, i, 1.0f / sqrtf(a[i])); break;
     case TL_OP_RELU: TL_VLOOP(float, n, d, i, a[i] < 0 ? 0.0f : a[i]); break;
     case TL_OP_SIGMOID:
-        for (int64_t i = 0; i < n; i++) d[i] = 1.0f / (1.0f + expf(-a[i]));
+        for (int64_t i = 0; i < n; i++) d[i] = 1.0f / (1.0f + tl_expf(-a[i]));
         break;
     case TL_OP_SILU:
-        for (int64_t i = 0; i < n; i++) d[i] = a[i] / (1.0f + expf(-a[i]));
+        for (int64_t i = 0; i < n; i++) d[i] = a[i] / (1.0f + tl_expf(-a[i]));
         break;
     case TL_OP_SIN:
         for (int64_t i = 0; i < n; i++) d[i] = sinf(a[i]);

@@ -80,8 +80,8 @@ TEST(cpu_fast_binary_and_unary_ops_match_the_library)
 {
     static const tl_opcode_t bin[] = {TL_OP_ADD, TL_OP_SUB, TL_OP_MUL,
                                       TL_OP_DIV, TL_OP_MAX, TL_OP_MIN};
-    static const tl_opcode_t un[] = {TL_OP_ABS, TL_OP_RELU, TL_OP_ROUND, TL_OP_SQRT,
-                                     TL_OP_RECIPROCAL};
+    static const tl_opcode_t un[] = {TL_OP_ABS,        TL_OP_RELU, TL_OP_ROUND,   TL_OP_SQRT,
+                                     TL_OP_RECIPROCAL, TL_OP_EXP,  TL_OP_SIGMOID, TL_OP_SILU};
     bufs_t *x = malloc(sizeof *x);
     for (size_t i = 0; i < TL_ARRAY_LEN(bin); i++)
         for (int form = 0; form < 3; form++) { // tensor, scalar, in place
