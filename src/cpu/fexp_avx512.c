@@ -4,7 +4,9 @@
 
 #include "base/fexp.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include "base/common.h"
+
+#if TL_X86_64 && !defined(__clang__)
 #include <immintrin.h>
 
 #define FAST __attribute__((target("avx512f,avx512dq,fma"), optimize("O3")))

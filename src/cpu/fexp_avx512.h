@@ -10,7 +10,7 @@
 
 // d[i] = op(a[i]) for i < n, op exp (tl_expf), sigmoid (1 / (1 + tl_expf(-x)))
 // or silu (x / (1 + tl_expf(-x))) in float32; d and a the same or disjoint.
-// The AVX-512 code (x86-64 with GCC) needs a caller that checked AVX-512F
+// The AVX-512 code (TL_X86_64, GCC) needs a caller that checked AVX-512F
 // (cpufast.c); elsewhere this is the scalar loop.
 void tl_fexp_avx512(tl_opcode_t op, float *d, const float *a, int64_t n);
 
