@@ -179,3 +179,165 @@ TEST(pool_create_destroy_and_limits)
     CHECK_CONTAINS(tl_diag_text(&d), "the limit is 1024");
     tl_diag_free(&d);
 }
+
+// Work sharing (tl_pool_share): a task alone in a job hands out parts; each
+// of the two parts waits until both have started, so only a part run by the
+// idle thread at the same time as the caller's gets both past it.
+typedef struct {
+    atomic_int started, timeouts, count[8];
+    int thread_of[8];
+    atomic_int idle_seen, idle_outside;
+    int nparts;
+} share_ctx_t;
+
+static void rendezvous_part(void *arg, int64_t part, int thread)
+{
+    share_ctx_t *c = arg;
+    c->thread_of[part] = thread;
+    atomic_fetch_add(&c->count[part], 1);
+    atomic_fetch_add(&c->started, 1);
+    time_t start = time(NULL);
+    while (atomic_load(&c->started) < c->nparts)
+        if (time(NULL) - start > 10) {
+            atomic_fetch_add(&c->timeouts, 1);
+            return;
+        }
+}
+
+static void sharing_task(void *arg, int64_t task, int thread)
+{
+    (void)task, (void)thread;
+    share_ctx_t *c = arg;
+    // the other thread finds no task and waits for parts (within 10 s)
+    time_t start = time(NULL);
+    while (!tl_pool_idle() && time(NULL) - start < 10) sched_yield();
+    atomic_store(&c->idle_seen, tl_pool_idle());
+    tl_pool_share(c->nparts, rendezvous_part, c);
+}
+
+TEST(pool_share_uses_the_idle_thread)
+{
+    share_ctx_t c0 = {.nparts = 2};
+    CHECK_EQ(tl_pool_idle(), 0); // not in a task
+    tl_pool_t *p;
+    REQUIRE(tl_pool_create(&p, 2, NULL) == TL_OK);
+    for (int rep = 0; rep < 5; rep++) {
+        share_ctx_t c = c0;
+        tl_pool_run(p, 1, sharing_task, &c);
+        CHECK_EQ(atomic_load(&c.idle_seen), 1);
+        CHECK_EQ(atomic_load(&c.timeouts), 0);
+        CHECK_EQ(atomic_load(&c.count[0]) + atomic_load(&c.count[1]) * 10, 11);
+        CHECK_EQ(c.thread_of[0] + c.thread_of[1], 1); // threads 0 and 1
+    }
+    tl_pool_destroy(p);
+}
+
+// Without idle threads (one-thread pool, outside a task, every thread busy)
+// the caller runs every part itself, in order.
+static void order_part(void *arg, int64_t part, int thread)
+{
+    (void)thread;
+    share_ctx_t *c = arg;
+    c->thread_of[atomic_fetch_add(&c->started, 1)] = (int)part;
+    atomic_fetch_add(&c->count[part], 1);
+}
+
+static void busy_task(void *arg, int64_t task, int thread)
+{
+    (void)thread;
+    share_ctx_t *c = &((share_ctx_t *)arg)[task];
+    if (tl_pool_idle()) atomic_fetch_add(&c->idle_outside, 1);
+    tl_pool_share(c->nparts, order_part, c);
+}
+
+TEST(pool_share_is_serial_without_idle_threads)
+{
+    share_ctx_t c = {.nparts = 5};
+    tl_pool_share(5, order_part, &c);
+    for (int i = 0; i < 5; i++) CHECK_EQ(c.thread_of[i], i);
+    tl_pool_t *p;
+    REQUIRE(tl_pool_create(&p, 1, NULL) == TL_OK);
+    c = (share_ctx_t){.nparts = 5};
+    tl_pool_run(p, 1, busy_task, &c);
+    for (int i = 0; i < 5; i++) CHECK_EQ(c.thread_of[i], i);
+    CHECK_EQ(atomic_load(&c.idle_outside), 0);
+    tl_pool_destroy(p);
+}
+
+// Many tasks sharing at once on several threads: every part of every share
+// runs exactly once, nothing hangs.
+typedef struct {
+    atomic_int *count;
+    int parts;
+} stress_ctx_t;
+
+static void count_task_free(void *arg, int64_t part, int thread)
+{
+    (void)arg, (void)part, (void)thread;
+}
+
+static void stress_part(void *arg, int64_t part, int thread)
+{
+    (void)thread;
+    stress_ctx_t *s = arg;
+    for (volatile int spin = 0; spin < 200; spin++) {
+    }
+    atomic_fetch_add(&s->count[part], 1);
+    tl_pool_share(3, count_task_free, NULL); // nested: serial
+}
+
+static void stress_task(void *arg, int64_t task, int thread)
+{
+    (void)thread;
+    stress_ctx_t *all = arg, *s = &all[task % 4];
+    for (int r = 0; r < 50; r++) tl_pool_share(s->parts, stress_part, s);
+}
+
+TEST(pool_share_stress)
+{
+    static const int sizes[] = {2, 3, 5};
+    for (size_t z = 0; z < TL_ARRAY_LEN(sizes); z++) {
+        tl_pool_t *p;
+        REQUIRE(tl_pool_create(&p, sizes[z], NULL) == TL_OK);
+        for (int64_t ntasks = 1; ntasks <= 7; ntasks += 3) {
+            stress_ctx_t s[4];
+            for (int i = 0; i < 4; i++) {
+                s[i].parts = 1 + 3 * i;
+                s[i].count = calloc((size_t)s[i].parts, sizeof(atomic_int));
+                REQUIRE(s[i].count);
+            }
+            tl_pool_run(p, ntasks, stress_task, s);
+            for (int i = 0; i < 4; i++) {
+                int tasks = (int)((ntasks - i + 3) / 4), wrong = 0; // tasks with task % 4 == i
+                for (int k = 0; k < s[i].parts; k++)
+                    wrong += atomic_load(&s[i].count[k]) != 50 * tasks;
+                CHECK_EQ(wrong, 0);
+                free(s[i].count);
+            }
+        }
+        tl_pool_destroy(p);
+    }
+}
+
+// Task 0 always runs on the caller (thread 0): a long task stays on one
+// thread from job to job.
+static void first_task(void *arg, int64_t task, int thread)
+{
+    if (task == 0) *(int *)arg = thread;
+}
+
+TEST(pool_task_zero_runs_on_the_caller)
+{
+    for (int n = 2; n <= 3; n++) {
+        tl_pool_t *p;
+        REQUIRE(tl_pool_create(&p, n, NULL) == TL_OK);
+        int elsewhere = 0;
+        for (int rep = 0; rep < 1000; rep++) {
+            int thread = -1;
+            tl_pool_run(p, 1 + rep % 4, first_task, &thread);
+            elsewhere += thread != 0;
+        }
+        CHECK_EQ(elsewhere, 0);
+        tl_pool_destroy(p);
+    }
+}
