@@ -93,6 +93,11 @@ int64_t tl_cpu_num_blocks(const tl_cpu_t *c)
     return tl_exec_num_blocks(c->x);
 }
 
+int64_t tl_cpu_parts_shared(const tl_cpu_t *c)
+{
+    return tl_pool_helped(c->pool);
+}
+
 const char *tl_cpu_source(const tl_cpu_t *c)
 {
     return c->source;

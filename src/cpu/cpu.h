@@ -14,6 +14,8 @@
 // block as coroutines, resumed round-robin as the reference scheduler does;
 // kernels with mode-0 flags or T.sync_all run all blocks together on one
 // thread. Intra-core pipe syncs are no-ops; T.printf is not supported.
+// Pool threads with no block left take parts of the busy blocks' big tile
+// ops (gemm_v0 / mma split over C's rows or columns; same bits).
 #ifndef TL_CPU_CPU_H
 #define TL_CPU_CPU_H
 
@@ -43,6 +45,9 @@ tl_tensor_t *tl_cpu_tensor(tl_cpu_t *c, const char *name);
 // As tl_exec_take_tensor: an allocated output becomes the caller's.
 tl_tensor_t *tl_cpu_take_tensor(tl_cpu_t *c, const char *name);
 int64_t tl_cpu_num_blocks(const tl_cpu_t *c);
+// Parts of tile ops run by pool threads other than their block's since c was
+// created (statistics, tests).
+int64_t tl_cpu_parts_shared(const tl_cpu_t *c);
 
 // The generated C, and how the module was obtained.
 const char *tl_cpu_source(const tl_cpu_t *c);

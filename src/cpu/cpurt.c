@@ -510,6 +510,10 @@ static tl_status_t schedule(cpu_worker_t *w)
     return st;
 }
 
+// Big tile ops of a block hand parts to the pool's threads that have no
+// block left to run (fewer blocks than threads, or the last ones of a run).
+static const tl_tileop_share_t pool_share = {tl_pool_idle, tl_pool_share};
+
 tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
 {
     tl_cpu_t *c = w->c;
@@ -518,7 +522,7 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
         blk->index = first + b;
         for (int a = 0; a < TL_AGENT_COUNT; a++) {
             cpu_agent_t *ag = &blk->ag[a];
-            ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->x->dev};
+            ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->x->dev, &pool_share};
             memset(ag->counter, 0, sizeof ag->counter);
             memset(ag->pending, 0, sizeof ag->pending);
             ag->at_barrier = false;

@@ -54,6 +54,17 @@ typedef struct {
     tl_scalar_t scalar;
 } tl_operand_t;
 
+// Threads an op may hand parts of its work to (the CPU target's pool,
+// rt/pool.h). idle(): how many could take parts now; run(n, part, arg) calls
+// part(arg, i, thread) for every i in [0, n), some of them on other threads
+// at once, and returns when all are done. Parts write disjoint memory, and
+// every element an op computes goes through the same operations however its
+// work is split, so results do not depend on the thread count.
+typedef struct {
+    int (*idle)(void);
+    void (*run)(int64_t n, void (*part)(void *arg, int64_t i, int thread), void *arg);
+} tl_tileop_share_t;
+
 // Per-agent state some ops read (T.set_deq_scale) and error reporting.
 typedef struct {
     tl_diag_t *diag;
@@ -61,6 +72,7 @@ typedef struct {
     // When set, L0C->UB and UB->L1 copies (developer-mode hand-offs that the
     // compiler later routes through GM) are executed as direct moves.
     bool allow_virtual_copies;
+    const tl_tileop_share_t *share; // NULL: every op runs on the calling thread
 } tl_tileop_ctx_t;
 
 typedef struct {

@@ -48,9 +48,11 @@ static tl_gemm_isa_t detect(void)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vnni"))
         best = TL_GEMM_AVX512;
+    if (best == TL_GEMM_AVX512 && __builtin_cpu_supports("avx512bf16")) best = TL_GEMM_AVX512_BF16;
     const char *e = getenv("TILEC_GEMM_ISA");
     if (e && !strcmp(e, "portable")) best = TL_GEMM_PORTABLE;
     if (e && !strcmp(e, "avx2") && best > TL_GEMM_AVX2) best = TL_GEMM_AVX2;
+    if (e && !strcmp(e, "avx512") && best > TL_GEMM_AVX512) best = TL_GEMM_AVX512;
     return best;
 }
 
@@ -417,13 +419,13 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
 {
     tl_gemm_isa_t isa = tl_gemm_x86_isa();
     if (isa == TL_GEMM_PORTABLE || K % 4 || M <= 0 || N <= 0) return false;
-    if (isa == TL_GEMM_AVX512 && tb && M <= 16) {
+    if (isa >= TL_GEMM_AVX512 && tb && M <= 16) {
         uint8_t *p = tl_gemm_scratch(TL_GEMM_SCRATCH_PACK, dot_scratch(M, N, K));
         if (!p) return false;
         gemm_i8_dot(M, N, K, A, lda, B, ldb, C, ldc, init, p);
         return true;
     }
-    if (isa == TL_GEMM_AVX512) {
+    if (isa >= TL_GEMM_AVX512) {
         int64_t G = (K + 3) / 4, P = (N + 15) / 16;
         size_t pb = TL_ALIGN_UP((size_t)(P * G * 64), 64);
         uint8_t *Bp = tl_gemm_scratch(TL_GEMM_SCRATCH_PACK, pb + (size_t)M * sizeof(int32_t));
@@ -530,14 +532,14 @@ static AVX512 void widen_avx512(bool bf16, const uint16_t *s, int64_t n, float *
 
 bool tl_gemm_x86_widen(tl_dtype_t t, const void *src, int64_t n, float *dst)
 {
-    if (tl_gemm_x86_isa() != TL_GEMM_AVX512 || (t != TL_BF16 && t != TL_F16)) return false;
+    if (tl_gemm_x86_isa() < TL_GEMM_AVX512 || (t != TL_BF16 && t != TL_F16)) return false;
     widen_avx512(t == TL_BF16, src, n, dst);
     return true;
 }
 
 void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, uint32_t *dst)
 {
-    if (tl_gemm_x86_isa() == TL_GEMM_AVX512)
+    if (tl_gemm_x86_isa() >= TL_GEMM_AVX512)
         transpose_avx512(src, rows, cols, dst);
     else
         transpose_portable(src, rows, cols, dst);
@@ -546,7 +548,7 @@ void tl_gemm_x86_transpose32(const uint32_t *src, int64_t rows, int64_t cols, ui
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, float *C, int64_t ldc, bool init, bool exact_products)
 {
-    if (tl_gemm_x86_isa() != TL_GEMM_AVX512 || M <= 0 || N <= 0) return false;
+    if (tl_gemm_x86_isa() < TL_GEMM_AVX512 || M <= 0 || N <= 0) return false;
     int64_t P = (N + 15) / 16;
     for (int64_t p0 = 0; p0 < P; p0 += 4) {
         int nr = (int)TL_MIN(4, P - p0);

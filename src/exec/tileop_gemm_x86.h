@@ -9,10 +9,11 @@
 
 #include "base/dtype.h"
 
-typedef enum { TL_GEMM_PORTABLE, TL_GEMM_AVX2, TL_GEMM_AVX512 } tl_gemm_isa_t;
+// AVX512_BF16 adds vdpbf16ps for bfloat16 inputs (tileop_gemm_bf16.c).
+typedef enum { TL_GEMM_PORTABLE, TL_GEMM_AVX2, TL_GEMM_AVX512, TL_GEMM_AVX512_BF16 } tl_gemm_isa_t;
 
 // The path in use: the best the CPU has, lowered by $TILEC_GEMM_ISA
-// ("portable", "avx2") or tl_gemm_x86_set_isa.
+// ("portable", "avx2", "avx512") or tl_gemm_x86_set_isa.
 tl_gemm_isa_t tl_gemm_x86_isa(void);
 // Forces a path (clamped to what the CPU supports); returns the one in use.
 tl_gemm_isa_t tl_gemm_x86_set_isa(tl_gemm_isa_t isa);
@@ -25,6 +26,13 @@ bool tl_gemm_x86_i8(int64_t M, int64_t N, int64_t K, const int8_t *A, int64_t ld
 // B dense [K,N]. exact_products allows fused multiply-add.
 bool tl_gemm_x86_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, float *C, int64_t ldc, bool init, bool exact_products);
+
+// C[M,N] (+)= A[M,K] @ B[K,N] on bfloat16 (rows lda, ldb apart) with the bits
+// of tl_gemm_x86_f32 on the widened operands; false when the CPU lacks
+// AVX512_BF16 or the operands' exponents could make a difference (then
+// nothing is written).
+bool tl_gemm_x86_bf16(int64_t M, int64_t N, int64_t K, const uint16_t *A, int64_t lda,
+                      const uint16_t *B, int64_t ldb, float *C, int64_t ldc, bool init);
 
 // n bfloat16 or float16 values as float32; false when there is no SIMD path.
 bool tl_gemm_x86_widen(tl_dtype_t t, const void *src, int64_t n, float *dst);

@@ -2,11 +2,17 @@
 // tileop_gemm.c on random shapes with tails in every dimension, transposes,
 // init and accumulate, sub-tiles of wider buffers: int8 bit-exact (int32
 // wrap included), float32/bfloat16/float16 bit-exact (same order of roundings).
+// A gemm split over threads (ctx.share) gives the bits of the unsplit one.
 #include "test_tileop.h"
 
+#include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "exec/tileop_gemm_x86.h"
+#include "rt/pool.h"
 
 static uint64_t rng = 88172645463325252u;
 
@@ -22,6 +28,9 @@ typedef struct {
     tl_dtype_t in;
 } shape_t;
 
+// The ctx.share of the runs (NULL: unsplit).
+static const tl_tileop_share_t *run_share;
+
 // Runs one gemm on the given ISA; returns C (caller frees).
 static void *run(const shape_t *s, tl_gemm_isa_t isa, const void *a, const void *b, const void *c0,
                  tl_test_t *t)
@@ -29,6 +38,7 @@ static void *run(const shape_t *s, tl_gemm_isa_t isa, const void *a, const void 
     tl_gemm_x86_set_isa(isa);
     fx_t f;
     fx_init(&f);
+    f.ctx.share = run_share;
     tl_op_t op = top(TL_OP_GEMM_V0);
     op.transpose_a = s->ta, op.transpose_b = s->tb;
     int64_t ar = s->ta ? s->K : s->M, ac = s->ta ? s->M : s->K;
@@ -65,22 +75,29 @@ static void fill(void *p, tl_dtype_t t, size_t n)
     }
 }
 
-static void compare_paths(tl_test_t *t, const shape_t *s)
+static void *random_inputs(const shape_t *s, void **a, void **b)
 {
     int64_t x = s->extra;
     size_t esz = (size_t)tl_dtype_size(s->in);
     size_t na = (size_t)((s->ta ? s->K : s->M) * ((s->ta ? s->M : s->K) + x));
     size_t nb = (size_t)((s->tb ? s->N : s->K) * ((s->tb ? s->K : s->N) + x));
     size_t nc = (size_t)(s->M * (s->N + x));
-    void *a = malloc(na * esz), *b = malloc(nb * esz);
+    *a = malloc(na * esz), *b = malloc(nb * esz);
     int32_t *c0 = malloc(nc * 4);
-    fill(a, s->in, na);
-    fill(b, s->in, nb);
+    fill(*a, s->in, na);
+    fill(*b, s->in, nb);
     for (size_t i = 0; i < nc; i++) c0[i] = (int32_t)next();
     if (s->in != TL_I8)
         for (size_t i = 0; i < nc; i++) ((float *)c0)[i] = (float)(int)(next() % 100);
+    return c0;
+}
+
+static void compare_paths(tl_test_t *t, const shape_t *s)
+{
+    size_t nc = (size_t)(s->M * (s->N + s->extra));
+    void *a, *b, *c0 = random_inputs(s, &a, &b);
     void *want = run(s, TL_GEMM_PORTABLE, a, b, c0, t);
-    for (int isa = TL_GEMM_AVX2; isa <= TL_GEMM_AVX512; isa++) {
+    for (int isa = TL_GEMM_AVX2; isa <= TL_GEMM_AVX512_BF16; isa++) {
         if ((int)tl_gemm_x86_set_isa((tl_gemm_isa_t)isa) != isa) continue;
         void *got = run(s, (tl_gemm_isa_t)isa, a, b, c0, t);
         int bad = memcmp(got, want, nc * 4) != 0;
@@ -91,7 +108,7 @@ static void compare_paths(tl_test_t *t, const shape_t *s)
                          s->ta, s->tb, s->init);
         free(got);
     }
-    tl_gemm_x86_set_isa(TL_GEMM_AVX512);
+    tl_gemm_x86_set_isa(TL_GEMM_AVX512_BF16);
     free(want);
     free(a);
     free(b);
@@ -128,8 +145,235 @@ TEST(cpu_gemm_float_simd_matches_portable)
 
 TEST(cpu_gemm_isa_selection)
 {
-    tl_gemm_isa_t best = tl_gemm_x86_set_isa(TL_GEMM_AVX512);
+    tl_gemm_isa_t best = tl_gemm_x86_set_isa(TL_GEMM_AVX512_BF16);
     CHECK(tl_gemm_x86_set_isa(TL_GEMM_PORTABLE) == TL_GEMM_PORTABLE);
     CHECK(tl_gemm_x86_isa() == TL_GEMM_PORTABLE);
-    CHECK(tl_gemm_x86_set_isa(TL_GEMM_AVX512) == best);
+    CHECK(tl_gemm_x86_set_isa(TL_GEMM_AVX512_BF16) == best);
+    CHECK(best != TL_GEMM_AVX512_BF16 || __builtin_cpu_supports("avx512bf16"));
+}
+
+// A share that claims `fake_idle` idle threads and runs the parts on the
+// caller, last part first; it counts the calls and parts.
+static int fake_idle;
+static int64_t fake_calls, fake_parts;
+
+static int fake_idle_fn(void)
+{
+    return fake_idle;
+}
+
+static void fake_run(int64_t n, void (*part)(void *, int64_t, int), void *arg)
+{
+    fake_calls++, fake_parts += n;
+    for (int64_t i = n - 1; i >= 0; i--) part(arg, i, (int)i);
+}
+
+static const tl_tileop_share_t fake_share = {fake_idle_fn, fake_run};
+
+TEST(cpu_gemm_split_gives_the_unsplit_bits)
+{
+    static const tl_dtype_t types[] = {TL_F32, TL_BF16, TL_F16, TL_I8};
+    // big enough to split (2 M multiply-adds a part) unless M or N is small
+    static const int64_t Ms[] = {1, 7, 64, 100, 130}, Ns[] = {17, 65, 130, 300, 520};
+    static const int idles[] = {1, 2, 3, 15};
+    int64_t split = 0;
+    for (int i = 0; i < 40; i++) {
+        shape_t s = {Ms[next() % 5],     Ns[next() % 5],   200 + next() % 400 / 4 * 4,
+                     next() % 2 ? 0 : 5, next() % 2,       next() % 2,
+                     next() % 2,         types[next() % 4]};
+        size_t nc = (size_t)(s.M * (s.N + s.extra));
+        void *a, *b, *c0 = random_inputs(&s, &a, &b);
+        for (int isa = TL_GEMM_PORTABLE; isa <= TL_GEMM_AVX512_BF16; isa++) {
+            if ((int)tl_gemm_x86_set_isa((tl_gemm_isa_t)isa) != isa) continue;
+            run_share = NULL;
+            void *want = run(&s, (tl_gemm_isa_t)isa, a, b, c0, t);
+            for (int k = 0; k < 4; k++) {
+                fake_idle = idles[k];
+                run_share = &fake_share;
+                int64_t before = fake_calls;
+                void *got = run(&s, (tl_gemm_isa_t)isa, a, b, c0, t);
+                split += fake_calls > before;
+                if (memcmp(got, want, nc * 4))
+                    tl_test_fail(t, __FILE__, __LINE__,
+                                 "split over %d differs: isa %d %s M=%lld N=%lld K=%lld ta=%d "
+                                 "tb=%d init=%d",
+                                 idles[k] + 1, isa, tl_dtype_name(s.in), (long long)s.M,
+                                 (long long)s.N, (long long)s.K, s.ta, s.tb, s.init);
+                free(got);
+            }
+            free(want);
+        }
+        free(a), free(b), free(c0);
+    }
+    run_share = NULL;
+    tl_gemm_x86_set_isa(TL_GEMM_AVX512_BF16);
+    CHECK(split > 40); // many shapes are big enough to split
+    CHECK(fake_parts > 2 * fake_calls);
+}
+
+// On a pool: a task alone in its job splits its gemm, the idle threads take
+// parts (ctx.share = the pool, through a wrapper recording their threads).
+typedef struct {
+    void (*part)(void *, int64_t, int);
+    void *arg;
+    atomic_int threads; // bit per thread that ran a part
+} spy_t;
+
+static spy_t *spy;
+
+static void spy_part(void *arg, int64_t i, int thread)
+{
+    spy_t *w = arg;
+    atomic_fetch_or(&w->threads, 1 << thread);
+    w->part(w->arg, i, thread);
+}
+
+static void spy_run(int64_t n, void (*part)(void *, int64_t, int), void *arg)
+{
+    spy->part = part, spy->arg = arg;
+    tl_pool_share(n, spy_part, spy);
+}
+
+static const tl_tileop_share_t pool_share = {tl_pool_idle, spy_run};
+
+typedef struct {
+    shape_t s;
+    void *a, *b, *c0, *want;
+    tl_test_t *t;
+    int differ, helped;
+} pool_gemm_t;
+
+static void pool_gemm_task(void *arg, int64_t task, int thread)
+{
+    (void)task, (void)thread;
+    pool_gemm_t *g = arg;
+    tl_test_t *t = g->t;
+    size_t nc = (size_t)(g->s.M * (g->s.N + g->s.extra));
+    time_t start = time(NULL);
+    // until a helper took a part (or 10 s): helpers may be descheduled
+    while (!g->helped && time(NULL) - start < 10) {
+        if (!tl_pool_idle()) {
+            sched_yield();
+            continue;
+        }
+        spy_t w = {0};
+        spy = &w;
+        run_share = &pool_share;
+        void *got = run(&g->s, TL_GEMM_AVX512, g->a, g->b, g->c0, t);
+        run_share = NULL;
+        g->differ += memcmp(got, g->want, nc * 4) != 0;
+        g->helped = atomic_load(&w.threads) & ~(1 << thread);
+        free(got);
+    }
+}
+
+TEST(cpu_gemm_split_runs_on_idle_pool_threads)
+{
+    shape_t s = {64, 256, 256, 3, false, true, false, TL_BF16};
+    for (int threads = 2; threads <= 3; threads++) {
+        pool_gemm_t g = {.s = s, .t = t};
+        g.c0 = random_inputs(&s, &g.a, &g.b);
+        run_share = NULL;
+        g.want = run(&s, TL_GEMM_AVX512, g.a, g.b, g.c0, t);
+        tl_pool_t *p;
+        REQUIRE(tl_pool_create(&p, threads, NULL) == TL_OK);
+        tl_pool_run(p, 1, pool_gemm_task, &g);
+        CHECK(g.helped != 0);
+        CHECK_EQ(g.differ, 0);
+        CHECK(tl_pool_helped(p) > 0);
+        tl_pool_destroy(p);
+        free(g.a), free(g.b), free(g.c0), free(g.want);
+    }
+}
+
+// vdpbf16ps against the float32 kernel on the widened operands: the same bits
+// where it is used (odd K, zeros of both signs, cancellation, accumulation
+// onto C), and not used (false, C untouched) where DAZ/FTZ or an overflowed
+// product could differ: subnormal, infinite or NaN inputs, products that could
+// be subnormal, C values below 2^-103 when accumulating (with the checks
+// removed, the subnormal cases differ).
+typedef struct {
+    const char *what;
+    uint16_t a_special, b_special; // written at one place of A / B (0: none)
+    float c_special;               // at one place of C (0: none)
+    bool init, used;
+} bf16_case_t;
+
+static void bf16_case(tl_test_t *t, const bf16_case_t *bc, int64_t M, int64_t N, int64_t K)
+{
+    uint16_t *a = malloc((size_t)(M * K) * 2), *b = malloc((size_t)(K * N) * 2);
+    float *af = malloc((size_t)(M * K) * 4), *bf_ = malloc((size_t)(K * N) * 4);
+    float *c = malloc((size_t)(M * N) * 4), *want = malloc((size_t)(M * N) * 4);
+    for (int64_t i = 0; i < M * K; i++)
+        a[i] = next() % 7 == 0 ? (next() % 2 ? 0x8000 : 0)
+                               : bf((float)((int)(next() % 257) - 128) / 32);
+    for (int64_t i = 0; i < K * N; i++)
+        b[i] = next() % 7 == 0 ? (next() % 2 ? 0x8000 : 0)
+                               : bf((float)((int)(next() % 257) - 128) / 8);
+    for (int64_t i = 0; i < M * N; i++)
+        c[i] = next() % 5 ? (float)((int)(next() % 100) - 50) : -0.0f;
+    // the extremes the cases' exponents refer to (the specials go elsewhere)
+    a[0] = bf(4.0f), b[0] = bf(16.0f), b[K * N - 1] = bf(0.125f);
+    // a special fills row M / 2 of A or column N / 3 of B (so that a product
+    // flushed to zero shows in C); C's special sits in row M / 2, whose A row
+    // is then zero (so that C's value is the result)
+    int64_t ra = M / 2, cb = N / 3;
+    for (int64_t k = 0; k < K; k++) {
+        if ((bc->a_special || bc->c_special != 0) && ra * K + k > 0) a[ra * K + k] = bc->a_special;
+        if (bc->b_special && k * N + cb > 0 && k * N + cb < K * N - 1)
+            b[k * N + cb] = bc->b_special;
+    }
+    if (bc->c_special != 0) c[ra * N + N / 2] = bc->c_special;
+    for (int64_t i = 0; i < M * K; i++) af[i] = bf2f(a[i]);
+    for (int64_t i = 0; i < K * N; i++) bf_[i] = bf2f(b[i]);
+    memcpy(want, c, (size_t)(M * N) * 4);
+    tl_gemm_x86_set_isa(TL_GEMM_AVX512);
+    CHECK(tl_gemm_x86_f32(M, N, K, af, K, 1, bf_, want, N, bc->init, true));
+    tl_gemm_x86_set_isa(TL_GEMM_AVX512_BF16);
+    float *got = malloc((size_t)(M * N) * 4);
+    memcpy(got, c, (size_t)(M * N) * 4);
+    bool used = tl_gemm_x86_bf16(M, N, K, a, K, b, N, got, N, bc->init);
+    if (used != bc->used)
+        tl_test_fail(t, __FILE__, __LINE__, "%s (M=%lld N=%lld K=%lld): used %d, expected %d",
+                     bc->what, (long long)M, (long long)N, (long long)K, used, bc->used);
+    if (memcmp(got, used ? want : c, (size_t)(M * N) * 4))
+        tl_test_fail(t, __FILE__, __LINE__, "%s (M=%lld N=%lld K=%lld): C differs", bc->what,
+                     (long long)M, (long long)N, (long long)K);
+    free(a), free(b), free(af), free(bf_), free(c), free(want), free(got);
+}
+
+TEST(cpu_gemm_bf16_dot_matches_float32)
+{
+    if (tl_gemm_x86_set_isa(TL_GEMM_AVX512_BF16) != TL_GEMM_AVX512_BF16) {
+        tl_test_skip(t, "no AVX512_BF16");
+        return;
+    }
+    static const bf16_case_t cases[] = {
+        {"plain", 0, 0, 0, true, true},
+        {"accumulate", 0, 0, 0, false, true},
+        {"C tiny but normal (2^-100)", 0, 0, 0x1p-100f, false, true},
+        {"C below 2^-103", 0, 0, 0x1p-110f, false, false},
+        {"C below 2^-103, overwritten", 0, 0, 0x1p-110f, true, true},
+        {"C subnormal", 0, 0, 0x1p-140f, false, false},
+        {"C infinite", 0, 0, INFINITY, false, false},
+        {"A subnormal", 0x0001, 0, 0, true, false},
+        {"B subnormal", 0, 0x8040, 0, true, false},
+        {"A infinite", 0x7f80, 0, 0, true, false},
+        {"B NaN", 0, 0x7fc1, 0, true, false},
+        // biased exponents: B's smallest nonzero 1/8 (124), largest 16 (131);
+        // A's largest 4 (129)
+        {"A tiny (2^-120)", 0x0380, 0, 0, true, false}, // 7 + 124 < 142
+        {"A small (2^-100)", 0x0d80, 0, 0, true, true}, // 27 + 124 >= 142
+        {"A large (2^100)", 0x7180, 0, 0, true, true},  // 227 + 131 <= 380
+        {"A huge (2^127)", 0x7f00, 0, 0, true, false},  // 254 + 131 > 380
+        {"B huge (2^127)", 0, 0x7f00, 0, true, false},  // 129 + 254 > 380
+    };
+    static const int64_t shapes[][3] = {
+        {1, 3, 2}, {7, 17, 3}, {6, 64, 64}, {13, 65, 129}, {64, 130, 128}};
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++)
+        for (size_t s = 0; s < TL_ARRAY_LEN(shapes); s++)
+            bf16_case(t, &cases[i], shapes[s][0], shapes[s][1], shapes[s][2]);
+    // all-zero rows and columns, cancellation to exact zeros of both signs
+    bf16_case_t zero = {"zeros", 0, 0, 0, true, true};
+    bf16_case(t, &zero, 3, 5, 2);
 }
