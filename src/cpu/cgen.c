@@ -92,11 +92,32 @@ static void scalar_init(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e)
     free(v);
 }
 
+char *tl_cgen_op_nums(tl_cgen_t *g, const tl_op_t *op)
+{
+    tl_buf_t nums;
+    tl_buf_init(&nums);
+    for (int i = 0; i < op->nargs; i++) {
+        const tl_arg_t *a = &op->args[i];
+        if (a->kind != TL_ARG_REGION) continue;
+        for (int d = 0; d < a->region.ndim; d++) {
+            char *t = index_text(g, a->region.start[d]);
+            tl_buf_printf(&nums, "%s, ", t);
+            free(t);
+        }
+        for (int d = 0; d < a->region.ndim; d++) {
+            char *t = index_text(g, a->region.extent[d]);
+            tl_buf_printf(&nums, "%s, ", t);
+            free(t);
+        }
+    }
+    char *t = tl_buf_take(&nums);
+    return t ? t : strdup("");
+}
+
 static void op_leaf(tl_cgen_t *g, const tl_stmt_t *s)
 {
     const tl_op_t *op = &s->op;
-    tl_buf_t nums, sc;
-    tl_buf_init(&nums);
+    tl_buf_t sc;
     tl_buf_init(&sc);
     for (int i = 0; i < op->nargs; i++) {
         const tl_arg_t *a = &op->args[i];
@@ -109,25 +130,18 @@ static void op_leaf(tl_cgen_t *g, const tl_stmt_t *s)
             snprintf(msg, sizeof msg, "alloc_var '%s' cannot be a tile operand",
                      a->region.buf->name);
             fail_here(g, s, msg);
-            goto done;
-        }
-        for (int d = 0; d < a->region.ndim; d++) {
-            char *t = index_text(g, a->region.start[d]);
-            tl_buf_printf(&nums, "%s, ", t);
-            free(t);
-        }
-        for (int d = 0; d < a->region.ndim; d++) {
-            char *t = index_text(g, a->region.extent[d]);
-            tl_buf_printf(&nums, "%s, ", t);
-            free(t);
+            tl_buf_free(&sc);
+            return;
         }
     }
+    char *nums = tl_cgen_op_nums(g, op);
     if (op->init) scalar_init(g, &sc, op->init);
     if (op->pad_value) scalar_init(g, &sc, op->pad_value);
     int site = tl_cgen_site(g, TL_CGEN_SITE_OP, s, s->loc, NULL);
     tl_cgen_line(g, "{");
     g->indent++;
-    tl_cgen_line(g, "const int64_t n[] = {%s0};", tl_buf_cstr(&nums));
+    tl_cgen_line(g, "const int64_t n[] = {%s0};", nums ? nums : "");
+    free(nums);
     tl_cgen_line(g, "const tlc_scalar_t sc[] = {%s{0, 0, 0}};", tl_buf_cstr(&sc));
     check(g);
     bool inline_copy = tl_cgen_copy(g, s);
@@ -139,9 +153,25 @@ static void op_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     }
     g->indent--;
     tl_cgen_line(g, "}");
-done:
-    tl_buf_free(&nums);
     tl_buf_free(&sc);
+}
+
+// A copy that an inline loop may have done by storing its source in place
+// (tl_cgen_out_t) runs only when it did not.
+static void op_leaf_unless_done(tl_cgen_t *g, const tl_stmt_t *s)
+{
+    int id = -1;
+    for (int i = g->nouts - 1; i >= 0 && id < 0; i--)
+        if (g->outs[i].s == s && g->outs[i].lane == g->lane) id = g->outs[i].id;
+    if (id < 0) {
+        op_leaf(g, s);
+        return;
+    }
+    tl_cgen_line(g, "if (!W%d_t) {", id);
+    g->indent++;
+    op_leaf(g, s);
+    g->indent--;
+    tl_cgen_line(g, "}");
 }
 
 static void store_leaf(tl_cgen_t *g, const tl_stmt_t *s)
@@ -228,7 +258,7 @@ static void leaf(tl_cgen_t *g, const tl_stmt_t *s)
         if (expert_runs(g, s)) store_leaf(g, s);
         break;
     case TL_ST_OP:
-        if (expert_runs(g, s)) op_leaf(g, s);
+        if (expert_runs(g, s)) op_leaf_unless_done(g, s);
         break;
     case TL_ST_PRINT:
         if (expert_runs(g, s))

@@ -74,6 +74,16 @@ typedef struct {
 
 enum { TL_CGEN_FRAMES = 64 };
 
+// A UB -> GM copy whose source an inline loop may have stored straight into
+// the copy's destination (cgen_fuse.c): on lane `lane` the copy runs only
+// when W<id>_t is 0.
+typedef struct {
+    const tl_stmt_t *s;
+    int lane, id;
+} tl_cgen_out_t;
+
+enum { TL_CGEN_OUTS = 16 };
+
 typedef struct {
     const tl_kernel_t *k;
     tl_exec_t *x;
@@ -93,6 +103,8 @@ typedef struct {
     uint8_t *ubview; // per buffer id: a UB buffer read in place from GM (second pass)
     bool views;      // some buffer is (the inline loops drain the prefetch queue Q)
     tl_cgen_frame_t frames[TL_CGEN_FRAMES]; // innermost last
+    tl_cgen_out_t outs[TL_CGEN_OUTS];       // copies written in place, innermost last
+    int nouts;
     int nframes;
     int lost;                // frames not recorded (nested too deep): every span is live
     tl_cgen_range_t *ranges; // per var id
@@ -156,5 +168,19 @@ void tl_cgen_view_write(tl_cgen_t *g, const tl_buffer_t *b);
 void tl_cgen_view_plan(tl_cgen_t *g);
 // Appends the address of UB buffer b's first byte on the current lane.
 void tl_cgen_ub_base(const tl_cgen_t *g, tl_buf_t *out, const tl_buffer_t *b);
+// Whether e has no element loads (its value can be taken before a loop).
+bool tl_cgen_pure(const tl_expr_t *e);
+// The initialiser of an op's `n` array: each region operand's starts, then
+// its extents (heap text, each item followed by ", ").
+char *tl_cgen_op_nums(tl_cgen_t *g, const tl_op_t *op);
+// UB buffers written in place (cgen_copy.c): whether statement s is an inline
+// UB -> GM copy of the whole of b, in b's element order when its GM region is
+// unclipped and one run, with index expressions free of loads (copy_out); then
+// copy_out_target emits, before the loop that writes b, the pointer W<id>
+// (b, or that GM region when the copy's run-time checks pass and it is
+// unclipped and one run; then W<id>_t = 1) and W<id>_s (streaming stores: a
+// large tensor, W<id> aligned to `align` bytes).
+bool tl_cgen_copy_out(tl_cgen_t *g, const tl_stmt_t *s, const tl_buffer_t *b);
+void tl_cgen_copy_out_target(tl_cgen_t *g, const tl_stmt_t *s, int id, int align);
 
 #endif

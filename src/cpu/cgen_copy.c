@@ -164,6 +164,55 @@ static bool analyse(tl_cgen_t *g, const tl_op_t *op, tl_copy_layout_t *l, side_t
            (gm->map[l->k - 1] == gm->r->buf->ndim - 1 && ub->map[l->k - 1] == ub->r->buf->ndim - 1);
 }
 
+// Emits `if (the run-time checks of the GM view pass) {` (pre: a condition
+// to test first, or NULL) and the box b<i>, clipped at the tensor; `part`
+// says when it is smaller than the destination region, `all` when it is not
+// empty (C conditions).
+static void open_box(tl_cgen_t *g, const tl_copy_layout_t *l, const side_t *gm, const side_t *ub,
+                     const char *pre, tl_buf_t *part, tl_buf_t *all)
+{
+    const tl_buffer_t *gb = gm->r->buf;
+    int k = l->k ? l->k : 1;
+    // the run-time checks of the GM view (check_view, check_bounds)
+    tl_buf_t c;
+    tl_buf_init(&c);
+    if (pre) tl_buf_printf(&c, "%s && ", pre);
+    for (int d = 0; d < gb->ndim; d++) {
+        tl_buf_printf(&c, "%sn[%d] >= 0", d ? " && " : "", gm->at + d);
+        if (gm->ext[d] == 1) tl_buf_printf(&c, " && n[%d] < G%d_%d", gm->at + d, gb->id, d);
+    }
+    tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&c));
+    tl_buf_free(&c);
+    g->indent++;
+    tl_buf_init(part);
+    tl_buf_init(all);
+    for (int i = 0; i < k; i++) {
+        int64_t ge = l->k ? gm->mext[i] : 1, ue = l->k ? ub->mext[i] : 1;
+        int64_t de = l->k ? l->dext[i] : 1;
+        int m = l->k ? gm->map[i] : -1;
+        if (m >= 0)
+            tl_cgen_line(g,
+                         "const int64_t b%d = tlc_clip(G%d_%d - n[%d], INT64_C(%" PRId64
+                         "), INT64_C(%" PRId64 "));",
+                         i, gb->id, m, gm->at + m, ge, ue);
+        else
+            tl_cgen_line(g, "const int64_t b%d = INT64_C(%" PRId64 ");", i, TL_MIN(ge, ue));
+        tl_buf_printf(part, "%sb%d < INT64_C(%" PRId64 ")", i ? " || " : "", i, de);
+        tl_buf_printf(all, "%sb%d > 0", i ? " && " : "", i);
+    }
+}
+
+// The C condition that a copy into GM tensor b streams (TL_COPY_STREAM_BYTES).
+static char *big_text(const tl_buffer_t *b)
+{
+    tl_buf_t n;
+    tl_buf_init(&n);
+    tl_buf_printf(&n, "INT64_C(%d)", tl_dtype_size(b->dtype));
+    for (int d = 0; d < b->ndim; d++) tl_buf_printf(&n, " * G%d_%d", b->id, d);
+    tl_buf_printf(&n, " >= INT64_C(%d)", (int)TL_COPY_STREAM_BYTES);
+    return tl_buf_take(&n);
+}
+
 bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
 {
     tl_copy_layout_t l;
@@ -172,34 +221,8 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
     const tl_buffer_t *gb = gm.r->buf;
     bool down = gm.at == 0;
     int sz = tl_dtype_size(gb->dtype), k = l.k ? l.k : 1;
-    // the run-time checks of the GM view (check_view, check_bounds)
-    tl_buf_t c;
-    tl_buf_init(&c);
-    for (int d = 0; d < gb->ndim; d++) {
-        tl_buf_printf(&c, "%sn[%d] >= 0", d ? " && " : "", gm.at + d);
-        if (gm.ext[d] == 1) tl_buf_printf(&c, " && n[%d] < G%d_%d", gm.at + d, gb->id, d);
-    }
-    tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&c));
-    tl_buf_free(&c);
-    g->indent++;
-    // the box, clipped at the tensor; `partial` when it is smaller than the
-    // destination region
     tl_buf_t part, all;
-    tl_buf_init(&part);
-    tl_buf_init(&all);
-    for (int i = 0; i < k; i++) {
-        int64_t ge = l.k ? gm.mext[i] : 1, ue = l.k ? ub.mext[i] : 1, de = l.k ? l.dext[i] : 1;
-        int m = l.k ? gm.map[i] : -1;
-        if (m >= 0)
-            tl_cgen_line(g,
-                         "const int64_t b%d = tlc_clip(G%d_%d - n[%d], INT64_C(%" PRId64
-                         "), INT64_C(%" PRId64 "));",
-                         i, gb->id, m, gm.at + m, ge, ue);
-        else
-            tl_cgen_line(g, "const int64_t b%d = INT64_C(%" PRId64 ");", i, TL_MIN(ge, ue));
-        tl_buf_printf(&part, "%sb%d < INT64_C(%" PRId64 ")", i ? " || " : "", i, de);
-        tl_buf_printf(&all, "%sb%d > 0", i ? " && " : "", i);
-    }
+    open_box(g, &l, &gm, &ub, NULL, &part, &all);
     const tl_buffer_t *vb = ub.r->buf;
     bool view = down && g->ubview && g->ubview[vb->id];
     if (view) { // unclipped, from contiguous GM: the buffer is read there
@@ -233,13 +256,9 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
     free(so);
     free(dof);
     if (!down) {
-        tl_buf_t n;
-        tl_buf_init(&n);
-        tl_buf_printf(&n, "INT64_C(%d)", sz);
-        for (int d = 0; d < gb->ndim; d++) tl_buf_printf(&n, " * G%d_%d", gb->id, d);
-        tl_cgen_line(g, "const int big_ = %s >= INT64_C(%d);", tl_buf_cstr(&n),
-                     (int)TL_COPY_STREAM_BYTES);
-        tl_buf_free(&n);
+        char *big = big_text(gb);
+        tl_cgen_line(g, "const int big_ = %s;", big);
+        free(big);
     }
     // rows of the last two moved dimensions in one call (tlc_rows), loops
     // over the others
@@ -381,4 +400,76 @@ void tl_cgen_ub_base(const tl_cgen_t *g, tl_buf_t *out, const tl_buffer_t *b)
     else
         tl_buf_printf(out, "(M%d_%d + INT64_C(%" PRId64 "))", g->lane, (int)TL_SCOPE_UB,
                       g->x->addr[b->id]);
+}
+
+// --- UB buffers written in place ----------------------------------------------------------
+//
+// The mirror of reading in place: an inline loop that writes the whole of a
+// UB buffer whose next reader copies it whole to GM (and nothing reads it
+// after that copy) stores straight into the copy's GM region when the region
+// is one unclipped run, and the copy is not run; cgen_fuse.c says when a
+// loop may. The buffer and the region hold the bytes in the same order: the
+// buffer is the copy's whole source, and every moved dimension has the same
+// extent on both sides. Index expressions without loads have the same value
+// before the loop as at the copy (the statements between them assign no
+// variables).
+
+bool tl_cgen_copy_out(tl_cgen_t *g, const tl_stmt_t *s, const tl_buffer_t *b)
+{
+    tl_copy_layout_t l;
+    side_t gm, ub;
+    if (s->kind != TL_ST_OP || !analyse(g, &s->op, &l, &gm, &ub) || gm.at == 0 || ub.r->buf != b)
+        return false;
+    for (int i = 0; i < 2; i++) {
+        const tl_region_t *r = &s->op.args[i].region;
+        for (int d = 0; d < r->ndim; d++)
+            if (!tl_cgen_pure(r->start[d]) || !tl_cgen_pure(r->extent[d])) return false;
+    }
+    for (int d = 0; d < b->ndim; d++) {
+        int64_t v;
+        if (!tl_cgen_const(g, ub.r->start[d], &v) || v != 0 || ub.ext[d] != b->shape[d])
+            return false;
+    }
+    for (int i = 0; i < l.k; i++)
+        if (ub.mext[i] != gm.mext[i]) return false;
+    return true;
+}
+
+void tl_cgen_copy_out_target(tl_cgen_t *g, const tl_stmt_t *s, int id, int align)
+{
+    tl_copy_layout_t l;
+    side_t gm, ub;
+    analyse(g, &s->op, &l, &gm, &ub);
+    tl_buf_t base;
+    tl_buf_init(&base);
+    tl_cgen_ub_base(g, &base, ub.r->buf);
+    tl_cgen_line(g, "uint8_t *W%d = %s;", id, tl_buf_cstr(&base));
+    tl_buf_free(&base);
+    tl_cgen_line(g, "int W%d_t = 0, W%d_s = 0;", id, id);
+    tl_cgen_line(g, "(void)W%d_s;", id);
+    // an error is the copy's to report: it runs then
+    tl_cgen_line(g, "if (!E.site) {");
+    g->indent++;
+    char *nums = tl_cgen_op_nums(g, &s->op);
+    tl_cgen_line(g, "const int64_t n[] = {%s0};", nums);
+    free(nums);
+    g->checked = false;
+    tl_buf_t part, all;
+    open_box(g, &l, &gm, &ub, "!E.site", &part, &all);
+    char *so = origin_text(g, &gm), *cont = contiguous(&gm), *big = big_text(gm.r->buf);
+    tl_cgen_line(g, "if (!(%s) && %s) {", tl_buf_cstr(&part), cont);
+    tl_cgen_line(g, "    W%d = (uint8_t *)(%s);", id, so);
+    tl_cgen_line(g, "    W%d_t = 1;", id);
+    tl_cgen_line(g, "    W%d_s = (%s) && ((uintptr_t)W%d & %du) == 0;", id, big, id, align - 1);
+    tl_cgen_line(g, "}");
+    free(so);
+    free(cont);
+    free(big);
+    tl_buf_free(&part);
+    tl_buf_free(&all);
+    g->indent--;
+    tl_cgen_line(g, "}");
+    tl_cgen_line(g, "E.site = 0;");
+    g->indent--;
+    tl_cgen_line(g, "}");
 }

@@ -49,7 +49,9 @@ typedef struct {
     bool written;
     bool dead;   // written, and no later statement reads it: not stored
     bool refold; // read by a row max/min that refolds it from memory (see join)
+    bool early;  // read by an op of the group before (or as) one writes it
     int last;    // opcode of the op that last wrote it in the group (-1: none)
+    int out;     // > 0: stored through W<out - 1>, maybe in GM (see "written in place")
 } span_t;
 
 typedef struct {
@@ -97,17 +99,17 @@ static void group_free(group_t *gr)
     memset(gr, 0, sizeof *gr);
 }
 
-// No element loads: the value can be computed before the loop.
-static bool pure(const tl_expr_t *e)
+bool tl_cgen_pure(const tl_expr_t *e)
 {
     if (!e) return true;
     switch (e->kind) {
     case TL_EX_LOAD: return false;
     case TL_EX_BIN:
-    case TL_EX_UN: return pure(e->op.a) && pure(e->op.b);
+    case TL_EX_UN: return tl_cgen_pure(e->op.a) && tl_cgen_pure(e->op.b);
     case TL_EX_CAST:
-    case TL_EX_REINTERPRET: return pure(e->arg);
-    case TL_EX_SELECT: return pure(e->sel.cond) && pure(e->sel.a) && pure(e->sel.b);
+    case TL_EX_REINTERPRET: return tl_cgen_pure(e->arg);
+    case TL_EX_SELECT:
+        return tl_cgen_pure(e->sel.cond) && tl_cgen_pure(e->sel.a) && tl_cgen_pure(e->sel.b);
     default: return true;
     }
 }
@@ -115,7 +117,7 @@ static bool pure(const tl_expr_t *e)
 // C text of an expression that must not need run-time checks (NULL if it does).
 static char *checked_free_text(tl_cgen_t *g, const tl_expr_t *e, bool as_index)
 {
-    if (!pure(e)) return NULL;
+    if (!tl_cgen_pure(e)) return NULL;
     bool save = g->checked;
     g->checked = false;
     char *t;
@@ -433,6 +435,11 @@ static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
     if (in >= 0 && gr->sp[in].written && gr->sp[in].last != TL_OP_ABS) return false;
     int dst = c->sp[0].red ? -1 : find(gr, &c->sp[0]);
     if (dst >= 0 && gr->sp[dst].refold) return false;
+    bool early[3] = {false, false, false}; // sources not written by an earlier op
+    for (int i = 1; i < c->nsp; i++) {
+        int j = find(gr, &c->sp[i]);
+        early[i] = j < 0 || !gr->sp[j].written;
+    }
     fop_t *o = &gr->op[gr->nop++];
     memset(o, 0, sizeof *o);
     o->s = s;
@@ -448,6 +455,7 @@ static bool join(group_t *gr, const tl_stmt_t *s, cand_t *c)
         } else {
             gr->sp[at].written |= c->sp[i].written;
         }
+        gr->sp[at].early |= early[i];
         o->sp[i] = at;
     }
     o->nspan = c->nsp;
@@ -720,7 +728,23 @@ static void zresult(emit_t *e, int i, const char *v)
 
 static void zstore(emit_t *e, int i)
 {
-    int b = e->base, v = e->val[i];
+    int b = e->base, v = e->val[i], out = e->gr->sp[i].out;
+    if (out) { // into GM, with streaming stores when W<id>_s says so
+        static const char *const form[] = {
+            "_mm512_stream_ps(p%d_%d + j, z%d_%d);",
+            "_mm512_stream_si512((void *)(p%d_%d + j), z%d_%d);",
+            "_mm_stream_si128((__m128i *)(p%d_%d + j), z%d_%d);",
+            "_mm256_stream_si256((__m256i *)(p%d_%d + j), z%d_%d);",
+        };
+        tl_dtype_t t = e->gr->sp[i].buf->dtype;
+        int f = t == TL_F32 ? 0 : t == TL_I32 ? 1 : t == TL_I8 ? 2 : 3;
+        tl_cgen_line(e->g, "if (W%d_s)", out - 1);
+        e->g->indent++;
+        tl_cgen_line(e->g, form[f], b, i, b, v);
+        e->g->indent--;
+        tl_cgen_line(e->g, "else");
+        e->g->indent++;
+    }
     switch (e->gr->sp[i].buf->dtype) {
     case TL_F32: tl_cgen_line(e->g, "_mm512_storeu_ps(p%d_%d + j, z%d_%d);", b, i, b, v); break;
     case TL_I32: tl_cgen_line(e->g, "_mm512_storeu_si512(p%d_%d + j, z%d_%d);", b, i, b, v); break;
@@ -731,6 +755,7 @@ static void zstore(emit_t *e, int i)
         tl_cgen_line(e->g, "_mm256_storeu_si256((__m256i *)(p%d_%d + j), z%d_%d);", b, i, b, v);
         break;
     }
+    if (out) e->g->indent--;
 }
 
 // x: the source value; r: what is known of it as float32 (after a float16
@@ -914,9 +939,10 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
     // the prefetches of GM regions read in place go out one line per iteration,
     // into L2 (prefetcht1; to L1 they hold its miss buffers, which the loop's
     // own loads then wait for)
-    if (g->views) {
-        tl_cgen_line(g, "uintptr_t f%d = 0;", e->base);
-        tl_cgen_line(g, "const int64_t n%d = tlc_pf_take(&Q, &f%d);", e->base, e->base);
+    if (g->views) { // (the pointer copied: one whose address is taken may live in memory)
+        tl_cgen_line(g, "uintptr_t f%d_0 = 0;", e->base);
+        tl_cgen_line(g, "const int64_t n%d = tlc_pf_take(&Q, &f%d_0);", e->base, e->base);
+        tl_cgen_line(g, "uintptr_t f%d = f%d_0;", e->base, e->base);
         tl_cgen_line(g, "int64_t m%d = n%d;", e->base, e->base);
     }
     if (packed) {
@@ -998,6 +1024,8 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
         tl_cgen_line(g, "}");
     }
     if (g->views) tl_cgen_line(g, "tlc_pf_give(&Q, n%d, m%d);", e->base, e->base);
+    for (int i = 0; i < gr->nsp; i++)
+        if (gr->sp[i].out) tl_cgen_line(g, "if (W%d_s) _mm_sfence();", gr->sp[i].out - 1);
 }
 
 static bool narrows(const group_t *gr, const fop_t *o)
@@ -1081,7 +1109,10 @@ static void emit(tl_cgen_t *g, group_t *gr)
         const char *t = store_type(s->buf->dtype);
         tl_buf_t base;
         tl_buf_init(&base);
-        tl_cgen_ub_base(g, &base, s->buf);
+        if (s->out)
+            tl_buf_printf(&base, "W%d", s->out - 1);
+        else
+            tl_cgen_ub_base(g, &base, s->buf);
         tl_cgen_line(g, "%s *const p%d_%d = (%s *)(%s) + %s;", t, e.base, i, t, tl_buf_cstr(&base),
                      s->off);
         tl_buf_free(&base);
@@ -1440,13 +1471,78 @@ static int flatten(const tl_stmt_t *const *items, int n, int owner, const tl_stm
     return at;
 }
 
+// --- UB buffers written in place ----------------------------------------------------------
+//
+// A span of the group that is a whole UB buffer, written by the group before
+// any op of it reads the span, whose first reader among the statements set
+// aside is a copy of the whole buffer to GM on the group's lane
+// (tl_cgen_copy_out), with no statement set aside before that copy touching
+// the buffer's bytes or the copy's tensor, and nothing reading the buffer
+// after the copy (tl_cgen_live): the loop stores the span through W<id>
+// (tl_cgen_copy_out_target), which points at the copy's GM region when the
+// copy's checks pass and the region is one unclipped run, and then the copy
+// does not run (tl_cgen_out_t). The tensor gets the same bytes, earlier,
+// and nothing looks at it in between; the buffer keeps bytes nobody reads.
+// Into a large tensor the vector loop streams (as the copy would), then
+// fences.
+
+typedef struct {
+    const tl_cgen_t *g;
+    const tl_buffer_t *gm; // touches this tensor, or (NULL) UB bytes [lo, hi)
+    int64_t lo, hi;
+    bool hit;
+} touch_t;
+
+static void on_touch(void *arg, const tl_access_t *a)
+{
+    touch_t *t = arg;
+    if (t->gm) {
+        t->hit |= a->buf == t->gm;
+        return;
+    }
+    if (a->buf->scope != TL_SCOPE_UB) return;
+    int64_t at = t->g->x->addr[a->buf->id];
+    t->hit |= at < 0 || (at < t->hi && t->lo < at + tl_buffer_bytes(a->buf));
+}
+
+static bool touches(const tl_cgen_t *g, const tl_stmt_t *s, const tl_buffer_t *gm, int64_t lo,
+                    int64_t hi)
+{
+    touch_t t = {g, gm, lo, hi, false};
+    tl_access_stmt(s, on_touch, &t);
+    return t.hit;
+}
+
+// The index in aside[] of the copy that span sp may be written in place for, or -1.
+static int out_copy(tl_cgen_t *g, const tl_stmt_t *const *aside, int naside, const span_t *sp,
+                    unsigned mask, tl_side_t scope, unsigned lanes)
+{
+    const tl_buffer_t *b = sp->buf;
+    int64_t base = g->x->addr[b->id];
+    if (!sp->written || sp->red || sp->vec || sp->early || sp->lo != base ||
+        sp->hi != base + tl_buffer_bytes(b))
+        return -1;
+    for (int k = 0; k < naside; k++) {
+        if (!touches(g, aside[k], NULL, sp->lo, sp->hi)) continue;
+        unsigned lk;
+        if (!op_lanes(g, aside[k], mask, scope, &lk) || lk != lanes ||
+            !tl_cgen_copy_out(g, aside[k], b))
+            return -1;
+        const tl_buffer_t *t = aside[k]->op.args[1].region.buf;
+        for (int i = 0; i < k; i++)
+            if (touches(g, aside[i], t, 0, 0)) return -1;
+        return tl_cgen_live(g, aside + k + 1, naside - k - 1, sp->lo, sp->hi) ? -1 : k;
+    }
+    return -1;
+}
+
 // Emits the group of units[0..end) on every lane of `lanes`, its stores of
 // spans nothing reads later left out, then the statements set aside.
 static void emit_run(tl_cgen_t *g, const tl_stmt_t *const *units, int end, unsigned mask,
                      tl_side_t scope, unsigned lanes, const bool *joined)
 {
     const tl_stmt_t *aside[MAX_UNITS];
-    int naside = 0;
+    int naside = 0, nouts = g->nouts;
     for (int k = 0; k < end; k++)
         if (!joined[k]) aside[naside++] = units[k];
     group_t gr;
@@ -1459,12 +1555,46 @@ static void emit_run(tl_cgen_t *g, const tl_stmt_t *const *units, int end, unsig
         for (int i = 0; i < gr.nsp; i++) {
             span_t *sp = &gr.sp[i];
             sp->dead = sp->written && !sp->red && !tl_cgen_live(g, aside, naside, sp->lo, sp->hi);
+            int k = naside ? out_copy(g, aside, naside, sp, mask, scope, lanes) : -1;
+            if (k < 0 || g->nouts == TL_CGEN_OUTS) continue;
+            int id = g->tmp++;
+            tl_cgen_copy_out_target(g, aside[k], id, 16 * tl_dtype_size(sp->buf->dtype));
+            sp->out = id + 1;
+            g->outs[g->nouts++] = (tl_cgen_out_t){aside[k], l, id};
         }
         emit(g, &gr);
         group_free(&gr);
     }
     g->lane = save;
     if (naside) tl_cgen_seq(g, aside, naside, mask, scope);
+    g->nouts = nouts;
+}
+
+typedef struct {
+    const tl_buffer_t *b;
+    bool hit;
+} writes_t;
+
+static void on_write(void *arg, const tl_access_t *a)
+{
+    writes_t *w = arg;
+    w->hit |= a->buf == w->b && (a->mode & TL_ACCESS_WRITE);
+}
+
+// Whether s is a copy from UB to GM of a buffer that a joined unit of
+// units[0..end) writes.
+static bool copies_out(const tl_stmt_t *const *units, int end, const bool *joined,
+                       const tl_stmt_t *s)
+{
+    if (s->kind != TL_ST_OP || s->op.code != TL_OP_COPY || s->op.nargs != 2 ||
+        s->op.args[0].kind != TL_ARG_REGION || s->op.args[1].kind != TL_ARG_REGION ||
+        s->op.args[0].region.buf->scope != TL_SCOPE_UB ||
+        s->op.args[1].region.buf->scope != TL_SCOPE_GM)
+        return false;
+    writes_t w = {s->op.args[0].region.buf, false};
+    for (int k = 0; k < end && !w.hit; k++)
+        if (joined[k]) tl_access_stmt(units[k], on_write, &w);
+    return w.hit;
 }
 
 int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask, tl_side_t scope)
@@ -1496,6 +1626,14 @@ int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned ma
     // up to the last joined op, in whole items
     int end = used;
     while (end > 0 && !joined[end - 1]) end--;
+    // and the statements set aside after it up to the first copies of
+    // buffers it writes to GM (the loop may write those in place, see emit_run)
+    int ops_end = end;
+    for (int k = ops_end; k < used; k++) {
+        bool out = copies_out(leaf, ops_end, joined, leaf[k]);
+        if (out) end = k + 1;
+        if (end > ops_end && !out) break;
+    }
     while (end > 0 && end < used && own[end] == own[end - 1]) end++;
     if (end < total && end > 0 && own[end] == own[end - 1])
         while (end > 0 && own[end - 1] == own[end]) end--;

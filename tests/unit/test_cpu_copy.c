@@ -172,7 +172,8 @@ static const char *view_src =
     "            z = T.alloc_ub([1, C], 'float32')\n"
     "            with T.Scope('V'):\n"
     "                r0 = cid * 4 + vid * 2\n"
-    "                for i in T.serial(2):\n"
+    "                for j in T.serial(2):\n"
+    "                    i = 1 - j\n"
     "                    T.copy(X[r0 + i, 0:C], a)\n"
     "                    T.tile.add(y[i, :], a[0, :], 1.0)\n"
     "                T.copy(X[r0 : r0 + 2, 0:C], b)\n"
@@ -229,4 +230,108 @@ TEST(cpu_copy_buffers_read_in_place_match_the_reference)
     view_case(t, 32); // rows and row pairs in place
     view_case(t, 37); // rows in place, row pairs copied
     view_case(t, 25); // clipped: copied, the rest zero-filled
+}
+
+// UB buffers written in place: an inline loop writes `y` (and the int8 `q`,
+// into a tensor large enough for streaming stores), which a copy then moves
+// whole to a row of Y (of W); nothing reads them after the copy, so the loop
+// stores straight into Y when the row is not clipped (K >= C; the rows go
+// last first, so a clipped row written whole would show in the next). The
+// two rows of `y2` go to Y2 in place only when they are one run (K == C). Three stay in UB and are copied: `z` is read again
+// after its copy (R), a set-aside copy reads T's row (into P) between the
+// loop that writes `t` and t's copy to that row, and the loop after the rows
+// reads `u` before writing it (GM outputs start as NaN: a loop that read
+// them instead of UB would give NaN).
+static const char *out_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[1, 2, 3, 4, 5, 6, 7, 8])\n"
+    "def outs(M, K, C=32, BIG=32768):\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((M, C), 'float32'), Y: T.Tensor((M, K), 'float32'),\n"
+    "             Z: T.Tensor((M, C), 'float32'), U: T.Tensor((M, C), 'float32'),\n"
+    "             T_: T.Tensor((M, C), 'float32'), P: T.Tensor((M, C), 'float32'),\n"
+    "             R: T.Tensor((M, C), 'float32'), W: T.Tensor((M * BIG, C), 'int8'),\n"
+    "             Y2: T.Tensor((M, K), 'float32')):\n"
+    "        with T.Kernel(T.ceildiv(M, 4), is_npu=True) as (cid, vid):\n"
+    "            a = T.alloc_ub([1, C], 'float32')\n"
+    "            y = T.alloc_ub([1, C], 'float32')\n"
+    "            z = T.alloc_ub([1, C], 'float32')\n"
+    "            u = T.alloc_ub([1, C], 'float32')\n"
+    "            t = T.alloc_ub([1, C], 'float32')\n"
+    "            o = T.alloc_ub([1, C], 'float32')\n"
+    "            q = T.alloc_ub([1, C], 'int8')\n"
+    "            x2 = T.alloc_ub([2, C], 'float32')\n"
+    "            y2 = T.alloc_ub([2, C], 'float32')\n"
+    "            with T.Scope('V'):\n"
+    "                r0 = cid * 4 + vid * 2\n"
+    "                T.tile.fill(u, 0.5)\n"
+    "                for j in T.serial(2):\n"
+    "                    i = 1 - j\n"
+    "                    T.copy(X[r0 + i, 0:C], a)\n"
+    "                    T.tile.add(y, a, 1.0)\n"
+    "                    T.tile.mul(z, a, 2.0)\n"
+    "                    T.tile.sub(t, a, 3.0)\n"
+    "                    T.copy(T_[r0 + i, 0:C], o)\n"
+    "                    T.tile.clamp(a, a, -100.0, 100.0, C)\n"
+    "                    T.tile.cast(q, a, mode='CAST_RINT', count=C)\n"
+    "                    T.copy(y, Y[r0 + i, 0:C])\n"
+    "                    T.copy(z, Z[r0 + i, :])\n"
+    "                    T.copy(t, T_[r0 + i, :])\n"
+    "                    T.copy(q, W[(r0 + i) * BIG, :])\n"
+    "                    T.copy(o, P[r0 + i, :])\n"
+    "                    T.tile.add(o, z, 1.0)\n"
+    "                    T.copy(o, R[r0 + i, :])\n"
+    "                T.tile.add(u, u, a)\n"
+    "                T.copy(u, U[r0, :])\n"
+    "                T.copy(X[r0 : r0 + 2, :], x2)\n"
+    "                T.tile.add(y2, x2, 1.5)\n"
+    "                T.copy(y2, Y2[r0 : r0 + 2, 0:C])\n"
+    "\n"
+    "    return main\n";
+
+static void out_case(tl_test_t *t, int64_t k)
+{
+    char kv[16];
+    snprintf(kv, sizeof kv, "%" PRId64, k);
+    tl_front_arg_t fa[] = {{"M", "8"}, {"K", kv}};
+    tl_arena_t arena;
+    tl_diag_t d;
+    tl_arena_init(&arena);
+    tl_diag_init(&d);
+    tl_kernel_t *kn = tl_test_cpu_kernel(&arena, &d, "outs.py", out_src, 2, fa);
+    REQUIRE(kn);
+    int64_t s2[2] = {8, 32};
+    tl_tensor_t *x = tensor(2, s2, 3);
+    REQUIRE(x);
+    tl_exec_t *e;
+    tl_cpu_t *c;
+    REQUIRE(tl_test_cpu_pair(kn, NULL, &d, &e, &c));
+    static const char *ins[] = {"X"}, *outs[] = {"Y", "Z", "U", "T_", "P", "R", "W", "Y2"};
+    char label[32];
+    snprintf(label, sizeof label, "K=%" PRId64, k);
+    REQUIRE(tl_test_cpu_compare(t, e, c, ins, &x, 1, outs, 8, label));
+    // y and q may be written in place (a pointer each, the copy run unless
+    // the loop did it), with streaming stores into W; u, z and t are copied
+    const char *src = tl_cpu_source(c);
+    REQUIRE(src);
+    int targets = tl_test_count(src, "_t = 1;");
+    CHECK(targets >= 2);
+    CHECK_EQ(tl_test_count(src, "if (!W"), targets);
+    CHECK(tl_test_count(src, "_mm_stream_si128((__m128i *)(p") >= 1);
+    CHECK(tl_test_count(src, "_s) _mm_sfence();") >= 1);
+    CHECK_EQ(d.nerrors, 0);
+    tl_tensor_destroy(x);
+    tl_cpu_destroy(c);
+    tl_exec_destroy(e);
+    tl_arena_free(&arena);
+    tl_diag_free(&d);
+}
+
+TEST(cpu_copy_buffers_written_in_place_match_the_reference)
+{
+    out_case(t, 32); // y and y2 in place
+    out_case(t, 40); // y in place, y2 (not one run of Y2) copied
+    out_case(t, 20); // clipped: copied
 }

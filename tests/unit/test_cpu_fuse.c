@@ -164,8 +164,9 @@ static void fuse_case(tl_test_t *t, int64_t rows, int64_t cols, const char *cfla
     CHECK(tl_test_count(src, "tlc_f2h(p") >= 1);
     CHECK(tl_test_count(src, "tlc_h2f(p") >= 1);
     CHECK(tl_test_count(src, "rt->op(") <= 15);
-    // the vector form and its scalar tail
-    CHECK(tl_test_count(src, "#if TLC_V512") >= 5);
+    // the vector form and its scalar tail (4 loops or more: with rows of 8
+    // the casts to int32 and back join one loop, which writes n into OJ)
+    CHECK(tl_test_count(src, "#if TLC_V512") >= 4);
     CHECK(tl_test_count(src, "_mm512_permutexvar_ps(q") >= (cols < 16 ? 3 : 0));
     CHECK(tl_test_count(src, "tlc_z_f32_f16(") >= 1);
     CHECK(tl_test_count(src, "tlc_f32_f16(tlc_") + tl_test_count(src, "tlc_f32_f16(x") >= 1);
