@@ -504,6 +504,7 @@ typedef struct {
     bool dirty[MAX_SPANS]; // vector form: span written this iteration (stored at its end)
     vrange_t rng[MAX_SPANS]; // vector form: what is known of the value of val[i]
     int exact[MAX_SPANS];    // float16 value of val[i]: the float32 temp it equals, or -1
+    int unround[MAX_SPANS];  // val[i] = round(the float32 temp unround[i]), or -1
 } emit_t;
 
 // The name of the current element of span i (loaded on first use).
@@ -814,7 +815,9 @@ static bool const_scalar(const tl_expr_t *x, double *v)
 // the values (vrange_t) shortens a few forms, with the same bits: a clamp
 // with constant bounds lo <= hi as max then min (either returns its second
 // operand for a NaN or for equal values, as the compare-and-select of the
-// scalar form does); a float16 value that is an integer of at most 2048 in
+// scalar form does); a conversion to int8 / int16 of round(x) in range as
+// that of x (vcvtps2dq rounds in the current mode, as the round does); a
+// float16 value that is an integer of at most 2048 in
 // magnitude (or NaN) as the float32 it came from when it is converted to an
 // integer (NaN gives 0 either way); a float -> int8 / int16 conversion of a
 // value in range without saturation.
@@ -824,7 +827,7 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
     char a[48], b[48], v[512];
     const group_t *gr = e->gr;
     vrange_t out = {false, false, 0, 0};
-    int exact = -1;
+    int exact = -1, unround = -1;
     if (is_reduce(code) && o->absmax) {
         // |x| has the sign bit clear: its bits order as unsigned integers as
         // the values do, and a NaN's bits are above those of infinity
@@ -891,18 +894,23 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
         const vrange_t *r = &e->rng[o->sp[1]];
         int from = e->exact[o->sp[1]];
         bool to_int = dt == TL_I8 || dt == TL_I16 || dt == TL_I32;
+        int pre = e->unround[o->sp[1]];
+        bool fits = r->known && r->lo >= (dt == TL_I8 ? -128 : -32768) &&
+                    r->hi <= (dt == TL_I8 ? 127 : 32767) && (dt == TL_I8 || dt == TL_I16);
         if (st == TL_F16 && from >= 0 && to_int) { // the float32 value it came from
             char f[48];
-            snprintf(f, sizeof f, "z%d_%d", e->base, from);
+            snprintf(f, sizeof f, "z%d_%d", e->base, fits && pre >= 0 ? pre : from);
             zcast(v, sizeof v, dt, TL_F32, f, &e->rng[o->sp[1]]);
             break;
         }
         vrange_t none = {false, false, 0, 0};
+        if (st == TL_F32 && pre >= 0 && fits) snprintf(a, sizeof a, "z%d_%d", e->base, pre);
         zcast(v, sizeof v, dt, st, a, st == TL_F32 ? r : &none);
         if (st == TL_F32 && dt == TL_F16 && r->known && r->integral && r->lo >= -2048 &&
             r->hi <= 2048) {
             exact = e->val[o->sp[1]];
             out = *r;
+            unround = pre;
         }
         break;
     }
@@ -910,9 +918,11 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
     }
     if (code == TL_OP_ROUND && e->rng[o->sp[1]].known)
         out = (vrange_t){true, true, floor(e->rng[o->sp[1]].lo), ceil(e->rng[o->sp[1]].hi)};
+    if (code == TL_OP_ROUND) unround = e->val[o->sp[1]];
     zresult(e, o->sp[0], v);
     e->rng[o->sp[0]] = out;
     e->exact[o->sp[0]] = exact;
+    e->unround[o->sp[0]] = unround;
 }
 
 // The group's loop in vector form: per row (row_expand groups) 16 columns at
@@ -983,7 +993,7 @@ static void emit_vector(emit_t *e, const char *const (*sc)[2], int64_t cols)
                          "_mm512_maskz_loadu_ps(0x%xu, p%d_%d + j / INT64_C(%" PRId64 ")));",
                          e->base, i, e->base, (1u << (16 / cols)) - 1, e->base, i, cols);
     for (int i = 0; i < gr->nsp; i++) {
-        e->val[i] = e->exact[i] = -1, e->dirty[i] = false;
+        e->val[i] = e->exact[i] = e->unround[i] = -1, e->dirty[i] = false;
         e->rng[i] = (vrange_t){false, false, 0, 0};
     }
     for (int k = 0; k < gr->nop; k++) zemit_op(e, &gr->op[k], zsc[k]);

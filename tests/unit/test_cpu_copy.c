@@ -275,6 +275,7 @@ static const char *out_src =
     "                    T.tile.sub(t, a, 3.0)\n"
     "                    T.copy(T_[r0 + i, 0:C], o)\n"
     "                    T.tile.clamp(a, a, -100.0, 100.0, C)\n"
+    "                    T.tile.round(a, a, C)\n"
     "                    T.tile.cast(q, a, mode='CAST_RINT', count=C)\n"
     "                    T.copy(y, Y[r0 + i, 0:C])\n"
     "                    T.copy(z, Z[r0 + i, :])\n"
@@ -321,6 +322,19 @@ static void out_case(tl_test_t *t, int64_t k)
     CHECK_EQ(tl_test_count(src, "if (!W"), targets);
     CHECK(tl_test_count(src, "_mm_stream_si128((__m128i *)(p") >= 1);
     CHECK(tl_test_count(src, "_s) _mm_sfence();") >= 1);
+    // q converts the clamped value, not its round (vcvtps2dq rounds the same
+    // way): no rounded temp is converted
+    int rounds = 0;
+    for (const char *p = src; (p = strstr(p, " = _mm512_roundscale_ps(")); p++) {
+        const char *n = p;
+        while (n > src && n[-1] != ' ') n--;
+        char name[32], use[64];
+        snprintf(name, sizeof name, "%.*s", (int)(p - n), n);
+        snprintf(use, sizeof use, "_mm512_cvtps_epi32(%s)", name);
+        CHECK_EQ(tl_test_count(src, use), 0);
+        rounds++;
+    }
+    CHECK(rounds >= 1);
     CHECK_EQ(d.nerrors, 0);
     tl_tensor_destroy(x);
     tl_cpu_destroy(c);
