@@ -38,6 +38,7 @@ static const tl_pass_t npu_pipeline[] = {
 static const tl_pass_t cpu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"parallel", "physical scopes", tl_pass_parallel},
+    {"unroll", "physical scopes, T.Parallel lowered", tl_pass_unroll},
 };
 
 static const struct {
