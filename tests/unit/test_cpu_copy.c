@@ -186,27 +186,48 @@ static const char *view_src =
     "\n"
     "    return main\n";
 
-static void view_case(tl_test_t *t, int64_t n)
-{
-    char nv[16];
-    snprintf(nv, sizeof nv, "%" PRId64, n);
-    tl_front_arg_t fa[] = {{"M", "8"}, {"N", nv}};
+// A kernel of M = 8 rows and one more integer argument, its input X
+// [8, cols] and the reference / cpu pair that runs it.
+typedef struct {
     tl_arena_t arena;
     tl_diag_t d;
-    tl_arena_init(&arena);
-    tl_diag_init(&d);
-    tl_kernel_t *k = tl_test_cpu_kernel(&arena, &d, "views.py", view_src, 2, fa);
-    REQUIRE(k);
-    int64_t s2[2] = {8, n};
-    tl_tensor_t *x = tensor(2, s2, 3);
-    REQUIRE(x);
+    tl_tensor_t *x;
     tl_exec_t *e;
     tl_cpu_t *c;
-    REQUIRE(tl_test_cpu_pair(k, NULL, &d, &e, &c));
+} pair_case_t;
+
+static bool pair_open(pair_case_t *p, const char *file, const char *src, const char *arg,
+                      int64_t value, int64_t cols)
+{
+    char v[16];
+    snprintf(v, sizeof v, "%" PRId64, value);
+    tl_front_arg_t fa[] = {{"M", "8"}, {arg, v}};
+    tl_arena_init(&p->arena);
+    tl_diag_init(&p->d);
+    tl_kernel_t *k = tl_test_cpu_kernel(&p->arena, &p->d, file, src, 2, fa);
+    int64_t s2[2] = {8, cols};
+    p->x = k ? tensor(2, s2, 3) : NULL;
+    return p->x && tl_test_cpu_pair(k, NULL, &p->d, &p->e, &p->c);
+}
+
+static void pair_close(pair_case_t *p)
+{
+    tl_tensor_destroy(p->x);
+    tl_cpu_destroy(p->c);
+    tl_exec_destroy(p->e);
+    tl_arena_free(&p->arena);
+    tl_diag_free(&p->d);
+}
+
+static void view_case(tl_test_t *t, int64_t n)
+{
+    pair_case_t pc;
+    REQUIRE(pair_open(&pc, "views.py", view_src, "N", n, n));
+    tl_cpu_t *c = pc.c;
     static const char *ins[] = {"X"}, *outs[] = {"Y", "Z"};
     char label[32];
     snprintf(label, sizeof label, "N=%" PRId64, n);
-    REQUIRE(tl_test_cpu_compare(t, e, c, ins, &x, 1, outs, 2, label));
+    REQUIRE(tl_test_cpu_compare(t, pc.e, c, ins, &pc.x, 1, outs, 2, label));
     // a and b are read in place, s is not: a pointer per copy (the loop over
     // i is unrolled by the unroll pass, so a's two copies have one each)
     const char *src = tl_cpu_source(c);
@@ -218,12 +239,8 @@ static void view_case(tl_test_t *t, int64_t n)
     // own loads wait for (act_quant 1.87 -> 1.65 ms on 2 Zen 5 vCPUs)
     CHECK(tl_test_count(src, "__builtin_prefetch(") >= 1);
     CHECK_EQ(tl_test_count(src, ", 0, 2), f"), tl_test_count(src, "__builtin_prefetch("));
-    CHECK_EQ(d.nerrors, 0);
-    tl_tensor_destroy(x);
-    tl_cpu_destroy(c);
-    tl_exec_destroy(e);
-    tl_arena_free(&arena);
-    tl_diag_free(&d);
+    CHECK_EQ(pc.d.nerrors, 0);
+    pair_close(&pc);
 }
 
 TEST(cpu_copy_buffers_read_in_place_match_the_reference)
@@ -238,8 +255,8 @@ TEST(cpu_copy_buffers_read_in_place_match_the_reference)
 // whole to a row of Y (of W); nothing reads them after the copy, so the loop
 // stores straight into Y when the row is not clipped (K >= C; the rows go
 // last first, so a clipped row written whole would show in the next). The
-// two rows of `y2` go to Y2 in place only when they are one run (K == C). Three stay in UB and are copied: `z` is read again
-// after its copy (R), a set-aside copy reads T's row (into P) between the
+// two rows of `y2` go to Y2 in place only when they are one run (K == C). Three stay in UB and are
+// copied: `z` is read again after its copy (R), a set-aside copy reads T's row (into P) between the
 // loop that writes `t` and t's copy to that row, and the loop after the rows
 // reads `u` before writing it (GM outputs start as NaN: a loop that read
 // them instead of UB would give NaN).
@@ -295,25 +312,13 @@ static const char *out_src =
 
 static void out_case(tl_test_t *t, int64_t k)
 {
-    char kv[16];
-    snprintf(kv, sizeof kv, "%" PRId64, k);
-    tl_front_arg_t fa[] = {{"M", "8"}, {"K", kv}};
-    tl_arena_t arena;
-    tl_diag_t d;
-    tl_arena_init(&arena);
-    tl_diag_init(&d);
-    tl_kernel_t *kn = tl_test_cpu_kernel(&arena, &d, "outs.py", out_src, 2, fa);
-    REQUIRE(kn);
-    int64_t s2[2] = {8, 32};
-    tl_tensor_t *x = tensor(2, s2, 3);
-    REQUIRE(x);
-    tl_exec_t *e;
-    tl_cpu_t *c;
-    REQUIRE(tl_test_cpu_pair(kn, NULL, &d, &e, &c));
+    pair_case_t pc;
+    REQUIRE(pair_open(&pc, "outs.py", out_src, "K", k, 32));
+    tl_cpu_t *c = pc.c;
     static const char *ins[] = {"X"}, *outs[] = {"Y", "Z", "U", "T_", "P", "R", "W", "Y2"};
     char label[32];
     snprintf(label, sizeof label, "K=%" PRId64, k);
-    REQUIRE(tl_test_cpu_compare(t, e, c, ins, &x, 1, outs, 8, label));
+    REQUIRE(tl_test_cpu_compare(t, pc.e, c, ins, &pc.x, 1, outs, 8, label));
     // y and q may be written in place (a pointer each, the copy run unless
     // the loop did it), with streaming stores into W; u, z and t are copied
     const char *src = tl_cpu_source(c);
@@ -336,12 +341,8 @@ static void out_case(tl_test_t *t, int64_t k)
         rounds++;
     }
     CHECK(rounds >= 1);
-    CHECK_EQ(d.nerrors, 0);
-    tl_tensor_destroy(x);
-    tl_cpu_destroy(c);
-    tl_exec_destroy(e);
-    tl_arena_free(&arena);
-    tl_diag_free(&d);
+    CHECK_EQ(pc.d.nerrors, 0);
+    pair_close(&pc);
 }
 
 TEST(cpu_copy_buffers_written_in_place_match_the_reference)
