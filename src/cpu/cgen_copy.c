@@ -213,6 +213,56 @@ static char *big_text(const tl_buffer_t *b)
     return tl_buf_take(&n);
 }
 
+// Narrow rows (NARROW_ROW_BYTES or fewer) move in an inline loop of
+// fixed-size copies when the row is not clipped: a memcpy call per row of 16
+// bytes cost more than the bytes. A GM -> UB copy then zeroes only what the
+// rows leave of its region (the padding after each row, the rows past the
+// clipped ones) instead of all of it first; that needs the region to be the
+// moved rows and columns alone.
+enum { NARROW_ROW_BYTES = 64 };
+
+static int64_t narrow_row(const tl_copy_layout_t *l, const side_t *gm, const side_t *ub, bool down,
+                          int sz)
+{
+    int k = l->k, r = k - 2;
+    if (k < 1 || k > 2) return 0;
+    int64_t w = TL_MIN(gm->mext[k - 1], ub->mext[k - 1]);
+    if (w < 1 || w * sz > NARROW_ROW_BYTES) return 0;
+    if (!down) return w;
+    const tl_buffer_t *b = ub->r->buf;
+    int nd = b->ndim;
+    for (int d = 0; d < nd; d++) {
+        int64_t want = d == ub->map[k - 1]         ? l->dext[k - 1]
+                       : r >= 0 && d == ub->map[r] ? l->dext[r]
+                                                   : 1;
+        if (ub->ext[d] != want) return 0;
+    }
+    return w;
+}
+
+// `if (whole) { the rows, each a fixed-size copy, then (GM -> UB) the zeros } else {`
+static void narrow_loop(tl_cgen_t *g, const tl_copy_layout_t *l, bool down, int sz, int64_t w,
+                        const char *whole, const char *rows, const char *ds, const char *ss)
+{
+    int k = l->k;
+    int64_t dw = l->dext[k - 1], dr = k >= 2 ? l->dext[k - 2] : 1;
+    tl_cgen_line(g, "if (%s) {", whole);
+    g->indent++;
+    tl_cgen_line(g, "for (int64_t r_ = 0; r_ < %s; r_++) {", rows);
+    tl_cgen_line(g, "    memcpy(d_ + r_ * (%s), s_ + r_ * (%s), %" PRId64 ");", ds, ss, w * sz);
+    if (down && dw > w)
+        tl_cgen_line(g, "    memset(d_ + r_ * (%s) + %" PRId64 ", 0, %" PRId64 ");", ds, w * sz,
+                     (dw - w) * sz);
+    tl_cgen_line(g, "}");
+    if (down && k >= 2)
+        tl_cgen_line(g,
+                     "for (int64_t r_ = %s; r_ < INT64_C(%" PRId64
+                     "); r_++) memset(d_ + r_ * (%s), 0, %" PRId64 ");",
+                     rows, dr, ds, dw * sz);
+    g->indent--;
+    tl_cgen_line(g, "} else {");
+}
+
 bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
 {
     tl_copy_layout_t l;
@@ -221,6 +271,10 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
     const tl_buffer_t *gb = gm.r->buf;
     bool down = gm.at == 0;
     int sz = tl_dtype_size(gb->dtype), k = l.k ? l.k : 1;
+    int64_t narrow = narrow_row(&l, &gm, &ub, down, sz);
+    char whole[96] = "0", rows[16] = "1"; // the row not clipped; the rows moved
+    if (narrow) snprintf(whole, sizeof whole, "b%d == INT64_C(%" PRId64 ")", k - 1, narrow);
+    if (l.k >= 2) snprintf(rows, sizeof rows, "b%d", l.k - 2);
     tl_buf_t part, all;
     open_box(g, &l, &gm, &ub, NULL, &part, &all);
     const tl_buffer_t *vb = ub.r->buf;
@@ -238,8 +292,11 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
         free(so);
         free(cont);
     }
-    if (down) {
-        tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&part));
+    if (down) { // a narrow row loop zeroes what it leaves itself
+        if (narrow)
+            tl_cgen_line(g, "if ((%s) && !(%s && %s > 0)) {", tl_buf_cstr(&part), whole, rows);
+        else
+            tl_cgen_line(g, "if (%s) {", tl_buf_cstr(&part));
         g->indent++;
         fill_zero(g, &ub);
         g->indent--;
@@ -294,11 +351,17 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
         tl_buf_printf(&ds, " + %d * ", sz);
         stride_text(&ds, to->r->buf, to->map[r]);
     }
-    char rows[16] = "1";
-    if (r >= 0) snprintf(rows, sizeof rows, "b%d", r);
+    if (narrow) {
+        narrow_loop(g, &l, down, sz, narrow, whole, rows, tl_buf_cstr(&ds), tl_buf_cstr(&ss));
+        g->indent++;
+    }
     tl_cgen_line(g, "tlc_rows(d_ + (%s) * %d, %s, s_ + (%s) * %d, %s, %s, b%d * %d, %s);",
                  tl_buf_cstr(&do_), sz, tl_buf_cstr(&ds), tl_buf_cstr(&so_), sz, tl_buf_cstr(&ss),
                  rows, k - 1, sz, down ? "0" : "big_");
+    if (narrow) {
+        g->indent--;
+        tl_cgen_line(g, "}");
+    }
     tl_buf_free(&so_);
     tl_buf_free(&do_);
     tl_buf_free(&ss);

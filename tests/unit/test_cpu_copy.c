@@ -351,3 +351,84 @@ TEST(cpu_copy_buffers_written_in_place_match_the_reference)
     out_case(t, 40); // y in place, y2 (not one run of Y2) copied
     out_case(t, 20); // clipped: copied
 }
+
+// Narrow rows (16 and 32 bytes) move in an inline loop of fixed-size copies
+// when not clipped in width; a GM -> UB copy zeroes the padding after each
+// row and the rows past the tensor itself. `xa` is 4 x 8 with 4 columns
+// copied in: its row sums cover the padding, and W gets every row of it, so
+// padding or tail rows left unzeroed (blocks run one after the other on one
+// thread: the second sees the first's rows) show. Q and Z are 3-D (a middle
+// index dropped); N < 4 clips X's and Y's rows at run time (then the
+// general path runs).
+static const char *narrow_src =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[2, 3, 4, 5])\n"
+    "def narrow(M, N=4):\n"
+    "    R = 4\n"
+    "    MP = (M + 7) // 8 * 8\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((M, N), 'float32'), Q: T.Tensor((M, 3, 4), 'float32'),\n"
+    "             S: T.Tensor((M,), 'float32'), Y: T.Tensor((M, N), 'float32'),\n"
+    "             W: T.Tensor((MP, 8), 'float32'), Z: T.Tensor((M, 3, 4), 'float32')):\n"
+    "        with T.Kernel(T.ceildiv(M, 2 * R), is_npu=True) as (cid, vid):\n"
+    "            xa = T.alloc_ub([R, 8], 'float32')\n"
+    "            qb = T.alloc_ub([R, 8], 'float32')\n"
+    "            s = T.alloc_ub([R], 'float32')\n"
+    "            with T.Scope('V'):\n"
+    "                r0 = cid * 2 * R + vid * R\n"
+    "                T.copy(X[r0 : r0 + R, 0:4], xa)\n"
+    "                T.reduce_sum(xa, s, dim=-1)\n"
+    "                T.copy(s, S[r0 : r0 + R])\n"
+    "                T.copy(xa, W[r0 : r0 + R, :])\n"
+    "                T.tile.add(xa, xa, 1.0)\n"
+    "                T.copy(xa, Y[r0 : r0 + R, 0:4])\n"
+    "                T.copy(Q[r0 : r0 + R, 1, :], qb)\n"
+    "                T.tile.mul(qb, qb, 2.0)\n"
+    "                T.copy(qb, Z[r0 : r0 + R, 2, :])\n"
+    "\n"
+    "    return main\n";
+
+static void narrow_case(tl_test_t *t, int64_t m, int64_t n)
+{
+    char mv[16], nv[16], label[32];
+    snprintf(mv, sizeof mv, "%" PRId64, m);
+    snprintf(nv, sizeof nv, "%" PRId64, n);
+    snprintf(label, sizeof label, "M=%" PRId64 " N=%" PRId64, m, n);
+    tl_front_arg_t fa[] = {{"M", mv}, {"N", nv}};
+    tl_arena_t arena;
+    tl_diag_t d;
+    tl_arena_init(&arena);
+    tl_diag_init(&d);
+    tl_kernel_t *k = tl_test_cpu_kernel(&arena, &d, "narrow.py", narrow_src, 2, fa);
+    int64_t s2[2] = {m, n}, s3[3] = {m, 3, 4};
+    tl_tensor_t *in[2] = {tensor(2, s2, 11), tensor(3, s3, 2)};
+    tl_exec_opts_t eo = {0};
+    tl_cpu_opts_t co = {.threads = 1};
+    tl_exec_t *x = NULL;
+    tl_cpu_t *c = NULL;
+    REQUIRE(k && in[0] && in[1] && tl_exec_create(&x, k, &eo, &d) == TL_OK &&
+            tl_cpu_create(&c, k, &co, &d) == TL_OK);
+    static const char *ins[] = {"X", "Q"}, *outs[] = {"S", "Y", "W", "Z"};
+    CHECK(tl_test_cpu_compare(t, x, c, ins, in, 2, outs, 4, label));
+    // every copy has the inline row loop (so the comparison covers it)
+    const char *src = tl_cpu_source(c);
+    REQUIRE(src);
+    CHECK_EQ(tl_test_count(src, "for (int64_t r_ = 0; r_ < "), 6);
+    CHECK_EQ(tl_test_count(src, " + 16, 0, 16);"), 2); // the padding of xa, qb
+    CHECK_EQ(tl_test_count(src, "for (int64_t r_ = b0; r_ < INT64_C(4)"), 2); // their tails
+    CHECK_EQ(d.nerrors, 0);
+    tl_cpu_destroy(c);
+    tl_exec_destroy(x);
+    for (int i = 0; i < 2; i++) tl_tensor_destroy(in[i]);
+    tl_diag_free(&d);
+    tl_arena_free(&arena);
+}
+
+TEST(cpu_copy_narrow_rows_match_the_reference)
+{
+    narrow_case(t, 16, 4); // whole tiles
+    narrow_case(t, 13, 4); // the last tile has 1 row: 3 rows zeroed
+    narrow_case(t, 11, 3); // rows of X and Y clipped to 3 columns: the general path
+}
