@@ -103,7 +103,7 @@ clean:
 CPU_BENCH := int8_gemm sparse_attn bandwidth compile
 BENCH_BIN := $(CPU_BENCH:%=$(BUILD)/bench/bench_%)
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libtilec.a
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(BUILD)/libtilec.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O3 -o $@ $< $(BUILD)/libtilec.a -ldnnl -lopenblas $(LDLIBS)
 

@@ -2,8 +2,14 @@
 // -> int8 + per-row scales) and hc_split_sinkhorn (mixes [N, 24] float32 ->
 // pre, post, comb), both tilec-compiled for the cpu target, against a plain
 // memcpy moving the same number of bytes (split over the same threads) in the
-// same run. GB/s counts bytes read + bytes written; medians of repeated runs.
+// same run, and hand-written AVX-512 C of each operator (hand_ops.h) on the
+// same threads: how far the kernel is from what this machine gives code
+// written for it. GB/s counts bytes read + bytes written; medians of
+// repeated runs.
+#include <math.h>
+
 #include "bench_util.h"
+#include "hand_ops.h"
 #include "rt/pool.h"
 
 typedef struct {
@@ -36,32 +42,64 @@ static void tilec_run(void *arg)
     tl_diag_free(&d);
 }
 
-// Times the kernel and a memcpy of the same traffic; prints one line.
-static void compare(const char *name, tl_cpu_t *c, double bytes, tl_pool_t *pool, int reps)
+typedef struct {
+    tl_pool_t *pool;
+    tl_pool_fn fn;
+    void *arg;
+    int64_t parts;
+} hand_run_t;
+
+static void hand_run(void *arg)
+{
+    hand_run_t *h = arg;
+    tl_pool_run(h->pool, h->parts, h->fn, h->arg);
+}
+
+// Times the kernel, the hand-written code (hand->fn NULL: none on this
+// machine) and a memcpy of the same traffic; prints one line.
+static void compare(const char *name, tl_cpu_t *c, hand_run_t *hand, double bytes, tl_pool_t *pool,
+                    int reps)
 {
     double tk = bench_median(tilec_run, c, reps);
+    double th = hand->fn ? bench_median(hand_run, hand, reps) : 0;
     copy_t cp = {malloc((size_t)(bytes / 2)), malloc((size_t)(bytes / 2)), (size_t)(bytes / 2),
                  tl_pool_size(pool), pool};
     memset((void *)cp.src, 1, cp.n);
     memset(cp.dst, 0, cp.n);
     double tc = bench_median(copy_run, &cp, reps);
-    printf("%-34s %8.1f MB %9.2f GB/s %9.2f GB/s %8.2fx\n", name, bytes * 1e-6, bytes / tk * 1e-9,
-           bytes / tc * 1e-9, tc / tk);
+    char hs[32] = "n/a", hr[32] = "n/a";
+    if (th > 0) {
+        snprintf(hs, sizeof hs, "%.2f GB/s", bytes / th * 1e-9);
+        snprintf(hr, sizeof hr, "%.2fx", tc / th);
+    }
+    printf("%-26s %7.1f MB %11.2f GB/s %14s %11.2f GB/s %8.2fx %8s\n", name, bytes * 1e-6,
+           bytes / tk * 1e-9, hs, bytes / tc * 1e-9, tc / tk, hr);
     fflush(stdout);
     free(cp.dst);
     free((void *)cp.src);
 }
 
+// The largest |a - b| over two float tensors of one shape.
+static double max_diff(const tl_tensor_t *a, const float *b)
+{
+    double m = 0;
+    const float *x = a->data;
+    for (size_t i = 0; i < tl_tensor_numel(a); i++) m = fmax(m, fabs((double)x[i] - b[i]));
+    return m;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : ""; // "act_quant" or "hc": one operator
-    int reps = argc > 2 ? atoi(argv[2]) : 15;     // more for profiling (at most 256)
+    int reps = argc > 2 ? atoi(argv[2]) : 15;   // more for profiling (at most 256)
     if (reps < 1) reps = 15;
     tl_diag_t d;
     tl_diag_init(&d);
     tl_pool_t *pool;
     if (tl_pool_create(&pool, 0, &d)) bench_die(&d, "pool");
-    printf("%-34s %11s %14s %14s %9s\n", "operator", "traffic", "tilec", "memcpy", "ratio");
+    printf("%-26s %10s %16s %14s %16s %9s %8s\n", "operator", "traffic", "tilec", "hand C",
+           "memcpy", "tilec/cp", "hand/cp");
+    bool hand_ok = HAND_OPS && hand_supported();
     if (!*only || !strcmp(only, "act_quant")) {
         int64_t M = 4096, N = 4096, shape[2] = {M, N};
         tl_arena_t arena;
@@ -71,7 +109,22 @@ int main(int argc, char **argv)
         tl_cpu_t *c = bench_cpu(k, &d);
         tl_tensor_t *x = bench_tensor(TL_BF16, 2, shape, 1, -4, 4, &d);
         tl_cpu_set_tensor(c, "X", x);
-        compare("act_quant M=4096 N=4096", c, (double)M * N * 3 + M * 4, pool, reps);
+        int8_t *y = malloc((size_t)(M * N));
+        float *s = malloc((size_t)M * sizeof *s);
+        hand_run_t hand = {pool, NULL, NULL, 8 * tl_pool_size(pool)};
+#if HAND_OPS
+        hand_aq_t ha = {x->data, y, s, M, N, hand.parts};
+        if (hand_ok) hand.fn = hand_aq_part, hand.arg = &ha;
+#endif
+        compare("act_quant M=4096 N=4096", c, &hand, (double)M * N * 3 + M * 4, pool, reps);
+        if (hand.fn) // the same bytes, or the comparison is void
+            printf("  hand C output %s tilec's\n",
+                   !memcmp(y, tl_cpu_tensor(c, "Y")->data, (size_t)(M * N)) &&
+                           !memcmp(s, tl_cpu_tensor(c, "S")->data, (size_t)M * sizeof *s)
+                       ? "equals"
+                       : "DIFFERS from");
+        free(y);
+        free(s);
         tl_cpu_destroy(c);
         tl_tensor_destroy(x);
         tl_arena_free(&arena);
@@ -89,8 +142,21 @@ int main(int argc, char **argv)
         tl_cpu_set_tensor(c, "mixes", mix);
         tl_cpu_set_tensor(c, "hc_scale", sc);
         tl_cpu_set_tensor(c, "hc_base", base);
-        compare("hc_split_sinkhorn N=65536 hc=4 tt=256", c, (double)N * (24 + 4 + 4 + 16) * 4, pool,
+        float *out = malloc((size_t)N * 24 * sizeof *out);
+        hand_run_t hand = {pool, NULL, NULL, 8 * tl_pool_size(pool)};
+#if HAND_OPS
+        hand_hc_t hh = {mix->data,   sc->data, base->data, out, out + N * 4,
+                        out + N * 8, N,        hand.parts, 20,  1e-6f};
+        if (hand_ok) hand.fn = hand_hc_part, hand.arg = &hh;
+#endif
+        compare("hc_split_sinkhorn N=65536", c, &hand, (double)N * (24 + 4 + 4 + 16) * 4, pool,
                 reps);
+        if (hand.fn)
+            printf("  hand C vs tilec: max |diff| pre %.2g post %.2g comb %.2g\n",
+                   max_diff(tl_cpu_tensor(c, "pre"), out),
+                   max_diff(tl_cpu_tensor(c, "post"), out + N * 4),
+                   max_diff(tl_cpu_tensor(c, "comb"), out + N * 8));
+        free(out);
         tl_cpu_destroy(c);
         tl_tensor_destroy(mix);
         tl_tensor_destroy(sc);
