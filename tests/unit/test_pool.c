@@ -3,9 +3,12 @@
 #include "../test.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rt/pool.h"
 #include "rt/rng.h"
@@ -340,4 +343,80 @@ TEST(pool_task_zero_runs_on_the_caller)
         CHECK_EQ(elsewhere, 0);
         tl_pool_destroy(p);
     }
+}
+
+// A worker the machine does not run (here: held in a signal handler for
+// 400 ms, as a preempted vCPU would hold it) delays nothing: the caller
+// runs the job's tasks itself and returns without waiting for it, and the
+// worker takes part in jobs again once it runs.
+static atomic_int late_tid, late_asleep, late_done;
+
+static void late_handler(int sig)
+{
+    (void)sig;
+    atomic_store(&late_asleep, 1);
+    struct timespec ts = {0, 400 * 1000 * 1000};
+    while (nanosleep(&ts, &ts)) {
+    }
+    atomic_store(&late_done, 1);
+}
+
+static void note_worker(void *arg, int64_t task, int thread)
+{
+    (void)arg;
+    (void)task;
+    if (thread != 0) atomic_store(&late_tid, (int)syscall(SYS_gettid));
+    struct timespec ts = {0, 2000 * 1000}; // the caller in task 0: the worker claims task 1
+    nanosleep(&ts, NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+TEST(pool_does_not_wait_for_a_worker_that_does_not_run)
+{
+    tl_pool_t *p;
+    REQUIRE(tl_pool_create(&p, 2, NULL) == TL_OK);
+    for (int rep = 0; rep < 200 && !atomic_load(&late_tid); rep++)
+        tl_pool_run(p, 2, note_worker, NULL);
+    int tid = atomic_load(&late_tid);
+    REQUIRE(tid > 0); // the worker ran a task
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = late_handler;
+    sa.sa_flags = SA_RESTART;
+    REQUIRE(sigaction(SIGUSR1, &sa, &old) == 0);
+    REQUIRE(syscall(SYS_tgkill, getpid(), tid, SIGUSR1) == 0);
+    for (int i = 0; i < 2000 && !atomic_load(&late_asleep); i++) {
+        struct timespec ts = {0, 100 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    REQUIRE(atomic_load(&late_asleep));
+    enum { N = 64 };
+    atomic_int count[N];
+    for (int i = 0; i < N; i++) atomic_init(&count[i], 0);
+    count_ctx_t c = {count, 0, 2};
+    double t0 = now_s();
+    for (int job = 0; job < 10; job++) tl_pool_run(p, N, count_task, &c);
+    double took = now_s() - t0;
+    bool asleep = !atomic_load(&late_done);
+    CHECK(asleep);     // the jobs ran while the worker was held
+    CHECK(took < 0.2); // not the 400 ms the worker is held
+    for (int i = 0; i < N; i++) CHECK_EQ(atomic_load(&count[i]), 10);
+    while (!atomic_load(&late_done)) {
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    // back in: it takes tasks again
+    atomic_store(&late_tid, 0);
+    for (int rep = 0; rep < 200 && !atomic_load(&late_tid); rep++)
+        tl_pool_run(p, 2, note_worker, NULL);
+    CHECK(atomic_load(&late_tid) == tid);
+    CHECK_EQ(atomic_load(&c.bad_thread), 0);
+    sigaction(SIGUSR1, &old, NULL);
+    tl_pool_destroy(p);
 }
