@@ -107,7 +107,8 @@ HAND static __m512 hand_rcp(__m512 x)
     return _mm512_div_ps(_mm512_set1_ps(1.0f), x);
 }
 
-// r[i][j] <-> r[j][i] for 16 x 16 floats (4 rounds of in-register shuffles).
+// r[i][j] <-> r[j][i] for 16 x 16 floats (4 rounds of in-register shuffles,
+// as tileop_gemm_x86.c's transpose16 on integers).
 HAND static void hand_transpose16(__m512 r[16])
 {
     __m512 t[16];
@@ -117,10 +118,9 @@ HAND static void hand_transpose16(__m512 r[16])
     }
     for (int i = 0; i < 16; i += 4)
         for (int j = 0; j < 2; j++) {
-            r[i + j] = _mm512_castpd_ps(
-                _mm512_unpacklo_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
-            r[i + j + 2] = _mm512_castpd_ps(
-                _mm512_unpackhi_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+            __m512d a = _mm512_castps_pd(t[i + j]), b = _mm512_castps_pd(t[i + j + 2]);
+            r[i + 2 * j] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+            r[i + 2 * j + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
         }
     for (int i = 0; i < 16; i += 8)
         for (int j = 0; j < 4; j++) {
@@ -131,11 +131,6 @@ HAND static void hand_transpose16(__m512 r[16])
         r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
         r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xdd);
     }
-    // rows now in the order the rounds leave them: undo it
-    __m512 u[16];
-    static const int order[16] = {0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15};
-    for (int i = 0; i < 16; i++) u[i] = r[i];
-    for (int i = 0; i < 16; i++) r[order[i]] = u[i];
 }
 
 // Tokens t0 .. t0 + 15, a lane each: e[c] holds entry c of their mixes rows.

@@ -351,13 +351,18 @@ TEST(pool_task_zero_runs_on_the_caller)
 // worker takes part in jobs again once it runs.
 static atomic_int late_tid, late_asleep, late_done;
 
+static void nap_us(long us) // the whole time, through interruptions
+{
+    struct timespec ts = {us / 1000000, us % 1000000 * 1000};
+    while (nanosleep(&ts, &ts)) {
+    }
+}
+
 static void late_handler(int sig)
 {
     (void)sig;
     atomic_store(&late_asleep, 1);
-    struct timespec ts = {0, 400 * 1000 * 1000};
-    while (nanosleep(&ts, &ts)) {
-    }
+    nap_us(400 * 1000);
     atomic_store(&late_done, 1);
 }
 
@@ -366,8 +371,7 @@ static void note_worker(void *arg, int64_t task, int thread)
     (void)arg;
     (void)task;
     if (thread != 0) atomic_store(&late_tid, (int)syscall(SYS_gettid));
-    struct timespec ts = {0, 2000 * 1000}; // the caller in task 0: the worker claims task 1
-    nanosleep(&ts, NULL);
+    nap_us(2000); // the caller in task 0: the worker claims task 1
 }
 
 static double now_s(void)
@@ -391,10 +395,7 @@ TEST(pool_does_not_wait_for_a_worker_that_does_not_run)
     sa.sa_flags = SA_RESTART;
     REQUIRE(sigaction(SIGUSR1, &sa, &old) == 0);
     REQUIRE(syscall(SYS_tgkill, getpid(), tid, SIGUSR1) == 0);
-    for (int i = 0; i < 2000 && !atomic_load(&late_asleep); i++) {
-        struct timespec ts = {0, 100 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    for (int i = 0; i < 2000 && !atomic_load(&late_asleep); i++) nap_us(100);
     REQUIRE(atomic_load(&late_asleep));
     enum { N = 64 };
     atomic_int count[N];
@@ -407,10 +408,7 @@ TEST(pool_does_not_wait_for_a_worker_that_does_not_run)
     CHECK(asleep);     // the jobs ran while the worker was held
     CHECK(took < 0.2); // not the 400 ms the worker is held
     for (int i = 0; i < N; i++) CHECK_EQ(atomic_load(&count[i]), 10);
-    while (!atomic_load(&late_done)) {
-        struct timespec ts = {0, 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    while (!atomic_load(&late_done)) nap_us(1000);
     // back in: it takes tasks again
     atomic_store(&late_tid, 0);
     for (int rep = 0; rep < 200 && !atomic_load(&late_tid); rep++)
