@@ -389,6 +389,11 @@ TEST(pool_does_not_wait_for_a_worker_that_does_not_run)
         tl_pool_run(p, 2, note_worker, NULL);
     int tid = atomic_load(&late_tid);
     REQUIRE(tid > 0); // the worker ran a task
+    // parked on the pool's condition variable (lock released) before it is
+    // held: one held with the pool's lock taken would delay the wake-up of
+    // the next job (a short critical section; a real preemption there costs
+    // a time slice, not 400 ms)
+    nap_us(50 * 1000);
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = late_handler;
