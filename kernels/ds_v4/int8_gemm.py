@@ -10,7 +10,9 @@
 #   and the K tail of an L1 tile is zero-filled.
 #
 # Mode: mixed. The cube and vector parts are explicit T.Scope blocks joined by
-# one hand-written cross-core flag per output tile (FIX -> both vector cores);
+# two hand-written cross-core flags per output tile (FIX -> both vector cores:
+# the tile is in the workspace; both vector cores -> cube: they have read it,
+# which keeps the cube at most `ahead` tiles ahead, as the flag counters need);
 # intra-core sync, multi-buffering and memory planning are automatic.
 # Persistent: `cores` blocks (24 AI cores on A2), each walking the output
 # tiles cid, cid + cores, ... so that the vector cores dequantise one tile
@@ -52,6 +54,11 @@ def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=
     tiles = T.ceildiv(M, block_M) * n_num
     pieces = 2 if block_N % 32 == 0 else 1  # column pieces of the dequant (16-element aligned)
     piece_N = block_N // pieces
+    # A cross-core flag counts at most 15 pending sets (asc-devkit,
+    # CrossCoreSetFlag: beyond that the device raises an exception), so the cube
+    # may run at most `ahead` tiles ahead of the vector cores: each vector core
+    # acknowledges a tile on flag 1 once it has read it.
+    ahead = 4
 
     @T.prim_func
     def main(
@@ -90,7 +97,11 @@ def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=
                         T.copy(b_l1, b_l0, transpose=True)
                         T.mma(a_l0, b_l0, acc_l0c, init=(k == 0))
                     T.copy(acc_l0c, acc_workspace[m0, n0])
+                    if t >= ahead:  # the vector cores are done with tile t - ahead
+                        T.wait_cross_flag(1)
                     T.set_cross_flag("FIX", 0)
+                for t in T.serial(T.min(ahead, T.ceildiv(tiles - cid, cores))):
+                    T.wait_cross_flag(1)  # the acknowledgements of the last tiles
 
             with T.Scope("V"):
                 for t in T.serial(T.ceildiv(tiles - cid, cores)):
@@ -117,5 +128,6 @@ def int8_gemm(N=4096, K=4096, block_M=128, block_N=128, block_K=128, num_stages=
                         else:
                             T.tile.cast(res, val, mode="CAST_RINT", count=half_M * piece_N)
                             T.copy(res, C[r0, n0 + p * piece_N])
+                    T.set_cross_flag("MTE2", 1)  # tile t's workspace is read
 
     return main

@@ -398,6 +398,17 @@ static const tl_check_case_t cases[] = {
     {.name = "int8_gemm/model", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
      .args = {"N=1024", "K=4096"}, .dims = {"M=128"}, .outputs = {"C"}, .golden = golden_int8_gemm,
      .shape = "M=128 N=1024 K=4096 bf16 out", .int_ops = true, .flops = 2.0 * 128 * 1024 * 4096, .slow = true},
+    // More tiles per core than a cross-core flag counts (15): the cube may run
+    // only a few tiles ahead of the vector cores. 20 tiles on one core; then
+    // prefill sizes (22 tiles per core of 24), too large for the reference.
+    {.name = "int8_gemm/run_ahead", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
+     .args = {"N=512", "K=128", "cores=1", "out_dtype=\"float32\""}, .dims = {"M=640"},
+     .outputs = {"C"}, .golden = golden_int8_gemm, .shape = "M=640 N=512 K=128 f32 out, 1 core",
+     .int_ops = true, .flops = 2.0 * 640 * 512 * 128},
+    {.name = "int8_gemm/prefill", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
+     .args = {"N=512", "K=128"}, .dims = {"M=16384"}, .outputs = {"C"}, .golden = golden_int8_gemm,
+     .shape = "M=16384 N=512 K=128 bf16 out", .int_ops = true, .flops = 2.0 * 16384 * 512 * 128,
+     .cpu_only = true},
     // the CPU benchmark's tiling of the same op (kernels/bench/)
     {.name = "int8_gemm/tiled_decode", .op = "int8_gemm", .file = "kernels/bench/int8_gemm.py",
      .args = {"N=200", "K=320", "block_M=1", "block_N=64", "block_K=128"}, .dims = {"M=3"},
@@ -650,6 +661,10 @@ static const tl_check_case_t demo_cases[] = {
      .args = {"N=4096", "K=4096"}, .dims = {"M=512"}, .outputs = {"C"}, .golden = golden_int8_gemm,
      .shape = "M=512 N=4096 K=4096 bf16 out", .int_ops = true, .flops = 2.0 * 512 * 4096 * 4096, .demo = true,
      .slow = true},
+    {.name = "int8_gemm/prefill_demo", .op = "int8_gemm", .file = "kernels/ds_v4/int8_gemm.py",
+     .args = {"N=4096", "K=4096"}, .dims = {"M=16384"}, .outputs = {"C"}, .golden = golden_int8_gemm,
+     .shape = "M=16384 N=4096 K=4096 bf16 out", .int_ops = true,
+     .flops = 2.0 * 16384 * 4096 * 4096, .demo = true, .slow = true, .cpu_only = true},
     {.name = "act_quant/demo", .op = "act_quant", .file = "kernels/ds_v4/act_quant.py",
      .kernel = "act_quant", .args = {"N=4096"}, .dims = {"M=4096"}, .outputs = {"Y", "S"},
      .rtol = 1e-6, .atol = 0, .golden = golden_act_quant, .shape = "M=4096 N=4096 int8 per row",

@@ -67,6 +67,8 @@ struct tl_check_case {
     double bytes;      // bytes moved by one run, for GB/s (0: none)
     bool demo;         // a `tilec demo` case (tl_check_demo_cases)
     bool slow;         // skipped under sanitizers
+    bool cpu_only;     // too large for the reference executor and the simulator: the CPU
+                       // target alone runs it (against the golden)
 };
 
 // All cases (NULL-terminated).

@@ -24,6 +24,10 @@ static void run_case(tl_test_t *t, void *arg)
         tl_test_skip(t, "model-sized case skipped under sanitizers");
         return;
     }
+    if (kc->c->cpu_only) {
+        tl_test_skip(t, "a case for the CPU target only (too large for the reference executor)");
+        return;
+    }
     tl_diag_t d;
     tl_diag_init(&d);
     tl_check_result_t r;

@@ -20,6 +20,10 @@ static void run_case(tl_test_t *t, void *arg)
         tl_test_skip(t, "model-sized case skipped under sanitizers");
         return;
     }
+    if (c->cpu_only) {
+        tl_test_skip(t, "a case for the CPU target only (too large for the reference executor)");
+        return;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", tl_test_root(), c->file);
     pk_spec_t s = {.path = path, .kernel = c->kernel};

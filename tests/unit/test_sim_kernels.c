@@ -89,6 +89,10 @@ static void run_case(tl_test_t *t, void *arg)
         tl_test_skip(t, "model-sized case skipped under sanitizers");
         return;
     }
+    if (sc->c->cpu_only) {
+        tl_test_skip(t, "a case for the CPU target only (too large for the simulator)");
+        return;
+    }
     if ((sc->unsupported = missing_pass(sc->c))) {
         tl_test_skip(t, sc->unsupported);
         return;
