@@ -75,7 +75,7 @@ typedef struct {
 enum { TL_CGEN_FRAMES = 64 };
 
 // A UB -> GM copy whose source an inline loop may have stored straight into
-// the copy's destination (cgen_fuse.c): on lane `lane` the copy runs only
+// the copy's destination (cgen_fuse_run.c): on lane `lane` the copy runs only
 // when W<id>_t is 0.
 typedef struct {
     const tl_stmt_t *s;
@@ -143,7 +143,7 @@ bool tl_cgen_const(const tl_cgen_t *g, const tl_expr_t *e, int64_t *v);
 // Name of variable v on the current lane; false when it is never assigned there.
 bool tl_cgen_var(tl_cgen_t *g, tl_buf_t *b, const tl_var_t *v);
 // Emits the run of element-wise tile ops at items[0..n) that can become one
-// inline loop (cgen_fuse.c) on the lanes of mask; returns how many it took (0: none).
+// inline loop (cgen_fuse*.c) on the lanes of mask; returns how many it took (0: none).
 int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask,
                  tl_side_t scope);
 // Emits the sequence items[0..n) on the lanes of mask (the statements of a

@@ -159,7 +159,7 @@ TEST(cpu_fuse_runs_scalar_loops_match_the_reference)
 }
 
 // A row max of an abs computed in the loop folds the bits as unsigned
-// integers (cgen_fuse.c, zemit_op): rows without a NaN (the runs kernel's
+// integers (cgen_fuse_avx.c, zemit_op): rows without a NaN (the runs kernel's
 // rows all have one), of zeros of both signs only (+0), with an infinity,
 // with subnormals, a NaN in the vector part or only in the scalar tail; and
 // the bfloat16 -> float32 cast it reads quiets signalling NaNs keeping sign

@@ -1,0 +1,249 @@
+// Placing the sync that orders a conflict of intra_sync (see intra_sync.c).
+#include "pass/intra_sync_int.h"
+#include "pass/rewrite.h"
+#include <stdlib.h>
+#include <string.h>
+
+// Event pairs SetFlag/WaitFlag support (research/ascend_model.md §3.4).
+static bool legal_pair(tl_pipe_t a, tl_pipe_t b)
+{
+    static const tl_pipe_t pairs[][2] = {
+        {TL_PIPE_MTE2, TL_PIPE_MTE1}, {TL_PIPE_MTE1, TL_PIPE_MTE2}, {TL_PIPE_MTE1, TL_PIPE_M},
+        {TL_PIPE_M, TL_PIPE_MTE1},    {TL_PIPE_MTE2, TL_PIPE_M},    {TL_PIPE_M, TL_PIPE_MTE2},
+        {TL_PIPE_M, TL_PIPE_FIX},     {TL_PIPE_FIX, TL_PIPE_M},     {TL_PIPE_MTE1, TL_PIPE_FIX},
+        {TL_PIPE_FIX, TL_PIPE_MTE1},  {TL_PIPE_MTE1, TL_PIPE_MTE3}, {TL_PIPE_MTE3, TL_PIPE_MTE1},
+        {TL_PIPE_MTE2, TL_PIPE_MTE3}, {TL_PIPE_MTE3, TL_PIPE_MTE2}, {TL_PIPE_MTE2, TL_PIPE_FIX},
+        {TL_PIPE_FIX, TL_PIPE_MTE2},  {TL_PIPE_FIX, TL_PIPE_MTE3},  {TL_PIPE_FIX, TL_PIPE_S},
+        {TL_PIPE_M, TL_PIPE_S},       {TL_PIPE_S, TL_PIPE_V},       {TL_PIPE_V, TL_PIPE_S},
+        {TL_PIPE_S, TL_PIPE_MTE2},    {TL_PIPE_MTE2, TL_PIPE_S},    {TL_PIPE_S, TL_PIPE_MTE3},
+        {TL_PIPE_MTE3, TL_PIPE_S},    {TL_PIPE_V, TL_PIPE_MTE2},    {TL_PIPE_MTE2, TL_PIPE_V},
+        {TL_PIPE_V, TL_PIPE_MTE3},    {TL_PIPE_MTE3, TL_PIPE_V},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(pairs); i++)
+        if (pairs[i][0] == a && pairs[i][1] == b) return true;
+    return false;
+}
+
+// Where the sync for producer r and the consumer at dep goes: the seq both are
+// in (in the same iteration), the producer's and the consumer's child indices,
+// and the loop when the dependence crosses its back edge (then *lseq/*lindex
+// locate the loop).
+typedef struct {
+    tl_stmt_t *seq;
+    int ip, ib;
+    bool in_scope;
+    tl_stmt_t *loop, *lseq;
+    int lindex;
+    bool lscope;
+    // where the set and the wait go: right after the producer and right
+    // before the consumer, inside the plain sequences below seq that hold them
+    // and (for a pair within one iteration) inside the branches of ifs
+    tl_stmt_t *set_seq, *wait_seq;
+    int set_at, wait_at;
+    // the ifs passed on the way: their other branch gets the set (set) or the
+    // wait at its end, so that every path sets and waits once
+    int nfix;
+    struct {
+        tl_stmt_t *ifs;
+        bool set, then_; // then_: the producer or consumer is in the then branch
+    } fix[2 * MAX_FIX];
+} place_t;
+
+// The statement at level j of a path, or NULL past the end of its sequence.
+static const tl_stmt_t *path_item(const pos_t *path, int j)
+{
+    const tl_stmt_t *seq = path[j].seq;
+    return path[j].index < seq->seq.n ? seq->seq.items[path[j].index] : NULL;
+}
+
+// The deepest level at or below j whose enclosing statements from level j on
+// are plain sequences (each runs exactly once when level j's statement does).
+static int plain_depth(const pos_t *path, int npath, int j)
+{
+    while (j + 1 < npath) {
+        const tl_stmt_t *x = path_item(path, j);
+        if (!x || x->kind != TL_ST_SEQ || path[j + 1].seq != x) break;
+        j++;
+    }
+    return j;
+}
+
+// As plain_depth, also into the branch of an if that holds the access
+// (noted in p->fix: set for the producer's side).
+static int branch_depth(const pos_t *path, int npath, int j, bool set, place_t *p)
+{
+    int n = 0;
+    while (j + 1 < npath) {
+        const tl_stmt_t *x = path_item(path, j), *next = path[j + 1].seq;
+        if (!x) break;
+        if (x->kind == TL_ST_IF && (next == x->if_.then_ || next == x->if_.else_) && n < MAX_FIX) {
+            p->fix[p->nfix].ifs = (tl_stmt_t *)x;
+            p->fix[p->nfix].set = set;
+            p->fix[p->nfix++].then_ = next == x->if_.then_;
+            n++;
+        } else if (x->kind != TL_ST_SEQ || next != x) {
+            break;
+        }
+        j++;
+    }
+    return j;
+}
+
+// Narrows p from level j: through plain sequences both paths share, then the
+// set's and the wait's own plain sequences (a pipelined loop's prologue,
+// steady state and epilogue are such sequences: a sync goes next to its
+// access, not around the whole sequence) and, with ifs, the branches holding
+// them (a wait before an if would hold its pipe for the whole branch, a set
+// after it would wait for everything in it).
+static void narrow_place(const rec_t *r, const dep_t *d, int j, place_t *p, bool ifs)
+{
+    while (j + 1 < r->npath && j + 1 < d->npath && r->path[j].index == d->path[j].index) {
+        const tl_stmt_t *x = path_item(d->path, j);
+        if (!x || x->kind != TL_ST_SEQ || r->path[j + 1].seq != x || d->path[j + 1].seq != x) break;
+        j++;
+    }
+    p->seq = d->path[j].seq;
+    p->in_scope = d->in_scope[j];
+    p->ip = r->path[j].index;
+    p->ib = d->path[j].index;
+    int js = j, jw = j;
+    if (p->ip != p->ib && ifs) {
+        js = branch_depth(r->path, r->npath, j, true, p);
+        jw = branch_depth(d->path, d->npath, j, false, p);
+    } else if (p->ip != p->ib) {
+        js = plain_depth(r->path, r->npath, j);
+        jw = plain_depth(d->path, d->npath, j);
+    }
+    p->set_seq = r->path[js].seq;
+    p->set_at = r->path[js].index + 1;
+    p->wait_seq = d->path[jw].seq;
+    p->wait_at = d->path[jw].index;
+}
+
+static const iter_t *find_iter(const iter_t *it, int n, const tl_stmt_t *L)
+{
+    for (int i = 0; i < n; i++)
+        if (it[i].loop == L) return &it[i];
+    return NULL;
+}
+
+static bool place(const dep_t *d, place_t *p)
+{
+    const rec_t *r = &d->prod;
+    memset(p, 0, sizeof *p);
+    int n = TL_MIN(r->npath, d->npath);
+    for (int j = 0; j < n; j++) {
+        if (r->path[j].seq != d->path[j].seq) return false; // exclusive branches
+        if (r->path[j].index != d->path[j].index) {
+            narrow_place(r, d, j, p, true);
+            return p->ip < p->ib;
+        }
+        tl_stmt_t *X = d->path[j].seq->seq.items[d->path[j].index];
+        if ((X->kind != TL_ST_FOR && X->kind != TL_ST_WHILE) || j + 1 >= n) continue;
+        const iter_t *a = find_iter(r->iter, r->niter, X), *b = find_iter(d->iter, d->niter, X);
+        if (!a || !b) return false;
+        if (a->inst == b->inst && a->copy == b->copy) continue;
+        if (a->inst != b->inst || a->copy == 0 || a->copy > b->copy) return false;
+        narrow_place(r, d, j + 1, p, false);
+        p->loop = X;
+        p->lseq = d->path[j].seq;
+        p->lscope = d->in_scope[j];
+        p->lindex = d->path[j].index;
+        return true;
+    }
+    return false;
+}
+
+static item_t *new_item(sim_t *S)
+{
+    if (S->nitems == S->capitems) {
+        int cap = S->capitems ? S->capitems * 2 : 32;
+        item_t *it = realloc(S->items, sizeof *it * (size_t)cap);
+        if (!it) return NULL;
+        S->items = it;
+        S->capitems = cap;
+    }
+    item_t *it = &S->items[S->nitems++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+static void put(sim_t *S, item_t *it, tl_stmt_t *seq, int index, tl_stmt_t *sync, bool in_scope)
+{
+    tl_stmt_t *s = sync;
+    if (!in_scope) {
+        tl_stmt_t *body = tl_ir_seq(S->k, sync->loc);
+        tl_ir_seq_push(S->k, body, sync);
+        s = tl_rewrite_scope(S->k, S->side, body, sync->loc);
+        s->inserted = true;
+    }
+    tl_rewrite_insert(S->k, seq, index, s);
+    it->stmts[it->n] = s;
+    it->syncs[it->n++] = sync;
+}
+
+tl_loc_t isync_loc_of(const sim_t *S, const dep_t *d)
+{
+    return d->stmt ? d->stmt->loc : S->k->loc;
+}
+
+tl_status_t isync_insert_for(sim_t *S, const dep_t *d, bool force_all)
+{
+    place_t p;
+    if (!place(d, &p))
+        return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, isync_loc_of(S, d), TL_ERR_INTERNAL,
+                              "intra_sync: cannot place a sync between line %d and this statement",
+                              d->prod.acc.stmt->loc.line);
+    bool in_scope = p.in_scope;
+    tl_pipe_t P = d->prod.acc.pipe, Q = d->pipe;
+    tl_loc_t loc = isync_loc_of(S, d);
+    item_t *it = new_item(S);
+    if (!it) return tl_diag_fail(S->ctx->diag, TL_ERR_NOMEM, "out of memory");
+    if (P == Q || force_all || !legal_pair(P, Q)) {
+        bool all = force_all || P != Q;
+        tl_stmt_t *b = tl_rewrite_sync(S->k, all ? TL_SYNC_BARRIER_ALL : TL_SYNC_PIPE_BARRIER,
+                                       all ? TL_PIPE_ALL : Q, TL_PIPE_NONE, NULL, 0, loc);
+        put(S, it, p.wait_seq, p.wait_at, b, in_scope);
+        return TL_OK;
+    }
+    it->pair = true;
+    it->side = S->side;
+    it->src = P;
+    it->dst = Q;
+    int vid = -1 - S->next_vid++;
+    tl_stmt_t *set =
+        tl_rewrite_sync(S->k, TL_SYNC_SET_FLAG, P, Q, tl_ir_int(S->k, vid, TL_I32, loc), 0, loc);
+    tl_stmt_t *wait = tl_rewrite_sync(S->k, TL_SYNC_WAIT_FLAG, P, Q, set->sync.id, 0, loc);
+    // (when the set and the wait share a sequence, the later position first)
+    if (p.loop && p.ip >= p.ib) {
+        // back edge: wait, ..., set in the body; one set before the loop, one wait after
+        put(S, it, p.set_seq, p.set_at, set, in_scope);
+        put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
+        bool lscope = p.lscope;
+        tl_stmt_t *pro = tl_rewrite_sync(S->k, TL_SYNC_SET_FLAG, P, Q, set->sync.id, 0, loc);
+        tl_stmt_t *epi = tl_rewrite_sync(S->k, TL_SYNC_WAIT_FLAG, P, Q, set->sync.id, 0, loc);
+        put(S, it, p.lseq, p.lindex + 1, epi, lscope);
+        put(S, it, p.lseq, p.lindex, pro, lscope);
+        it->exit_seq = p.lseq;
+        it->loop = true;
+        return TL_OK;
+    }
+    put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
+    put(S, it, p.set_seq, p.set_at, set, in_scope);
+    // the other branches, at their end: one set and one wait on every path, and
+    // that path is ordered as with the pair around the if
+    for (int f = 0; f < p.nfix; f++) {
+        tl_stmt_t *x = p.fix[f].ifs;
+        tl_stmt_t **other = p.fix[f].then_ ? &x->if_.else_ : &x->if_.then_;
+        if (!*other) {
+            *other = tl_ir_seq(S->k, x->loc);
+            if (S->nmade < SLOTS) S->made_else[S->nmade++] = x;
+        }
+        bool is_set = p.fix[f].set;
+        tl_stmt_t *c = tl_rewrite_sync(S->k, is_set ? TL_SYNC_SET_FLAG : TL_SYNC_WAIT_FLAG, P, Q,
+                                       set->sync.id, 0, loc);
+        put(S, it, *other, (*other)->seq.n, c, in_scope);
+        it->extra++;
+    }
+    return TL_OK;
+}
