@@ -458,6 +458,9 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
     tl_arena_init(&s->arena);
     tl_buf_init(&s->trace);
     s->nvec = k->threads ? 1 : 2;
+    const char *target = k->config.target ? k->config.target : "auto";
+    s->auto_sync = !strcmp(target, "auto") || !strcmp(target, "ascendc");
+    s->pto = !strcmp(target, "pto");
     tl_exec_opts_t eo = {.hook = hook,
                          .hook_arg = s,
                          .max_resident = o.max_resident,
@@ -517,8 +520,9 @@ static tl_status_t setup(tl_sim_t *s)
     s->blocks = tl_arena_alloc(&s->arena, sizeof *s->blocks * (size_t)s->nslots);
     s->tmp = tl_arena_alloc(&s->arena, sizeof(sim_vc_t) * (size_t)s->U);
     s->tmp2 = tl_arena_alloc(&s->arena, sizeof(sim_vc_t) * (size_t)s->U);
+    s->tmp3 = tl_arena_alloc(&s->arena, sizeof(sim_vc_t) * (size_t)s->U);
     s->sync_all_clk = tl_arena_alloc(&s->arena, sizeof(sim_vc_t) * (size_t)s->U);
-    if (!s->blocks || !s->tmp || !s->tmp2 || !s->sync_all_clk)
+    if (!s->blocks || !s->tmp || !s->tmp2 || !s->tmp3 || !s->sync_all_clk)
         return tl_diag_fail(s->d, TL_ERR_NOMEM, "out of memory");
     for (int i = 0; i < s->nslots; i++) {
         sim_block_t *b = &s->blocks[i];

@@ -87,6 +87,21 @@ typedef enum {
         TL_SIM_ERROR_COUNT
 } tl_sim_error_kind_t;
 
+// Synchronisation the upstream build adds to what the kernel writes
+// (docs/simulator.md, "What the upstream build adds"), counted by kind.
+#define TL_SIM_AUTO_SYNCS(X)                                                                       \
+    X(TL_SIM_AUTO_BARRIER_V, "pipe_barrier_v")                                                     \
+    X(TL_SIM_AUTO_FLAG_S, "flag_to_s")                                                             \
+    X(TL_SIM_AUTO_OPERAND, "operand_read")                                                         \
+    X(TL_SIM_AUTO_TEMPLATE, "template")
+
+typedef enum {
+#define X(id, name) id,
+    TL_SIM_AUTO_SYNCS(X)
+#undef X
+        TL_SIM_AUTO_COUNT
+} tl_sim_auto_kind_t;
+
 typedef struct {
     tl_sim_error_kind_t kind;
     tl_loc_t loc;
@@ -112,6 +127,7 @@ typedef struct {
     int64_t gm_read_bytes, gm_write_bytes; // moved by MTE2 / MTE3 / FIX (whole 32 B blocks)
     int64_t hbm_read_bytes;                // of the reads: L2 misses, read from HBM
     int64_t syncs[TL_SYNC_COUNT];         // executed, by kind
+    int64_t auto_syncs[TL_SIM_AUTO_COUNT]; // added by the upstream build, by kind
     int64_t scratch_peak[TL_SCOPE_COUNT]; // bytes in use per scratchpad
     int64_t instructions;
     int nraces, nbenign, nerrors;

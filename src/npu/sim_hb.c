@@ -173,14 +173,16 @@ static uint32_t fnv(const uint8_t *p, int n)
     return h;
 }
 
-static bool ordered(const tl_sim_t *s, const sim_agent_t *ag, const sim_rec_t *r)
+// Is record r ordered before an instruction of ag with clock clk?
+static bool ordered(const tl_sim_t *s, const sim_agent_t *ag, const sim_vc_t *clk,
+                    const sim_rec_t *r)
 {
     const sim_block_t *b = ag->blk;
     if (r->block != b->index) {
         if (!s->resident) return false;
         b = &s->blocks[r->block];
     }
-    return s->tmp[sim_vc_index(s, b, (tl_agent_t)(r->tid >> 3), r->tid & 7)] >= r->epoch;
+    return clk[sim_vc_index(s, b, (tl_agent_t)(r->tid >> 3), r->tid & 7)] >= r->epoch;
 }
 
 static const char *race_kind(bool first_write, bool second_write)
@@ -294,7 +296,7 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
             }
             bool rw = r->flags & REC_WRITE;
             bool same = r->block == blk && r->tid == tid && r->epoch == in->epoch;
-            bool before = same || ordered(s, ag, r);
+            bool before = same || ordered(s, ag, s->tmp, r);
             bool overlap = r->lo <= hi && lo <= r->hi;
             if (overlap && (rw || write) && !before) {
                 bool ilk = in->ilk && (r->flags & REC_ILK) && r->aux == in->ilk;
@@ -327,4 +329,32 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
         r->aux = in->ilk;
         if (gm && write && data) r->aux = fnv(data + (gb + lo - a0), hi - lo + 1);
     }
+}
+
+unsigned sim_hb_probe(tl_sim_t *s, sim_agent_t *ag, const sim_vc_t *clk, const tl_buffer_t *buf,
+                      int64_t off, int64_t len, bool write, unsigned pipes)
+{
+    if (s->opts.no_races || len <= 0) return 0;
+    bool gm = buf->scope == TL_SCOPE_GM;
+    if (gm && !s->gm_written[buf->id]) return 0;
+    sim_shadow_t *sh = gm ? &s->gm[buf->id] : &ag->mem[buf->scope];
+    int64_t a0 = (gm ? 0 : s->addr[buf->id]) + off, a1 = a0 + len;
+    unsigned found = 0;
+    for (int64_t g = a0 / SIM_GRAN; g * SIM_GRAN < a1; g++) {
+        int64_t gb = g * SIM_GRAN, p = g / SIM_PAGE;
+        if (p >= sh->npages || !sh->pages[p]) continue; // nothing recorded there
+        const sim_rec_t *rs = sh->pages[p] + (g % SIM_PAGE) * SIM_SLOTS;
+        int lo = (int)(TL_MAX(a0, gb) - gb), hi = (int)(TL_MIN(a1, gb + SIM_GRAN) - gb - 1);
+        for (int j = 0; j < SIM_SLOTS; j++) {
+            const sim_rec_t *r = &rs[j];
+            unsigned bit = 1u << (r->tid & 7);
+            if (!r->site || r->block != ag->blk->index || (r->tid >> 3) != ag->id ||
+                !(pipes & bit) || found & bit)
+                continue;
+            if (r->lo <= hi && lo <= r->hi && ((r->flags & REC_WRITE) || write) &&
+                !ordered(s, ag, clk, r))
+                found |= bit;
+        }
+    }
+    return found;
 }

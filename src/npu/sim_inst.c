@@ -54,6 +54,8 @@ void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
                        names[ev->kind]);
     in.occ =
         s->arch->scalar_cycles + (mem && b->scope == TL_SCOPE_GM ? s->arch->scalar_gm_cycles : 0);
+    if (mem)
+        sim_auto_scalar(s, ag, ev, ev->elem * tl_dtype_size(b->dtype), tl_dtype_size(b->dtype));
     sim_inst_issue(s, ag, &in);
     if (mem) {
         int size = tl_dtype_size(b->dtype);
@@ -410,6 +412,7 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     snprintf(name, sizeof name, "T.%s%s", tile ? "tile." : "", info->name);
     in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, name);
     runs_of(s, call);
+    sim_auto_op(s, ag, in.pipe, call);
     xfer_t x = {0};
     bool gm = op_cost(s, call, &in, &x);
     sim_time_issue(s, ag, &in, gm ? xfer_cost : NULL, &x);

@@ -172,6 +172,11 @@ struct tl_sim {
     int nslots;
     int U;                // vector clock width: slots x agents x pipes
     sim_vc_t *tmp, *tmp2; // scratch clocks
+    sim_vc_t *tmp3;       // scratch clock of sim_auto.c
+    // The upstream build's own synchronisation (sim_auto.c): bisheng's
+    // automatic sync on the vector cores (targets auto / ascendc), and
+    // which code generator's operand reads are modeled (pto or ascendc).
+    bool auto_sync, pto;
     sim_vc_t **freel;     // clocks to reuse
     int nfree, capfree;
     // static facts
@@ -207,6 +212,7 @@ struct tl_sim {
     int64_t *core_bound; // per core: the sum of its blocks' busiest-pipe cycles
     int64_t busy[2][SIM_NP], agent_time[2];
     int64_t syncs[TL_SYNC_COUNT];
+    int64_t auto_syncs[TL_SIM_AUTO_COUNT];
     int64_t instructions;
     int64_t gemm_groups;
     int64_t sync_all_done; // generations released
@@ -274,6 +280,12 @@ void sim_hb_end(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in);
 // identical-bytes rule; may be NULL).
 void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
                    int64_t off, int64_t len, bool write, const uint8_t *data);
+// The pipes (bit i: pipe index i) among `pipes` with an access of this agent
+// to those bytes that conflicts with the access described and is not ordered
+// before an instruction with clock clk; nothing is recorded or reported (the
+// compiler's automatic sync asks this before it orders an instruction).
+unsigned sim_hb_probe(tl_sim_t *s, sim_agent_t *ag, const sim_vc_t *clk, const tl_buffer_t *buf,
+                      int64_t off, int64_t len, bool write, unsigned pipes);
 void sim_shadow_reset(sim_shadow_t *sh);
 void sim_shadow_free(sim_shadow_t *sh); // its pages go with the simulator's chunks
 void sim_shadow_chunks_free(tl_sim_t *s);
@@ -293,8 +305,18 @@ tl_status_t sim_sync_check(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
 void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 // An intra-core set_flag + wait_flag pair issued back to back (gemm_v0's own).
 void sim_sync_edge(tl_sim_t *s, sim_agent_t *ag, int src, int dst);
+// pipe_barrier(p) (p a pipe index other than S) and barrier_all, as issued now.
+void sim_sync_pipe_barrier(tl_sim_t *s, sim_agent_t *ag, int p);
+void sim_sync_barrier_all(tl_sim_t *s, sim_agent_t *ag);
 // Checks flags and counters left over when a block ends.
 void sim_sync_residual(tl_sim_t *s, sim_block_t *b);
+
+// --- sim_auto.c: synchronisation the upstream build adds --------------------------------
+// Before a tile op of pipe `pipe` is modeled (its accesses in s->runs).
+void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call);
+// Before a scalar load / store of bytes [off, off + len) of buf (ev: the event).
+void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
+                     int64_t len);
 
 // --- sim_trace.c -------------------------------------------------------------------------
 void sim_trace_begin(tl_sim_t *s);

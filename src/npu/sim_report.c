@@ -41,6 +41,7 @@ void sim_report_finish(tl_sim_t *s)
     r->gm_write_bytes = s->gm_bytes[1];
     r->hbm_read_bytes = s->hbm_bytes;
     memcpy(r->syncs, s->syncs, sizeof r->syncs);
+    memcpy(r->auto_syncs, s->auto_syncs, sizeof r->auto_syncs);
     r->scratch_peak[TL_SCOPE_L0A] = TL_MAX(r->scratch_peak[TL_SCOPE_L0A], s->l0_internal[0]);
     r->scratch_peak[TL_SCOPE_L0B] = TL_MAX(r->scratch_peak[TL_SCOPE_L0B], s->l0_internal[1]);
     r->instructions = s->instructions;
@@ -109,8 +110,15 @@ static const tl_pipe_t aiv_pipes[] = {TL_PIPE_S, TL_PIPE_MTE2, TL_PIPE_MTE3, TL_
 static const tl_scope_t pads[] = {TL_SCOPE_L1, TL_SCOPE_L0A, TL_SCOPE_L0B, TL_SCOPE_L0C,
                                   TL_SCOPE_UB};
 
-// The syncs by kind, then the scratchpad peaks: "name N" lists for the text,
-// the members of the "syncs" and "scratch_peak" objects for JSON.
+static const char *auto_names[] = {
+#define X(id, name) name,
+    TL_SIM_AUTO_SYNCS(X)
+#undef X
+};
+
+// The syncs by kind, those the upstream build adds, then the scratchpad
+// peaks: "name N" lists for the text, the members of the "syncs",
+// "auto_syncs" and "scratch_peak" objects for JSON.
 static void counts(tl_buf_t *b, const tl_sim_report_t *r, bool json)
 {
     const char *item = json ? "%s\"%s\": %lld" : "%s %s %lld";
@@ -118,6 +126,9 @@ static void counts(tl_buf_t *b, const tl_sim_report_t *r, bool json)
     for (int k = 0; k < TL_SYNC_COUNT; k++)
         tl_buf_printf(b, item, k ? sep : "", tl_sync_name((tl_sync_kind_t)k),
                       (long long)r->syncs[k]);
+    tl_buf_puts(b, json ? "},\n  \"auto_syncs\": {" : "\n  syncs the build adds");
+    for (int k = 0; k < TL_SIM_AUTO_COUNT; k++)
+        tl_buf_printf(b, item, k ? sep : "", auto_names[k], (long long)r->auto_syncs[k]);
     tl_buf_puts(b, json ? "},\n  \"scratch_peak\": {" : "\n  scratchpad peak (bytes)");
     for (size_t i = 0; i < TL_ARRAY_LEN(pads); i++)
         tl_buf_printf(b, item, i ? sep : "", tl_scope_name(pads[i]),

@@ -365,7 +365,7 @@ static void wait_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_
     sim_vc_free(s, e.clk);
 }
 
-static void barrier_all(tl_sim_t *s, sim_agent_t *ag)
+void sim_sync_barrier_all(tl_sim_t *s, sim_agent_t *ag)
 {
     int64_t t = sim_time_agent_end(ag);
     for (int p = 1; p < SIM_NP; p++) {
@@ -373,6 +373,13 @@ static void barrier_all(tl_sim_t *s, sim_agent_t *ag)
         sim_vc_join(s, ag->I[SIM_S], ag->I[p]);
     }
     ag->issue = t + s->arch->scalar_cycles;
+}
+
+void sim_sync_pipe_barrier(tl_sim_t *s, sim_agent_t *ag, int p)
+{
+    ag->gate[p] = TL_MAX(ag->gate[p], ag->done[p]);
+    sim_vc_join(s, ag->I[p], ag->D[p]);
+    ag->issue += s->arch->scalar_cycles;
 }
 
 static void sync_all(tl_sim_t *s, sim_agent_t *ag)
@@ -437,15 +444,12 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
         return;
     }
     case TL_SYNC_PIPE_BARRIER:
-        if (st->sync.src == TL_PIPE_ALL) {
-            barrier_all(s, ag);
-        } else if (src > SIM_S) {
-            ag->gate[src] = TL_MAX(ag->gate[src], ag->done[src]);
-            sim_vc_join(s, ag->I[src], ag->D[src]);
-            ag->issue += s->arch->scalar_cycles;
-        }
+        if (st->sync.src == TL_PIPE_ALL)
+            sim_sync_barrier_all(s, ag);
+        else if (src > SIM_S)
+            sim_sync_pipe_barrier(s, ag, src);
         return;
-    case TL_SYNC_BARRIER_ALL: barrier_all(s, ag); return;
+    case TL_SYNC_BARRIER_ALL: sim_sync_barrier_all(s, ag); return;
     case TL_SYNC_SET_CROSS:
         if (st->sync.mode >= 0 && st->sync.mode <= 2) ag->xsets[st->sync.mode][ev->id]++;
         set_cross(s, ag, st, ev->id);

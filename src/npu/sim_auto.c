@@ -1,0 +1,112 @@
+// Synchronisation the upstream build adds to what the kernel writes, so that
+// the race verdict is the one of the binary upstream would run
+// (docs/simulator.md, "What the upstream build adds"):
+//
+// - bisheng's automatic synchronisation. tilelang-ascend compiles the
+//   generated Ascend C with `bisheng -xasc ... --shared` and a <<<>>> launch
+//   (tilelang/jit/adapter/libgen.py), a heterogeneous compile, for which
+//   asc-devkit says `--cce-auto-sync` is on by default (核内同步/关键特性说明.md).
+//   On a vector core it inserts PipeBarrier<PIPE_V> between dependent vector
+//   instructions and the V/MTE2/MTE3 <-> S flags around scalar accesses of
+//   the data; nothing between V, MTE2 and MTE3 (the TQue framework's part,
+//   which tilelang's TBuf buffers do not use) and nothing on the cube core.
+//   Modeled on the vector cores of targets "auto" and "ascendc": a vector
+//   instruction that conflicts with an earlier vector instruction not ordered
+//   before it gets a pipe_barrier(v) first; a scalar access that conflicts
+//   with an unordered V / MTE2 / MTE3 access gets that pipe's flag to S.
+//   The PTO target compiles CCE intrinsics on raw __ubuf__ pointers, which
+//   the compiler does not synchronise (the same page), so it gets none.
+// - The code generators' reads of a scalar operand that is a buffer element
+//   (T.tile.add(d, s, buf[i]) and the other binary ops, compare, select):
+//   codegen_ascend.cc reads it with GetValue after PipeBarrier<PIPE_ALL>,
+//   codegen_ascend_pto.cc after set_flag / wait_flag(V, S).
+// - tl::ascend::copy_gm_to_ub (src/tl_templates/ascend/common.h) when the GM
+//   side is clipped at the tensor's edge: it fills the destination with the
+//   pad value first, between SetFlag/WaitFlag<MTE2_V>, <MTE3_V> and <V_MTE2>,
+//   so the copy follows every earlier MTE2, MTE3 and vector instruction.
+#include "npu/sim_int.h"
+
+#include <stdio.h>
+
+static void note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what)
+{
+    s->auto_syncs[kind]++;
+    if (ag->blk->traced) sim_trace_slice(s, ag, SIM_FLOW, what, ag->issue, 1, 0, NULL, 0);
+}
+
+static bool vector_core(const sim_agent_t *ag)
+{
+    return ag->id != TL_AGENT_AIC;
+}
+
+void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call)
+{
+    int v = SIM_PIX(TL_PIPE_V);
+    if (!s->auto_sync || !vector_core(ag) || pipe != v) return;
+    // the clock the instruction will have (sim_hb_begin)
+    sim_vc_copy(s, s->tmp3, ag->I[v]);
+    sim_vc_join(s, s->tmp3, ag->I[SIM_S]);
+    for (int i = 0; i < s->nruns; i++) {
+        const sim_run_t *r = &s->runs[i];
+        const tl_buffer_t *b = call->op->args[r->operand].region.buf;
+        if (b->scope != TL_SCOPE_UB) continue;
+        if (sim_hb_probe(s, ag, s->tmp3, b, r->off, r->len, r->write, 1u << v)) {
+            sim_sync_pipe_barrier(s, ag, v);
+            note(s, ag, TL_SIM_AUTO_BARRIER_V, "pipe_barrier(v) [bisheng auto-sync]");
+            return;
+        }
+    }
+}
+
+// Is the load of ev the read of a scalar operand that is a buffer element?
+static bool operand_read(const tl_exec_event_t *ev)
+{
+    const tl_stmt_t *st = ev->stmt;
+    if (ev->kind != TL_EXEC_EV_LOAD || !st || st->kind != TL_ST_OP) return false;
+    const tl_op_t *op = &st->op;
+    switch (op->code) {
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_MUL:
+    case TL_OP_DIV:
+    case TL_OP_MAX:
+    case TL_OP_MIN:
+    case TL_OP_COMPARE:
+    case TL_OP_SELECT: break;
+    default: return false;
+    }
+    for (int i = 0; i < op->nargs; i++) {
+        const tl_expr_t *e = op->args[i].kind == TL_ARG_SCALAR ? op->args[i].scalar : NULL;
+        if (e && e->kind == TL_EX_LOAD && e->load.buf == ev->buf) return true;
+    }
+    return false;
+}
+
+void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
+                     int64_t len)
+{
+    if (operand_read(ev)) {
+        if (s->pto) {
+            sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_V), SIM_S);
+            note(s, ag, TL_SIM_AUTO_OPERAND, "set/wait_flag(v, s) [operand read]");
+        } else if (s->auto_sync) {
+            sim_sync_barrier_all(s, ag);
+            note(s, ag, TL_SIM_AUTO_OPERAND, "barrier_all [operand read]");
+        }
+    }
+    if (!s->auto_sync || !vector_core(ag)) return;
+    static const tl_pipe_t pipes[] = {TL_PIPE_V, TL_PIPE_MTE2, TL_PIPE_MTE3};
+    unsigned mask = 0;
+    for (size_t i = 0; i < TL_ARRAY_LEN(pipes); i++) mask |= 1u << SIM_PIX(pipes[i]);
+    unsigned found =
+        sim_hb_probe(s, ag, ag->I[SIM_S], ev->buf, off, len, ev->kind == TL_EXEC_EV_STORE, mask);
+    for (size_t i = 0; i < TL_ARRAY_LEN(pipes); i++) {
+        int p = SIM_PIX(pipes[i]);
+        if (!(found & (1u << p))) continue;
+        sim_sync_edge(s, ag, p, SIM_S);
+        char what[64];
+        snprintf(what, sizeof what, "set/wait_flag(%s, s) [bisheng auto-sync]",
+                 tl_pipe_name(pipes[i]));
+        note(s, ag, TL_SIM_AUTO_FLAG_S, what);
+    }
+}
