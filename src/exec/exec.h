@@ -88,7 +88,7 @@ typedef struct {
     bool vector_first; // expert mode: schedule the vector agents before the AIC
     int max_resident;  // blocks run together for mode-0 flags / T.sync_all (default 64)
     int64_t max_steps; // stop with an error after this many statements (0: no limit)
-    int64_t capacity[TL_SCOPE_COUNT]; // scratchpad bytes per scope (0: Ascend A2 sizes)
+    int64_t capacity[TL_SCOPE_COUNT]; // scratchpad bytes per scope (0: the chip model's)
     tl_exec_hook_fn hook;
     void *hook_arg;
     // Timed scheduling (the simulator): clock(hook_arg, block, agent) is where
@@ -102,15 +102,6 @@ typedef struct {
     int64_t (*clock)(void *arg, int64_t block, tl_agent_t agent);
     int wave;
 } tl_exec_opts_t;
-
-// A2 scratchpad capacities (research/ascend_model.md §2.1).
-enum {
-    TL_EXEC_L1_BYTES = 524032,
-    TL_EXEC_L0A_BYTES = 65536,
-    TL_EXEC_L0B_BYTES = 65536,
-    TL_EXEC_L0C_BYTES = 131072,
-    TL_EXEC_UB_BYTES = 196352,
-};
 
 tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_opts_t *opts,
                            tl_diag_t *d);

@@ -4,16 +4,11 @@
 // access, evaluated views for tile ops, and written-byte tracking for the
 // uninitialised-read warning.
 #include "exec/exec_int.h"
+#include "target/arch.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const int64_t default_cap[TL_SCOPE_COUNT] = {
-    [TL_SCOPE_L1] = TL_EXEC_L1_BYTES,   [TL_SCOPE_L0A] = TL_EXEC_L0A_BYTES,
-    [TL_SCOPE_L0B] = TL_EXEC_L0B_BYTES, [TL_SCOPE_L0C] = TL_EXEC_L0C_BYTES,
-    [TL_SCOPE_UB] = TL_EXEC_UB_BYTES,
-};
 
 static bool on_chip(tl_scope_t s)
 {
@@ -64,7 +59,8 @@ tl_status_t tl_exec_mem_layout(tl_exec_t *x)
 {
     const tl_kernel_t *k = x->k;
     for (int s = 0; s < TL_SCOPE_COUNT; s++) {
-        x->cap[s] = x->opts.capacity[s] > 0 ? x->opts.capacity[s] : default_cap[s];
+        x->cap[s] = x->opts.capacity[s] > 0 ? x->opts.capacity[s]
+                                            : tl_arch_usable(tl_arch_default(), (tl_scope_t)s);
         x->extent[s] = 0;
     }
     if (k->threads > 1 && x->opts.capacity[TL_SCOPE_UB] <= 0)

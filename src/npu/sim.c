@@ -369,30 +369,6 @@ static int64_t clock_of(void *arg, int64_t block, tl_agent_t a)
 
 // --- buffers: capacity and alignment --------------------------------------------------------
 
-static int64_t capacity(const tl_arch_t *a, tl_scope_t sc)
-{
-    switch (sc) {
-    case TL_SCOPE_L1: return a->l1_usable;
-    case TL_SCOPE_L0A: return a->l0a_bytes;
-    case TL_SCOPE_L0B: return a->l0b_bytes;
-    case TL_SCOPE_L0C: return a->l0c_bytes;
-    case TL_SCOPE_UB: return a->ub_usable;
-    default: return 0;
-    }
-}
-
-static int alignment(const tl_arch_t *a, tl_scope_t sc)
-{
-    switch (sc) {
-    case TL_SCOPE_L1: return a->align_l1;
-    case TL_SCOPE_L0A: return a->align_l0a;
-    case TL_SCOPE_L0B: return a->align_l0b;
-    case TL_SCOPE_L0C: return a->align_l0c;
-    case TL_SCOPE_UB: return a->align_ub;
-    default: return 1;
-    }
-}
-
 // Places: the executor's addresses; checks them against the arch's capacities
 // and (for planned or pinned buffers) alignments.
 static void check_buffers(tl_sim_t *s)
@@ -401,7 +377,7 @@ static void check_buffers(tl_sim_t *s)
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];
         s->addr[i] = tl_exec_buffer_addr(s->x, b);
-        int64_t cap = capacity(s->arch, b->scope);
+        int64_t cap = tl_arch_usable(s->arch, b->scope);
         if (!cap) continue;
         int64_t end = s->addr[i] + tl_buffer_bytes(b);
         s->report.scratch_peak[b->scope] = TL_MAX(s->report.scratch_peak[b->scope], end);
@@ -411,7 +387,7 @@ static void check_buffers(tl_sim_t *s)
                       ", %" PRId64 " B past the %" PRId64 " B the kernel can use",
                       tl_scope_name(b->scope), b->name, tl_buffer_bytes(b), s->addr[i], end,
                       end - cap, cap);
-        int al = alignment(s->arch, b->scope);
+        int al = tl_arch_align(s->arch, b->scope);
         if (b->addr >= 0 && s->addr[i] % al)
             sim_error(s, TL_SIM_MISALIGNED, b->loc, NULL,
                       "'%s' is placed at %s address %" PRId64 ", which is not a multiple of "

@@ -22,7 +22,7 @@
 #define TL_NPU_SIM_H
 
 #include "exec/exec.h"
-#include "npu/arch.h"
+#include "target/arch.h"
 
 typedef struct tl_sim tl_sim_t;
 

@@ -118,13 +118,8 @@ static void check_alignment(tl_sim_t *s, const tl_exec_event_t *ev)
         if (!call->args[i].is_view) continue;
         const tl_view_t *v = &call->args[i].view;
         const tl_buffer_t *b = call->op->args[i].region.buf;
-        int al = v->scope == TL_SCOPE_L0A   ? s->arch->align_l0a
-                 : v->scope == TL_SCOPE_L0B ? s->arch->align_l0b
-                 : v->scope == TL_SCOPE_L0C ? s->arch->align_l0c
-                 : v->scope == TL_SCOPE_UB  ? s->arch->align_ub
-                 : v->scope == TL_SCOPE_L1  ? s->arch->align_l1
-                                            : 0;
-        if (!al) continue;
+        int al = tl_arch_align(s->arch, v->scope);
+        if (al <= 1) continue;
         int64_t addr = s->addr[b->id] + tl_view_offset(v) * tl_dtype_size(v->dtype);
         uint64_t key = (uint64_t)(uintptr_t)ev->stmt * 8 + (uint64_t)i;
         if (addr % al == 0 || sim_index_get(&s->warned, key) >= 0) continue;
@@ -263,7 +258,7 @@ static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t
         in->occ = fractal_steps(a, A->dtype, m, n, k);
         in->lat = a->mmad_startup;
         in->bytes = operand_bytes(s, 0, 0) + operand_bytes(s, 1, 0);
-        if (ceil_div(m, 16) * ceil_div(n, 16) >= a->mmad_interlock_fractals) in->ilk = 1;
+        if (tl_arch_mmad_interlocks(a, m, n)) in->ilk = 1;
         return false;
     }
     default: vec_cost(s, call, in); return false;
@@ -355,12 +350,12 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.k = A->ndim >= 2 && g.ta ? A->extent[A->ndim - 2] : A->extent[A->ndim - 1];
     g.size = tl_dtype_size(A->dtype);
     g.init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
-    bool large = ceil_div(g.m, 16) * ceil_div(g.n, 16) >= a->mmad_interlock_fractals;
+    bool large = tl_arch_mmad_interlocks(a, g.m, g.n);
     g.ilk = large ? 1 : (uint32_t)(2 + s->gemm_groups++);
     int64_t nch = TL_MAX(1, ceil_div(g.k, 128)), kc = TL_MIN(g.k, 128);
     int64_t need[2] = {g.m * kc * g.size * (nch > 1 ? 2 : 1),
                        kc * g.n * g.size * (nch > 1 ? 2 : 1)};
-    int64_t cap[2] = {a->l0a_bytes, a->l0b_bytes};
+    int64_t cap[2] = {a->l0a.bytes, a->l0b.bytes};
     for (int i = 0; i < 2; i++) {
         s->l0_internal[i] = TL_MAX(s->l0_internal[i], need[i]);
         uint64_t key = (uint64_t)(uintptr_t)ev->stmt * 8 + 4 + (uint64_t)i;

@@ -140,7 +140,7 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     memset(&S, 0, sizeof S);
     S.k = k;
     S.ctx = ctx;
-    S.arch = tl_arch_get("a2");
+    S.arch = tl_arch_default();
     S.hz = tl_hazard_ctx_new(k);
     if (!S.hz) return tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     tl_status_t st = sync_side(&S, TL_SIDE_CUBE);

@@ -170,8 +170,7 @@ static bool large_l0c_tile(const sim_t *S, const tl_hazard_access_t *a)
 {
     if (a->buf->scope != TL_SCOPE_L0C || a->ndim < 2 || a->ext[0] < 0 || a->ext[1] < 0)
         return false;
-    int64_t f = ((a->ext[0] + 15) / 16) * ((a->ext[1] + 15) / 16);
-    return f >= S->arch->mmad_interlock_fractals;
+    return tl_arch_mmad_interlocks(S->arch, a->ext[0], a->ext[1]);
 }
 
 static bool is_gemm(const tl_stmt_t *s)

@@ -24,15 +24,15 @@
 //   off: buffers one after another in declaration order, as upstream and the
 //        executor do; the same capacity diagnostics, with the planned peak as a
 //        hint.
-// Capacities are the executor's (exec.h, A2): UB 196352, L1 524032, L0A/L0B
-// 65536, L0C 131072 bytes; a developer kernel with T.Kernel(threads=k) before
-// the vector split runs its vector side as one lane with k times the UB, as
-// the executor does (exec_mem.c).
+// Capacities and alignments are the chip model's (target/arch.h, A2): the
+// usable bytes UB 196352, L1 524032, L0A/L0B 65536, L0C 131072; a developer
+// kernel with T.Kernel(threads=k) before the vector split runs its vector side
+// as one lane with k times the UB, as the executor does (exec_mem.c).
 #include "pass/pass.h"
 
-#include "exec/exec.h"
 #include "pass/access.h"
 #include "pass/live.h"
+#include "target/arch.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -43,24 +43,13 @@ static const tl_scope_t planned[] = {TL_SCOPE_L1, TL_SCOPE_L0A, TL_SCOPE_L0B, TL
 
 int64_t tl_memplan_align(tl_scope_t s)
 {
-    switch (s) {
-    case TL_SCOPE_L0A:
-    case TL_SCOPE_L0B: return 512;
-    case TL_SCOPE_L0C: return 64;
-    default: return 32;
-    }
+    return tl_arch_align(tl_arch_default(), s);
 }
 
 int64_t tl_memplan_capacity(const tl_kernel_t *k, tl_scope_t s)
 {
-    switch (s) {
-    case TL_SCOPE_L1: return TL_EXEC_L1_BYTES;
-    case TL_SCOPE_L0A: return TL_EXEC_L0A_BYTES;
-    case TL_SCOPE_L0B: return TL_EXEC_L0B_BYTES;
-    case TL_SCOPE_L0C: return TL_EXEC_L0C_BYTES;
-    case TL_SCOPE_UB: return (int64_t)TL_EXEC_UB_BYTES * (k->threads > 1 ? k->threads : 1);
-    default: return 0;
-    }
+    int64_t cap = tl_arch_usable(tl_arch_default(), s);
+    return s == TL_SCOPE_UB && k->threads > 1 ? cap * k->threads : cap;
 }
 
 typedef struct {

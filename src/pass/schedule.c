@@ -323,7 +323,7 @@ tl_status_t tl_pass_schedule(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     memset(&S, 0, sizeof S);
     S.k = k;
     S.ctx = ctx;
-    S.arch = tl_arch_get("a2");
+    S.arch = tl_arch_default();
     S.nvars = k->vars.len;
     S.hz = tl_hazard_ctx_new(k);
     S.enclosing = calloc((size_t)S.nvars + 1, sizeof *S.enclosing);

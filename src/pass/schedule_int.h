@@ -6,7 +6,7 @@
 #ifndef TL_PASS_SCHEDULE_INT_H
 #define TL_PASS_SCHEDULE_INT_H
 
-#include "npu/arch.h"
+#include "target/arch.h"
 #include "pass/hazard.h"
 #include "pass/pass.h"
 

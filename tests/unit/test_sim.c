@@ -163,11 +163,11 @@ TEST(sim_arch_tables_give_the_documented_peaks)
     CHECK_NEAR(tl_arch_peak_tflops_f16(c), 363.7, 0.05);
     CHECK_NEAR(tl_arch_peak_vector_tops_f16(b2), 11.06, 0.01); // row 64
     CHECK_EQ(b2->num_aic * b2->aiv_per_aic, b2->num_aiv);
-    CHECK_EQ(c->l0c_bytes, b2->l0c_bytes); // the 9392 die is a 910B2-class die
+    CHECK_EQ(c->l0c.bytes, b2->l0c.bytes); // the 9392 die is a 910B2-class die
     CHECK(c->clock_mhz == 1850 && b2->clock_mhz == 1800);
-    CHECK_EQ(b2->ub_usable, 196352);
+    CHECK_EQ(b2->ub.usable, 196352);
     CHECK_EQ(b2->xcore_flag_ids, 16); // §8: ids 0..15
-    CHECK_EQ(b2->align_fb, 128);      // §8: 128, not 64
+    CHECK_EQ(b2->fb.align, 128);      // §8: 128, not 64
 }
 
 TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)

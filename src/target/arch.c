@@ -13,7 +13,7 @@
 // - GM (HBM) bandwidth is 1.6 TB/s per die (L2 page; 1.8 TB/s elsewhere);
 // - L0C -> GM runs on FIX (hardware docs), not MTE3 (one tilelang-ascend table);
 // - same-L0C mmads need no PIPE_M barrier when (m/16)(n/16) >= 10 (Mmad.md).
-#include "npu/arch.h"
+#include "target/arch.h"
 
 #include <string.h>
 
@@ -25,22 +25,27 @@ static const tl_arch_t arch_a2 = {
     .aiv_per_aic = 2,                  // row 4, D: 2201 spec (MIX_AIC_1_2)
     .num_aiv = 48,                     // row 5, D: ini
     .clock_mhz = 1800,                 // row 6, D: ini cube_freq; asc-devkit perf READMEs
-    .l1_bytes = 524288,                // row 7, D: ini
-    .l0a_bytes = 65536,                // row 8, D: ini
-    .l0b_bytes = 65536,                // row 8, D: ini
-    .l0c_bytes = 131072,               // row 9, D: ini
-    .ub_bytes = 196608,                // row 10, D: ini
-    .bt_bytes = 1024,                  // row 11, D: ini bt_size
-    .fb_bytes = 7168,                  // row 12, D: ini fb0..fb3
-    .l1_usable = 524032,               // codegen ASCEND_A2A3_L1_SIZE (surface §2.2), C
-    .ub_usable = 196352,               // 192 KiB - 256 B runtime reserve (§2.1), E
-    .align_ub = 32,                    // row 13, D: 2201 spec
-    .align_l1 = 32,                    // row 13, D
-    .align_l0a = 512,                  // row 14, D
-    .align_l0b = 512,                  // row 14, D
-    .align_l0c = 64,                   // row 15, D
-    .align_bt = 64,                    // row 15, D
-    .align_fb = 128,                   // row 15, D (64 vs 128: §8, use 128)
+    .l1 = {.bytes = 524288,            // row 7, D: ini
+           .usable = 524032,           // codegen ASCEND_A2A3_L1_SIZE (surface §2.2), C
+           .align = 32},               // row 13, D
+    .l0a = {.bytes = 65536,            // row 8, D: ini
+            .usable = 65536,           // the whole L0A: no reserve known
+            .align = 512},             // row 14, D
+    .l0b = {.bytes = 65536,            // row 8, D: ini
+            .usable = 65536,           // the whole L0B: no reserve known
+            .align = 512},             // row 14, D
+    .l0c = {.bytes = 131072,           // row 9, D: ini
+            .usable = 131072,          // the whole L0C: no reserve known
+            .align = 64},              // row 15, D
+    .ub = {.bytes = 196608,            // row 10, D: ini
+           .usable = 196352,           // 192 KiB - 256 B runtime reserve (§2.1), E
+           .align = 32},               // row 13, D: 2201 spec
+    .bt = {.bytes = 1024,              // row 11, D: ini bt_size
+           .usable = 1024,             // not placed by tilec
+           .align = 64},               // row 15, D
+    .fb = {.bytes = 7168,              // row 12, D: ini fb0..fb3
+           .usable = 7168,             // not placed by tilec
+           .align = 128},              // row 15, D (64 vs 128: §8, use 128)
     .fractal_bytes = 512,              // row 16, D: 16 rows x 32 B
     .ub_banks = 48,                    // row 17, D: bank-conflict doc
     .ub_bank_groups = 16,              // row 17, D
@@ -135,6 +140,41 @@ const tl_arch_t *tl_arch_get(const char *name)
 const char *tl_arch_names(void)
 {
     return "a2, a3";
+}
+
+const tl_arch_t *tl_arch_default(void)
+{
+    return &arch_a2;
+}
+
+const tl_scratchpad_t *tl_arch_scratchpad(const tl_arch_t *a, tl_scope_t s)
+{
+    switch (s) {
+    case TL_SCOPE_L1: return &a->l1;
+    case TL_SCOPE_L0A: return &a->l0a;
+    case TL_SCOPE_L0B: return &a->l0b;
+    case TL_SCOPE_L0C: return &a->l0c;
+    case TL_SCOPE_UB: return &a->ub;
+    default: return NULL;
+    }
+}
+
+int64_t tl_arch_usable(const tl_arch_t *a, tl_scope_t s)
+{
+    const tl_scratchpad_t *p = tl_arch_scratchpad(a, s);
+    return p ? p->usable : 0;
+}
+
+int tl_arch_align(const tl_arch_t *a, tl_scope_t s)
+{
+    const tl_scratchpad_t *p = tl_arch_scratchpad(a, s);
+    return p ? p->align : 1;
+}
+
+// row 42: (m/16)(n/16) fractals at or above the threshold interlock
+bool tl_arch_mmad_interlocks(const tl_arch_t *a, int64_t m, int64_t n)
+{
+    return ((m + 15) / 16) * ((n + 15) / 16) >= a->mmad_interlock_fractals;
 }
 
 int tl_arch_cube_macs(const tl_arch_t *a, tl_dtype_t t)

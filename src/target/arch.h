@@ -1,12 +1,27 @@
-// The modeled Ascend chips: one table of hardware parameters per architecture
-// (research/ascend_model.md §6), read by the simulator's timing model, race
-// detector and checks. Every value has its source next to it in arch.c, and
-// the choices where sources disagree (§8) are written there too.
-#ifndef TL_NPU_ARCH_H
-#define TL_NPU_ARCH_H
+// The chip model: one table of hardware parameters per modeled Ascend
+// architecture (research/ascend_model.md §6). It is the one source of every
+// hardware number tilec uses: memory planning (capacities, alignment), the
+// passes that place syncs and schedule code (pipes, latencies, interlocks),
+// the simulator (timing, race and capacity checks) and the executor's default
+// scratchpad sizes. Every value has its source next to it in arch.c, and the
+// choices where sources disagree (§8) are written there too; what an op costs
+// is priced from these numbers in cost.c.
+//
+// To change a constant (calibration, a new chip): edit its line in arch.c and
+// its source comment; nothing else repeats it.
+#ifndef TL_TARGET_ARCH_H
+#define TL_TARGET_ARCH_H
 
 #include "base/dtype.h"
 #include "ir/ir.h"
+
+// One scratchpad of a core: its hardware size, what a kernel may use of it
+// (upstream's runtime keeps a reserve), and the address alignment its
+// operands need.
+typedef struct {
+    int64_t bytes, usable;
+    int align;
+} tl_scratchpad_t;
 
 typedef struct {
     const char *name; // "a2", "a3"
@@ -15,10 +30,8 @@ typedef struct {
     // cores and clock
     int num_aic, aiv_per_aic, num_aiv;
     double clock_mhz;
-    // scratchpads (bytes per core): hardware size and what a kernel may use
-    int64_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, ub_bytes, bt_bytes, fb_bytes;
-    int64_t l1_usable, ub_usable;
-    int align_ub, align_l1, align_l0a, align_l0b, align_l0c, align_bt, align_fb;
+    // scratchpads of a core (BT: bias table, FB: fixpipe buffer)
+    tl_scratchpad_t l1, l0a, l0b, l0c, ub, bt, fb;
     int fractal_bytes;
     int ub_banks, ub_bank_groups, ub_bank_row_bytes;
     // global memory and L2 (chip-wide)
@@ -65,6 +78,20 @@ typedef struct {
 const tl_arch_t *tl_arch_get(const char *name);
 // "a2, a3": for usage texts.
 const char *tl_arch_names(void);
+// The architecture the passes compile for (a2).
+const tl_arch_t *tl_arch_default(void);
+
+// The scratchpad of an on-chip scope (L1, L0A, L0B, L0C, UB); NULL for GM and
+// the scopes scope_infer has not resolved.
+const tl_scratchpad_t *tl_arch_scratchpad(const tl_arch_t *a, tl_scope_t s);
+// Its usable bytes (what memory planning, the executor and the simulator's
+// overflow check allow; 0 without a scratchpad) and its operand alignment (1
+// without one).
+int64_t tl_arch_usable(const tl_arch_t *a, tl_scope_t s);
+int tl_arch_align(const tl_arch_t *a, tl_scope_t s);
+// Whether back-to-back mmads into one L0C tile of m x n elements are
+// interlocked by the hardware (no PIPE_M barrier needed between them).
+bool tl_arch_mmad_interlocks(const tl_arch_t *a, int64_t m, int64_t n);
 
 // Cube multiply-accumulates per cycle for an input dtype (1-byte types run at
 // the int8 rate, 4-byte types at the fp32 rate).
