@@ -36,9 +36,7 @@ static int64_t shape_numel(const tl_view_t *v)
 
 const char *tl_tileop_name(const tl_opcall_t *call, char *buf, size_t size)
 {
-    const tl_opinfo_t *info = tl_op_info(call->op->code);
-    bool tile = info->cls == TL_OPC_VEC || call->op->code == TL_OP_ATOMIC_ADD;
-    snprintf(buf, size, "T.%s%s", tile ? "tile." : "", info->name);
+    snprintf(buf, size, "%s", tl_op_info(call->op->code)->spelling);
     return buf;
 }
 
@@ -318,13 +316,20 @@ void tl_tileop_store_i64(tl_dtype_t t, uint8_t *p, int64_t n, const int64_t *in)
 }
 #undef STORE_AS
 
-static tl_status_t set_deq_scale(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+tl_status_t tl_tileop_deq_scale_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     tl_scalar_t s;
     tl_status_t st = tl_tileop_scalar(ctx, call, 0, &s);
     if (st == TL_OK) ctx->deq_scale = (float)tl_tileop_scalar_value(&s);
     return st;
 }
+
+// Each op's routine, from the op table's `run` column (ir/ops.h).
+static tl_status_t (*const op_run[TL_OP_COUNT])(tl_tileop_ctx_t *ctx, const tl_opcall_t *call) = {
+#define X(id, name, sig, cls, pipe, cost, run, front, api) [id] = run,
+    TL_OPS(X)
+#undef X
+};
 
 tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
@@ -343,46 +348,5 @@ tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
             return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "operand '%s' must be in UB, not %s",
                                   v->name, tl_scope_name(v->scope));
     }
-    switch (call->op->code) {
-    case TL_OP_COPY: return tl_tileop_copy_run(ctx, call);
-    case TL_OP_ATOMIC_ADD: return tl_tileop_copy_atomic_add(ctx, call);
-    case TL_OP_GEMM_V0:
-    case TL_OP_MMA: return tl_tileop_gemm_run(ctx, call);
-    case TL_OP_CAST:
-    case TL_OP_EXP:
-    case TL_OP_LN:
-    case TL_OP_ABS:
-    case TL_OP_RECIPROCAL:
-    case TL_OP_SQRT:
-    case TL_OP_RSQRT:
-    case TL_OP_RELU:
-    case TL_OP_SIGMOID:
-    case TL_OP_SILU:
-    case TL_OP_SIN:
-    case TL_OP_COS:
-    case TL_OP_ROUND:
-    case TL_OP_NOT: return tl_tileop_unary_run(ctx, call);
-    case TL_OP_COMPARE:
-    case TL_OP_SELECT:
-    case TL_OP_BROADCAST:
-    case TL_OP_ROW_EXPAND_MUL:
-    case TL_OP_ROW_EXPAND_SUB:
-    case TL_OP_ROW_EXPAND_DIV:
-    case TL_OP_GATHER:
-    case TL_OP_CREATEVECINDEX:
-    case TL_OP_ARITH_PROGRESSION:
-    case TL_OP_TRANSPOSE:
-    case TL_OP_REINTERPRETCAST: return tl_tileop_misc_run(ctx, call);
-    case TL_OP_REDUCE_SUM:
-    case TL_OP_REDUCE_MAX:
-    case TL_OP_REDUCE_MIN: return tl_tileop_reduce_run(ctx, call);
-    case TL_OP_SET_DEQ_SCALE: return set_deq_scale(ctx, call);
-    case TL_OP_SORT:
-    case TL_OP_TOPK:
-    case TL_OP_MERGE_SORT:
-    case TL_OP_GATHER_MASK:
-    case TL_OP_INIT_SORT_BUF:
-    case TL_OP_BRCB: return tl_tileop_sort_run(ctx, call);
-    default: return tl_tileop_vec_run(ctx, call);
-    }
+    return op_run[call->op->code](ctx, call);
 }

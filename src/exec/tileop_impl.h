@@ -99,7 +99,7 @@ void tl_tileop_convert(tl_dtype_t dt, void *dst, tl_dtype_t st, const void *src,
 void tl_tileop_load_i64(tl_dtype_t t, const uint8_t *p, int64_t n, int64_t *out);
 void tl_tileop_store_i64(tl_dtype_t t, uint8_t *p, int64_t n, const int64_t *in);
 
-// Op families (one file each).
+// Op families (one file each), named by the op table's `run` column (ir/ops.h).
 tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_copy_atomic_add(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
@@ -108,5 +108,6 @@ tl_status_t tl_tileop_unary_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_misc_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_reduce_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_deq_scale_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call); // tileop.c
 
 #endif

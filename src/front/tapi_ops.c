@@ -1,75 +1,46 @@
-// Tile ops of the T namespace: T.copy, T.gemm_v0, T.mma, T.reduce_*, T.tile.*
-// (and the top-level aliases T.reinterpretcast, T.set_deq_scale). Arguments are
-// bound by position or by the upstream parameter names, converted to IR
-// operands by the op's signature (ops.h), and emitted as one TL_ST_OP.
+// Tile ops of the T namespace (T.copy, T.gemm_v0, T.mma, T.reduce_*, T.tile.*,
+// ...): every spelling of the op table (ir/ops.h) with its binder. Arguments
+// are bound by position or by the upstream parameter names, converted to IR
+// operands by the op's signature, and emitted as one TL_ST_OP.
 #include "front/front.h"
 
 #include <stdio.h>
 #include <string.h>
 
-// Per-op parameter lists in upstream order. Each name is prefixed by its role:
-//   ':' the next operand of the op signature      '@' a mode string attribute
-//   '#' broadcast axis attribute                  '~' accepted and ignored
-//   '%' a gather_mask pattern: a name ("P1010") or the next operand (a uint32 buffer)
+// Every spelling of an op (ir/ops.h: the api column of TL_OPS and of
+// TL_OP_ALIASES) with its binder; a builtin's `self` is its index here.
 typedef struct {
     tl_opcode_t op;
-    const char *api; // name after T.tile.
-    const char *params;
-} tile_api_t;
+    tl_builtin_fn bind;
+    const char *api; // "T.tile.add :dst :src0 :src1"
+} spelling_t;
 
-static const tile_api_t tile_apis[] = {
-    {TL_OP_FILL, "fill", ":buffer :value"},
-    {TL_OP_CAST, "cast", ":dst :src @mode :count"},
-    {TL_OP_ADD, "add", ":dst :src0 :src1"},
-    {TL_OP_SUB, "sub", ":dst :src0 :src1"},
-    {TL_OP_MUL, "mul", ":dst :src0 :src1"},
-    {TL_OP_DIV, "div", ":dst :src0 :src1"},
-    {TL_OP_MAX, "max", ":dst :src0 :src1"},
-    {TL_OP_MIN, "min", ":dst :src0 :src1"},
-    {TL_OP_AND, "bitwise_and", ":dst :src0 :src1"},
-    {TL_OP_OR, "bitwise_or", ":dst :src0 :src1"},
-    {TL_OP_XOR, "bitwise_xor", ":dst :src0 :src1 ~tmp"},
-    {TL_OP_SHL, "bitwise_lshift", ":dst :src0 :scalarValue"},
-    {TL_OP_SHR, "bitwise_rshift", ":dst :src0 :scalarValue"},
-    {TL_OP_POW, "pow", ":dst :src0 :src1"},
-    {TL_OP_EXP, "exp", ":dst :src0 :count"},
-    {TL_OP_LN, "ln", ":dst :src0 :count"},
-    {TL_OP_ABS, "abs", ":dst :src0 :count"},
-    {TL_OP_RECIPROCAL, "reciprocal", ":dst :src0 :count"},
-    {TL_OP_SQRT, "sqrt", ":dst :src0 :count"},
-    {TL_OP_RSQRT, "rsqrt", ":dst :src0 :count"},
-    {TL_OP_RELU, "relu", ":dst :src0 :count"},
-    {TL_OP_SIGMOID, "sigmoid", ":dst :src :count"},
-    {TL_OP_SILU, "silu", ":dst :src :count"},
-    {TL_OP_SIN, "sin", ":dst :src :count"},
-    {TL_OP_COS, "cos", ":dst :src :count"},
-    {TL_OP_ROUND, "round", ":out :buffer :count"},
-    {TL_OP_NOT, "bitwise_not", ":dst :src0 :count"},
-    {TL_OP_LEAKY_RELU, "leaky_relu", ":dst :src0 :scalar_value :count"},
-    {TL_OP_AXPY, "axpy", ":dst :src0 :scalar_value :count"},
-    {TL_OP_MUL_ADD_DST, "mul_add_dst", ":dst :src0 :src1 :count"},
-    {TL_OP_CLAMP, "clamp", ":out :buffer :min_scalar :max_scalar :count"},
-    {TL_OP_CLAMP_MAX, "clamp_max", ":out :buffer :scalar_value :count"},
-    {TL_OP_CLAMP_MIN, "clamp_min", ":out :buffer :scalar_value :count"},
-    {TL_OP_COMPARE, "compare", ":dst :src0 :src1 @mode"},
-    {TL_OP_SELECT, "select", ":dst :selMask :src0 :src1 @selMode"},
-    {TL_OP_BROADCAST, "broadcast", ":dst :src #axis"},
-    {TL_OP_ROW_EXPAND_MUL, "row_expand_mul", ":dst :src0 :src1 ~tmp"},
-    {TL_OP_ROW_EXPAND_MUL, "row_expand_mul_experiment", ":dst :src0 :src1 ~tmp"},
-    {TL_OP_ROW_EXPAND_SUB, "row_expand_sub_experiment", ":dst :src0 :src1 ~tmp"},
-    {TL_OP_ROW_EXPAND_DIV, "row_expand_div_experiment", ":dst :src0 :src1 ~tmp"},
-    {TL_OP_GATHER, "gather", ":dst :src :src_offset :src_base_addr"},
-    {TL_OP_CREATEVECINDEX, "createvecindex", ":dst :firstValue"},
-    {TL_OP_ARITH_PROGRESSION, "arith_progression", ":buffer :first_value :diff_value :count"},
-    {TL_OP_TRANSPOSE, "transpose", ":dst :src"},
-    {TL_OP_ATOMIC_ADD, "atomic_add", ":dst :src"},
-    {TL_OP_SORT, "sort", ":dst :src :actual_num"},
-    {TL_OP_TOPK, "topk", ":dst :src :K :actual_num"},
-    {TL_OP_MERGE_SORT, "merge_sort", ":dst :src0 :src1 :src2 :src3"},
-    {TL_OP_GATHER_MASK, "gather_mask", ":dst :src %src1Pattern"},
-    {TL_OP_INIT_SORT_BUF, "init_sort_buf", ":buffer :num :rsv"},
-    {TL_OP_BRCB, "brcb_experiment", ":dst :src :repeat_times :dst_blk_stride :dst_repeat_stride"},
+#define X(id, name, sig, cls, pipe, cost, run, front, api)                                         \
+    static tl_value_t *op_##front(tl_eval_t *ev, tl_call_t *c);
+TL_OPS(X)
+#undef X
+static tl_value_t *op_clear(tl_eval_t *ev, tl_call_t *c);
+
+static const spelling_t spellings[] = {
+#define X(id, name, sig, cls, pipe, cost, run, front, api) {id, op_##front, api},
+    TL_OPS(X)
+#undef X
+#define X(id, front, api) {id, op_##front, api},
+    TL_OP_ALIASES(X)
+#undef X
 };
+
+static const spelling_t *spelling_of(const tl_call_t *c)
+{
+    return &spellings[c->self->i];
+}
+
+// The name a call was spelled with ("T.tile.add"), for messages.
+static const char *fname_of(tl_eval_t *ev, const tl_call_t *c)
+{
+    const char *api = spelling_of(c)->api;
+    return tl_arena_printf(ev->arena, "%.*s", (int)strcspn(api, " "), api);
+}
 
 // Converts one argument for signature letter `role`.
 static bool operand(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, char role, const char *what,
@@ -161,18 +132,19 @@ static bool parse_mode(tl_eval_t *ev, tl_op_t *op, tl_value_t *v, tl_loc_t loc)
     return false;
 }
 
-// The generic T.tile.<op> handler; `call->self` carries the tile_api_t index.
-static tl_value_t *tile_call(tl_eval_t *ev, tl_call_t *c)
+// The generic binder (`bind` in ops.h): arguments by position or by the
+// parameter names of the op's api column.
+static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
 {
-    const tile_api_t *api = &tile_apis[c->self->i];
-    const tl_opinfo_t *info = tl_op_info(api->op);
-    const char *fname = tl_arena_printf(ev->arena, "T.tile.%s", api->api);
+    const spelling_t *sp = spelling_of(c);
+    const tl_opinfo_t *info = tl_op_info(sp->op);
+    const char *fname = fname_of(ev, c);
     if (!tl_trace_require(ev, c->loc, fname)) return NULL;
     // Split the parameter list.
     char names[8][32];
     char roles[8];
     int np = 0;
-    for (const char *p = api->params; *p && np < 8;) {
+    for (const char *p = sp->api + strcspn(sp->api, " "); *p && np < 8;) {
         while (*p == ' ') p++;
         if (!*p) break;
         roles[np] = *p++;
@@ -197,7 +169,7 @@ static tl_value_t *tile_call(tl_eval_t *ev, tl_call_t *c)
             return tl_eval_fail(ev, c->kw_locs ? c->kw_locs[k] : c->loc,
                                 "%s got an unexpected keyword argument '%s'", fname, c->kw_names[k]);
     }
-    tl_stmt_t *s = new_op(ev, api->op, c->loc, info->max_args);
+    tl_stmt_t *s = new_op(ev, sp->op, c->loc, info->max_args);
     tl_op_t *op = &s->op;
     const char *sig = info->signature;
     int si = 0; // position in the signature (skipping brackets)
@@ -247,7 +219,8 @@ static tl_value_t *tile_call(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none();
 }
 
-static tl_value_t *t_clear(tl_eval_t *ev, tl_call_t *c)
+// T.tile.clear(buffer): a fill with zeros.
+static tl_value_t *op_clear(tl_eval_t *ev, tl_call_t *c)
 {
     if (!tl_call_check(ev, c, "T.tile.clear", 1, 1, NULL) || !tl_trace_require(ev, c->loc, "T.tile.clear"))
         return NULL;
@@ -275,7 +248,7 @@ static void infer_point(tl_region_t *pt, const tl_region_t *other, tl_kernel_t *
     }
 }
 
-static tl_value_t *t_copy(tl_eval_t *ev, tl_call_t *c)
+static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"src", "dst", "enable_relu", "transpose", "pad_value", NULL};
     if (!tl_call_check(ev, c, "T.copy", 2, 5, kws) || !tl_trace_require(ev, c->loc, "T.copy")) return NULL;
@@ -330,8 +303,9 @@ static tl_value_t *t_copy(tl_eval_t *ev, tl_call_t *c)
 
 // --- GEMM ------------------------------------------------------------------------------------------
 
-static tl_value_t *gemm(tl_eval_t *ev, tl_call_t *c, bool mma)
+static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
 {
+    bool mma = spelling_of(c)->op == TL_OP_MMA;
     static const char *kws_v0[] = {"A", "B", "C", "transpose_A", "transpose_B", "init", NULL};
     static const char *kws_mma[] = {"A", "B", "C", "init", NULL};
     const char *fname = mma ? "T.mma" : "T.gemm_v0";
@@ -366,20 +340,12 @@ static tl_value_t *gemm(tl_eval_t *ev, tl_call_t *c, bool mma)
     return tl_value_none();
 }
 
-static tl_value_t *t_gemm_v0(tl_eval_t *ev, tl_call_t *c)
-{
-    return gemm(ev, c, false);
-}
-
-static tl_value_t *t_mma(tl_eval_t *ev, tl_call_t *c)
-{
-    return gemm(ev, c, true);
-}
-
 // --- reductions ------------------------------------------------------------------------------------
 
-static tl_value_t *reduce(tl_eval_t *ev, tl_call_t *c, tl_opcode_t code, const char *fname)
+static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
 {
+    tl_opcode_t code = spelling_of(c)->op;
+    const char *fname = fname_of(ev, c);
     static const char *kws[] = {"buffer", "out", "dim", "clear", "real_shape", NULL};
     if (!tl_call_check(ev, c, fname, 2, 5, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
     tl_stmt_t *s = new_op(ev, code, c->loc, 2);
@@ -443,24 +409,9 @@ static tl_value_t *reduce(tl_eval_t *ev, tl_call_t *c, tl_opcode_t code, const c
     return tl_value_none();
 }
 
-static tl_value_t *t_reduce_sum(tl_eval_t *ev, tl_call_t *c)
-{
-    return reduce(ev, c, TL_OP_REDUCE_SUM, "T.reduce_sum");
-}
-
-static tl_value_t *t_reduce_max(tl_eval_t *ev, tl_call_t *c)
-{
-    return reduce(ev, c, TL_OP_REDUCE_MAX, "T.reduce_max");
-}
-
-static tl_value_t *t_reduce_min(tl_eval_t *ev, tl_call_t *c)
-{
-    return reduce(ev, c, TL_OP_REDUCE_MIN, "T.reduce_min");
-}
-
 // --- state and bit casts -----------------------------------------------------------------------------
 
-static tl_value_t *t_set_deq_scale(tl_eval_t *ev, tl_call_t *c)
+static tl_value_t *op_deq_scale(tl_eval_t *ev, tl_call_t *c)
 {
     if (!tl_call_check(ev, c, "T.set_deq_scale", 1, 1, NULL) || !tl_trace_require(ev, c->loc, "T.set_deq_scale"))
         return NULL;
@@ -472,7 +423,7 @@ static tl_value_t *t_set_deq_scale(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none();
 }
 
-static tl_value_t *t_reinterpretcast(tl_eval_t *ev, tl_call_t *c)
+static tl_value_t *op_reinterpret(tl_eval_t *ev, tl_call_t *c)
 {
     if (!tl_call_check(ev, c, "T.reinterpretcast", 3, 3, NULL) ||
         !tl_trace_require(ev, c->loc, "T.reinterpretcast"))
@@ -495,25 +446,17 @@ static tl_value_t *t_reinterpretcast(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none();
 }
 
-static void def(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn)
-{
-    tl_value_module_set(ev->arena, m, name, tl_value_builtin(ev->arena, name, fn, NULL));
-}
-
+// Installs every spelling of the op table: "T.tile.<name>" into T.tile,
+// "T.<name>" into T.
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile)
 {
-    for (size_t i = 0; i < TL_ARRAY_LEN(tile_apis); i++)
-        tl_value_module_set(ev->arena, tile, tile_apis[i].api,
-                            tl_value_builtin(ev->arena, tile_apis[i].api, tile_call,
+    for (size_t i = 0; i < TL_ARRAY_LEN(spellings); i++) {
+        const char *api = spellings[i].api, *tile_prefix = "T.tile.";
+        bool in_tile = !strncmp(api, tile_prefix, strlen(tile_prefix));
+        const char *name = api + (in_tile ? strlen(tile_prefix) : strlen("T."));
+        name = tl_arena_printf(ev->arena, "%.*s", (int)strcspn(name, " "), name);
+        tl_value_module_set(ev->arena, in_tile ? tile : lang, name,
+                            tl_value_builtin(ev->arena, name, spellings[i].bind,
                                              tl_value_int(ev->arena, (int64_t)i)));
-    def(ev, tile, "clear", t_clear);
-    def(ev, lang, "copy", t_copy);
-    def(ev, lang, "gemm_v0", t_gemm_v0);
-    def(ev, lang, "mma", t_mma);
-    def(ev, lang, "reduce_sum", t_reduce_sum);
-    def(ev, lang, "reduce_max", t_reduce_max);
-    def(ev, lang, "reduce_min", t_reduce_min);
-    def(ev, lang, "set_deq_scale", t_set_deq_scale);
-    def(ev, lang, "reinterpretcast", t_reinterpretcast);
-    def(ev, tile, "reinterpretcast", t_reinterpretcast);
+    }
 }

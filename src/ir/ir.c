@@ -3,24 +3,37 @@
 #include "ir/ir.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-static const tl_opinfo_t op_table[] = {
-#define X(id, name, sig, cls, pipe) {name, sig, cls, pipe, 0, 0},
+static const struct {
+    const char *name, *signature, *api;
+    tl_opclass_t cls;
+    tl_pipe_t pipe;
+    tl_cost_t cost;
+} op_table[] = {
+#define X(id, name, sig, cls, pipe, cost, run, front, api)                                         \
+    {name, sig, api, TL_OPC_##cls, TL_PIPE_##pipe, TL_COST_##cost},
     TL_OPS(X)
 #undef X
 };
 _Static_assert(TL_ARRAY_LEN(op_table) == TL_OP_COUNT, "op table out of sync");
 
 static tl_opinfo_t op_info[TL_OP_COUNT];
+static char op_spelling[TL_OP_COUNT][48];
 
-// Argument counts come from the signature: letters before '[' are required.
+// Argument counts come from the signature: letters before '[' are required;
+// the spelling is the first word of the api column.
 // Filled when the library loads, so threads never race on the table.
 __attribute__((constructor)) static void init_op_info(void)
 {
     for (int i = 0; i < TL_OP_COUNT; i++) {
-        tl_opinfo_t info = op_table[i];
+        tl_opinfo_t info = {.name = op_table[i].name,
+                            .signature = op_table[i].signature,
+                            .cls = op_table[i].cls,
+                            .pipe = op_table[i].pipe,
+                            .cost = op_table[i].cost};
         int req = 0, all = 0;
         bool opt = false;
         for (const char *p = info.signature; *p; p++) {
@@ -32,6 +45,10 @@ __attribute__((constructor)) static void init_op_info(void)
         }
         info.min_args = req;
         info.max_args = all;
+        const char *api = op_table[i].api;
+        size_t n = strcspn(api, " ");
+        snprintf(op_spelling[i], sizeof op_spelling[i], "%.*s", (int)n, api);
+        info.spelling = op_spelling[i];
         op_info[i] = info;
     }
 }
@@ -71,7 +88,7 @@ bool tl_gather_pattern_parse(const char *name, int *out)
 bool tl_op_lookup(const char *name, tl_opcode_t *out)
 {
     for (int i = 0; i < TL_OP_COUNT; i++)
-        if (!strcmp(op_table[i].name, name)) {
+        if (!strcmp(op_info[i].name, name)) {
             *out = (tl_opcode_t)i;
             return true;
         }

@@ -62,18 +62,28 @@ typedef enum {
 typedef enum { TL_OPC_COPY, TL_OPC_GEMM, TL_OPC_VEC, TL_OPC_REDUCE, TL_OPC_STATE } tl_opclass_t;
 
 typedef enum {
-#define X(id, name, sig, cls, pipe) id,
+#define X(id, name, sig, cls, pipe, cost, run, front, api) id,
     TL_OPS(X)
 #undef X
     TL_OP_COUNT
 } tl_opcode_t;
 
+typedef enum {
+#define X(id) id,
+    TL_COSTS(X)
+#undef X
+    TL_COST_COUNT
+} tl_cost_t;
+
+// One row of the op table (ops.h), with what it implies.
 typedef struct {
     const char *name;      // "add", "copy", ...
     const char *signature; // see ops.h
     tl_opclass_t cls;
     tl_pipe_t pipe;        // TL_PIPE_NONE for copies (depends on scopes)
+    tl_cost_t cost;        // how the chip model prices it
     int min_args, max_args;
+    const char *spelling; // as a kernel writes it: "T.tile.add" (the api column's first word)
 } tl_opinfo_t;
 
 const tl_opinfo_t *tl_op_info(tl_opcode_t op);

@@ -1,83 +1,187 @@
-// The tile-op table: every operation a kernel can perform on tiles, written once.
+// The tile-op table: every operation a kernel can perform on tiles, written
+// once. A row says everything about its op; the IR (ir.c), the front end
+// (front/tapi_ops.c), the tile-op library (exec/tileop.c) and the cost model
+// (target/cost.c) are generated from it, and no other file lists the ops.
 //
-// Columns: id, name as spelled after `T.` / `T.tile.`, operand signature, class, pipe.
+// Columns of TL_OPS:
+//   id      the opcode (tl_opcode_t)
+//   name    the op's name in the IR and its dumps
+//   sig     operand signature, one letter per operand (optional trailing
+//           operands in []): w region written, r region read, x region read
+//           and written, s scalar expression, v region read or scalar (the
+//           "src1" of binary ops)
+//   cls     how passes treat it (tl_opclass_t without the TL_OPC_ prefix):
+//           COPY, GEMM, VEC (vector ops on UB), REDUCE, STATE
+//   pipe    the Ascend pipe that runs it (TL_PIPE_ without the prefix; NONE
+//           for copies: their scopes pick the pipe, tl_op_pipe in ir.h)
+//   cost    its cost class (TL_COSTS below, without the TL_COST_ prefix):
+//           what the chip model prices it as (target/arch.c, target/cost.c)
+//   run     the tile-op library routine that computes it (exec/tileop_impl.h)
+//   front   how the front end binds a call (front/tapi_ops.c, op_<front>):
+//           bind reads the parameter list of `api`; copy, gemm, reduce,
+//           deq_scale and reinterpret are hand-written binders
+//   api     the spelling in a kernel ("T.copy", "T.tile.add") followed, for
+//           `bind`, by the parameters in upstream order, each prefixed by its
+//           role: ':' the next operand of the signature, '@' a mode string
+//           attribute, '#' the broadcast axis attribute, '~' accepted and
+//           ignored, '%' a gather_mask pattern (a name such as "P1010", or the
+//           next operand: a uint32 buffer)
 //
-// Operand signature, one letter per operand (optional trailing operands in []):
-//   w  region written            r  region read            x  region read and written
-//   s  scalar expression         v  region read or scalar (the "src1" of binary ops)
-// Classes say which executor routine handles the op and how passes treat it.
-// Pipes are the Ascend hardware pipe that executes the op (copies pick theirs from
-// the operand scopes, see tl_op_pipe in ir.h).
+// Adding a tile op: one row here (and an alias row in TL_OP_ALIASES for each
+// further spelling), its library routine (`run`, declared in
+// exec/tileop_impl.h, with its operand accesses in exec/tileop_access.c), and
+// a cost class: an existing one, or a new TL_COSTS entry with its numbers in
+// every arch of target/arch.c. docs/architecture.md walks through it.
 #ifndef TL_IR_OPS_H
 #define TL_IR_OPS_H
 
 #define TL_OPS(X)                                                                                  \
     /* data movement */                                                                            \
-    X(TL_OP_COPY, "copy", "rw", TL_OPC_COPY, TL_PIPE_NONE)                                         \
-    X(TL_OP_ATOMIC_ADD, "atomic_add", "xr", TL_OPC_COPY, TL_PIPE_NONE)                             \
+    X(TL_OP_COPY, "copy", "rw", COPY, NONE, MOVE, tl_tileop_copy_run, copy, "T.copy")              \
+    X(TL_OP_ATOMIC_ADD, "atomic_add", "xr", COPY, NONE, MOVE, tl_tileop_copy_atomic_add, bind,     \
+      "T.tile.atomic_add :dst :src")                                                               \
     /* cube */                                                                                     \
-    X(TL_OP_GEMM_V0, "gemm_v0", "rrx", TL_OPC_GEMM, TL_PIPE_M)                                     \
-    X(TL_OP_MMA, "mma", "rrx", TL_OPC_GEMM, TL_PIPE_M)                                             \
+    X(TL_OP_GEMM_V0, "gemm_v0", "rrx", GEMM, M, CUBE, tl_tileop_gemm_run, gemm, "T.gemm_v0")       \
+    X(TL_OP_MMA, "mma", "rrx", GEMM, M, CUBE, tl_tileop_gemm_run, gemm, "T.mma")                   \
     /* vector: fill and casts */                                                                   \
-    X(TL_OP_FILL, "fill", "ws", TL_OPC_VEC, TL_PIPE_V)                                             \
-    X(TL_OP_CAST, "cast", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                          \
+    X(TL_OP_FILL, "fill", "ws", VEC, V, VOTHER, tl_tileop_vec_run, bind,                           \
+      "T.tile.fill :buffer :value")                                                                \
+    X(TL_OP_CAST, "cast", "wr[s]", VEC, V, VOTHER, tl_tileop_unary_run, bind,                      \
+      "T.tile.cast :dst :src @mode :count")                                                        \
     /* vector: binary (src1 may be a scalar) */                                                    \
-    X(TL_OP_ADD, "add", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_SUB, "sub", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_MUL, "mul", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_DIV, "div", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_MAX, "max", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_MIN, "min", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_AND, "bitwise_and", "wrv", TL_OPC_VEC, TL_PIPE_V)                                      \
-    X(TL_OP_OR, "bitwise_or", "wrv", TL_OPC_VEC, TL_PIPE_V)                                        \
-    X(TL_OP_XOR, "bitwise_xor", "wrv", TL_OPC_VEC, TL_PIPE_V)                                      \
-    X(TL_OP_SHL, "bitwise_lshift", "wrs", TL_OPC_VEC, TL_PIPE_V)                                   \
-    X(TL_OP_SHR, "bitwise_rshift", "wrs", TL_OPC_VEC, TL_PIPE_V)                                   \
-    X(TL_OP_POW, "pow", "wrv", TL_OPC_VEC, TL_PIPE_V)                                              \
+    X(TL_OP_ADD, "add", "wrv", VEC, V, VADD, tl_tileop_vec_run, bind,                              \
+      "T.tile.add :dst :src0 :src1")                                                               \
+    X(TL_OP_SUB, "sub", "wrv", VEC, V, VADD, tl_tileop_vec_run, bind,                              \
+      "T.tile.sub :dst :src0 :src1")                                                               \
+    X(TL_OP_MUL, "mul", "wrv", VEC, V, VMUL, tl_tileop_vec_run, bind,                              \
+      "T.tile.mul :dst :src0 :src1")                                                               \
+    X(TL_OP_DIV, "div", "wrv", VEC, V, VDIV, tl_tileop_vec_run, bind,                              \
+      "T.tile.div :dst :src0 :src1")                                                               \
+    X(TL_OP_MAX, "max", "wrv", VEC, V, VMAX, tl_tileop_vec_run, bind,                              \
+      "T.tile.max :dst :src0 :src1")                                                               \
+    X(TL_OP_MIN, "min", "wrv", VEC, V, VMAX, tl_tileop_vec_run, bind,                              \
+      "T.tile.min :dst :src0 :src1")                                                               \
+    X(TL_OP_AND, "bitwise_and", "wrv", VEC, V, VINT, tl_tileop_vec_run, bind,                      \
+      "T.tile.bitwise_and :dst :src0 :src1")                                                       \
+    X(TL_OP_OR, "bitwise_or", "wrv", VEC, V, VINT, tl_tileop_vec_run, bind,                        \
+      "T.tile.bitwise_or :dst :src0 :src1")                                                        \
+    X(TL_OP_XOR, "bitwise_xor", "wrv", VEC, V, VINT, tl_tileop_vec_run, bind,                      \
+      "T.tile.bitwise_xor :dst :src0 :src1 ~tmp")                                                  \
+    X(TL_OP_SHL, "bitwise_lshift", "wrs", VEC, V, VINT, tl_tileop_vec_run, bind,                   \
+      "T.tile.bitwise_lshift :dst :src0 :scalarValue")                                             \
+    X(TL_OP_SHR, "bitwise_rshift", "wrs", VEC, V, VINT, tl_tileop_vec_run, bind,                   \
+      "T.tile.bitwise_rshift :dst :src0 :scalarValue")                                             \
+    X(TL_OP_POW, "pow", "wrv", VEC, V, VEXP, tl_tileop_vec_run, bind,                              \
+      "T.tile.pow :dst :src0 :src1")                                                               \
     /* vector: unary (optional element count) */                                                   \
-    X(TL_OP_EXP, "exp", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                            \
-    X(TL_OP_LN, "ln", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                              \
-    X(TL_OP_ABS, "abs", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                            \
-    X(TL_OP_RECIPROCAL, "reciprocal", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                              \
-    X(TL_OP_SQRT, "sqrt", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                          \
-    X(TL_OP_RSQRT, "rsqrt", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                        \
-    X(TL_OP_RELU, "relu", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                          \
-    X(TL_OP_SIGMOID, "sigmoid", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                    \
-    X(TL_OP_SILU, "silu", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                          \
-    X(TL_OP_SIN, "sin", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                            \
-    X(TL_OP_COS, "cos", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                            \
-    X(TL_OP_ROUND, "round", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                        \
-    X(TL_OP_NOT, "bitwise_not", "wr[s]", TL_OPC_VEC, TL_PIPE_V)                                    \
+    X(TL_OP_EXP, "exp", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                          \
+      "T.tile.exp :dst :src0 :count")                                                              \
+    X(TL_OP_LN, "ln", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                            \
+      "T.tile.ln :dst :src0 :count")                                                               \
+    X(TL_OP_ABS, "abs", "wr[s]", VEC, V, VMAX, tl_tileop_unary_run, bind,                          \
+      "T.tile.abs :dst :src0 :count")                                                              \
+    X(TL_OP_RECIPROCAL, "reciprocal", "wr[s]", VEC, V, VRSQRT, tl_tileop_unary_run, bind,          \
+      "T.tile.reciprocal :dst :src0 :count")                                                       \
+    X(TL_OP_SQRT, "sqrt", "wr[s]", VEC, V, VDIV, tl_tileop_unary_run, bind,                        \
+      "T.tile.sqrt :dst :src0 :count")                                                             \
+    X(TL_OP_RSQRT, "rsqrt", "wr[s]", VEC, V, VRSQRT, tl_tileop_unary_run, bind,                    \
+      "T.tile.rsqrt :dst :src0 :count")                                                            \
+    X(TL_OP_RELU, "relu", "wr[s]", VEC, V, VMAX, tl_tileop_unary_run, bind,                        \
+      "T.tile.relu :dst :src0 :count")                                                             \
+    X(TL_OP_SIGMOID, "sigmoid", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                  \
+      "T.tile.sigmoid :dst :src :count")                                                           \
+    X(TL_OP_SILU, "silu", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                        \
+      "T.tile.silu :dst :src :count")                                                              \
+    X(TL_OP_SIN, "sin", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                          \
+      "T.tile.sin :dst :src :count")                                                               \
+    X(TL_OP_COS, "cos", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                          \
+      "T.tile.cos :dst :src :count")                                                               \
+    X(TL_OP_ROUND, "round", "wr[s]", VEC, V, VOTHER, tl_tileop_unary_run, bind,                    \
+      "T.tile.round :out :buffer :count")                                                          \
+    X(TL_OP_NOT, "bitwise_not", "wr[s]", VEC, V, VINT, tl_tileop_unary_run, bind,                  \
+      "T.tile.bitwise_not :dst :src0 :count")                                                      \
     /* vector: fused and scalar-parameter forms */                                                 \
-    X(TL_OP_LEAKY_RELU, "leaky_relu", "wrs[s]", TL_OPC_VEC, TL_PIPE_V)                             \
-    X(TL_OP_AXPY, "axpy", "xrs[s]", TL_OPC_VEC, TL_PIPE_V)                                         \
-    X(TL_OP_MUL_ADD_DST, "mul_add_dst", "xrr[s]", TL_OPC_VEC, TL_PIPE_V)                           \
-    X(TL_OP_CLAMP, "clamp", "wrss[s]", TL_OPC_VEC, TL_PIPE_V)                                      \
-    X(TL_OP_CLAMP_MAX, "clamp_max", "wrs[s]", TL_OPC_VEC, TL_PIPE_V)                               \
-    X(TL_OP_CLAMP_MIN, "clamp_min", "wrs[s]", TL_OPC_VEC, TL_PIPE_V)                               \
-    X(TL_OP_COMPARE, "compare", "wrv", TL_OPC_VEC, TL_PIPE_V)                                      \
-    X(TL_OP_SELECT, "select", "wrrv", TL_OPC_VEC, TL_PIPE_V)                                       \
-    X(TL_OP_BROADCAST, "broadcast", "wr", TL_OPC_VEC, TL_PIPE_V)                                   \
-    X(TL_OP_ROW_EXPAND_MUL, "row_expand_mul", "wrr", TL_OPC_VEC, TL_PIPE_V)                        \
-    X(TL_OP_ROW_EXPAND_SUB, "row_expand_sub", "wrr", TL_OPC_VEC, TL_PIPE_V)                        \
-    X(TL_OP_ROW_EXPAND_DIV, "row_expand_div", "wrr", TL_OPC_VEC, TL_PIPE_V)                        \
-    X(TL_OP_GATHER, "gather", "wrr[s]", TL_OPC_VEC, TL_PIPE_V)                                     \
-    X(TL_OP_CREATEVECINDEX, "createvecindex", "ws", TL_OPC_VEC, TL_PIPE_V)                         \
-    X(TL_OP_ARITH_PROGRESSION, "arith_progression", "wss[s]", TL_OPC_VEC, TL_PIPE_V)               \
-    X(TL_OP_TRANSPOSE, "transpose", "wr", TL_OPC_VEC, TL_PIPE_V)                                   \
-    X(TL_OP_REINTERPRETCAST, "reinterpretcast", "wr", TL_OPC_VEC, TL_PIPE_V)                       \
+    X(TL_OP_LEAKY_RELU, "leaky_relu", "wrs[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,             \
+      "T.tile.leaky_relu :dst :src0 :scalar_value :count")                                         \
+    X(TL_OP_AXPY, "axpy", "xrs[s]", VEC, V, VMUL, tl_tileop_vec_run, bind,                         \
+      "T.tile.axpy :dst :src0 :scalar_value :count")                                               \
+    X(TL_OP_MUL_ADD_DST, "mul_add_dst", "xrr[s]", VEC, V, VMUL, tl_tileop_vec_run, bind,           \
+      "T.tile.mul_add_dst :dst :src0 :src1 :count")                                                \
+    X(TL_OP_CLAMP, "clamp", "wrss[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,                      \
+      "T.tile.clamp :out :buffer :min_scalar :max_scalar :count")                                  \
+    X(TL_OP_CLAMP_MAX, "clamp_max", "wrs[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,               \
+      "T.tile.clamp_max :out :buffer :scalar_value :count")                                        \
+    X(TL_OP_CLAMP_MIN, "clamp_min", "wrs[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,               \
+      "T.tile.clamp_min :out :buffer :scalar_value :count")                                        \
+    X(TL_OP_COMPARE, "compare", "wrv", VEC, V, VOTHER, tl_tileop_misc_run, bind,                   \
+      "T.tile.compare :dst :src0 :src1 @mode")                                                     \
+    X(TL_OP_SELECT, "select", "wrrv", VEC, V, VOTHER, tl_tileop_misc_run, bind,                    \
+      "T.tile.select :dst :selMask :src0 :src1 @selMode")                                          \
+    X(TL_OP_BROADCAST, "broadcast", "wr", VEC, V, VOTHER, tl_tileop_misc_run, bind,                \
+      "T.tile.broadcast :dst :src #axis")                                                          \
+    X(TL_OP_ROW_EXPAND_MUL, "row_expand_mul", "wrr", VEC, V, VMUL, tl_tileop_misc_run, bind,       \
+      "T.tile.row_expand_mul :dst :src0 :src1 ~tmp")                                               \
+    X(TL_OP_ROW_EXPAND_SUB, "row_expand_sub", "wrr", VEC, V, VADD, tl_tileop_misc_run, bind,       \
+      "T.tile.row_expand_sub_experiment :dst :src0 :src1 ~tmp")                                    \
+    X(TL_OP_ROW_EXPAND_DIV, "row_expand_div", "wrr", VEC, V, VDIV, tl_tileop_misc_run, bind,       \
+      "T.tile.row_expand_div_experiment :dst :src0 :src1 ~tmp")                                    \
+    X(TL_OP_GATHER, "gather", "wrr[s]", VEC, V, VOTHER, tl_tileop_misc_run, bind,                  \
+      "T.tile.gather :dst :src :src_offset :src_base_addr")                                        \
+    X(TL_OP_CREATEVECINDEX, "createvecindex", "ws", VEC, V, VOTHER, tl_tileop_misc_run, bind,      \
+      "T.tile.createvecindex :dst :firstValue")                                                    \
+    X(TL_OP_ARITH_PROGRESSION, "arith_progression", "wss[s]", VEC, V, VOTHER, tl_tileop_misc_run,  \
+      bind, "T.tile.arith_progression :buffer :first_value :diff_value :count")                    \
+    X(TL_OP_TRANSPOSE, "transpose", "wr", VEC, V, VOTHER, tl_tileop_misc_run, bind,                \
+      "T.tile.transpose :dst :src")                                                                \
+    X(TL_OP_REINTERPRETCAST, "reinterpretcast", "wr", VEC, V, VOTHER, tl_tileop_misc_run,          \
+      reinterpret, "T.reinterpretcast")                                                            \
     /* reductions */                                                                               \
-    X(TL_OP_REDUCE_SUM, "reduce_sum", "rx", TL_OPC_REDUCE, TL_PIPE_V)                              \
-    X(TL_OP_REDUCE_MAX, "reduce_max", "rx", TL_OPC_REDUCE, TL_PIPE_V)                              \
-    X(TL_OP_REDUCE_MIN, "reduce_min", "rx", TL_OPC_REDUCE, TL_PIPE_V)                              \
+    X(TL_OP_REDUCE_SUM, "reduce_sum", "rx", REDUCE, V, VREDUCE, tl_tileop_reduce_run, reduce,      \
+      "T.reduce_sum")                                                                              \
+    X(TL_OP_REDUCE_MAX, "reduce_max", "rx", REDUCE, V, VREDUCE, tl_tileop_reduce_run, reduce,      \
+      "T.reduce_max")                                                                              \
+    X(TL_OP_REDUCE_MIN, "reduce_min", "rx", REDUCE, V, VREDUCE, tl_tileop_reduce_run, reduce,      \
+      "T.reduce_min")                                                                              \
     /* state */                                                                                    \
-    X(TL_OP_SET_DEQ_SCALE, "set_deq_scale", "s", TL_OPC_STATE, TL_PIPE_V)                           \
-    /* vector: sorting, brcb (sized element ranges, tileop_sort.c) */                          \
-    X(TL_OP_SORT, "sort", "wxs", TL_OPC_VEC, TL_PIPE_V)                                            \
-    X(TL_OP_TOPK, "topk", "wxss", TL_OPC_VEC, TL_PIPE_V)                                           \
-    X(TL_OP_MERGE_SORT, "merge_sort", "wrr[rr]", TL_OPC_VEC, TL_PIPE_V)                            \
-    X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", TL_OPC_VEC, TL_PIPE_V)                            \
-    X(TL_OP_BRCB, "brcb_experiment", "wrsss", TL_OPC_VEC, TL_PIPE_V)                               \
-    X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", TL_OPC_VEC, TL_PIPE_V)
+    X(TL_OP_SET_DEQ_SCALE, "set_deq_scale", "s", STATE, V, VOTHER, tl_tileop_deq_scale_run,        \
+      deq_scale, "T.set_deq_scale")                                                                \
+    /* vector: sorting, brcb (sized element ranges, tileop_sort.c) */                              \
+    X(TL_OP_SORT, "sort", "wxs", VEC, V, VSORT, tl_tileop_sort_run, bind,                          \
+      "T.tile.sort :dst :src :actual_num")                                                         \
+    X(TL_OP_TOPK, "topk", "wxss", VEC, V, VSORT, tl_tileop_sort_run, bind,                         \
+      "T.tile.topk :dst :src :K :actual_num")                                                      \
+    X(TL_OP_MERGE_SORT, "merge_sort", "wrr[rr]", VEC, V, VSORT, tl_tileop_sort_run, bind,          \
+      "T.tile.merge_sort :dst :src0 :src1 :src2 :src3")                                            \
+    X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", VEC, V, VOTHER, tl_tileop_sort_run, bind,         \
+      "T.tile.gather_mask :dst :src %src1Pattern")                                                 \
+    X(TL_OP_BRCB, "brcb_experiment", "wrsss", VEC, V, VOTHER, tl_tileop_sort_run, bind,            \
+      "T.tile.brcb_experiment :dst :src :repeat_times :dst_blk_stride :dst_repeat_stride")         \
+    X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", VEC, V, VOTHER, tl_tileop_sort_run, bind,       \
+      "T.tile.init_sort_buf :buffer :num :rsv")
+
+// Further spellings of an op: X(id, front, api) as in TL_OPS.
+#define TL_OP_ALIASES(X)                                                                           \
+    X(TL_OP_ROW_EXPAND_MUL, bind, "T.tile.row_expand_mul_experiment :dst :src0 :src1 ~tmp")        \
+    X(TL_OP_REINTERPRETCAST, reinterpret, "T.tile.reinterpretcast")                                \
+    X(TL_OP_FILL, clear, "T.tile.clear")
+
+// Cost classes: what the chip model prices an op as. MOVE: a transfer priced
+// by its path (the pipe its scopes pick; on the vector pipe, a UB -> UB copy);
+// CUBE: mmad fractal steps; the V classes: vector ops, 256-byte repeats with
+// the class's latency after the last one (VSORT: repeats from the sort's
+// pairs and merge rounds).
+#define TL_COSTS(X)                                                                                \
+    X(TL_COST_MOVE)                                                                                \
+    X(TL_COST_CUBE)                                                                                \
+    X(TL_COST_VADD)                                                                                \
+    X(TL_COST_VMUL)                                                                                \
+    X(TL_COST_VDIV)                                                                                \
+    X(TL_COST_VEXP)                                                                                \
+    X(TL_COST_VRSQRT)                                                                              \
+    X(TL_COST_VMAX)                                                                                \
+    X(TL_COST_VREDUCE)                                                                             \
+    X(TL_COST_VINT)                                                                                \
+    X(TL_COST_VSORT)                                                                               \
+    X(TL_COST_VOTHER)
 
 #endif

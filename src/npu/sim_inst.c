@@ -401,11 +401,7 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     if (pipe <= TL_PIPE_NONE || pipe >= TL_PIPE_ALL) pipe = TL_PIPE_V;
     sim_inst_t in = {0};
     in.pipe = SIM_PIX(pipe);
-    const tl_opinfo_t *info = tl_op_info(call->op->code);
-    bool tile = info->cls == TL_OPC_VEC || call->op->code == TL_OP_ATOMIC_ADD;
-    char name[64];
-    snprintf(name, sizeof name, "T.%s%s", tile ? "tile." : "", info->name);
-    in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, name);
+    in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, tl_op_info(call->op->code)->spelling);
     runs_of(s, call);
     sim_auto_op(s, ag, in.pipe, call);
     xfer_t x = {0};

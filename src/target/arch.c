@@ -89,30 +89,36 @@ static const tl_arch_t arch_a2 = {
     .vec_max_repeat = 255,             // row 43, D
     .vec_cycles_unary = 1,             // row 44, E: peak-TOPS derivation
     .vec_cycles_binary = 2,            // row 44, E: pypto
-    .vec_lat_add = 6,                  // row 45, C/E: pypto INHERENT_LATENCY_IN_OP
-    .vec_lat_mul = 7,                  // row 45
-    .vec_lat_div = 13,                 // row 45 (also sqrt)
-    .vec_lat_exp = 12,                 // row 45 (also ln)
-    .vec_lat_rsqrt = 5,                // §4.2: rsqrt / reciprocal
-    .vec_lat_max = 4,                  // §4.2: max / min
-    .vec_lat_reduce = 21,              // row 45: 20-23
-    .vec_lat_int = 5,                  // §4.2: int ops 4-5
-    .vec_lat_other = 6,                // E: like add
-    .vec_bank_conflict_max = 8,        // row 46, D (not applied: layouts are logical)
-    .datacopy_max_blocks = 4095,       // row 47, D: DataCopy API
-    .datacopy_max_block_32b = 65535,   // row 47, D
-    .datacopy_max_gap_32b = 65535,     // row 47, D
-    .queue_depth = 32,                 // rows 48-49, D/E
-    .scalar_cycles = 1,                // row 50, E
-    .scalar_gm_cycles = 20,            // E: a data-cache access; unpublished
-    .icache_bytes = 32768,             // row 51, D
-    .dcache_bytes = 32768,             // row 51, D
-    .dcache_line = 64,                 // row 51, D
-    .event_ids = 8,                    // row 52, D: SetFlag doc
-    .flag_latency = 2,                 // row 53, E
-    .xcore_flag_ids = 16,              // row 54, D (§8)
-    .xcore_counter_max = 15,           // row 55, D
-    .xcore_latency = 200,              // row 58, E
+    .vec_latency =
+        {
+            [TL_COST_VADD] = 6,     // row 45, C/E: pypto INHERENT_LATENCY_IN_OP (add, sub)
+            [TL_COST_VMUL] = 7,     // row 45 (mul, axpy)
+            [TL_COST_VDIV] = 13,    // row 45 (div, sqrt)
+            [TL_COST_VEXP] = 12,    // row 45 (exp, ln; sigmoid, silu, pow, sin, cos taken alike)
+            [TL_COST_VRSQRT] = 5,   // §4.2: rsqrt / reciprocal
+            [TL_COST_VMAX] = 4,     // §4.2: max / min (relu, abs, clamps taken alike)
+            [TL_COST_VREDUCE] = 21, // row 45: 20-23
+            [TL_COST_VINT] = 5,     // §4.2: int ops 4-5
+            [TL_COST_VSORT] = 6,    // E: like add (the repeats carry the sort's work)
+            [TL_COST_VOTHER] = 6,   // E: like add
+            [TL_COST_MOVE] = 6,     // E: a UB -> UB copy on the vector pipe, like add
+            [TL_COST_CUBE] = 6,     // not a vector op (the cube's is mmad_startup); as other
+        },
+    .vec_bank_conflict_max = 8,          // row 46, D (not applied: layouts are logical)
+    .datacopy_max_blocks = 4095,         // row 47, D: DataCopy API
+    .datacopy_max_block_32b = 65535,     // row 47, D
+    .datacopy_max_gap_32b = 65535,       // row 47, D
+    .queue_depth = 32,                   // rows 48-49, D/E
+    .scalar_cycles = 1,                  // row 50, E
+    .scalar_gm_cycles = 20,              // E: a data-cache access; unpublished
+    .icache_bytes = 32768,               // row 51, D
+    .dcache_bytes = 32768,               // row 51, D
+    .dcache_line = 64,                   // row 51, D
+    .event_ids = 8,                      // row 52, D: SetFlag doc
+    .flag_latency = 2,                   // row 53, E
+    .xcore_flag_ids = 16,                // row 54, D (§8)
+    .xcore_counter_max = 15,             // row 55, D
+    .xcore_latency = 200,                // row 58, E
     .xcore_wait_blocks_all_pipes = true, // row 57, D
     .launch_overhead_us = 20,            // row 62, D/E: empty-kernel TaskDuration on A2
     .block_overhead = 100,               // E: per-block start (scalar init, argument loads)
@@ -208,46 +214,9 @@ double tl_arch_l2_bpc(const tl_arch_t *a)
     return a->l2_gbps * 1e9 / (a->clock_mhz * 1e6);
 }
 
-// row 45 and §4.2 by op: the latency after a vector instruction's last repeat
+// row 45 and §4.2 by the op's cost class: the latency after a vector
+// instruction's last repeat
 int tl_arch_vec_latency(const tl_arch_t *a, tl_opcode_t op)
 {
-    switch (op) {
-    case TL_OP_ADD:
-    case TL_OP_SUB:
-    case TL_OP_ROW_EXPAND_SUB: return a->vec_lat_add;
-    case TL_OP_MUL:
-    case TL_OP_AXPY:
-    case TL_OP_MUL_ADD_DST:
-    case TL_OP_ROW_EXPAND_MUL: return a->vec_lat_mul;
-    case TL_OP_DIV:
-    case TL_OP_SQRT:
-    case TL_OP_ROW_EXPAND_DIV: return a->vec_lat_div;
-    case TL_OP_EXP:
-    case TL_OP_LN:
-    case TL_OP_SIGMOID:
-    case TL_OP_SILU:
-    case TL_OP_POW:
-    case TL_OP_SIN:
-    case TL_OP_COS: return a->vec_lat_exp;
-    case TL_OP_RSQRT:
-    case TL_OP_RECIPROCAL: return a->vec_lat_rsqrt;
-    case TL_OP_MAX:
-    case TL_OP_MIN:
-    case TL_OP_RELU:
-    case TL_OP_LEAKY_RELU:
-    case TL_OP_ABS:
-    case TL_OP_CLAMP:
-    case TL_OP_CLAMP_MAX:
-    case TL_OP_CLAMP_MIN: return a->vec_lat_max;
-    case TL_OP_REDUCE_SUM:
-    case TL_OP_REDUCE_MAX:
-    case TL_OP_REDUCE_MIN: return a->vec_lat_reduce;
-    case TL_OP_AND:
-    case TL_OP_OR:
-    case TL_OP_XOR:
-    case TL_OP_SHL:
-    case TL_OP_SHR:
-    case TL_OP_NOT: return a->vec_lat_int;
-    default: return a->vec_lat_other;
-    }
+    return a->vec_latency[tl_op_info(op)->cost];
 }

@@ -56,8 +56,7 @@ typedef struct {
     // vector unit
     int vec_bytes_per_repeat, vec_max_repeat;
     int vec_cycles_unary, vec_cycles_binary;
-    int vec_lat_add, vec_lat_mul, vec_lat_div, vec_lat_exp, vec_lat_rsqrt, vec_lat_max,
-        vec_lat_reduce, vec_lat_int, vec_lat_other;
+    int vec_latency[TL_COST_COUNT]; // by cost class (ir/ops.h): after the last repeat
     int vec_bank_conflict_max;
     // issue, queues, synchronisation
     int datacopy_max_blocks, datacopy_max_block_32b, datacopy_max_gap_32b;
@@ -96,8 +95,8 @@ bool tl_arch_mmad_interlocks(const tl_arch_t *a, int64_t m, int64_t n);
 // Cube multiply-accumulates per cycle for an input dtype (1-byte types run at
 // the int8 rate, 4-byte types at the fp32 rate).
 int tl_arch_cube_macs(const tl_arch_t *a, tl_dtype_t t);
-// Cycles from a vector op's last repeat until its result is ready (the
-// simulator's latency; the schedule pass prices ops with it too).
+// Cycles from a vector op's last repeat until its result is ready: its cost
+// class's latency (the simulator's; the schedule pass prices ops with it too).
 int tl_arch_vec_latency(const tl_arch_t *a, tl_opcode_t op);
 // Peak throughput of the whole chip for fp16: cube (TFLOPS), vector (TOPS).
 double tl_arch_peak_tflops_f16(const tl_arch_t *a);

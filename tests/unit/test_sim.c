@@ -205,9 +205,9 @@ TEST(sim_vector_op_costs_256_byte_repeats_plus_latency)
     REQUIRE(find_slice(tr, "T.tile.add", TID_V, 0, &add));
     REQUIRE(find_slice(tr, "T.tile.exp", TID_V, 0, &ex));
     CHECK_NEAR(add.dur, 64 * a->vec_cycles_binary, 0.05);
-    CHECK_EQ(add.lat, a->vec_lat_add);
+    CHECK_EQ(add.lat, a->vec_latency[TL_COST_VADD]);
     CHECK_NEAR(ex.dur, 64 * a->vec_cycles_unary, 0.05);
-    CHECK_EQ(ex.lat, a->vec_lat_exp);
+    CHECK_EQ(ex.lat, a->vec_latency[TL_COST_VEXP]);
     // the barrier: the exp starts once the add has completed
     CHECK(ex.ts >= add.ts + add.dur + (double)add.lat - 0.05);
     free(tr);
