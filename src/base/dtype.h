@@ -117,6 +117,24 @@ double tl_round_integral(double v, tl_round_t mode);
 // Whether a cast (src -> dst, mode) is defined. Every pair is defined for the
 // modes NONE..TRUNC; ODD only when both are floats and dst is narrower.
 bool tl_cast_defined(tl_dtype_t dst, tl_dtype_t src, tl_round_t mode);
+// Whether the vector unit of Ascend A2/A3 casts src -> dst with `mode` (the
+// AscendC Cast of asc-devkit's dav_c220 implementation and its precision
+// conversion table). A pair without a Cast does not compile there; a mode the
+// pair lacks compiles to no instruction at all (a debug-build assert), so
+// both are errors in tilec. int32 -> float16 takes any mode (it is the
+// dequantisation through T.set_deq_scale, which ignores the mode). When false,
+// *why (if not NULL) says which modes the pair has, or that it has none.
+bool tl_cast_on_ascend(tl_dtype_t dst, tl_dtype_t src, tl_round_t mode, const char **why);
+// The mode of a T.copy between UB buffers of two dtypes (upstream's
+// copy_ub_to_ub: CAST_NONE from float16, bfloat16 and int16 to float32, int8 to
+// float16 and int32 to int16, CAST_RINT otherwise).
+tl_round_t tl_cast_copy_mode(tl_dtype_t dst, tl_dtype_t src);
+// Why tl_cast_on_ascend is false, as a sentence for a diagnostic.
+void tl_cast_explain(char *buf, size_t cap, tl_dtype_t dst, tl_dtype_t src, tl_round_t mode);
+// The value of a same-dtype float cast with a rounding mode: the Ascend Cast
+// from float to float rounds to an integral value (how Round is built on
+// A2/A3); n elements of t from src to dst (which may be the same array).
+void tl_cast_round_integral(tl_dtype_t t, void *dst, const void *src, size_t n, tl_round_t mode);
 // Loads element i of an array of type t as a double. Exact for every type but
 // 64-bit integers beyond 2^53.
 double tl_load_f64(tl_dtype_t t, const void *base, size_t i);

@@ -199,6 +199,35 @@ static tl_status_t golden_add(const tl_check_case_t *c, tl_check_io_t *io, tl_di
     return st;
 }
 
+// T.tile.cast float32 -> float32 by mode: A / 4 rounded to an integral value
+// with rint, floor, ceil, round (half away from zero) and trunc.
+static tl_status_t golden_cast_round(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    static const char *outs[] = {"R", "F", "C", "D", "Z"};
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    tl_status_t st = a ? TL_OK : TL_ERR_NOMEM;
+    for (int m = 0; m < 5 && st == TL_OK; m++) {
+        tl_tensor_t *want = tl_check_expected(io, outs[m], d);
+        if (!want) {
+            st = missing(d, "cast_round needs R, F, C, D and Z");
+            break;
+        }
+        for (size_t i = 0; i < tl_tensor_numel(want); i++) {
+            float x = a[i] * 0.25f;
+            float r = m == 0   ? rintf(x)
+                      : m == 1 ? floorf(x)
+                      : m == 2 ? ceilf(x)
+                      : m == 3 ? roundf(x)
+                               : truncf(x);
+            tl_tensor_set_flat(want, i, r);
+        }
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -447,7 +476,12 @@ static const tl_check_case_t cases[] = {
     {.name = "act_quant_block/small", .op = "act_quant_block", .file = "kernels/ds_v4/act_quant.py",
      .kernel = "act_quant_block", .args = {"N=1024", "round_scale=True"}, .dims = {"M=32"},
      .outputs = {"Y", "S"}, .rtol = 1e-6, .atol = 0, .golden = golden_act_quant_block,
-     .shape = "M=32 N=1024 fp8 e4m3, 128-blocks", .bytes = 32 * 1024 * 3.0},
+     .shape = "M=32 N=1024 int8, 128-blocks", .bytes = 32 * 1024 * 3.0},
+
+    // semantics regressions (tests/data/kernels/): a float32 -> float32 cast rounds
+    {.name = "cast_round/modes", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
+     .fills = {"A=int:-40:40"}, .outputs = {"R", "F", "C", "D", "Z"}, .golden = golden_cast_round,
+     .shape = "M=64 N=64 f32, 5 modes"},
 
     // elementwise_add: one rounding of an exact sum on both sides, so exact. Tiles must divide M
     // and N.

@@ -282,7 +282,9 @@ bool fuse_analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
         if (op->nargs > 3 || n == -2 || (op->round != TL_CAST_RINT && op->round != TL_CAST_NONE) ||
             !fuse_region_span(g, op, 0, n, c) || !fuse_region_span(g, op, 1, n, c))
             return false;
+        // pairs and modes the device lacks are the library's error
         return cast_pair(c->sp[0].buf->dtype, c->sp[1].buf->dtype) &&
+               tl_cast_on_ascend(c->sp[0].buf->dtype, c->sp[1].buf->dtype, op->round, NULL) &&
                (c->sp[0].hi <= c->sp[1].lo || c->sp[1].hi <= c->sp[0].lo);
     }
     case TL_OP_COPY: {

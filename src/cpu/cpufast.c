@@ -174,6 +174,8 @@ static FAST bool cast(const tl_opcall_t *call)
     int64_t count = count_arg(call, 2), nd = 0, ns = 0;
     tl_round_t mode = call->op->round;
     if (count == -2 || (mode != TL_CAST_RINT && mode != TL_CAST_NONE)) return false;
+    if (!tl_cast_on_ascend(call->args[0].view.dtype, call->args[1].view.dtype, mode, NULL))
+        return false; // the library's error
     uint8_t *d = span(call, 0, count, &nd), *s = span(call, 1, count, &ns);
     if (!d || !s || nd != ns) return false;
     tl_dtype_t dt = call->args[0].view.dtype, st = call->args[1].view.dtype;

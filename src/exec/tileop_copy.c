@@ -499,14 +499,6 @@ static void fill_region(const tl_view_t *v, const int64_t *ext, const uint8_t *e
     }
 }
 
-// The UB->UB cast rule of the upstream copy_ub_to_ub helper.
-static tl_round_t ub_cast_mode(tl_dtype_t dt, tl_dtype_t st)
-{
-    bool none = (dt == TL_F32 && (st == TL_F16 || st == TL_BF16 || st == TL_I16)) ||
-                (dt == TL_F16 && st == TL_I8) || (dt == TL_I16 && st == TL_I32);
-    return none ? TL_CAST_NONE : TL_CAST_RINT;
-}
-
 // Conversion out of L0C (FIX pipe): float accumulators to any float dtype,
 // int32 to int32 or to float16 through the deq scale.
 static tl_status_t l0c_row_op(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
@@ -580,7 +572,12 @@ tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         st = l0c_row_op(ctx, call, sv, dv, &op);
     } else if (ub_ub && sv->dtype != dv->dtype) {
         op.kind = ROW_CONVERT;
-        op.mode = ub_cast_mode(dv->dtype, sv->dtype);
+        op.mode = tl_cast_copy_mode(dv->dtype, sv->dtype);
+        if (!tl_cast_on_ascend(dv->dtype, sv->dtype, op.mode, NULL)) {
+            char why[256];
+            tl_cast_explain(why, sizeof why, dv->dtype, sv->dtype, op.mode);
+            return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "%s", why);
+        }
         if (sv->dtype == TL_I32 && dv->dtype == TL_F16) op.deq = true, op.scale = ctx->deq_scale;
     } else if (!ub_ub) {
         st = need_same_dtype(ctx, call, sv, dv);

@@ -137,13 +137,15 @@ static tl_status_t cast(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         return st;
     const tl_view_t *dv = d.v, *sv = s.v;
     tl_round_t mode = call->op->round;
-    if ((int)mode < 0 || mode >= TL_CAST_MODE_COUNT || !tl_cast_defined(dv->dtype, sv->dtype, mode))
-        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "%s is not defined from %s to %s%s",
-                              (int)mode >= 0 && mode < TL_CAST_MODE_COUNT ? tl_round_name(mode)
-                                                                          : "this rounding mode",
-                              tl_dtype_name(sv->dtype), tl_dtype_name(dv->dtype),
-                              mode == TL_CAST_ODD ? " (CAST_ODD needs a narrowing float cast)"
-                                                  : "");
+    if (!tl_cast_on_ascend(dv->dtype, sv->dtype, mode, NULL)) {
+        char why[256];
+        tl_cast_explain(why, sizeof why, dv->dtype, sv->dtype, mode);
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "%s", why);
+    }
+    if (sv->dtype == dv->dtype) { // float -> float: to an integral value
+        tl_cast_round_integral(dv->dtype, d.p, s.p, (size_t)d.n, mode);
+        return TL_OK;
+    }
     if (sv->dtype == TL_I32 && dv->dtype == TL_F16 && ctx->deq_scale != 1.0f) {
         double w[TL_TILEOP_CHUNK];
         for (int64_t c = 0; c < d.n; c += TL_TILEOP_CHUNK) {

@@ -148,6 +148,16 @@ static const char *alloc_hint(tl_scope_t s)
     }
 }
 
+// A vector cast the device has (tl_cast_on_ascend).
+static void check_cast(verifier_t *v, tl_loc_t loc, const char *api, tl_dtype_t dst, tl_dtype_t src,
+                       tl_round_t mode)
+{
+    if (tl_cast_on_ascend(dst, src, mode, NULL)) return;
+    char why[256];
+    tl_cast_explain(why, sizeof why, dst, src, mode);
+    fail(v, loc, "%s: %s", api, why);
+}
+
 static void check_op(verifier_t *v, const tl_stmt_t *st)
 {
     const tl_op_t *op = &st->op;
@@ -189,6 +199,11 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
                  r1->buf->name, tl_scope_name(r0->buf->scope), tl_buf_cstr(&to));
             tl_buf_free(&to);
         }
+        // a copy between UB buffers of two dtypes is a vector Cast (upstream's copy_ub_to_ub)
+        if (op->code == TL_OP_COPY && r0 && r1 && r0->buf->scope == TL_SCOPE_UB &&
+            r1->buf->scope == TL_SCOPE_UB && r0->buf->dtype != r1->buf->dtype)
+            check_cast(v, arg_loc(&op->args[1], st->loc), "T.copy", r1->buf->dtype, r0->buf->dtype,
+                       tl_cast_copy_mode(r1->buf->dtype, r0->buf->dtype));
         if (op->code == TL_OP_ATOMIC_ADD && r0 && r0->buf->scope != TL_SCOPE_GM)
             fail(v, arg_loc(&op->args[0], st->loc), "atomic_add destination '%s' must be a global tensor",
                  r0->buf->name);
@@ -209,6 +224,8 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     }
     case TL_OPC_VEC:
     case TL_OPC_REDUCE: {
+        if (op->code == TL_OP_CAST && r0 && r1)
+            check_cast(v, st->loc, "T.tile.cast", r0->buf->dtype, r1->buf->dtype, op->round);
         int64_t n0 = -1;
         const char *api = info->cls == TL_OPC_REDUCE ? "T." : "T.tile.";
         for (int i = 0; i < op->nargs; i++) {

@@ -28,9 +28,11 @@
 // arithmetic makes exact; x / s becomes div(x, s) (a multiplication by 1/s)
 // only when s is a power of two, otherwise s is filled into a tile and divided
 // tensor by tensor; rows use row_expand_mul/sub/div (true division); other
-// broadcasts are materialised with T.tile.broadcast. Casts use RINT between
-// floats and from integers, TRUNC to integers (the scalar rules); integer
-// narrowing (vector casts saturate, scalar ones wrap), float64, bool, tanh,
+// broadcasts are materialised with T.tile.broadcast. Casts round to nearest
+// even between floats and from integers (CAST_NONE for the exact widenings,
+// which the device casts only in that mode), TRUNC to integers (the scalar
+// rules), and only where Ascend A2/A3 have the vector cast; integer narrowing
+// (vector casts saturate, scalar ones wrap), float64, bool, tanh,
 // floor/ceil/trunc, %, //, comparisons and selects stay scalar. T.max/T.min
 // of floats become a compare and a select (the vector max/min differ on NaN
 // and signed zeros).
@@ -436,8 +438,11 @@ static bool convert(lower_t *L, val_t *v, tl_dtype_t t, tl_loc_t loc)
     tl_round_t mode;
     if (u == TL_BOOL || t == TL_BOOL || u == TL_F64 || t == TL_F64)
         return fail(L, loc, "it converts %s to %s", tl_dtype_name(u), tl_dtype_name(t));
+    if (u == TL_I32 && t == TL_F16)
+        return fail(L, loc,
+                    "its vector cast from int32 to float16 is the deq-scale dequantisation");
     if (tl_dtype_is_float(t)) {
-        mode = TL_CAST_RINT;
+        mode = tl_cast_copy_mode(t, u); // CAST_NONE for the exact widenings, as the device needs
     } else if (tl_dtype_is_float(u)) {
         mode = TL_CAST_TRUNC;
     } else {
@@ -447,7 +452,7 @@ static bool convert(lower_t *L, val_t *v, tl_dtype_t t, tl_loc_t loc)
                         tl_dtype_name(u), tl_dtype_name(t));
         mode = TL_CAST_NONE;
     }
-    if (!tl_cast_defined(t, u, mode))
+    if (!tl_cast_on_ascend(t, u, mode, NULL))
         return fail(L, loc, "there is no vector cast from %s to %s", tl_dtype_name(u),
                     tl_dtype_name(t));
     val_t r;

@@ -114,15 +114,18 @@ TEST(cpu_fast_casts_match_the_library)
 {
     static const struct {
         tl_dtype_t dt, st;
-    } pairs[] = {{TL_F32, TL_I32}, {TL_I8, TL_F32},   {TL_I16, TL_F32},
-                 {TL_I32, TL_F32}, {TL_I8, TL_F16},   {TL_F32, TL_BF16},
-                 {TL_F32, TL_F16}, {TL_BF16, TL_F32}, {TL_F16, TL_F32}};
+    } pairs[] = {{TL_F32, TL_I32},  {TL_I16, TL_F32}, {TL_I32, TL_F32},  {TL_I8, TL_F16},
+                 {TL_F32, TL_BF16}, {TL_F32, TL_F16}, {TL_BF16, TL_F32}, {TL_F16, TL_F32},
+                 {TL_I16, TL_F16},  {TL_I32, TL_F16}};
     bufs_t *x = malloc(sizeof *x);
     for (size_t i = 0; i < TL_ARRAY_LEN(pairs); i++)
         for (int mode = 0; mode < 2; mode++) {
             init(x);
             uint8_t src[NE * 4];
             tl_dtype_t st = pairs[i].st, dt = pairs[i].dt;
+            tl_round_t m = mode ? TL_CAST_NONE : TL_CAST_RINT;
+            if (!tl_cast_on_ascend(dt, st, m, NULL))
+                continue; // the library's error (test_tileop_unary)
             for (int k = 0; k < NE; k++) {
                 float v = special(k);
                 if (st == TL_I32) ((int32_t *)src)[k] = (int32_t)(k * 2654435761u) >> (k % 9);
@@ -131,7 +134,7 @@ TEST(cpu_fast_casts_match_the_library)
                 if (st == TL_BF16) ((uint16_t *)src)[k] = tl_f32_to_bf16(v, TL_CAST_RINT);
             }
             tl_op_t op = top(TL_OP_CAST);
-            op.round = mode ? TL_CAST_NONE : TL_CAST_RINT;
+            op.round = m;
             tl_operand_t args[3] = {OV(ub(x->o1, dt, R, C)), OV(ub(src, st, R, C)), OI(NE - 5)};
             char what[64];
             snprintf(what, sizeof what, "cast %s -> %s", tl_dtype_name(st), tl_dtype_name(dt));

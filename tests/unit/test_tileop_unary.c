@@ -84,13 +84,23 @@ static int32_t cast_i32(fx_t *f, tl_round_t mode, float x)
     return d[0];
 }
 
-static uint16_t cast_bf16(fx_t *f, tl_round_t mode, float x)
+// float32 -> a 16-bit float type t
+static uint16_t cast_16(fx_t *f, tl_dtype_t t, tl_round_t mode, float x)
 {
     float a[1] = {x};
     uint16_t d[1] = {0xdead};
     tl_op_t op = top(TL_OP_CAST);
     op.round = mode;
-    if (RUN(f, op, OV(UB(d, TL_BF16, 1)), OV(UB(a, TL_F32, 1))) != TL_OK) return 0xdead;
+    if (RUN(f, op, OV(UB(d, t, 1)), OV(UB(a, TL_F32, 1))) != TL_OK) return 0xdead;
+    return d[0];
+}
+
+static float cast_f32(fx_t *f, tl_round_t mode, float x)
+{
+    float a[1] = {x}, d[1] = {-999};
+    tl_op_t op = top(TL_OP_CAST);
+    op.round = mode;
+    if (RUN(f, op, OV(UB(d, TL_F32, 1)), OV(UB(a, TL_F32, 1))) != TL_OK) return -12345;
     return d[0];
 }
 
@@ -103,8 +113,8 @@ TEST(tileop_cast_modes_on_ties)
         tl_round_t m;
         int32_t p25, m25, p35;
     } ic[] = {
-        {TL_CAST_NONE, 2, -2, 4},  {TL_CAST_RINT, 2, -2, 4}, {TL_CAST_ROUND, 3, -3, 4},
-        {TL_CAST_FLOOR, 2, -3, 3}, {TL_CAST_CEIL, 3, -2, 4}, {TL_CAST_TRUNC, 2, -2, 3},
+        {TL_CAST_RINT, 2, -2, 4}, {TL_CAST_ROUND, 3, -3, 4}, {TL_CAST_FLOOR, 2, -3, 3},
+        {TL_CAST_CEIL, 3, -2, 4}, {TL_CAST_TRUNC, 2, -2, 3},
     };
     for (size_t i = 0; i < TL_ARRAY_LEN(ic); i++) {
         CHECK_EQ(cast_i32(&f, ic[i].m, 2.5f), ic[i].p25);
@@ -116,22 +126,80 @@ TEST(tileop_cast_modes_on_ties)
         tl_round_t m;
         uint16_t pos, neg;
     } bc[] = {
-        {TL_CAST_NONE, 0x3f80, 0xbf80},  {TL_CAST_RINT, 0x3f80, 0xbf80},
-        {TL_CAST_ROUND, 0x3f81, 0xbf81}, {TL_CAST_FLOOR, 0x3f80, 0xbf81},
-        {TL_CAST_CEIL, 0x3f81, 0xbf80},  {TL_CAST_TRUNC, 0x3f80, 0xbf80},
-        {TL_CAST_ODD, 0x3f81, 0xbf81},
+        {TL_CAST_RINT, 0x3f80, 0xbf80},  {TL_CAST_ROUND, 0x3f81, 0xbf81},
+        {TL_CAST_FLOOR, 0x3f80, 0xbf81}, {TL_CAST_CEIL, 0x3f81, 0xbf80},
+        {TL_CAST_TRUNC, 0x3f80, 0xbf80},
     };
     for (size_t i = 0; i < TL_ARRAY_LEN(bc); i++) {
-        CHECK_EQ(cast_bf16(&f, bc[i].m, 1 + 0x1p-8f), bc[i].pos);
-        CHECK_EQ(cast_bf16(&f, bc[i].m, -(1 + 0x1p-8f)), bc[i].neg);
+        CHECK_EQ(cast_16(&f, TL_BF16, bc[i].m, 1 + 0x1p-8f), bc[i].pos);
+        CHECK_EQ(cast_16(&f, TL_BF16, bc[i].m, -(1 + 0x1p-8f)), bc[i].neg);
     }
-    // CAST_ODD: inexact results get the odd neighbour, exact ones stay.
-    CHECK_EQ(cast_bf16(&f, TL_CAST_ODD, 1 + 0x1p-10f), 0x3f81);
-    CHECK_EQ(cast_bf16(&f, TL_CAST_ODD, 1 + 0x1p-7f + 0x1p-10f), 0x3f81);
-    CHECK_EQ(cast_bf16(&f, TL_CAST_ODD, 1.0f), 0x3f80);
-    // ... and is an error where it is not defined (float -> int).
+    // CAST_ODD (float32 -> float16 only): inexact results get the odd neighbour,
+    // exact ones stay; CAST_NONE there is RINT.
+    CHECK_EQ(cast_16(&f, TL_F16, TL_CAST_ODD, 1 + 0x1p-11f), 0x3c01);
+    CHECK_EQ(cast_16(&f, TL_F16, TL_CAST_ODD, 1 + 0x1p-10f + 0x1p-12f), 0x3c01);
+    CHECK_EQ(cast_16(&f, TL_F16, TL_CAST_ODD, 1.0f), 0x3c00);
+    CHECK_EQ(cast_16(&f, TL_F16, TL_CAST_NONE, 1 + 0x1p-11f), 0x3c00);
+    // Modes and pairs the device lacks (asc-devkit Cast, A2/A3) are errors.
     CHECK_EQ(cast_i32(&f, TL_CAST_ODD, 2.5f), -12345);
-    CHECK_CONTAINS(fx_err(&f), "CAST_ODD is not defined from float32 to int32");
+    CHECK_CONTAINS(fx_err(&f),
+                   "CAST_ODD is not a mode of the Ascend A2/A3 cast from float32 to int32");
+    fx_free(&f); // fx_err reports the first error
+    fx_init(&f);
+    CHECK_EQ(cast_i32(&f, TL_CAST_NONE, 2.5f), -12345);
+    CHECK_CONTAINS(fx_err(&f),
+                   "CAST_NONE is not a mode of the Ascend A2/A3 cast from float32 to int32");
+    CHECK_EQ(cast_16(&f, TL_BF16, TL_CAST_ODD, 1.0f), 0xdead);
+    CHECK_EQ(cast_16(&f, TL_BF16, TL_CAST_NONE, 1.0f), 0xdead);
+    uint16_t h[1] = {0x3c00}, b[1] = {0};
+    tl_op_t op = top(TL_OP_CAST);
+    op.round = TL_CAST_RINT;
+    fx_free(&f);
+    fx_init(&f);
+    CHECK(RUN(&f, op, OV(UB(b, TL_BF16, 1)), OV(UB(h, TL_F16, 1))) == TL_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(fx_err(&f), "Ascend A2/A3 have no vector cast from float16 to bfloat16");
+    fx_free(&f);
+}
+
+// float32 -> float32 with a rounding mode is not a copy: the device rounds to an
+// integral value (asc-devkit precision conversion, float -> float).
+TEST(tileop_cast_float_to_float_rounds_to_integral)
+{
+    fx_t f;
+    fx_init(&f);
+    struct {
+        tl_round_t m;
+        float x[7];
+    } fc[] = {
+        {TL_CAST_RINT, {2, -2, 4, 0, -0.0f, 16777216, 1}},
+        {TL_CAST_ROUND, {3, -3, 4, 1, -0.0f, 16777216, 1}},
+        {TL_CAST_FLOOR, {2, -3, 3, 0, -1, 16777216, 1}},
+        {TL_CAST_CEIL, {3, -2, 4, 1, -0.0f, 16777216, 2}},
+        {TL_CAST_TRUNC, {2, -2, 3, 0, -0.0f, 16777216, 1}},
+    };
+    const float in[7] = {2.5f, -2.5f, 3.5f, 0.5f, -0.4f, 16777216.0f, 1.0f + 0x1p-23f};
+    for (size_t i = 0; i < TL_ARRAY_LEN(fc); i++)
+        for (int j = 0; j < 7; j++) {
+            float got = cast_f32(&f, fc[i].m, in[j]);
+            CHECK(got == fc[i].x[j] && signbit(got) == signbit(fc[i].x[j]));
+        }
+    CHECK(isnan(cast_f32(&f, TL_CAST_RINT, NAN)) &&
+          cast_f32(&f, TL_CAST_FLOOR, -INFINITY) == -INFINITY);
+    // in place, and CAST_NONE (not a float -> float mode) is an error
+    float a[3] = {0.75f, -1.5f, 7.25f};
+    tl_op_t op = top(TL_OP_CAST);
+    op.round = TL_CAST_RINT;
+    REQUIRE(RUN(&f, op, OV(UB(a, TL_F32, 3)), OV(UB(a, TL_F32, 3))) == TL_OK);
+    CHECK(a[0] == 1 && a[1] == -2 && a[2] == 7);
+    CHECK_EQ(cast_f32(&f, TL_CAST_NONE, 2.5f), -12345);
+    CHECK_CONTAINS(fx_err(&f),
+                   "CAST_NONE is not a mode of the Ascend A2/A3 cast from float32 to float32");
+    uint16_t h[1] = {0x4100}; // 2.5 in float16: no float16 -> float16 cast
+    op.round = TL_CAST_RINT;
+    fx_free(&f);
+    fx_init(&f);
+    CHECK(RUN(&f, op, OV(UB(h, TL_F16, 1)), OV(UB(h, TL_F16, 1))) == TL_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(fx_err(&f), "no vector cast from float16 to float16");
     fx_free(&f);
 }
 
@@ -140,11 +208,12 @@ TEST(tileop_cast_count_saturation_deq)
     fx_t f;
     fx_init(&f);
     tl_op_t op = top(TL_OP_CAST);
-    // Only `count` elements are converted; float -> int8 saturates, NaN -> 0.
-    float a[4] = {300, -300, NAN, 1};
+    // Only `count` elements are converted; float16 -> int8 saturates, NaN -> 0.
+    uint16_t a16[4] = {hf(300), hf(-300), 0x7e00, hf(1)};
     int8_t d[4] = {9, 9, 9, 9};
-    REQUIRE(RUN(&f, op, OV(UB(d, TL_I8, 4)), OV(UB(a, TL_F32, 4)), OI(3)) == TL_OK);
+    REQUIRE(RUN(&f, op, OV(UB(d, TL_I8, 4)), OV(UB(a16, TL_F16, 4)), OI(3)) == TL_OK);
     CHECK(d[0] == 127 && d[1] == -128 && d[2] == 0 && d[3] == 9);
+    float a[4] = {300, -300, NAN, 1};
     // bf16 -> f32 widening is exact; a region destination (x1[1, :, :] of [2, 1, 2]).
     uint16_t h[2] = {0x3f81, 0xc020};
     float x1[4] = {0, 0, 0, 0};
@@ -161,5 +230,62 @@ TEST(tileop_cast_count_saturation_deq)
     CHECK(hf2f(o[0]) == 0.75f);
     CHECK(RUN(&f, op, OV(UB(o, TL_F16, 1)), OV(UB(a, TL_F32, 4))) == TL_ERR_RUNTIME);
     CHECK_CONTAINS(fx_err(&f), "operands differ in size: 'o' has 1 elements, 'a' has 4");
+    fx_free(&f);
+}
+
+// The examples of asc-devkit's precision-conversion page (docs/zh/api/SIMD-API/
+// 基础API/数据结构/precision_conversion.md), each pair in its five modes RINT,
+// FLOOR, CEIL, ROUND, TRUNC, through the tile op.
+TEST(tileop_cast_matches_the_asc_devkit_examples)
+{
+    static const tl_round_t modes[5] = {TL_CAST_RINT, TL_CAST_FLOOR, TL_CAST_CEIL, TL_CAST_ROUND,
+                                        TL_CAST_TRUNC};
+    static const struct {
+        tl_dtype_t src, dst;
+        double in, out[5];
+    } ex[] = {
+        {TL_I16, TL_F16, 0x1p12 + 2, {0x1p12, 0x1p12, 0x1p12 + 4, 0x1p12 + 4, 0x1p12}},
+        {TL_F16, TL_I8, 0x1p7 - 0.5, {127, 127, 127, 127, 127}},
+        {TL_F16, TL_U8, 1.75, {2, 1, 2, 2, 1}},
+        {TL_I32, TL_F32, 0x1p25 + 3, {0x1p25 + 4, 0x1p25, 0x1p25 + 4, 0x1p25 + 4, 0x1p25}},
+        {TL_F32, TL_I16, 0x1p22 + 0.5, {32767, 32767, 32767, 32767, 32767}},
+        {TL_F32, TL_F16, 0.5 + 0x1p-12, {0.5, 0.5, 0.5 + 0x1p-11, 0.5 + 0x1p-11, 0.5}},
+        {TL_F32,
+         TL_BF16,
+         0.5 + 0x1p-9 + 0x1p-11,
+         {0.5 + 0x1p-8, 0.5, 0.5 + 0x1p-8, 0.5 + 0x1p-8, 0.5}},
+        {TL_F32, TL_I32, 0x1p22 + 0.5, {0x1p22, 0x1p22, 0x1p22 + 1, 0x1p22 + 1, 0x1p22}},
+        {TL_F32, TL_F32, 0.5, {0, 0, 1, 1, 0}},
+        {TL_F32, TL_I64, 0x1p22 + 0.5, {0x1p22, 0x1p22, 0x1p22 + 1, 0x1p22 + 1, 0x1p22}},
+        {TL_I64,
+         TL_F32,
+         0x1p35 + 0x1p12 + 0x1p11,
+         {0x1p35 + 0x1p13, 0x1p35 + 0x1p12, 0x1p35 + 0x1p13, 0x1p35 + 0x1p13, 0x1p35 + 0x1p12}},
+    };
+    fx_t f;
+    fx_init(&f);
+    for (size_t i = 0; i < TL_ARRAY_LEN(ex); i++)
+        for (int m = 0; m < 5; m++) {
+            uint64_t s[1] = {0}, d[1] = {0};
+            tl_store_f64(ex[i].src, s, 0, ex[i].in, TL_CAST_RINT);
+            tl_op_t op = top(TL_OP_CAST);
+            op.round = modes[m];
+            tl_status_t st = RUN(&f, op, OV(UB(d, ex[i].dst, 1)), OV(UB(s, ex[i].src, 1)));
+            double got = tl_load_f64(ex[i].dst, d, 0);
+            if (st != TL_OK || got != ex[i].out[m])
+                tl_test_fail(t, __FILE__, __LINE__,
+                             "%s -> %s %s of %.17g: got %.17g (status %d), want %.17g",
+                             tl_dtype_name(ex[i].src), tl_dtype_name(ex[i].dst),
+                             tl_round_name(modes[m]), ex[i].in, got, (int)st, ex[i].out[m]);
+        }
+    // int64 -> int32 and int32 -> int16 (CAST_NONE) saturate
+    int64_t big[1] = {INT64_C(1) << 31};
+    int32_t o32[1], i32[1] = {INT32_MAX};
+    int16_t o16[1];
+    tl_op_t op = top(TL_OP_CAST);
+    op.round = TL_CAST_NONE;
+    REQUIRE(RUN(&f, op, OV(UB(o32, TL_I32, 1)), OV(UB(big, TL_I64, 1))) == TL_OK);
+    REQUIRE(RUN(&f, op, OV(UB(o16, TL_I16, 1)), OV(UB(i32, TL_I32, 1))) == TL_OK);
+    CHECK(o32[0] == INT32_MAX && o16[0] == INT16_MAX);
     fx_free(&f);
 }
