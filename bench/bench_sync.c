@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "driver/compile.h"
 #include "npu/sim.h"
-#include "pass/pass.h"
 #include "pass/rewrite.h"
 
 typedef struct {
@@ -75,28 +75,28 @@ static tl_status_t run(const bench_t *b, variant_t v, tl_sim_l2_t l2, result_t *
     const tl_check_case_t *c = tl_check_find(b->case_name);
     if (!c) return tl_diag_fail(d, TL_ERR_ARG, "no check case %s", b->case_name);
     memset(r, 0, sizeof *r);
-    tl_front_arg_t fa[8];
-    char names[8][64];
+    tl_front_arg_t fa[TL_CHECK_MAX_ITEMS];
+    char names[TL_CHECK_MAX_ITEMS][64];
     int na = count_items(b->args, 8);
     const char *const *args = na ? b->args : c->args;
     if (!na) na = count_items(c->args, TL_CHECK_MAX_ITEMS);
-    for (int i = 0; i < na; i++) {
-        const char *eq = strchr(args[i], '=');
-        snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - args[i]), args[i]);
-        fa[i] = (tl_front_arg_t){names[i], eq + 1};
-    }
-    tl_front_opts_t fo = {.kernel = c->kernel, .nargs = na, .args = fa};
+    for (int i = 0; i < na; i++)
+        if (!tl_compile_arg(args[i], names[i], sizeof names[i], &fa[i]))
+            return tl_diag_fail(d, TL_ERR_ARG, "%s: '%s' is not NAME=VALUE", b->label, args[i]);
+    static const tl_front_arg_t baseline = {"tl.tilec_sync_baseline", "True"};
+    tl_compile_opts_t co = {.path = c->file,
+                            .front = {.kernel = c->kernel,
+                                      .nargs = na,
+                                      .args = fa,
+                                      .npass_configs = v == RUN_BASELINE,
+                                      .pass_configs = &baseline},
+                            .pipeline = TL_PIPELINE_NPU};
     tl_arena_t arena;
     tl_arena_init(&arena);
     tl_kernel_t *k = NULL;
     tl_check_io_t io = {0};
     tl_sim_t *s = NULL;
-    tl_status_t st = tl_front_compile(&arena, c->file, &fo, d, &k);
-    if (!st) {
-        if (v == RUN_BASELINE) k->config.sync_baseline = true;
-        tl_pass_ctx_t pc = {.diag = d, .verify = true};
-        st = tl_pass_run_pipeline(k, TL_PIPELINE_NPU, &pc);
-    }
+    tl_status_t st = tl_compile(&arena, &co, d, &k);
     if (!st) {
         tl_rewrite_walk(k->body, count_syncs, r->inserted);
         for (int i = 0; i < k->buffers.len; i++) {

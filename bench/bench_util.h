@@ -10,8 +10,7 @@
 #include <time.h>
 
 #include "cpu/cpu.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 #include "rt/rng.h"
 
 static inline double bench_now(void)
@@ -56,16 +55,14 @@ static inline tl_kernel_t *bench_kernel(tl_arena_t *arena, const char *file, con
     static char names[16][64];
     tl_front_arg_t fa[16];
     int n = 0;
-    for (; args && args[n] && n < 16; n++) {
-        const char *eq = strchr(args[n], '=');
-        snprintf(names[n], sizeof names[n], "%.*s", (int)(eq - args[n]), args[n]);
-        fa[n] = (tl_front_arg_t){names[n], eq + 1};
-    }
-    tl_front_opts_t fo = {.kernel = kernel, .nargs = n, .args = fa};
+    for (; args && args[n] && n < 16; n++)
+        if (!tl_compile_arg(args[n], names[n], sizeof names[n], &fa[n])) bench_die(d, args[n]);
+    tl_compile_opts_t o = {.path = file,
+                           .front = {.kernel = kernel, .nargs = n, .args = fa},
+                           .pipeline = TL_PIPELINE_CPU,
+                           .no_verify = true};
     tl_kernel_t *k = NULL;
-    if (tl_front_compile(arena, file, &fo, d, &k)) bench_die(d, file);
-    tl_pass_ctx_t pc = {d, NULL, NULL, false, false, false};
-    if (tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc)) bench_die(d, "passes");
+    if (tl_compile(arena, &o, d, &k)) bench_die(d, file);
     return k;
 }
 

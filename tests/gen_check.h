@@ -9,7 +9,7 @@
 #include "check/check.h"
 #include "exec/exec.h"
 #include "npu/sim.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 #include "rt/rng.h"
 #include "rt/compare.h"
 
@@ -17,11 +17,9 @@ typedef enum { GEN_OK, GEN_COMPILE, GEN_REF, GEN_SIM, GEN_RACE, GEN_VALUES } gen
 
 static inline tl_kernel_t *gen_compile(tl_arena_t *a, const char *src, int pipeline, tl_diag_t *d)
 {
+    tl_compile_opts_t o = {.path = "gen.py", .source = src, .pipeline = (tl_pipeline_t)pipeline};
     tl_kernel_t *k = NULL;
-    if (tl_front_compile_source(a, "gen.py", src, NULL, d, &k) != TL_OK) return NULL;
-    tl_pass_ctx_t pc = {d, NULL, NULL, true, false, false};
-    if (tl_pass_run_pipeline(k, (tl_pipeline_t)pipeline, &pc) != TL_OK) return NULL;
-    return k;
+    return tl_compile(a, &o, d, &k) == TL_OK ? k : NULL;
 }
 
 // Returns what failed; the diagnostics (and the source) are in *d.

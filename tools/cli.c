@@ -107,10 +107,13 @@ void cli_print_diag(tl_diag_t *d)
     fputs(tl_diag_text(d), stderr);
 }
 
-tl_kernel_t *cli_compile(tl_arena_t *arena, cli_opts_t *o, tl_diag_t *d)
+tl_kernel_t *cli_compile(tl_arena_t *arena, const cli_opts_t *o, tl_compile_opts_t how,
+                         tl_diag_t *d)
 {
+    how.path = o->file;
+    how.front = o->front;
     tl_kernel_t *k = NULL;
-    tl_status_t st = tl_front_compile(arena, o->file, &o->front, d, &k);
+    tl_status_t st = tl_compile(arena, &how, d, &k);
     cli_print_diag(d);
     tl_diag_clear(d);
     return st == TL_OK ? k : NULL;

@@ -5,7 +5,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
-#include "front/front.h"
+#include "driver/compile.h"
 
 enum { CLI_MAX_ITEMS = 64 };
 
@@ -25,8 +25,11 @@ typedef struct {
 // unknown options (with their values, when `takes_value` says so) are kept in
 // rest[] for the subcommand. Returns false after printing a usage error.
 bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const char *opt));
-// Compiles the selected kernel; prints diagnostics to stderr. NULL on error.
-tl_kernel_t *cli_compile(tl_arena_t *arena, cli_opts_t *o, tl_diag_t *d);
+// Compiles the selected kernel through the compile driver, with the passes
+// `how` says (its path and front fields are taken from o); prints the
+// diagnostics to stderr and clears them. NULL on error.
+tl_kernel_t *cli_compile(tl_arena_t *arena, const cli_opts_t *o, tl_compile_opts_t how,
+                         tl_diag_t *d);
 void cli_print_diag(tl_diag_t *d);
 
 int cmd_ir(int argc, char **argv);

@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "cpu/cpu.h"
-#include "pass/pass.h"
 
 int cmd_ir(int argc, char **argv)
 {
@@ -34,31 +33,31 @@ int cmd_ir(int argc, char **argv)
     tl_arena_init(&arena);
     tl_diag_t d;
     tl_diag_init(&d);
-    tl_kernel_t *k = cli_compile(&arena, &o, &d);
+    tl_buf_t b;
+    tl_buf_init(&b);
     int rc = 2;
+    bool emit_c = o.emit && !strcmp(o.emit, "c");
+    // --emit=c: the cpu pipeline; --dump-after: the chosen one, dumped; else the front end's IR
+    tl_compile_opts_t how = {.front_only = true};
+    if (emit_c)
+        how = (tl_compile_opts_t){.pipeline = TL_PIPELINE_CPU};
+    else if (!o.emit && o.dump_after)
+        how = (tl_compile_opts_t){.pipeline = pipeline, .dump_after = o.dump_after, .dump = &b};
+    tl_kernel_t *k = cli_compile(&arena, &o, how, &d);
     if (k) {
-        tl_buf_t b;
-        tl_buf_init(&b);
-        if (o.emit && !strcmp(o.emit, "c")) {
-            tl_pass_ctx_t ctx = {&d, NULL, NULL, true, false, false};
-            tl_status_t st = tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &ctx);
-            if (!st) st = tl_cpu_emit(k, &b, &d);
+        if (emit_c) {
+            tl_status_t st = tl_cpu_emit(k, &b, &d);
             cli_print_diag(&d);
             rc = st == TL_OK ? 0 : 2;
         } else if (o.emit) {
             fprintf(stderr, "tilec ir: --emit takes 'c', not '%s'\n", o.emit);
-        } else if (o.dump_after) {
-            tl_pass_ctx_t ctx = {&d, o.dump_after, &b, true, true, false};
-            tl_status_t st = tl_pass_run_pipeline(k, pipeline, &ctx);
-            cli_print_diag(&d);
-            rc = st == TL_OK ? 0 : 2;
         } else {
-            tl_ir_print_kernel(&b, k);
+            if (!o.dump_after) tl_ir_print_kernel(&b, k);
             rc = 0;
         }
-        fputs(tl_buf_cstr(&b), stdout);
-        tl_buf_free(&b);
     }
+    fputs(tl_buf_cstr(&b), stdout);
+    tl_buf_free(&b);
     tl_diag_free(&d);
     tl_arena_free(&arena);
     return rc;

@@ -13,7 +13,6 @@
 #include "cli_io.h"
 #include "cpu/cpu.h"
 #include "exec/exec.h"
-#include "pass/pass.h"
 
 typedef struct {
     bool warn_uninit;
@@ -108,11 +107,9 @@ int cmd_run(int argc, char **argv)
     tl_diag_init(&d);
     int rc = 2;
     tl_exec_t *x = NULL;
-    tl_kernel_t *k = cli_compile(&arena, &o, &d);
+    tl_compile_opts_t how = {.pipeline = ro.cpu ? TL_PIPELINE_CPU : TL_PIPELINE_REF};
+    tl_kernel_t *k = cli_compile(&arena, &o, how, &d);
     if (!k) goto out;
-    tl_pass_ctx_t pctx = {&d, NULL, NULL, true, false, false};
-    if (tl_pass_run_pipeline(k, ro.cpu ? TL_PIPELINE_CPU : TL_PIPELINE_REF, &pctx) != TL_OK)
-        goto out;
     rc = 1;
     if (cli_io_prepare(k, &io, &d) != TL_OK) {
         rc = 2;

@@ -12,7 +12,6 @@
 
 #include "cli_io.h"
 #include "npu/sim.h"
-#include "pass/pass.h"
 
 typedef struct {
     tl_sim_opts_t sim;
@@ -147,10 +146,8 @@ static int sim_main(int argc, char **argv)
     tl_sim_t *s = NULL;
     tl_buf_t text;
     tl_buf_init(&text);
-    tl_kernel_t *k = cli_compile(&arena, &o, &d);
+    tl_kernel_t *k = cli_compile(&arena, &o, (tl_compile_opts_t){.pipeline = TL_PIPELINE_NPU}, &d);
     if (!k) goto out;
-    tl_pass_ctx_t pctx = {&d, NULL, NULL, true, false, false};
-    if (tl_pass_run_pipeline(k, TL_PIPELINE_NPU, &pctx) != TL_OK) goto out;
     if (cli_io_prepare(k, &io, &d) != TL_OK) goto out;
     if (tl_sim_create(&s, k, &sc.sim, &d) != TL_OK) goto out;
     rc = 1;

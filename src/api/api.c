@@ -12,8 +12,7 @@
 #include "cpu/cpu.h"
 #include "exec/exec.h"
 #include "npu/sim.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 #include "rt/tensor.h"
 
 _Static_assert((int)TILEC_DTYPE_COUNT == (int)TL_DTYPE_COUNT, "public dtype enum out of sync");
@@ -131,15 +130,13 @@ static tl_status_t build(tilec_kernel_t *k, int slot)
     if (k->ir[slot]) return TL_OK;
     tl_diag_t *d = &k->ctx->diag;
     tl_arena_free(&k->arena[slot]);
-    tl_status_t st = k->source ? tl_front_compile_source(&k->arena[slot], k->path, k->source, &k->opts, d, &k->ir[slot])
-                               : tl_front_compile(&k->arena[slot], k->path, &k->opts, d, &k->ir[slot]);
-    if (st == TL_OK && slot > 0) {
-        static const tl_pipeline_t pipes[NTARGETS] = {TL_PIPELINE_REF, TL_PIPELINE_NPU, TL_PIPELINE_CPU};
-        tl_pass_ctx_t pc = {d, NULL, NULL, true, false, false};
-        st = tl_pass_run_pipeline(k->ir[slot], pipes[slot - 1], &pc);
-    }
-    if (st != TL_OK) k->ir[slot] = NULL;
-    return st;
+    static const tl_pipeline_t pipes[NTARGETS] = {TL_PIPELINE_REF, TL_PIPELINE_NPU, TL_PIPELINE_CPU};
+    tl_compile_opts_t o = {.path = k->path,
+                           .source = k->source,
+                           .front = k->opts,
+                           .front_only = slot == 0,
+                           .pipeline = slot > 0 ? pipes[slot - 1] : TL_PIPELINE_REF};
+    return tl_compile(&k->arena[slot], &o, d, &k->ir[slot]);
 }
 
 static tilec_status_t compile(tilec_context_t *ctx, const char *path, const char *source,

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "driver/compile.h"
 #include "exec/exec.h"
-#include "pass/pass.h"
 
 static double now(void)
 {
@@ -58,25 +58,18 @@ tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipelin
     tl_front_arg_t args[TL_CHECK_MAX_ITEMS];
     char names[TL_CHECK_MAX_ITEMS][64];
     int nargs = count(c->args);
-    for (int i = 0; i < nargs; i++) {
-        const char *eq = strchr(c->args[i], '=');
-        size_t n = eq ? (size_t)(eq - c->args[i]) : 0;
-        if (!eq || n >= sizeof names[i])
-            return tl_diag_fail(d, TL_ERR_ARG, "case %s: argument '%s' is not NAME=VALUE", c->name, c->args[i]);
-        memcpy(names[i], c->args[i], n);
-        names[i][n] = 0;
-        args[i] = (tl_front_arg_t){names[i], eq + 1};
-    }
-    tl_front_opts_t fo = {.kernel = c->kernel, .nargs = nargs, .args = args};
+    for (int i = 0; i < nargs; i++)
+        if (!tl_compile_arg(c->args[i], names[i], sizeof names[i], &args[i]))
+            return tl_diag_fail(d, TL_ERR_ARG, "case %s: argument '%s' is not NAME=VALUE", c->name,
+                                c->args[i]);
+    tl_compile_opts_t co = {.path = path,
+                            .front = {.kernel = c->kernel, .nargs = nargs, .args = args},
+                            .pipeline = (tl_pipeline_t)pipeline};
     tl_arena_t arena;
     tl_arena_init(&arena);
     tl_kernel_t *k = NULL;
     tl_check_io_t io = {0};
-    tl_status_t st = tl_front_compile(&arena, path, &fo, d, &k);
-    if (st == TL_OK) {
-        tl_pass_ctx_t pc = {d, NULL, NULL, true, false, false};
-        st = tl_pass_run_pipeline(k, (tl_pipeline_t)pipeline, &pc);
-    }
+    tl_status_t st = tl_compile(&arena, &co, d, &k);
     if (st == TL_OK)
         st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, d);
     int warnings = d->nwarnings;

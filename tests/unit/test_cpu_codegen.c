@@ -11,8 +11,7 @@
 
 #include "cpu/cpu.h"
 #include "exec/exec.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 
 static const char *exprs_src =
     "import tilelang\n"
@@ -127,11 +126,12 @@ static bool compile(kern_t *e, const char *text, int nargs, tl_front_arg_t *args
 {
     tl_arena_init(&e->arena);
     tl_diag_init(&e->d);
-    tl_front_opts_t fo = {.nargs = nargs, .args = args};
-    tl_pass_ctx_t pc = {.diag = &e->d, .verify = true};
+    tl_compile_opts_t o = {.path = "k.py",
+                           .source = text,
+                           .front = {.nargs = nargs, .args = args},
+                           .pipeline = TL_PIPELINE_CPU};
     setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
-    return !tl_front_compile_source(&e->arena, "k.py", text, &fo, &e->d, &e->k) &&
-           !tl_pass_run_pipeline(e->k, TL_PIPELINE_CPU, &pc);
+    return !tl_compile(&e->arena, &o, &e->d, &e->k);
 }
 
 static void done(kern_t *e)

@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 #include "cpu/cpu.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 
 static const char *src =
     "import tilelang\n"
@@ -47,10 +46,11 @@ static bool kernel(kern_t *e, const char *text)
     tl_arena_init(&e->arena);
     tl_diag_init(&e->d);
     tl_front_arg_t args[] = {{"N", "16"}, {"block", "4"}};
-    tl_front_opts_t fo = {.nargs = 2, .args = args};
-    tl_pass_ctx_t pc = {.diag = &e->d, .verify = true};
-    return !tl_front_compile_source(&e->arena, "k.py", text, &fo, &e->d, &e->k) &&
-           !tl_pass_run_pipeline(e->k, TL_PIPELINE_CPU, &pc);
+    tl_compile_opts_t o = {.path = "k.py",
+                           .source = text,
+                           .front = {.nargs = 2, .args = args},
+                           .pipeline = TL_PIPELINE_CPU};
+    return !tl_compile(&e->arena, &o, &e->d, &e->k);
 }
 
 static void kernel_free(kern_t *e)

@@ -9,7 +9,7 @@
 
 #include "check/check.h"
 #include "cpu/cpu.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 
 static tl_status_t cpu_backend(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -48,21 +48,17 @@ static void against_reference(tl_test_t *t, const tl_check_case_t *c)
     tl_front_arg_t args[TL_CHECK_MAX_ITEMS];
     char names[TL_CHECK_MAX_ITEMS][64];
     int nargs = count(c->args);
-    for (int i = 0; i < nargs; i++) {
-        const char *eq = strchr(c->args[i], '=');
-        snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - c->args[i]), c->args[i]);
-        args[i] = (tl_front_arg_t){names[i], eq + 1};
-    }
-    tl_front_opts_t fo = {.kernel = c->kernel, .nargs = nargs, .args = args};
+    for (int i = 0; i < nargs; i++) tl_compile_arg(c->args[i], names[i], sizeof names[i], &args[i]);
+    tl_compile_opts_t o = {.path = path,
+                           .front = {.kernel = c->kernel, .nargs = nargs, .args = args},
+                           .pipeline = TL_PIPELINE_CPU};
     tl_arena_t arena;
     tl_arena_init(&arena);
     tl_diag_t d;
     tl_diag_init(&d);
     tl_kernel_t *k = NULL;
     tl_check_io_t io = {0};
-    tl_pass_ctx_t pc = {&d, NULL, NULL, true, false, false};
-    tl_status_t st = tl_front_compile(&arena, path, &fo, &d, &k);
-    if (!st) st = tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc);
+    tl_status_t st = tl_compile(&arena, &o, &d, &k);
     if (!st)
         st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, &d);
     if (!st) st = tl_check_backend_ref(NULL, k, &io, &d);

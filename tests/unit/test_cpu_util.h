@@ -11,8 +11,7 @@
 #include "../test.h"
 #include "cpu/cpu.h"
 #include "exec/exec.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 #include "rt/tensor.h"
 
 // How many elements of `got` differ from `want` (same dtype and size) in their
@@ -47,14 +46,13 @@ static inline int tl_test_count(const char *s, const char *what)
 static inline tl_kernel_t *tl_test_cpu_kernel(tl_arena_t *arena, tl_diag_t *d, const char *name,
                                               const char *src, int nargs, tl_front_arg_t *args)
 {
-    tl_front_opts_t fo = {.nargs = nargs, .args = args};
-    tl_pass_ctx_t pc = {.diag = d, .verify = true};
+    tl_compile_opts_t o = {.path = name,
+                           .source = src,
+                           .front = {.nargs = nargs, .args = args},
+                           .pipeline = TL_PIPELINE_CPU};
     tl_kernel_t *k = NULL;
     setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
-    if (tl_front_compile_source(arena, name, src, &fo, d, &k) ||
-        tl_pass_run_pipeline(k, TL_PIPELINE_CPU, &pc))
-        return NULL;
-    return k;
+    return tl_compile(arena, &o, d, &k) == TL_OK ? k : NULL;
 }
 
 // The reference executor and the cpu module (compiled with cflags; NULL:

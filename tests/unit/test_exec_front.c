@@ -3,8 +3,7 @@
 #include "../test.h"
 
 #include "exec/exec.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 
 // An expert-mode kernel: each vector core adds 1 to half of a block's rows.
 static const char *expert_src =
@@ -72,10 +71,11 @@ static tl_status_t compile(e2e_t *e, const char *src, int nargs, const tl_front_
     tl_arena_init(&e->arena);
     tl_diag_init(&e->d);
     e->x = NULL;
-    tl_front_opts_t fo = {.nargs = nargs, .args = args};
-    tl_status_t st = tl_front_compile_source(&e->arena, "k.py", src, &fo, &e->d, &e->k);
-    tl_pass_ctx_t pc = {.diag = &e->d, .verify = true};
-    if (!st) st = tl_pass_run_pipeline(e->k, TL_PIPELINE_REF, &pc);
+    tl_compile_opts_t co = {.path = "k.py",
+                            .source = src,
+                            .front = {.nargs = nargs, .args = args},
+                            .pipeline = TL_PIPELINE_REF};
+    tl_status_t st = tl_compile(&e->arena, &co, &e->d, &e->k);
     tl_exec_opts_t o = {.warn_uninit = true};
     if (!st) st = tl_exec_create(&e->x, e->k, &o, &e->d);
     return st;

@@ -5,8 +5,7 @@
 #include "../test.h"
 
 #include "exec/exec.h"
-#include "front/front.h"
-#include "pass/pass.h"
+#include "driver/compile.h"
 
 static const char *topk_src =
     "import tilelang\n"
@@ -54,9 +53,14 @@ static void run_pipeline(tl_test_t *t, tl_pipeline_t pipeline)
     tl_diag_t d;
     tl_kernel_t *k = NULL;
     tl_exec_t *x = NULL;
-    REQUIRE(compile_topk(&arena, &d, &k) == TL_OK);
-    tl_pass_ctx_t pc = {.diag = &d, .verify = true};
-    REQUIRE(tl_pass_run_pipeline(k, pipeline, &pc) == TL_OK);
+    tl_arena_init(&arena);
+    tl_diag_init(&d);
+    tl_front_arg_t args[] = {{"B", "3"}, {"N", "96"}, {"K", "32"}};
+    tl_compile_opts_t co = {.path = "k.py",
+                            .source = topk_src,
+                            .front = {.nargs = 3, .args = args},
+                            .pipeline = pipeline};
+    REQUIRE(tl_compile(&arena, &co, &d, &k) == TL_OK);
     tl_exec_opts_t o = {.warn_uninit = true};
     REQUIRE(tl_exec_create(&x, k, &o, &d) == TL_OK);
     int64_t shape[2] = {B, N};
