@@ -279,7 +279,6 @@ def compile_kernel(tilec, path, kernel, known, calls):
 CLASSES = [
     (re.compile(r"T\.shmem_\w+ is a TileLang-Ascend API tilec does not implement"), lambda m: "unimplemented: T.shmem_* (multi-card)"),
     (re.compile(r"(T\.tile\.\w+|T\.\w+) is a TileLang-Ascend (?:op|API) tilec does not implement"), lambda m: f"unimplemented: {m.group(1)}"),
-    (re.compile(r"event id \d+ is out of range"), lambda m: "event id above 7 (rejected: the field is 3 bits)"),
     (re.compile(r"defines no (?:usable )?@tilelang\.jit factory"), lambda m: "no kernel in file (driver/helper)"),
     (re.compile(r"computed by code tilec does not run"), lambda m: "runtime value (torch/numpy) needed"),
     (re.compile(r"assert"), lambda m: "factory assert failed"),

@@ -86,6 +86,7 @@ typedef tl_status_t (*tl_exec_hook_fn)(void *arg, const tl_exec_event_t *ev);
 typedef struct {
     bool warn_uninit;  // warn when a read touches scratchpad bytes never written in the block
     bool vector_first; // expert mode: schedule the vector agents before the AIC
+    bool flags_checked; // the hook reports intra-core flag misuse (no warning here)
     int max_resident;  // blocks run together for mode-0 flags / T.sync_all (default 64)
     int64_t max_steps; // stop with an error after this many statements (0: no limit)
     int64_t capacity[TL_SCOPE_COUNT]; // scratchpad bytes per scope (0: the chip model's)

@@ -38,8 +38,10 @@ typedef struct {
     tl_num_t *vals;                 // loop and let variables, by var id
     uint8_t *defined;               // which of vals hold a value
     tl_tileop_ctx_t ctx;
-    // intra-core events: set bit per (src, dst, id) and the statement that set it
-    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT];
+    // intra-core events: pending sets per (src, dst, id) (one bit on the
+    // hardware; more than one is misuse, counted so that a checker's hook can
+    // judge it) and the statement that set it
+    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_EXEC_EVENT_IDS];
     const tl_stmt_t *event_set[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_EXEC_EVENT_IDS];
     // cross-core flags: counters, and sets waiting for the other participants (per mode)
     int counter[TL_EXEC_CROSS_IDS];
@@ -173,6 +175,8 @@ void tl_exec_mem_mark(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t off,
 void tl_exec_mem_check(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t off, int64_t len,
                        const char *what);
 tl_exec_agent_t *tl_exec_mem_owner(const tl_exec_ctx_t *c, const tl_buffer_t *b);
+// Whether (st, key) has been warned about in this run; records it if not.
+bool tl_exec_warned(tl_exec_t *x, const void *st, const void *key);
 
 // --- exec_side.c: static analysis -------------------------------------------------------
 tl_status_t tl_exec_side_build(tl_exec_t *x);

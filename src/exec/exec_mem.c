@@ -324,7 +324,7 @@ void tl_exec_mem_mark(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t off,
     for (int64_t i = off; i < off + len; i++) w[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
-static bool warned(tl_exec_t *x, const void *st, const void *b)
+bool tl_exec_warned(tl_exec_t *x, const void *st, const void *b)
 {
     for (int i = 0; i < x->nwarned; i += 2)
         if (x->warned[i] == st && x->warned[i + 1] == b) return true;
@@ -350,7 +350,7 @@ void tl_exec_mem_check(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t off
     if (i == end) return;
     int64_t j = i;
     while (j < end && !(w[j >> 3] >> (j & 7) & 1)) j++;
-    if (warned(c->x, c->st, b)) return;
+    if (tl_exec_warned(c->x, c->st, b)) return;
     int64_t base = c->x->addr[b->id];
     tl_diag_warning(c->x->d, c->st ? c->st->loc : b->loc,
                     "%s on the %s reads bytes [%" PRId64 ", %" PRId64 ") of '%s' (%s) that were "

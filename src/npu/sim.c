@@ -271,7 +271,7 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
         for (int b = 0; b < SIM_NP; b++)
             for (int i = 0; i < SIM_EVENT_IDS; i++) {
                 sim_flag_t *f = &ag->flag[a][b][i];
-                sim_vc_free(s, f->clk);
+                for (int j = 0; j < f->n; j++) sim_vc_free(s, f->q[j].clk);
                 memset(f, 0, sizeof *f);
             }
     for (int i = 0; i < SIM_XIDS; i++) {
@@ -439,6 +439,7 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
     s->pto = !strcmp(target, "pto");
     tl_exec_opts_t eo = {.hook = hook,
                          .hook_arg = s,
+                         .flags_checked = true,
                          .max_resident = o.max_resident,
                          .max_steps = o.max_steps,
                          .clock = clock_of,

@@ -14,7 +14,8 @@ enum { SIM_FLOW = SIM_NP, SIM_LANES = SIM_NP + 1 }; // trace lane of the flags
 #define SIM_PIPE(i) ((tl_pipe_t)((i) + (int)TL_PIPE_S))
 
 enum {
-    SIM_EVENT_IDS = 8, // id slots per pipe pair kept (the arch's limit is checked)
+    SIM_EVENT_IDS = 8, // id slots per pipe pair: the instruction's 3-bit id field
+    SIM_FLAGQ = 4,     // sets of one intra-core flag kept pending (more: lost)
     SIM_XIDS = 16,     // cross-core flag ids kept
     SIM_XQ = 16,       // entries of a cross-core counter
     SIM_QMAX = 64,     // pipe queue ring (arch queue_depth <= this)
@@ -82,12 +83,22 @@ typedef struct {
     int n;
 } sim_xq_t;
 
+// A set of an intra-core flag not yet consumed by a wait.
 typedef struct {
-    bool on;
     int64_t time; // release time (fire + latency)
     sim_vc_t *clk;
     const tl_stmt_t *st;
     int64_t fire; // for the trace flow
+} sim_fset_t;
+
+// An intra-core flag: one bit on the hardware. Sets issued before the wait
+// of the one before them (misuse) queue up here and are resolved by time
+// when that wait is modeled: a set released before the wait cleared the bit
+// was merged into it (lost).
+typedef struct {
+    sim_fset_t q[SIM_FLAGQ];
+    int n;
+    const tl_stmt_t *lost, *lost_into; // the last set the bit swallowed, and the set it joined
 } sim_flag_t;
 
 typedef struct sim_block sim_block_t;

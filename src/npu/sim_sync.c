@@ -84,6 +84,8 @@ static const char *pname(tl_pipe_t p)
     return tl_pipe_name(p);
 }
 
+static bool first_time(tl_sim_t *s, const tl_stmt_t *st, int what);
+
 static tl_status_t check_pipe(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, tl_pipe_t p)
 {
     if (!real_pipe(p) || on_core(ag->id, p)) return TL_OK;
@@ -211,27 +213,44 @@ tl_status_t sim_sync_check(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
                       pname(src), pname(dst));
             return TL_ERR_RACE;
         }
-        if (id < 0 || id >= s->arch->event_ids || id >= SIM_EVENT_IDS) {
+        if (id < 0) {
             sim_error(s, TL_SIM_EVENT_ID, st->loc, ag,
                       "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name, pname(src),
                       pname(dst), id, s->arch->event_ids - 1);
             return TL_ERR_RACE;
         }
+        char alias[32] = "";
+        if (id >= SIM_EVENT_IDS)
+            snprintf(alias, sizeof alias, " (id %" PRId64 ")", id & (SIM_EVENT_IDS - 1));
+        if (id >= SIM_EVENT_IDS && first_time(s, st, 5))
+            tl_diag_warning(s->d, st->loc,
+                            "%s(%s, %s, %" PRId64 "): the instruction's event id field is 3 bits "
+                            "(ids 0 to 7), so the hardware uses id %" PRId64
+                            ", shared with the flags that use it",
+                            name, pname(src), pname(dst), id, id & (SIM_EVENT_IDS - 1));
+        int64_t hw = id & (SIM_EVENT_IDS - 1);
         check_pipe(s, ag, st, src);
         check_pipe(s, ag, st, dst);
-        const sim_flag_t *f = &ag->flag[SIM_PIX(src)][SIM_PIX(dst)][id];
-        if (st->sync.kind == TL_SYNC_SET_FLAG && f->on) {
+        const sim_flag_t *f = &ag->flag[SIM_PIX(src)][SIM_PIX(dst)][hw];
+        if (st->sync.kind == TL_SYNC_SET_FLAG && f->n && first_time(s, st, 4))
             sim_error(s, TL_SIM_DOUBLE_SET, st->loc, ag,
-                      "set_flag(%s, %s, %" PRId64 ") is set again before a wait_flag consumed "
-                      "the set at line %d",
-                      pname(src), pname(dst), id, f->st ? f->st->loc.line : 0);
-            return TL_ERR_RACE;
-        }
-        if (st->sync.kind == TL_SYNC_WAIT_FLAG && !f->on) {
-            sim_error(s, TL_SIM_WAIT_WITHOUT_SET, st->loc, ag,
-                      "wait_flag(%s, %s, %" PRId64 ") has no set_flag before it: the %s pipe "
-                      "would wait forever",
-                      pname(src), pname(dst), id, pname(dst));
+                      "set_flag(%s, %s, %" PRId64 ")%s is set again before a wait_flag consumed "
+                      "the set at line %d: the flag is one bit, so a wait passes at the first "
+                      "set, and this set is lost if it comes before that wait",
+                      pname(src), pname(dst), id, alias, f->q[0].st ? f->q[0].st->loc.line : 0);
+        if (st->sync.kind == TL_SYNC_WAIT_FLAG && !f->n) {
+            if (f->lost)
+                sim_error(s, TL_SIM_WAIT_WITHOUT_SET, st->loc, ag,
+                          "wait_flag(%s, %s, %" PRId64 ")%s waits forever: its set (line %d) "
+                          "came while the flag was still set by line %d, and the bit kept "
+                          "only one of them",
+                          pname(src), pname(dst), id, alias, f->lost->loc.line,
+                          f->lost_into ? f->lost_into->loc.line : 0);
+            else
+                sim_error(s, TL_SIM_WAIT_WITHOUT_SET, st->loc, ag,
+                          "wait_flag(%s, %s, %" PRId64 ")%s has no set_flag before it: the %s "
+                          "pipe would wait forever",
+                          pname(src), pname(dst), id, alias, pname(dst));
             return TL_ERR_RACE;
         }
         return TL_OK;
@@ -423,24 +442,40 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     s->syncs[kind]++;
     switch (kind) {
     case TL_SYNC_SET_FLAG: {
-        sim_flag_t *f = &ag->flag[src][dst][ev->id];
-        if (!f->clk && !(f->clk = sim_vc_new(s))) return;
-        sim_sync_carry(s, ag, src, f->clk, &f->time);
-        f->on = true;
-        f->st = st;
-        f->fire = f->time - s->arch->flag_latency;
-        if (ag->blk->traced) flag_slice(s, ag, st, ev->id, f->fire);
+        sim_flag_t *f = &ag->flag[src][dst][ev->id & (SIM_EVENT_IDS - 1)];
+        sim_fset_t e = {0};
+        if (!(e.clk = sim_vc_new(s))) return;
+        sim_sync_carry(s, ag, src, e.clk, &e.time);
+        e.st = st;
+        e.fire = e.time - s->arch->flag_latency;
+        if (ag->blk->traced) flag_slice(s, ag, st, ev->id, e.fire);
+        if (f->n < SIM_FLAGQ) {
+            f->q[f->n++] = e;
+        } else { // the bit cannot hold more: lost whatever the timing
+            f->lost = st;
+            f->lost_into = f->q[0].st;
+            sim_vc_free(s, e.clk);
+        }
         return;
     }
     case TL_SYNC_WAIT_FLAG: {
-        sim_flag_t *f = &ag->flag[src][dst][ev->id];
-        if (!f->clk) return; // out of memory at the set
-        int64_t go = wait_on(s, ag, dst, f->clk, f->time);
-        f->on = false;
+        sim_flag_t *f = &ag->flag[src][dst][ev->id & (SIM_EVENT_IDS - 1)];
+        if (!f->n) return; // out of memory at the set
+        sim_fset_t e = f->q[0];
+        memmove(f->q, f->q + 1, sizeof *f->q * (size_t)--f->n);
+        int64_t go = wait_on(s, ag, dst, e.clk, e.time);
+        // later sets released before this wait cleared the bit were merged into it
+        while (f->n && f->q[0].time <= go) {
+            f->lost = f->q[0].st;
+            f->lost_into = e.st;
+            sim_vc_free(s, f->q[0].clk);
+            memmove(f->q, f->q + 1, sizeof *f->q * (size_t)--f->n);
+        }
         if (ag->blk->traced) {
             flag_slice(s, ag, st, ev->id, go);
-            sim_trace_flow(s, ag->pid, ag->blk->base + f->fire, ag, go);
+            sim_trace_flow(s, ag->pid, ag->blk->base + e.fire, ag, go);
         }
+        sim_vc_free(s, e.clk);
         return;
     }
     case TL_SYNC_PIPE_BARRIER:
@@ -480,8 +515,8 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
             for (int j = 0; j < SIM_NP; j++)
                 for (int id = 0; id < SIM_EVENT_IDS; id++) {
                     const sim_flag_t *f = &ag->flag[i][j][id];
-                    if (!f->on || !first_time(s, f->st, 1)) continue;
-                    sim_error(s, TL_SIM_UNMATCHED_SET, f->st->loc, ag,
+                    if (!f->n || !first_time(s, f->q[0].st, 1)) continue;
+                    sim_error(s, TL_SIM_UNMATCHED_SET, f->q[0].st->loc, ag,
                               "set_flag(%s, %s, %d) is never waited for: the flag stays set "
                               "after the kernel (a later kernel's wait would pass too early)",
                               pname(SIM_PIPE(i)), pname(SIM_PIPE(j)), id);

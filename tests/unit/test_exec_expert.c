@@ -275,29 +275,35 @@ TEST(exec_cross_flag_counter_overflows_at_the_16th_pending_set)
 
 TEST(exec_intra_core_flag_misuse)
 {
+    // ids: the first and second statement's; ok: the run goes on (a warning)
     struct {
         tl_sync_kind_t first, second;
-        int64_t id;
+        int64_t id1, id2;
+        bool ok;
         const char *msg;
     } cases[] = {
-        {TL_SYNC_SET_FLAG, TL_SYNC_SET_FLAG, 0,
-         "k.py:4:5: error: set_flag(mte2, v, 0) on the AIV0 is set twice without a wait_flag in "
-         "between (first set at line 3)"},
-        {TL_SYNC_WAIT_FLAG, TL_SYNC_SET_FLAG, 1,
+        {TL_SYNC_SET_FLAG, TL_SYNC_SET_FLAG, 0, 0, true,
+         "k.py:4:5: warning: set_flag(mte2, v, 0) on the AIV0 is set twice without a wait_flag "
+         "in between (first set at line 3): the flag is one bit, what the hardware does depends "
+         "on timing (tilec sim checks it)"},
+        {TL_SYNC_WAIT_FLAG, TL_SYNC_SET_FLAG, 1, 1, false,
          "k.py:3:5: error: wait_flag(mte2, v, 1) on the AIV0 has no set_flag before it: the v "
          "pipe would wait forever"},
-        {TL_SYNC_SET_FLAG, TL_SYNC_WAIT_FLAG, 8,
-         "k.py:3:5: error: set_flag(mte2, v, 8): event ids are 0 to 7"},
+        // the id field is 3 bits: 9 is 1 (the wait of 1 takes the set of 9)
+        {TL_SYNC_SET_FLAG, TL_SYNC_WAIT_FLAG, 9, 1, true, "never waited for"},
     };
     for (size_t c = 0; c < TL_ARRAY_LEN(cases); c++) {
         kb_t b;
         kb_init(&b, "flags");
         kb_scope(&b, 2, TL_SIDE_VEC);
-        kb_sync(&b, 3, cases[c].first, TL_PIPE_MTE2, TL_PIPE_V, cases[c].id, 0);
-        kb_sync(&b, 4, cases[c].second, TL_PIPE_MTE2, TL_PIPE_V, cases[c].id, 0);
+        kb_sync(&b, 3, cases[c].first, TL_PIPE_MTE2, TL_PIPE_V, cases[c].id1, 0);
+        kb_sync(&b, 4, cases[c].second, TL_PIPE_MTE2, TL_PIPE_V, cases[c].id2, 0);
         kb_end(&b);
-        CHECK(kb_run(&b) == TL_ERR_RUNTIME);
-        CHECK_CONTAINS(kb_text(&b), cases[c].msg);
+        CHECK(kb_run(&b) == (cases[c].ok ? TL_OK : TL_ERR_RUNTIME));
+        if (cases[c].id1 == 9)
+            CHECK(!strstr(kb_text(&b), cases[c].msg)); // 9 and 1 are one flag
+        else
+            CHECK_CONTAINS(kb_text(&b), cases[c].msg);
         kb_free(&b);
     }
     // A correct pairing, barriers and a pipe check.

@@ -5,6 +5,7 @@
 //   # expect: benign WAW GM mte3@store mte3@store
 //   # expect: error double_set @second
 //   # expect: nothing                          (a correct kernel: no finding)
+//   # expect: warning @set                     (a warning at that line; others allowed)
 // The reported findings must be exactly the expected ones, and the run's
 // status must say so (TL_ERR_RACE, or TL_OK with nothing or benign races only).
 #include "../test.h"
@@ -107,6 +108,18 @@ static bool contains(char items[][128], int n, const char *s)
     return false;
 }
 
+// Is there a warning at `line` in the diagnostics ("FILE:LINE:COL: warning:")?
+static bool warned_at(const char *text, const char *line)
+{
+    char key[32];
+    snprintf(key, sizeof key, ":%s:", line);
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        const char *eol = strchr(p, '\n'), *w = strstr(p, ": warning:");
+        if (w && (!eol || w < eol)) return true;
+    }
+    return false;
+}
+
 static void racy_file(tl_test_t *t, void *arg)
 {
     const char *path = arg;
@@ -123,7 +136,11 @@ static void racy_file(tl_test_t *t, void *arg)
         const tl_sim_report_t *r = tl_sim_report(e.s);
         int ngot = reported(r, got);
         for (int i = 0; i < nwant; i++)
-            if (!contains(got, ngot, want[i]))
+            if (!strncmp(want[i], "warning ", 8)) {
+                if (!warned_at(tl_diag_text(&e.d), want[i] + 8))
+                    tl_test_fail(t, __FILE__, __LINE__, "expected a warning at line %s:\n%s",
+                                 want[i] + 8, tl_diag_text(&e.d));
+            } else if (!contains(got, ngot, want[i]))
                 tl_test_fail(t, __FILE__, __LINE__, "expected '%s', not reported:\n%s", want[i],
                              tl_diag_text(&e.d));
         for (int i = 0; i < ngot; i++)
