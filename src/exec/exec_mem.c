@@ -60,7 +60,7 @@ tl_status_t tl_exec_mem_layout(tl_exec_t *x)
     const tl_kernel_t *k = x->k;
     for (int s = 0; s < TL_SCOPE_COUNT; s++) {
         x->cap[s] = x->opts.capacity[s] > 0 ? x->opts.capacity[s]
-                                            : tl_arch_usable(tl_arch_default(), (tl_scope_t)s);
+                                            : tl_arch_physical(tl_arch_default(), (tl_scope_t)s);
         x->extent[s] = 0;
     }
     if (k->threads > 1 && x->opts.capacity[TL_SCOPE_UB] <= 0)

@@ -377,14 +377,14 @@ static void check_buffers(tl_sim_t *s)
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];
         s->addr[i] = tl_exec_buffer_addr(s->x, b);
-        int64_t cap = tl_arch_usable(s->arch, b->scope);
+        int64_t cap = tl_arch_physical(s->arch, b->scope);
         if (!cap) continue;
         int64_t end = s->addr[i] + tl_buffer_bytes(b);
         s->report.scratch_peak[b->scope] = TL_MAX(s->report.scratch_peak[b->scope], end);
         if (end > cap)
             sim_error(s, TL_SIM_OVERFLOW, b->loc, NULL,
                       "%s overflow: '%s' (%" PRId64 " B at %" PRId64 ") ends at %" PRId64
-                      ", %" PRId64 " B past the %" PRId64 " B the kernel can use",
+                      ", %" PRId64 " B past the %" PRId64 " B of the hardware",
                       tl_scope_name(b->scope), b->name, tl_buffer_bytes(b), s->addr[i], end,
                       end - cap, cap);
         int al = tl_arch_align(s->arch, b->scope);

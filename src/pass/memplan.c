@@ -4,7 +4,7 @@
 //           core (runs after the passes that move, copy or version statements)
 // ensures:  buf->addr >= 0 for every L1/L0A/L0B/L0C/UB buffer, aligned to its
 //           scope (32 B for UB and L1, 512 B for L0A/L0B, 64 B for L0C), sizes
-//           rounded up to that alignment, inside the scope's capacity; two
+//           rounded up to that alignment, inside the scope's hardware size; two
 //           buffers overlap only when their lifetimes are disjoint; pinned
 //           buffers (T.annotate_address) keep their address and nothing else is
 //           placed over them; a kernel that does not fit is an error that names
@@ -24,10 +24,14 @@
 //   off: buffers one after another in declaration order, as upstream and the
 //        executor do; the same capacity diagnostics, with the planned peak as a
 //        hint.
-// Capacities and alignments are the chip model's (target/arch.h, A2): the
-// usable bytes UB 196352, L1 524032, L0A/L0B 65536, L0C 131072; a developer
-// kernel with T.Kernel(threads=k) before the vector split runs its vector side
-// as one lane with k times the UB, as the executor does (exec_mem.c).
+// Capacities and alignments are the chip model's (target/arch.h, A2): a plan
+// stays within what upstream's build claims (UB 196352, L1 524032, L0A/L0B
+// 65536, L0C 131072) when it can; past that, within the hardware's bytes (UB
+// 196608, L1 524288), it is a warning naming the buffers in the runtime's
+// reserve (upstream's planner only logs it and its elementwise_add.py uses the
+// whole UB); past the hardware an error. A developer kernel with
+// T.Kernel(threads=k) before the vector split runs its vector side as one lane
+// with k times the UB, as the executor does (exec_mem.c).
 #include "pass/pass.h"
 
 #include "pass/access.h"
@@ -52,6 +56,12 @@ int64_t tl_memplan_capacity(const tl_kernel_t *k, tl_scope_t s)
     return s == TL_SCOPE_UB && k->threads > 1 ? cap * k->threads : cap;
 }
 
+int64_t tl_memplan_limit(const tl_kernel_t *k, tl_scope_t s)
+{
+    int64_t cap = tl_arch_physical(tl_arch_default(), s);
+    return s == TL_SCOPE_UB && k->threads > 1 ? cap * k->threads : cap;
+}
+
 typedef struct {
     tl_buffer_t *b;
     int64_t size; // rounded up to the alignment
@@ -73,7 +83,8 @@ typedef struct {
     tl_live_t live;
     unsigned *pipes; // per buffer id
     tl_scope_t scope;
-    int64_t cap, align;
+    int64_t cap, align; // cap: the hardware's bytes
+    int64_t claim;      // what upstream's build claims (tl_memplan_capacity)
     item_t *items;
     int n;
     bool soft;     // reference pipeline: a plan that does not fit is a warning
@@ -252,7 +263,7 @@ static void note_plan(plan_t *p, int64_t one_pipe_need, const char *how)
     tl_buf_printf(&p->note,
                   "%s: without sharing addresses across pipes the buffers need %" PRId64
                   " B, more than the %" PRId64 " B of %s;",
-                  how, one_pipe_need, p->cap, sn);
+                  how, one_pipe_need, p->claim, sn);
     int shown = 0, pairs = 0;
     for (int i = 0; i < p->n; i++)
         for (int j = 0; j < p->n; j++) {
@@ -430,11 +441,66 @@ static tl_status_t check_pins(plan_t *p)
     return TL_OK;
 }
 
+// The buffers past what upstream's build claims of the scope, inside the
+// hardware's bytes: a warning (upstream's planner only logs it, and its
+// elementwise_add.py fills the whole UB and runs), naming them.
+static void warn_claim(plan_t *p)
+{
+    int64_t top = 0;
+    const item_t *last = NULL;
+    for (int i = 0; i < p->n; i++) {
+        const item_t *it = &p->items[i];
+        if (it->b->addr >= 0 && it->b->addr + it->size > top)
+            top = it->b->addr + it->size, last = it;
+    }
+    if (top <= p->claim || !last) return;
+    tl_buf_t list;
+    tl_buf_init(&list);
+    for (int i = 0; i < p->n; i++) {
+        const item_t *it = &p->items[i];
+        if (it->b->addr < 0 || it->b->addr + it->size <= p->claim) continue;
+        if (list.len) tl_buf_puts(&list, ", ");
+        describe(&list, it);
+        tl_buf_printf(&list, " at %" PRId64, it->b->addr);
+    }
+    const char *sn = tl_scope_name(p->scope);
+    tl_diag_warning(p->ctx->diag, last->b->loc,
+                    "%s: the buffers reach byte %" PRId64 ", %" PRId64 " B past the %" PRId64
+                    " B that upstream's Ascend C build claims for them (the runtime keeps the rest "
+                    "of the %" PRId64 " B of %s); it runs on the device, but nothing else may use "
+                    "those bytes: %s",
+                    sn, top, top - p->claim, p->claim, p->cap, sn, tl_buf_cstr(&list));
+    tl_buf_free(&list);
+}
+
+// Places the items below cap: the plan that shares addresses only between
+// buffers of one pipe when it fits (one_pipe: the bytes it needs), else
+// sharing across pipes where needed, else freely (in order of first use, then
+// largest first). Returns the item that does not fit (NULL: all placed) and
+// in *how which plan was taken.
+static item_t *place(plan_t *p, int64_t *ranges, int64_t one_pipe, int64_t cap, const char **how)
+{
+    *how = NULL;
+    if (one_pipe <= cap) return scan(p, ranges, SHARE_ONE_PIPE, cap);
+    *how = "shared across pipes where needed";
+    if (!scan(p, ranges, SHARE_IF_NEEDED, cap)) return NULL;
+    *how = "shared by lifetime alone";
+    item_t *failed = scan(p, ranges, SHARE_ANY, cap);
+    if (!failed) return NULL;
+    const tl_buffer_t *first = failed->b; // the sort below moves the items
+    qsort(p->items, (size_t)p->n, sizeof *p->items, by_size);
+    item_t *again = scan(p, ranges, SHARE_ANY, cap);
+    for (int i = 0; again && i < p->n; i++)
+        if (p->items[i].b == first && p->items[i].size >= again->size) again = &p->items[i];
+    return again;
+}
+
 static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
 {
     tl_kernel_t *k = p->k;
     p->scope = s;
-    p->cap = tl_memplan_capacity(k, s);
+    p->cap = tl_memplan_limit(k, s);
+    p->claim = tl_memplan_capacity(k, s);
     p->align = tl_memplan_align(s);
     p->n = 0;
     for (int i = 0; i < k->buffers.len; i++) {
@@ -448,7 +514,10 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
     if (!p->n) return TL_OK;
     tl_status_t st = check_pins(p);
     if (st != TL_OK) return st;
-    if (!k->config.memory_planning) return bump(p);
+    if (!k->config.memory_planning) {
+        if ((st = bump(p)) == TL_OK) warn_claim(p);
+        return st;
+    }
     int64_t *ranges = malloc(sizeof *ranges * 2 * (size_t)p->n);
     if (!ranges) return tl_diag_fail(p->ctx->diag, TL_ERR_NOMEM, "out of memory");
     qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
@@ -456,22 +525,18 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
     // (lowest-address placement does not depend on the capacity).
     scan(p, ranges, SHARE_ONE_PIPE, INT64_MAX / 4);
     int64_t one_pipe = extent(p);
-    if (one_pipe <= p->cap) {
-        note_plan(p, one_pipe, NULL);
-    } else if (!scan(p, ranges, SHARE_IF_NEEDED, p->cap)) {
-        note_plan(p, one_pipe, "shared across pipes where needed");
-    } else {
-        item_t *failed = scan(p, ranges, SHARE_ANY, p->cap);
-        if (failed) {
-            const tl_buffer_t *first = failed->b; // the sort below moves the items
-            qsort(p->items, (size_t)p->n, sizeof *p->items, by_size);
-            item_t *again = scan(p, ranges, SHARE_ANY, p->cap);
-            for (int i = 0; again && i < p->n; i++)
-                if (p->items[i].b == first && p->items[i].size >= again->size) again = &p->items[i];
-            if (again) st = over_capacity(p, again);
-        }
-        if (st == TL_OK) note_plan(p, one_pipe, "shared by lifetime alone");
+    // within upstream's claim when that fits, else within the hardware (a warning)
+    const char *how;
+    item_t *failed = place(p, ranges, one_pipe, p->claim, &how);
+    if (failed && p->cap > p->claim) {
+        qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
+        failed = place(p, ranges, one_pipe, p->cap, &how);
+        if (!failed) warn_claim(p);
     }
+    if (failed)
+        st = over_capacity(p, failed);
+    else
+        note_plan(p, one_pipe, how);
     free(ranges);
     return st;
 }

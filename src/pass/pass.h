@@ -71,6 +71,10 @@ tl_status_t tl_pass_memplan_ref(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // Alignment (bytes) of buffer addresses and sizes in scope s, and the scope's
 // capacity for kernel k.
 int64_t tl_memplan_align(tl_scope_t s);
+// What upstream's build claims of a scope (tilec's own choices stay within it)
+// and the hardware's size (the planner's limit); UB times `threads` for a
+// developer kernel before the vector split.
 int64_t tl_memplan_capacity(const tl_kernel_t *k, tl_scope_t s);
+int64_t tl_memplan_limit(const tl_kernel_t *k, tl_scope_t s);
 
 #endif

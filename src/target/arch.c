@@ -38,7 +38,10 @@ static const tl_arch_t arch_a2 = {
             .usable = 131072,          // the whole L0C: no reserve known
             .align = 64},              // row 15, D
     .ub = {.bytes = 196608,            // row 10, D: ini
-           .usable = 196352,           // 192 KiB - 256 B runtime reserve (§2.1), E
+           .usable = 196352,           // codegen ASCEND_A2A3_UB_SIZE, the InitBuffer
+                                       // claim (192 KiB - 256 B, §2.1), C; past it a
+                                       // warning: upstream's elementwise_add.py uses
+                                       // all 196608 B and runs
            .align = 32},               // row 13, D: 2201 spec
     .bt = {.bytes = 1024,              // row 11, D: ini bt_size
            .usable = 1024,             // not placed by tilec
@@ -169,6 +172,12 @@ int64_t tl_arch_usable(const tl_arch_t *a, tl_scope_t s)
 {
     const tl_scratchpad_t *p = tl_arch_scratchpad(a, s);
     return p ? p->usable : 0;
+}
+
+int64_t tl_arch_physical(const tl_arch_t *a, tl_scope_t s)
+{
+    const tl_scratchpad_t *p = tl_arch_scratchpad(a, s);
+    return p ? p->bytes : 0;
 }
 
 int tl_arch_align(const tl_arch_t *a, tl_scope_t s)

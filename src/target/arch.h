@@ -83,10 +83,15 @@ const tl_arch_t *tl_arch_default(void);
 // The scratchpad of an on-chip scope (L1, L0A, L0B, L0C, UB); NULL for GM and
 // the scopes scope_infer has not resolved.
 const tl_scratchpad_t *tl_arch_scratchpad(const tl_arch_t *a, tl_scope_t s);
-// Its usable bytes (what memory planning, the executor and the simulator's
-// overflow check allow; 0 without a scratchpad) and its operand alignment (1
-// without one).
+// Its usable bytes: what upstream's Ascend C build claims for its buffers
+// (pipe.InitBuffer of one TBuf per scope), which tilec's own choices stay in
+// and past which memory planning warns; 0 without a scratchpad.
 int64_t tl_arch_usable(const tl_arch_t *a, tl_scope_t s);
+// Its hardware bytes: the limit of memory planning, the executor and the
+// simulator's overflow check (the runtime's reserve between the two is a
+// warning: upstream's own kernels use it and run); 0 without a scratchpad.
+// Its operand alignment: 1 without one.
+int64_t tl_arch_physical(const tl_arch_t *a, tl_scope_t s);
 int tl_arch_align(const tl_arch_t *a, tl_scope_t s);
 // Whether back-to-back mmads into one L0C tile of m x n elements are
 // interlocked by the hardware (no PIPE_M barrier needed between them).

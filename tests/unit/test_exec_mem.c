@@ -208,7 +208,7 @@ TEST(exec_scratchpad_overflow_names_scope_buffers_and_bytes_over)
     c->loc = kb_loc(&b, 9);
     CHECK(kb_exec(&b, NULL) == TL_ERR_RUNTIME);
     CHECK_CONTAINS(kb_text(&b), "k.py:9:5: error: UB overflow: 'c_ub' (72000 B at 125536) does "
-                                "not fit in 196352 B, 1184 B over; placed before it: 'a_ub' "
+                                "not fit in 196608 B, 928 B over; placed before it: 'a_ub' "
                                 "65536 B at 0, 'b_ub' 60000 B at 65536");
     CHECK(b.x == NULL);
     kb_free(&b);

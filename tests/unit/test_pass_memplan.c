@@ -433,8 +433,8 @@ TEST(memplan_bump_placement_when_off)
 
 TEST(memplan_over_capacity_names_the_live_buffers)
 {
-    // big1 and big2 (96 KiB each) are live together with small: 196640 B, 288
-    // over; early is dead by then and is not listed.
+    // big1 and big2 (96 KiB each) are live together with small: 196640 B, 32
+    // over the 196608 B of the hardware; early is dead by then and is not listed.
     pk_spec_t s = {.src = VEC_KERNEL("            early = T.alloc_ub((16, 64), 'float32')\n"
                                      "            big1 = T.alloc_ub((384, 64), 'float32')\n"
                                      "            big2 = T.alloc_ub((384, 64), 'float32')\n"
@@ -451,7 +451,7 @@ TEST(memplan_over_capacity_names_the_live_buffers)
     CHECK(pk_compile(&p, &s, plan_only) == TL_ERR_COMPILE);
     const char *text = tl_diag_text(&p.d);
     CHECK_CONTAINS(text, "k.py:13:20: error: UB over capacity: the buffers live together need "
-                         "196640 B, 288 B more than the 196352 B of UB; live at the peak: 'big1' "
+                         "196640 B, 32 B more than the 196608 B of UB; live at the peak: 'big1' "
                          "(float32[384, 64]) 98304 B, 'big2' (float32[384, 64]) 98304 B, 'small' "
                          "(float32[8]) 32 B");
     CHECK_CONTAINS(text, "k.py:20:17: note: the UB peak is at this statement");
@@ -463,6 +463,48 @@ TEST(memplan_over_capacity_names_the_live_buffers)
         CHECK_CONTAINS(tl_diag_text(&p.d), "warning: UB over capacity");
         CHECK_EQ(addr(&p, "big1"), -1);
     }
+    pk_free(&p);
+}
+
+// Past the 196352 B upstream's build claims of UB but inside the 196608 B of
+// the hardware: a warning naming the buffers in the reserve, planned or not
+// (upstream's elementwise_add.py: three 64 KiB tiles, planning off).
+TEST(memplan_runtime_reserve_is_a_warning)
+{
+    pk_spec_t s = {.src = VEC_KERNEL("            a = T.alloc_ub((256, 64), 'float32')\n"
+                                     "            b = T.alloc_ub((256, 64), 'float32')\n"
+                                     "            c = T.alloc_ub((256, 64), 'float32')\n",
+                                     "                T.tile.fill(a, 0.0)\n"
+                                     "                T.tile.fill(b, 1.0)\n"
+                                     "                T.tile.add(c, a, b)\n"
+                                     "                T.copy(c[0:16, :], Y[r0, 0])\n")};
+    for (int planning = 0; planning < 2; planning++) {
+        s.configs[0] = planning ? NULL : "TL_ASCEND_MEMORY_PLANNING=False";
+        pk_t p;
+        if (compile_ok(t, &p, &s, plan_only)) {
+            CHECK_EQ(addr(&p, "c"), 131072);
+            CHECK_CONTAINS(tl_diag_text(&p.d),
+                           "k.py:13:17: warning: UB: the buffers reach byte 196608, 256 B past the "
+                           "196352 B that upstream's Ascend C build claims for them");
+            CHECK_CONTAINS(tl_diag_text(&p.d), "'c' (float32[256, 64]) 65536 B at 131072");
+        }
+        pk_free(&p);
+    }
+    // 32 B more is past the hardware: an error
+    s.src = VEC_KERNEL("            a = T.alloc_ub((256, 64), 'float32')\n"
+                       "            b = T.alloc_ub((256, 64), 'float32')\n"
+                       "            c = T.alloc_ub((256, 64), 'float32')\n"
+                       "            d = T.alloc_ub((8,), 'float32')\n",
+                       "                T.tile.fill(a, 0.0)\n"
+                       "                T.tile.fill(b, 1.0)\n"
+                       "                T.tile.fill(d, 1.0)\n"
+                       "                T.tile.add(c, a, b)\n"
+                       "                T.copy(c[0:16, :], Y[r0, 0])\n"
+                       "                T.copy(d, Z[r0, 0:8])\n");
+    s.configs[0] = NULL;
+    pk_t p;
+    CHECK(pk_compile(&p, &s, plan_only) == TL_ERR_COMPILE);
+    CHECK_CONTAINS(tl_diag_text(&p.d), "32 B more than the 196608 B of UB");
     pk_free(&p);
 }
 
