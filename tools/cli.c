@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "target/arch.h"
+
 static bool split_kv(const char *opt, const char *s, tl_front_arg_t *out)
 {
     const char *eq = strchr(s, '=');
@@ -25,11 +27,20 @@ static bool split_kv(const char *opt, const char *s, tl_front_arg_t *out)
     return true;
 }
 
+void cli_set_chip(cli_opts_t *o, const char *arch)
+{
+    const tl_arch_t *a = tl_arch_get(arch ? arch : "a2");
+    if (!a) return;
+    o->chip = (tl_front_chip_t){a->soc, a->num_aic, a->num_aiv};
+    o->front.chip = &o->chip;
+}
+
 bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const char *opt))
 {
     memset(o, 0, sizeof *o);
     o->front.args = o->args;
     o->front.pass_configs = o->pass_configs;
+    cli_set_chip(o, NULL);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;

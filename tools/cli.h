@@ -14,6 +14,7 @@ typedef struct {
     tl_front_opts_t front;
     tl_front_arg_t args[CLI_MAX_ITEMS];
     tl_front_arg_t pass_configs[CLI_MAX_ITEMS];
+    tl_front_chip_t chip; // what torch.npu.get_device_properties() gives the file
     // options beyond kernel selection; each subcommand reads what it needs
     const char *dump_after;
     const char *emit;
@@ -25,6 +26,8 @@ typedef struct {
 // unknown options (with their values, when `takes_value` says so) are kept in
 // rest[] for the subcommand. Returns false after printing a usage error.
 bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const char *opt));
+// The chip driver code sees (torch.npu): `arch` of the arch table, NULL for the default.
+void cli_set_chip(cli_opts_t *o, const char *arch);
 // Compiles the selected kernel through the compile driver, with the passes
 // `how` says (its path and front fields are taken from o); prints the
 // diagnostics to stderr and clears them. NULL on error.

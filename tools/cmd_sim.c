@@ -137,6 +137,7 @@ static int sim_main(int argc, char **argv)
         return 2;
     }
     sc.sim.trace = sc.trace != NULL;
+    cli_set_chip(&o, sc.sim.arch); // torch.npu in the file describes the simulated chip
 
     tl_arena_t arena;
     tl_arena_init(&arena);

@@ -11,6 +11,7 @@
 #include "base/dtype.h"
 #include "cpu/cpu.h"
 #include "exec/exec.h"
+#include "target/arch.h"
 #include "npu/sim.h"
 #include "driver/compile.h"
 #include "rt/tensor.h"
@@ -32,6 +33,7 @@ struct tilec_kernel {
     tl_arena_t arena[1 + NTARGETS]; // [0] the front-end IR, then one per target
     tl_kernel_t *ir[1 + NTARGETS];
     tl_sim_opts_t sim; // TILEC_TARGET_SIM launches (sim.arch owned)
+    tl_front_chip_t chip; // torch.npu in the file: the default arch's chip (compiled once)
 };
 
 const char *tilec_version(void)
@@ -151,6 +153,9 @@ static tilec_status_t compile(tilec_context_t *ctx, const char *path, const char
     k->path = strdup(path);
     k->source = source ? strdup(source) : NULL;
     for (int i = 0; i <= NTARGETS; i++) tl_arena_init(&k->arena[i]);
+    const tl_arch_t *arch = tl_arch_get("a2");
+    k->chip = (tl_front_chip_t){arch->soc, arch->num_aic, arch->num_aiv};
+    k->opts.chip = &k->chip;
     if (opts) {
         k->opts.kernel = opts->kernel ? strdup(opts->kernel) : NULL;
         k->opts.out_idx = opts->out_idx ? strdup(opts->out_idx) : NULL;

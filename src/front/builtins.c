@@ -38,6 +38,7 @@ static tl_value_t *b_range(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *r = tl_value_new(ev->arena, TL_V_RANGE);
     r->range.loop = TL_LOOP_SERIAL;
     r->range.ndim = 1;
+    r->range.builtin = true;
     if (c->nargs == 1) {
         r->range.start = tl_value_int(ev->arena, 0);
         r->range.stop = c->args[0];
@@ -71,6 +72,11 @@ static tl_value_t *minmax(tl_eval_t *ev, tl_call_t *c, bool is_max)
     tl_value_t *best = items[0];
     for (int i = 1; i < n; i++) {
         tl_value_t *x = items[i];
+        bool opaque = best->kind == TL_V_OPAQUE || x->kind == TL_V_OPAQUE;
+        if (opaque && best->kind != TL_V_EXPR && x->kind != TL_V_EXPR) {
+            best = best->kind == TL_V_OPAQUE ? best : x; // max(torch value, 257): unknown
+            continue;
+        }
         if (best->kind == TL_V_EXPR || x->kind == TL_V_EXPR) {
             tl_kernel_t *k = tl_eval_ir(ev);
             tl_expr_t *a = tl_value_to_expr(ev, best, c->loc, -1), *b = tl_value_to_expr(ev, x, c->loc, -1);
@@ -105,6 +111,7 @@ static tl_value_t *b_abs(tl_eval_t *ev, tl_call_t *c)
     if (v->kind == TL_V_FLOAT) return tl_value_float(ev->arena, fabs(v->f));
     if (v->kind == TL_V_EXPR)
         return tl_value_expr(ev->arena, tl_ir_un(tl_eval_ir(ev), TL_UN_ABS, v->expr, c->loc));
+    if (v->kind == TL_V_OPAQUE) return v;
     return tl_eval_fail(ev, c->loc, "bad operand type for abs(): '%s'", tl_value_type_name(v));
 }
 
@@ -130,7 +137,7 @@ static tl_value_t *b_int(tl_eval_t *ev, tl_call_t *c)
         if (tl_ir_is_const_int(v->expr, &k)) return tl_value_int(ev->arena, k);
         return tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_I32, v->expr, c->loc));
     }
-    case TL_V_OPAQUE:
+    case TL_V_OPAQUE: return v; // int(x.max().item()): unknown until a kernel needs it
     case TL_V_ERROR: tl_value_to_expr(ev, v, c->loc, -1); return NULL; // says why
     default: return tl_eval_fail(ev, c->loc, "int() cannot convert '%s'", tl_value_type_name(v));
     }
@@ -155,7 +162,8 @@ static tl_value_t *b_float(tl_eval_t *ev, tl_call_t *c)
         if (v->expr->kind == TL_EX_FLOAT) return tl_value_float(ev->arena, v->expr->f);
         return tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_F32, v->expr, c->loc));
     }
-    if (v->kind == TL_V_OPAQUE || v->kind == TL_V_ERROR) {
+    if (v->kind == TL_V_OPAQUE) return v;
+    if (v->kind == TL_V_ERROR) {
         tl_value_to_expr(ev, v, c->loc, -1); // says why
         return NULL;
     }
@@ -198,6 +206,7 @@ static tl_value_t *b_round(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *v = need(ev, c, 0, "round");
     if (!v) return NULL;
+    if (v->kind == TL_V_OPAQUE) return v;
     double x;
     if (!tl_value_to_double(ev, v, c->loc, "round()'s argument", &x)) return NULL;
     tl_value_t *nd = tl_call_arg(c, 1, "ndigits");
@@ -343,6 +352,10 @@ static tl_value_t *b_sorted(tl_eval_t *ev, tl_call_t *c)
         for (int j = i; j > 0; j--) {
             tl_value_t *lt = tl_eval_binop(ev, TL_BIN_LT, l->seq.items[j], l->seq.items[j - 1], c->loc);
             if (!lt) return NULL;
+            if (lt->kind != TL_V_BOOL)
+                return tl_eval_fail(ev, c->loc,
+                                    "sorted() needs values known at compile time, got %s",
+                                    tl_value_type_name(lt));
             if (!lt->b) break;
             tl_value_t *t = l->seq.items[j];
             l->seq.items[j] = l->seq.items[j - 1];
@@ -456,6 +469,8 @@ static bool arg_double(tl_eval_t *ev, tl_call_t *c, int i, const char *fname, do
     static tl_value_t *m_##NAME(tl_eval_t *ev, tl_call_t *c)                                       \
     {                                                                                              \
         double x;                                                                                  \
+        tl_value_t *a0_ = tl_call_arg(c, 0, NULL);                                                 \
+        if (a0_ && a0_->kind == TL_V_OPAQUE) return a0_; /* math.ceil(torch value): unknown */     \
         if (!arg_double(ev, c, 0, #NAME, &x)) return NULL;                                         \
         double r = (EXPR);                                                                         \
         if (INT_RESULT) {                                                                          \

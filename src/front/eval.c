@@ -612,11 +612,17 @@ static bool bind_params(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c, tl_env_t *e
             continue;
         }
         const tl_loc_t *dl = &def->loc;
-        if (c->loc.src == dl->src && c->loc.line == dl->line && c->loc.col == dl->col)
+        if (c->loc.src == dl->src && c->loc.line == dl->line && c->loc.col == dl->col) {
             tl_eval_fail(ev, p->loc, "%s() missing required argument '%s': it has no default and the file "
                                      "never calls '%s' with compile-time values; give it with -a %s=VALUE",
                          fname, p->param.name, fname, p->param.name);
-        else
+            if (ev->dropped_why) // the driver code that might have called it stopped early
+                tl_diag_note(
+                    ev->diag, ev->dropped_at,
+                    "the file's driver code stopped here while tilec loaded it (%s), so a call "
+                    "after this point did not run",
+                    ev->dropped_why);
+        } else
             tl_eval_fail(ev, c->loc, "%s() missing required argument '%s'", fname, p->param.name);
         return false;
     }
@@ -653,6 +659,7 @@ static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
     tl_frame_t fr = {0};
     fr.env = tl_env_new(ev, fn->func.closure);
     fr.dir = fn->func.module_dir;
+    fr.traced = fn->func.is_macro;
     if (ev->deferring && !fn->func.first_call) fn->func.first_call = tl_call_copy(ev, c);
     if (!bind_params(ev, fn, c, fr.env)) return NULL;
     ev->call_depth++;

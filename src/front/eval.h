@@ -47,9 +47,19 @@ struct tl_eval {
     int jit_depth;          // factories instantiated inside each other
     const tl_value_t *noted_fn; // last "in the call of" note (repeats of a recursion are left out)
     tl_loc_t noted_loc;
+    // The chip torch.npu.get_device_properties() describes (tl_front_opts_t.chip).
+    const char *chip_name;
+    int cube_cores, vector_cores;
+    // The first driver statement that failed while the file loaded (tolerated, see
+    // eval_stmt.c): named when a factory then finds no call that gives its arguments.
+    const char *dropped_why;
+    tl_loc_t dropped_at, dropped_stmt;
 };
 
 void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d);
+// Records the first driver statement that failed while a file loaded (tolerated);
+// `where` is the error's location, `stmt` the statement's.
+void tl_eval_note_dropped(tl_eval_t *ev, const char *why, tl_loc_t where, tl_loc_t stmt);
 
 // Reports an error and returns NULL (for `return tl_eval_fail(...)` in value code).
 tl_value_t *tl_eval_fail(tl_eval_t *ev, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
@@ -130,6 +140,7 @@ typedef struct tl_frame {
     const char *dir;   // directory of the file being evaluated (for imports)
     tl_value_t *module_ns; // the module value the globals belong to
     bool module_level; // top-level statements of a file (errors poison names)
+    bool traced;       // a @T.prim_func body or a @T.macro: `for ... in range()` is an IR loop
     tl_loc_t ret_loc;  // the last `return` executed (for "return in a kernel loop")
 } tl_frame_t;
 

@@ -265,6 +265,18 @@ static tl_value_t *m_dict_get(tl_eval_t *ev, tl_call_t *c)
     return v ? v : d ? d : tl_value_none();
 }
 
+// d.setdefault(k, default=None): d[k], after setting it to default if absent.
+static tl_value_t *m_dict_setdefault(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *k = tl_call_arg(c, 0, NULL), *d = tl_call_arg(c, 1, NULL);
+    if (!k) return tl_eval_fail(ev, c->loc, "setdefault() needs a key");
+    tl_value_t *v = tl_value_dict_get(self_of(c), k);
+    if (v) return v;
+    v = d ? d : tl_value_none();
+    tl_value_dict_set(ev->arena, self_of(c), k, v);
+    return v;
+}
+
 static tl_value_t *dict_view(tl_eval_t *ev, tl_call_t *c, int which)
 {
     tl_value_t *d = self_of(c), *l = tl_value_list(ev->arena, 0, NULL);
@@ -313,18 +325,30 @@ typedef struct {
 } method_t;
 
 static const method_t methods[] = {
-    {TL_V_STR, "upper", m_str_upper},         {TL_V_STR, "lower", m_str_lower},
-    {TL_V_STR, "startswith", m_str_startswith}, {TL_V_STR, "endswith", m_str_endswith},
-    {TL_V_STR, "join", m_str_join},           {TL_V_STR, "format", m_str_format},
-    {TL_V_STR, "replace", m_str_replace},     {TL_V_STR, "split", m_str_split},
-    {TL_V_STR, "strip", m_str_strip},         {TL_V_STR, "lstrip", m_str_lstrip},
-    {TL_V_STR, "rstrip", m_str_rstrip},       {TL_V_LIST, "append", m_list_append},
-    {TL_V_LIST, "extend", m_list_extend},     {TL_V_LIST, "pop", m_list_pop},
-    {TL_V_LIST, "index", m_seq_index},        {TL_V_TUPLE, "index", m_seq_index},
-    {TL_V_LIST, "count", m_seq_count},        {TL_V_TUPLE, "count", m_seq_count},
-    {TL_V_DICT, "get", m_dict_get},           {TL_V_DICT, "keys", m_dict_keys},
-    {TL_V_DICT, "values", m_dict_values},     {TL_V_DICT, "items", m_dict_items},
+    {TL_V_STR, "upper", m_str_upper},
+    {TL_V_STR, "lower", m_str_lower},
+    {TL_V_STR, "startswith", m_str_startswith},
+    {TL_V_STR, "endswith", m_str_endswith},
+    {TL_V_STR, "join", m_str_join},
+    {TL_V_STR, "format", m_str_format},
+    {TL_V_STR, "replace", m_str_replace},
+    {TL_V_STR, "split", m_str_split},
+    {TL_V_STR, "strip", m_str_strip},
+    {TL_V_STR, "lstrip", m_str_lstrip},
+    {TL_V_STR, "rstrip", m_str_rstrip},
+    {TL_V_LIST, "append", m_list_append},
+    {TL_V_LIST, "extend", m_list_extend},
+    {TL_V_LIST, "pop", m_list_pop},
+    {TL_V_LIST, "index", m_seq_index},
+    {TL_V_TUPLE, "index", m_seq_index},
+    {TL_V_LIST, "count", m_seq_count},
+    {TL_V_TUPLE, "count", m_seq_count},
+    {TL_V_DICT, "get", m_dict_get},
+    {TL_V_DICT, "keys", m_dict_keys},
+    {TL_V_DICT, "values", m_dict_values},
+    {TL_V_DICT, "items", m_dict_items},
     {TL_V_DICT, "update", m_dict_update},
+    {TL_V_DICT, "setdefault", m_dict_setdefault},
 };
 
 // Edit distance, capped (names are short).
@@ -375,6 +399,10 @@ static tl_value_t *buffer_attr(tl_eval_t *ev, tl_value_t *obj, const char *name,
     if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(b->dtype));
     if (!strcmp(name, "name")) return tl_value_str(ev->arena, b->name);
     if (!strcmp(name, "scope")) return tl_value_str(ev->arena, tl_scope_name(b->scope));
+    // buf.access_ptr("r"): a raw pointer, only meaningful to T.call_extern (which
+    // tilec reports); a callable opaque value so the call itself gets that error.
+    if (!strcmp(name, "access_ptr"))
+        return tl_value_opaque(ev->arena, tl_arena_printf(ev->arena, "%s.access_ptr", b->name));
     return tl_eval_fail(ev, loc, "buffer '%s' has no attribute '%s'", b->name, name);
 }
 

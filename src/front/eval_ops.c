@@ -313,8 +313,10 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
         return type_error(ev, op, a, b, loc);
     }
     if (a->kind == TL_V_OPAQUE || b->kind == TL_V_OPAQUE) {
-        tl_value_t *o = a->kind == TL_V_OPAQUE ? a : b;
-        return tl_eval_fail(ev, loc, "cannot compute with '%s' at compile time", o->opaque.what);
+        // Driver arithmetic on a value of code tilec does not run (torch, numpy...): the
+        // result is just as unknown. Only a kernel that needs it reports an error, so a
+        // driver function is not abandoned at its first `x.shape[0] * 2`.
+        return a->kind == TL_V_OPAQUE ? a : b;
     }
     if (op == TL_BIN_EQ) return tl_value_bool(tl_value_equal(a, b));
     if (op == TL_BIN_NE) return tl_value_bool(!tl_value_equal(a, b));
@@ -352,6 +354,7 @@ tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t lo
 {
     a = scalar_of(ev, a, loc);
     if (a->kind == TL_V_ERROR) return tl_eval_fail(ev, loc, "%s", a->error.message);
+    if (a->kind == TL_V_OPAQUE && op != TL_UN_NOT) return a; // -x of a torch value: as unknown
     if (op == TL_UN_NOT && !is_ir(a)) {
         bool is_expr = false, ok = true;
         bool t = tl_eval_truth(ev, &a, loc, &is_expr, &ok);

@@ -44,6 +44,14 @@ void tl_eval_rollback(tl_eval_t *ev, tl_diag_mark_t m)
     }
 }
 
+void tl_eval_note_dropped(tl_eval_t *ev, const char *why, tl_loc_t where, tl_loc_t stmt)
+{
+    if (ev->dropped_why) return;
+    ev->dropped_why = why;
+    ev->dropped_at = where;
+    ev->dropped_stmt = stmt;
+}
+
 // --- assignment -------------------------------------------------------------------------------
 
 static bool assign_seq(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v)
@@ -182,13 +190,25 @@ static tl_flow_t exec_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     tl_value_t *it = tl_eval_expr(ev, fr, n->loop.iter);
     if (!it) return TL_FLOW_ERROR;
-    if (it->kind == TL_V_RANGE && (ev->kernel || !it->range.python)) {
+    // range() is an IR loop where TVMScript parses the code (a prim_func body or a
+    // @T.macro); in a plain Python function called while tracing it is Python's range.
+    bool ir_loop = it->kind == TL_V_RANGE && (!it->range.builtin || (ev->kernel && fr->traced));
+    if (ir_loop) {
         if (!ev->kernel) {
             tl_eval_fail(ev, n->loop.iter->loc, "kernel loops (T.serial, T.Parallel, T.Pipelined) "
                                                 "can only be used inside a @T.prim_func body");
             return TL_FLOW_ERROR;
         }
         return tl_trace_for(ev, fr, n, it);
+    }
+    if (it->kind == TL_V_RANGE && !it->range.python) {
+        tl_eval_fail(
+            ev, n->loop.iter->loc,
+            "range() over a run-time value %s: there it is Python's range, which needs integers "
+            "(loop with T.serial in the kernel body or in a @T.macro)",
+            ev->kernel ? "in a plain Python function called from the kernel"
+                       : "outside a @T.prim_func body");
+        return TL_FLOW_ERROR;
     }
     tl_value_t *items = tl_eval_iterate(ev, it, n->loop.iter->loc);
     if (!items) return TL_FLOW_ERROR;
@@ -564,6 +584,7 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
         // A failed module-level statement: remember why (and where) for the names it binds.
         const char *why = diag_new_error(ev, m);
         tl_eval_rollback(ev, m);
+        tl_eval_note_dropped(ev, why, where, n->loc);
         tl_vec_t names = {0};
         bound_names(ev, n, &names);
         for (int k = 0; k < names.len; k++) {

@@ -8,13 +8,15 @@
 
 #include "front/parse.h"
 
-static void setup(tl_eval_t *ev, tl_arena_t *arena, tl_diag_t *d)
+static void setup(tl_eval_t *ev, tl_arena_t *arena, tl_diag_t *d, const tl_front_opts_t *opts)
 {
     tl_eval_init(ev, arena, d);
     tl_front_install_builtins(ev);
     tl_front_install_lang(ev);
     tl_front_install_tilelang(ev);
     tl_front_install_pymods(ev);
+    tl_front_install_env(ev, opts);
+    tl_front_install_tvm(ev);
 }
 
 // Evaluates `-a` / `--pass-config` values: Python expressions in the file's scope.
@@ -128,6 +130,29 @@ static tl_value_t *lookup_path(tl_eval_t *ev, tl_module_rec_t *rec, const char *
     char *dot = strchr(path, '.');
     if (dot) *dot = 0;
     tl_value_t *v = tl_env_lookup(g, path);
+    if (!v && !dot) {
+        // A bare method name: the Class.method builder of that name, when only one class has it.
+        const tl_ast_module_t *m = tl_front_module_ast(rec);
+        const char *hit = NULL;
+        for (int i = 0; i < m->body.len; i++) {
+            const tl_ast_node_t *n = m->body.items[i];
+            for (int j = 0; n->kind == TL_AST_CLASSDEF && j < n->cls.body.len; j++) {
+                const tl_ast_node_t *f = n->cls.body.items[j];
+                if (f->kind != TL_AST_FUNCTIONDEF || strcmp(f->def.name, path) ||
+                    !builds_prim_func(&f->def.body))
+                    continue;
+                if (hit) {
+                    tl_eval_fail(
+                        ev, f->loc,
+                        "-k %s: both %s.%s and %s build a kernel; name one with -k Class.%s", path,
+                        n->cls.name, path, hit, path);
+                    return NULL;
+                }
+                hit = tl_arena_printf(ev->arena, "%s.%s", n->cls.name, path);
+            }
+        }
+        if (hit) return lookup_path(ev, rec, hit);
+    }
     if (!v) {
         int d = 99;
         const char *near = tl_eval_closest(&g->names, path, NULL, &d);
@@ -239,7 +264,15 @@ static void call_test(tl_eval_t *ev, tl_value_t *fn, tl_value_t *self)
         c.kw_values[c.nkw++] = v;
     }
     tl_diag_mark_t m = tl_eval_mark(ev);
-    tl_eval_call(ev, fn, &c);
+    bool saved_set = ev->err_loc_set;
+    ev->err_loc_set = false;
+    if (!tl_eval_call(ev, fn, &c) && ev->diag->nerrors > m.nerrors) {
+        const char *t = tl_buf_cstr(&ev->diag->text) + m.text_len, *e = strstr(t, "error: ");
+        const char *why = e ? tl_arena_strndup(ev->arena, e + 7, strcspn(e + 7, "\n")) : "an error";
+        tl_eval_note_dropped(ev, why, ev->err_loc_set ? ev->err_loc : fn->func.def->loc,
+                             fn->func.def->loc);
+    }
+    ev->err_loc_set = saved_set;
     tl_eval_rollback(ev, m);
 }
 
@@ -443,7 +476,7 @@ static tl_status_t run(tl_arena_t *arena, const char *path, const char *text,
     }
     arena->oom = &oom;
     tl_eval_t ev;
-    setup(&ev, arena, d);
+    setup(&ev, arena, d, opts);
     tl_status_t st = TL_ERR_COMPILE;
     tl_module_rec_t *rec = text ? tl_front_load_text(&ev, path, text) : tl_front_load_file(&ev, path, "__main__");
     if (rec) st = compile(&ev, rec, opts, out);

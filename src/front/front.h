@@ -17,6 +17,12 @@ typedef struct {
     const char *value; // a Python expression (`128`, `"float16"`, `lambda a, b: a + b`)
 } tl_front_arg_t;
 
+// The NPU that driver code sees through torch.npu.get_device_properties().
+typedef struct {
+    const char *name; // the SoC name torch_npu reports ("Ascend910B2")
+    int cube_cores, vector_cores;
+} tl_front_chip_t;
+
 typedef struct {
     const char *kernel; // -k NAME: factory, builder, prim_func or Class.method; NULL = the only one
     int nargs;
@@ -24,6 +30,7 @@ typedef struct {
     const char *out_idx;        // --out-idx (Python expression), overrides the jit's
     int npass_configs;
     const tl_front_arg_t *pass_configs; // --pass-config KEY=VALUE
+    const tl_front_chip_t *chip;        // NULL: torch.npu is not modelled (an opaque stand-in)
 } tl_front_opts_t;
 
 tl_status_t tl_front_compile(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts,
@@ -44,6 +51,12 @@ void tl_front_install_builtins(tl_eval_t *ev);
 void tl_front_install_tilelang(tl_eval_t *ev);
 void tl_front_install_lang(tl_eval_t *ev);
 void tl_front_install_pymods(tl_eval_t *ev);
+// os (an empty environment) and the chip torch.npu describes (pyenv.c).
+void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts);
+// A model of torch.npu / torch_npu.npu named `name`; NULL without a chip.
+tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name);
+// tvm with tvm.tir's expression helpers (pytvm.c).
+void tl_front_install_tvm(tl_eval_t *ev);
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);
 // Trace-time checks of the sorting ops (sort, topk, merge_sort, gather_mask,
 // init_sort_buf): operand dtypes and, where sizes are constant, the element

@@ -3,6 +3,7 @@
 //   - tilelang, tilelang.language (T) and math: modelled modules;
 //   - a .py file next to the importing file (or in a package folder below it):
 //     loaded and evaluated the same way, so macros and configs can be shared;
+//   - os, tvm and torch.npu: models (pyenv.c, pytvm.c);
 //   - anything else (torch, numpy, argparse, pytest, ...): a permissive stand-in
 //     whose attributes and calls are opaque values. Driver code that uses them
 //     evaluates without error; a kernel that needs one of their values gets a
@@ -152,6 +153,14 @@ static tl_value_t *resolve_module(tl_eval_t *ev, tl_frame_t *fr, const char *dot
         if (!strcmp(dotted, "itertools")) return tl_value_module_get(ev->builtins, "__itertools__");
         if (!strcmp(dotted, "functools")) return tl_value_module_get(ev->builtins, "__functools__");
         if (!strcmp(dotted, "pytest")) return tl_value_module_get(ev->builtins, "__pytest__");
+        if (!strcmp(dotted, "os")) return tl_value_module_get(ev->builtins, "__os__");
+        tl_value_t *tvm = tl_value_module_get(ev->builtins, "__tvm__");
+        if (!strcmp(dotted, "tvm")) return tvm;
+        if (!strcmp(dotted, "tvm.tir")) return tl_value_module_get(tvm, "tir");
+        if (!strcmp(dotted, "torch.npu") || !strcmp(dotted, "torch_npu.npu")) {
+            tl_value_t *npu = tl_front_npu_module(ev, dotted);
+            if (npu) return npu;
+        }
     }
     const char *dir = fr->dir ? fr->dir : ".";
     for (int i = 1; i < level; i++) dir = tl_arena_printf(ev->arena, "%s/..", dir);
@@ -176,7 +185,13 @@ static tl_value_t *resolve_module(tl_eval_t *ev, tl_frame_t *fr, const char *dot
         tl_value_t *m = tl_value_module_get(ev->tilelang, dotted + 9);
         if (m) return m;
     }
-    return stand_in(ev, dotted);
+    tl_value_t *m = stand_in(ev, dotted);
+    if (!strcmp(dotted, "torch") || !strcmp(dotted, "torch_npu")) {
+        // torch.npu / torch_npu.npu: the chip the compile targets (pyenv.c).
+        tl_value_t *npu = tl_front_npu_module(ev, tl_arena_printf(ev->arena, "%s.npu", dotted));
+        if (npu) tl_value_module_set(ev->arena, m, "npu", npu);
+    }
+    return m;
 }
 
 static tl_value_t *attr_or_standin(tl_eval_t *ev, tl_value_t *mod, const char *name, tl_loc_t loc)

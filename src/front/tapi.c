@@ -116,7 +116,7 @@ static tl_value_t *t_max(tl_eval_t *ev, tl_call_t *c)
 {
     if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
         tl_value_t *gt = tl_eval_binop(ev, TL_BIN_GT, c->args[1], c->args[0], c->loc);
-        return gt ? (gt->b ? c->args[1] : c->args[0]) : NULL;
+        return !gt || gt->kind != TL_V_BOOL ? gt : gt->b ? c->args[1] : c->args[0];
     }
     return ir_binary(ev, c, "T.max", TL_BIN_MAX, -1);
 }
@@ -125,7 +125,7 @@ static tl_value_t *t_min(tl_eval_t *ev, tl_call_t *c)
 {
     if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
         tl_value_t *lt = tl_eval_binop(ev, TL_BIN_LT, c->args[1], c->args[0], c->loc);
-        return lt ? (lt->b ? c->args[1] : c->args[0]) : NULL;
+        return !lt || lt->kind != TL_V_BOOL ? lt : lt->b ? c->args[1] : c->args[0];
     }
     return ir_binary(ev, c, "T.min", TL_BIN_MIN, -1);
 }
@@ -746,6 +746,21 @@ static tl_value_t *t_removed(tl_eval_t *ev, tl_call_t *c)
     return tl_eval_fail(ev, c->loc, "%s", self && self->kind == TL_V_STR ? self->str.s : "not supported");
 }
 
+// T.call_extern(dtype, "AscendC::Foo<...>", args...): a call of a device C++ function
+// by name. tilec executes and simulates each op from its own model of it, and has no
+// model of an arbitrary function of the device toolchain.
+static tl_value_t *t_call_extern(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *fn = tl_call_arg(c, 1, NULL);
+    const char *name = fn && fn->kind == TL_V_STR ? fn->str.s : "a device function";
+    return tl_eval_fail(
+        ev, fn ? aloc(c, 1, NULL) : c->loc,
+        "T.call_extern(..., \"%s\", ...) calls a device C++ function by name; tilec cannot run or "
+        "simulate it (it models each T.* op, not the functions of the Ascend toolchain): "
+        "write the operation with T.* ops",
+        name);
+}
+
 static void def(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn)
 {
     tl_value_module_set(ev->arena, m, name, tl_value_builtin(ev->arena, name, fn, NULL));
@@ -832,6 +847,7 @@ void tl_front_install_lang(tl_eval_t *ev)
     def(ev, T, "use_swizzle", t_passthrough); // a block-order permutation: same results
     def(ev, T, "printf", t_printf);
     def(ev, T, "dump_tensor", t_dump_tensor);
+    def(ev, T, "call_extern", t_call_extern);
     removed(ev, T, "alloc_local", "T.alloc_local was removed from TileLang-Ascend; use T.alloc_var or T.alloc_ub");
     removed(ev, T, "fill", "T.fill is not available on Ascend; use T.tile.fill");
     removed(ev, T, "clear", "T.clear is not available on Ascend; use T.tile.clear or T.tile.fill");

@@ -152,6 +152,7 @@ tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc)
     tl_frame_t fr = {0};
     fr.env = tl_env_new(ev, fn->func.closure);
     fr.dir = fn->func.module_dir;
+    fr.traced = true;
     ev->kernel = k;
     ev->block = k->body = tl_ir_seq(k, def->loc);
     ev->parallel_depth = 0;

@@ -128,7 +128,8 @@ struct tl_value {
             int ndim;                        // T.Parallel(M, N): 2
             tl_value_t *extents[TL_MAX_DIMS];
             int num_stages, cross_interval;
-            bool python; // plain range() over Python ints (unrolled when iterated in Python)
+            bool python;  // plain range() over Python ints (unrolled when iterated in Python)
+            bool builtin; // made by Python's range() (not T.serial & co)
             tl_value_t *wave, *index, *group; // T.Persistent(extents, wave, index, group)
         } range;
         struct {

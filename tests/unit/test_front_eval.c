@@ -4,7 +4,8 @@
 // short-circuit, comprehensions, closures, argument binding, f-strings...).
 // Tracing: the printed IR of small kernels (C truncation of `//` and `%` on IR
 // values, lets only for buffer reads, alloc_var stores, T.If frames,
-// T.Persistent, copy extent inference, symbolic dims, macros).
+// T.Persistent, copy extent inference, symbolic dims, macros). Driver code: the
+// modelled os environment and torch.npu chip, arithmetic on opaque values.
 #include "../test.h"
 
 #include <stdlib.h>
@@ -557,4 +558,78 @@ TEST(front_trace_symbolic_dims)
     CHECK_CONTAINS(r.ir, "grid (M + 31) / 32 (cid, vid)");
     CHECK_CONTAINS(r.ir, "for j in serial(0, N / 64):");
     result_free(&r);
+}
+
+// --- driver code: the machine it asks about, values tilec does not compute -------------------
+
+static const char *NPU_KERNEL =
+    "import tilelang\nimport tilelang.language as T\nimport torch\nimport torch_npu\n\n"
+    "def cores():\n    try:\n        return torch_npu.npu.get_device_properties(0).cube_core_num\n"
+    "    except Exception:\n        return 20\n\n"
+    "@tilelang.jit\ndef k(N=4096):\n    n = cores()\n    vec = torch.npu.get_device_properties(\n"
+    "        torch.npu.current_device()).vector_core_num\n    assert torch.npu.is_available()\n"
+    "    @T.prim_func\n    def main(A: T.Tensor((N,), \"float32\")):\n"
+    "        with T.Kernel(n + vec // 1000, is_npu=True) as (cid, vid):\n            "
+    "T.barrier_all()\n\n"
+    "    return main\n";
+
+TEST(front_driver_npu_properties_are_the_chip)
+{
+    // The chip of the compile (the tool and the API fill it from the arch table).
+    tl_front_chip_t chip = {"Ascend910B2", 24, 48};
+    tl_front_opts_t opts = {.chip = &chip};
+    result_t r = compile_file("t.py", NPU_KERNEL, &opts);
+    CHECK_EQ(r.status, TL_OK);
+    if (r.ir) CHECK_CONTAINS(r.ir, "grid 24 (cid, vid)");
+    CHECK_CONTAINS(
+        r.diag,
+        "describes the chip tilec compiles for: Ascend910B2 with 24 cube and 48 vector cores");
+    result_free(&r);
+    // Without a chip torch.npu is an opaque stand-in, whose answers a factory cannot use.
+    result_t s = compile_file("t.py", NPU_KERNEL, NULL);
+    CHECK_EQ(s.status, TL_ERR_COMPILE);
+    CHECK_CONTAINS(s.diag, "cannot take the truth value of 'torch.npu.is_available(...)'");
+    result_free(&s);
+}
+
+TEST(front_driver_environment_starts_empty)
+{
+    CHECK_PY("import os", "os.environ.get('HOME', 'unset')", "'unset'");
+    CHECK_PY("import os", "os.getenv('PATH')", "None");
+    CHECK_PY("import os\nos.environ['MODE'] = 'Dev'", "os.environ.get('MODE')", "'Dev'");
+    CHECK_PY("import os\nos.environ.setdefault('A', '3')", "int(os.getenv('A', '1')) + 1", "4");
+    CHECK_PY("import os", "'X' in os.environ", "False");
+}
+
+TEST(front_driver_arithmetic_on_opaque_values)
+{
+    // Unknown values stay unknown through arithmetic and conversions; the driver
+    // function goes on, so the call after them supplies the factory's arguments.
+    IR_OF(r,
+          "import math\nimport tilelang\nimport tilelang.language as T\nimport torch\n\n"
+          "@tilelang.jit\ndef k(N, block=64):\n    @T.prim_func\n"
+          "    def main(A: T.Tensor((N,), \"float32\")):\n"
+          "        with T.Kernel(N // block, is_npu=True) as (cid, vid):\n            "
+          "T.barrier_all()\n\n"
+          "    return main\n\n"
+          "def run(x):\n    n = -x.shape[0] * 2 + 1\n    s = float(x.max().item()) / 3\n"
+          "    m = max(int(math.ceil(n / 64)), 4, abs(round(s)))\n    return k(512, block=128)\n\n"
+          "if __name__ == \"__main__\":\n    run(torch.randn(8))\n");
+    CHECK_CONTAINS(r.ir, "grid 4 (cid, vid)");
+    result_free(&r);
+    // A decision on an unknown value stops the driver: the error that follows says where.
+    result_t e = compile_text(
+        "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
+        "@tilelang.jit\ndef k(N):\n    @T.prim_func\n"
+        "    def main(A: T.Tensor((N,), \"float32\")):\n"
+        "        with T.Kernel(1, is_npu=True) as (cid, vid):\n            T.barrier_all()\n\n"
+        "    return main\n\n"
+        "if __name__ == \"__main__\":\n    x = torch.randn(8)\n"
+        "    if x.sum() > 0:\n        k(64)\n");
+    CHECK_EQ(e.status, TL_ERR_COMPILE);
+    CHECK_CONTAINS(e.diag, "k() missing required argument 'N'");
+    CHECK_CONTAINS(e.diag,
+                   "t.py:16:8: note: the file's driver code stopped here while tilec loaded it "
+                   "(cannot take the truth value of 'torch.randn(...).sum(...)' at compile time)");
+    result_free(&e);
 }

@@ -1,0 +1,98 @@
+// Models of what driver code asks about the machine it runs on: the process
+// environment (`os.environ`, `os.getenv`) and the NPU (`torch.npu` /
+// `torch_npu.npu`: is_available, current_device, get_device_properties).
+//
+// The environment starts empty: tilec does not read the shell's variables, so
+// a compile does not depend on where it runs (as argparse gives the declared
+// defaults); `os.environ.get(name, default)` is the default. Writes
+// (`os.environ["X"] = v`, setdefault) are kept for later reads.
+//
+// The NPU is the chip the compile targets (tl_front_opts_t.chip, filled by the
+// tool and the API from the arch table: a2 unless `tilec sim --arch` says
+// otherwise); its properties carry that chip's core counts as torch_npu reports
+// them on the device (cube_core_num: AI cores, vector_core_num: AIV cores).
+// Without a chip, torch.npu stays an opaque stand-in.
+#include "front/front.h"
+
+#include <string.h>
+
+static tl_value_t *env_dict(tl_eval_t *ev)
+{
+    tl_value_t *os = tl_value_module_get(ev->builtins, "__os__");
+    return os ? tl_value_module_get(os, "environ") : NULL;
+}
+
+// os.getenv(name, default=None)
+static tl_value_t *os_getenv(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"key", "default", NULL};
+    if (!tl_call_check(ev, c, "os.getenv", 1, 2, kws)) return NULL;
+    tl_value_t *k = tl_call_arg(c, 0, "key"), *d = tl_call_arg(c, 1, "default");
+    tl_value_t *env = env_dict(ev), *v = env ? tl_value_dict_get(env, k) : NULL;
+    return v ? v : d ? d : tl_value_none();
+}
+
+// The NPU the compile targets, as get_device_properties() describes it.
+static tl_value_t *npu_properties(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_arena_t *a = ev->arena;
+    tl_value_t *p = tl_value_module(a, "_NPUDeviceProperties");
+    tl_value_module_set(a, p, "name", tl_value_str(a, ev->chip_name));
+    tl_value_module_set(a, p, "cube_core_num", tl_value_int(a, ev->cube_cores));
+    tl_value_module_set(a, p, "vector_core_num", tl_value_int(a, ev->vector_cores));
+    tl_diag_note(ev->diag, c->loc,
+                 "torch.npu.get_device_properties() describes the chip tilec compiles for: %s with "
+                 "%d cube and "
+                 "%d vector cores (choose it with tilec sim --arch)",
+                 ev->chip_name, ev->cube_cores, ev->vector_cores);
+    return p;
+}
+
+static tl_value_t *npu_true(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)ev, (void)c;
+    return tl_value_bool(true);
+}
+
+static tl_value_t *npu_zero(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)c;
+    return tl_value_int(ev->arena, 0);
+}
+
+static tl_value_t *npu_one(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)c;
+    return tl_value_int(ev->arena, 1);
+}
+
+tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name)
+{
+    if (!ev->chip_name) return NULL;
+    tl_arena_t *a = ev->arena;
+    tl_value_t *m = tl_value_module(a, name);
+    m->module.permissive = true; // set_device, synchronize, ...: driver calls with nothing to model
+    tl_value_module_set(a, m, "is_available", tl_value_builtin(a, "is_available", npu_true, NULL));
+    tl_value_module_set(a, m, "current_device",
+                        tl_value_builtin(a, "current_device", npu_zero, NULL));
+    tl_value_module_set(a, m, "device_count", tl_value_builtin(a, "device_count", npu_one, NULL));
+    tl_value_module_set(a, m, "get_device_properties",
+                        tl_value_builtin(a, "get_device_properties", npu_properties, NULL));
+    return m;
+}
+
+void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts)
+{
+    tl_arena_t *a = ev->arena;
+    tl_value_t *os = tl_value_module(a, "os");
+    os->module.permissive = true; // os.path and the rest: opaque driver values
+    tl_value_module_set(a, os, "environ", tl_value_dict(a));
+    tl_value_module_set(a, os, "getenv", tl_value_builtin(a, "getenv", os_getenv, NULL));
+    tl_value_module_set(a, ev->builtins, "__os__", os);
+    const tl_front_chip_t *chip = opts ? opts->chip : NULL;
+    if (chip) {
+        ev->chip_name = chip->name;
+        ev->cube_cores = chip->cube_cores;
+        ev->vector_cores = chip->vector_cores;
+    }
+}
