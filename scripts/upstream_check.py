@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compile every kernel of a folder of upstream TileLang-Ascend files with `tilec ir`.
 
-    scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE]
+    scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE] [--by-folder]
 
 For each .py file it asks tilec which kernels the file defines (the "defines
 several kernels (...); pick one with -k NAME" error lists them), then compiles
@@ -9,8 +9,11 @@ each kernel, supplying factory arguments tilec cannot find itself: a value the
 file binds to that name somewhere (an assignment, a keyword argument, an
 argparse default, a positional argument of a call of the factory), else a
 default chosen by the parameter's name. It prints the kernel count, how many
-compile, and the failures grouped into classes by their error message.
-Upstream files are read, never copied.
+compile, and the failures grouped into classes by their error message
+(--by-folder: the counts per folder too). Kernels of files written for
+upstream's other backend (the AscendNPU-IR "npuir" dialect: T.npuir_*, T.vadd,
+target="npuir") and of negative tests (files that test a compile error) are
+counted apart. Upstream files are read, never copied.
 """
 import argparse
 import ast
@@ -89,6 +92,13 @@ def file_values(path):
                     bind(dest or opt.lstrip("-").replace("-", "_"), literal(default, known))
             if callee:
                 calls.setdefault(callee, []).append(node)
+    # Keyword arguments of any call: a builder called as build(batch=1, ...) passes the same
+    # names on to the helper builders it dispatches to (-k _build_hca of sparse_flash_mla).
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg:
+                    bind(kw.arg, literal(kw.value, known))
     return known, calls
 
 
@@ -277,7 +287,10 @@ def compile_kernel(tilec, path, kernel, known, calls):
 
 
 CLASSES = [
-    (re.compile(r"T\.shmem_\w+ is a TileLang-Ascend API tilec does not implement"), lambda m: "unimplemented: T.shmem_* (multi-card)"),
+    (re.compile(r"T\.shmem_\w+ is a TileLang-Ascend API tilec does not implement|'T\.shmem_\w+' is not supported"), lambda m: "unimplemented: T.shmem_* (multi-card)"),
+    (re.compile(r"'(T\.[\w.]+)' is not supported by tilec"), lambda m: f"unknown API: {m.group(1)}"),
+    (re.compile(r"'(T\.[\w.]+)' does not exist"), lambda m: f"unknown API: {m.group(1)}"),
+    (re.compile(r"(T\.[\w.]+) got an unexpected keyword argument '(\w+)'"), lambda m: f"{m.group(1)}: unknown keyword {m.group(2)}="),
     (re.compile(r"(T\.tile\.\w+|T\.\w+) is a TileLang-Ascend (?:op|API) tilec does not implement"), lambda m: f"unimplemented: {m.group(1)}"),
     (re.compile(r"defines no (?:usable )?@tilelang\.jit factory"), lambda m: "no kernel in file (driver/helper)"),
     (re.compile(r"computed by code tilec does not run"), lambda m: "runtime value (torch/numpy) needed"),
@@ -295,15 +308,29 @@ def classify(msg):
     return re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", msg))[:110]
 
 
+def dialect(path):
+    """'npuir' for files of upstream's AscendNPU-IR backend, 'negative' for negative tests."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    if "npuir" in text or re.search(r"\bT\.v(add|sub|mul|div|cast|exp|max|min|rsqrt|sqrt|sigmoid|relu)\(", text):
+        return "npuir"
+    if "negative" in os.path.basename(path):
+        return "negative"
+    return ""
+
+
 def check_file(tilec, path):
     known, calls = file_values(path)
     rc, err, _ = run_tilec(tilec, path, None, {})
     m = SEVERAL.search(err)
     kernels = [k.strip() for k in m.group(1).split(",")] if m else [None]
     results = []
+    kind = dialect(path)
     for k in kernels:
         ok, msg, cmd = compile_kernel(tilec, path, k, known, calls)
-        results.append((path, k, ok, msg, cmd))
+        results.append((path, k, ok, msg, cmd, kind))
     return results
 
 
@@ -315,6 +342,7 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("-v", action="store_true", help="print every failing kernel with its command")
     ap.add_argument("--list", help="write one line per kernel (ok/FAIL, file, kernel, message) to this file")
+    ap.add_argument("--by-folder", action="store_true", help="also print compiled/total per folder")
     opt = ap.parse_args()
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
     results = []
@@ -322,13 +350,29 @@ def main():
         for r in pool.map(lambda p: check_file(opt.tilec, p), files):
             results.extend(r)
     nokernel = [r for r in results if classify(r[3]) == "no kernel in file (driver/helper)"]
-    kernels = [r for r in results if r not in nokernel]
+    apart = [r for r in results if r not in nokernel and r[5]]
+    kernels = [r for r in results if r not in nokernel and not r[5]]
     ok = sum(1 for r in kernels if r[2])
     classes = {}
     for r in kernels:
         if not r[2]:
             classes.setdefault(classify(r[3]), []).append(r)
     print(f"{len(files)} files, {len(nokernel)} without a kernel; {ok} of {len(kernels)} kernels compile")
+    for kind, what in (("npuir", "of the npuir dialect (another backend's language)"),
+                       ("negative", "of negative tests (each should fail with the error it tests)")):
+        rs = [r for r in apart if r[5] == kind]
+        if rs:
+            print(f"apart: {len(rs)} kernels {what}, {sum(1 for r in rs if r[2])} of them compile")
+    if opt.by_folder:
+        folders = {}
+        for r in kernels:
+            parts = os.path.relpath(r[0], opt.folder).split(os.sep)
+            f = os.sep.join(parts[:2]) if len(parts) > 2 else parts[0]
+            n, k = folders.get(f, (0, 0))
+            folders[f] = (n + bool(r[2]), k + 1)
+        print(f"\n{'compiled':>8} / {'total':<5}  folder")
+        for f in sorted(folders):
+            print(f"{folders[f][0]:8} / {folders[f][1]:<5}  {f}")
     print(f"\n{'count':>5}  failure class (example)")
     for label, rs in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         ex = os.path.relpath(rs[0][0], opt.folder) + (f" -k {rs[0][1]}" if rs[0][1] else "")
@@ -340,7 +384,8 @@ def main():
     if opt.list:
         with open(opt.list, "w") as f:
             for r in results:
-                f.write(f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}\n")
+                f.write(f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}"
+                        f"\t{r[5] or '-'}\n")
     return 0
 
 
