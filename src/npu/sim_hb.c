@@ -16,7 +16,8 @@
 // record when their bytes overlap, one of them writes, they are not the same
 // instruction and the record is not ordered before the access. Exempt: mmads
 // accumulating into one L0C tile that the hardware interlocks (large tiles),
-// and the internal steps of one gemm_v0. A record is dropped when a later
+// the internal steps of one gemm_v0, and two atomic_adds into GM (SetAtomicAdd:
+// the destination sums what arrives). A record is dropped when a later
 // access ordered after it covers its bytes (a write only by a write); a full
 // granule evicts a read first.
 #include "npu/sim_int.h"
@@ -300,7 +301,10 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
             bool overlap = r->lo <= hi && lo <= r->hi;
             if (overlap && (rw || write) && !before) {
                 bool ilk = in->ilk && (r->flags & REC_ILK) && r->aux == in->ilk;
-                if (!ilk) {
+                // two atomic accumulations into GM do not conflict (SetAtomicAdd: the
+                // sum of the moved data and GM's is written; the hardware serialises)
+                bool atomics = gm && in->atomic && (r->flags & REC_ATOMIC);
+                if (!ilk && !atomics) {
                     bool benign = false;
                     if (gm && rw && write && data && r->lo >= lo && r->hi <= hi &&
                         (r->block != blk || (r->tid >> 3) != ag->id))
@@ -324,7 +328,8 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
         r->tid = tid;
         r->lo = (uint8_t)lo;
         r->hi = (uint8_t)hi;
-        r->flags = (uint8_t)((write ? REC_WRITE : 0) | (in->ilk ? REC_ILK : 0));
+        r->flags = (uint8_t)((write ? REC_WRITE : 0) | (in->ilk ? REC_ILK : 0) |
+                             (gm && in->atomic ? REC_ATOMIC : 0));
         r->buf = (uint16_t)buf->id;
         r->aux = in->ilk;
         if (gm && write && data) r->aux = fnv(data + (gb + lo - a0), hi - lo + 1);

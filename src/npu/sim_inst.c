@@ -402,6 +402,7 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     sim_inst_t in = {0};
     in.pipe = SIM_PIX(pipe);
     in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, tl_op_info(call->op->code)->spelling);
+    in.atomic = call->op->code == TL_OP_ATOMIC_ADD;
     runs_of(s, call);
     sim_auto_op(s, ag, in.pipe, call);
     xfer_t x = {0};

@@ -38,7 +38,7 @@ typedef struct {
 
 // One access in shadow memory: which instruction (site, agent, pipe, epoch)
 // touched bytes [lo, hi] of a granule, and how.
-enum { REC_WRITE = 1, REC_ILK = 2 };
+enum { REC_WRITE = 1, REC_ILK = 2, REC_ATOMIC = 4 }; // REC_ATOMIC: a GM access of atomic_add
 typedef struct {
     uint32_t site; // site index + 1; 0 = free slot
     uint32_t epoch;
@@ -147,6 +147,7 @@ typedef struct {
     int64_t start, end;
     uint32_t epoch;
     uint32_t ilk; // REC_ILK group for L0C accesses of mmads (0: none)
+    bool atomic;  // an atomic_add (its GM accesses are one atomic accumulation)
     const tl_opcall_t *call;
 } sim_inst_t;
 

@@ -221,8 +221,9 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                   (long long)r->blocks, (long long)r->waves, (long long)r->cycles, r->time_us,
                   r->launch_us, r->total_us, (long long)r->instructions,
                   (long long)r->ideal_cycles);
-    for (int c = 0; c < a->num_aic; c++)
-        tl_buf_printf(b, "%s%lld", c ? ", " : "", (long long)r->core_cycles[c]);
+    for (int c = 0; c < a->num_aic; c++) // none when the run stopped before it started
+        tl_buf_printf(b, "%s%lld", c ? ", " : "",
+                      (long long)(r->core_cycles ? r->core_cycles[c] : 0));
     tl_buf_printf(b,
                   "],\n  \"l2\": \"%s\", \"gm_read_bytes\": %lld, \"hbm_read_bytes\": %lld, "
                   "\"gm_write_bytes\": %lld,\n",

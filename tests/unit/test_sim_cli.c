@@ -97,3 +97,19 @@ TEST(sim_cli_l2_option)
     CHECK_CONTAINS(out, "--l2 hot: expected cold or warm");
     free(out);
 }
+
+// A run that stops before any block (an argument missing) still writes its
+// JSON report (it crashed reading the per-core cycles, which were never set).
+TEST(sim_cli_json_of_a_run_that_did_not_start)
+{
+    char json[512];
+    snprintf(json, sizeof json, "%s", tl_test_tmp("unbound.json"));
+    char *out = NULL;
+    CHECK_EQ(sim(json, NULL, "tests/data/sim/scalar_param.py", NULL, &out), 1);
+    CHECK_CONTAINS(out, "scalar parameter 'scale' is not given");
+    char *j = tl_test_read_file(json, NULL);
+    REQUIRE(j);
+    CHECK_CONTAINS(j, "\"core_cycles\": [0, 0,");
+    free(j);
+    free(out);
+}
