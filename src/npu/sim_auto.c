@@ -22,8 +22,10 @@
 //   codegen_ascend_pto.cc after set_flag / wait_flag(V, S).
 // - tl::ascend::copy_gm_to_ub (src/tl_templates/ascend/common.h) when the GM
 //   side is clipped at the tensor's edge: it fills the destination with the
-//   pad value first, between SetFlag/WaitFlag<MTE2_V>, <MTE3_V> and <V_MTE2>,
-//   so the copy follows every earlier MTE2, MTE3 and vector instruction.
+//   pad value first, between SetFlag/WaitFlag<MTE2_V>, <MTE3_V> and <V_MTE2>
+//   (event id 0), so the copy follows every earlier MTE2, MTE3 and vector
+//   instruction; a kernel flag of those pairs and id pending then clashes
+//   with the template's (as one of gemm_v0's, sim_inst.c).
 #include "npu/sim_int.h"
 
 #include <stdio.h>
@@ -109,4 +111,37 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
                  tl_pipe_name(pipes[i]));
         note(s, ag, TL_SIM_AUTO_FLAG_S, what);
     }
+}
+
+void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    const tl_opcall_t *call = ev->call;
+    if (!s->auto_sync || call->nargs < 2 || call->args[0].view.scope != TL_SCOPE_GM ||
+        call->args[1].view.scope != TL_SCOPE_UB)
+        return;
+    tl_copy_box_t box;
+    if (!tl_tileop_copy_box(call, 0, 1, &box) || !box.fill) return; // not clipped
+    static const sim_tflag_t own[] = {
+        {TL_PIPE_MTE2, TL_PIPE_V, 0}, {TL_PIPE_MTE3, TL_PIPE_V, 0}, {TL_PIPE_V, TL_PIPE_MTE2, 0}};
+    sim_sync_template_flags(s, ag, ev->stmt, "T.copy's tail fill (tl::ascend::copy_gm_to_ub)", own,
+                            (int)TL_ARRAY_LEN(own));
+    int v = SIM_PIX(TL_PIPE_V);
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE2), v);
+    sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE3), v);
+    // the Duplicate of the pad value over the destination, on V
+    const tl_view_t *dv = &call->args[1].view;
+    int64_t bytes = tl_dtype_size(dv->dtype);
+    for (int d = 0; d < dv->ndim; d++) bytes *= box.fill_ext[d];
+    sim_inst_t dup = {0};
+    dup.pipe = v;
+    dup.site = sim_site(s, ev->stmt, STEP_LOAD_A, TL_PIPE_V, "T.copy tail fill (Duplicate)");
+    dup.bytes = bytes;
+    dup.occ =
+        TL_MAX(1, (bytes + s->arch->vec_bytes_per_repeat - 1) / s->arch->vec_bytes_per_repeat) *
+        s->arch->vec_cycles_unary;
+    dup.lat = tl_arch_vec_latency(s->arch, TL_OP_FILL);
+    sim_inst_issue(s, ag, &dup);
+    sim_inst_done(s, ag, &dup);
+    sim_sync_edge(s, ag, v, SIM_PIX(TL_PIPE_MTE2));
+    note(s, ag, TL_SIM_AUTO_TEMPLATE, "T.copy tail fill [copy_gm_to_ub's own flags]");
 }

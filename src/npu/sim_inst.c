@@ -371,6 +371,13 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.free_clk[0] = sim_vc_new(s);
     g.free_clk[1] = sim_vc_new(s);
     if (!g.free_clk[0] || !g.free_clk[1]) return tl_diag_fail(s->d, TL_ERR_NOMEM, "out of memory");
+    // its flags are the hardware's: event ids 0 and 1 (L0AB_EVENT) of these pairs
+    static const sim_tflag_t own[] = {{TL_PIPE_MTE2, TL_PIPE_MTE1, 0}, {TL_PIPE_FIX, TL_PIPE_M, 0},
+                                      {TL_PIPE_M, TL_PIPE_MTE1, 0},    {TL_PIPE_M, TL_PIPE_MTE1, 1},
+                                      {TL_PIPE_MTE1, TL_PIPE_M, 0},    {TL_PIPE_MTE1, TL_PIPE_M, 1},
+                                      {TL_PIPE_MTE1, TL_PIPE_MTE2, 0}, {TL_PIPE_M, TL_PIPE_FIX, 0}};
+    sim_sync_template_flags(s, ag, ev->stmt, "T.gemm_v0 (tl::ascend::gemm_v0)", own,
+                            (int)TL_ARRAY_LEN(own));
     // the helper's prologue: MTE2 -> MTE1, FIX -> M, and M -> MTE1 set for both halves
     sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE2), SIM_PIX(TL_PIPE_MTE1));
     sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_FIX), SIM_PIX(TL_PIPE_M));
@@ -403,6 +410,7 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     in.pipe = SIM_PIX(pipe);
     in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, tl_op_info(call->op->code)->spelling);
     in.atomic = call->op->code == TL_OP_ATOMIC_ADD;
+    if (call->op->code == TL_OP_COPY) sim_auto_copy(s, ag, ev);
     runs_of(s, call);
     sim_auto_op(s, ag, in.pipe, call);
     xfer_t x = {0};

@@ -317,6 +317,15 @@ tl_status_t sim_sync_check(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
 void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 // An intra-core set_flag + wait_flag pair issued back to back (gemm_v0's own).
 void sim_sync_edge(tl_sim_t *s, sim_agent_t *ag, int src, int dst);
+// An intra-core flag an upstream template sets and waits itself.
+typedef struct {
+    tl_pipe_t src, dst;
+    int id;
+} sim_tflag_t;
+// Reports each of a template's flags (who: "T.gemm_v0", ...) that the kernel
+// has set and not yet waited for when statement st runs the template.
+void sim_sync_template_flags(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, const char *who,
+                             const sim_tflag_t *flags, int n);
 // pipe_barrier(p) (p a pipe index other than S) and barrier_all, as issued now.
 void sim_sync_pipe_barrier(tl_sim_t *s, sim_agent_t *ag, int p);
 void sim_sync_barrier_all(tl_sim_t *s, sim_agent_t *ag);
@@ -326,6 +335,9 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b);
 // --- sim_auto.c: synchronisation the upstream build adds --------------------------------
 // Before a tile op of pipe `pipe` is modeled (its accesses in s->runs).
 void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call);
+// Before a GM -> UB copy: what tl::ascend::copy_gm_to_ub does first when the
+// GM side is clipped (the pad fill between its own flags).
+void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 // Before a scalar load / store of bytes [off, off + len) of buf (ev: the event).
 void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
                      int64_t len);

@@ -495,6 +495,24 @@ void sim_sync_do(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     }
 }
 
+// --- flags of upstream's templates ---------------------------------------------------------
+
+void sim_sync_template_flags(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, const char *who,
+                             const sim_tflag_t *flags, int n)
+{
+    for (int i = 0; i < n; i++) {
+        tl_pipe_t src = flags[i].src, dst = flags[i].dst;
+        const sim_flag_t *f = &ag->flag[SIM_PIX(src)][SIM_PIX(dst)][flags[i].id];
+        if (!f->n || !first_time(s, st, 8 + i)) continue;
+        sim_error(s, TL_SIM_DOUBLE_SET, st->loc, ag,
+                  "%s sets flag (%s, %s, %d) itself, but the kernel's set at line %d is still "
+                  "pending: the bit merges the two and the template's wait consumes the kernel's "
+                  "set (use another event id for the kernel's flag)",
+                  who, pname(src), pname(dst), flags[i].id,
+                  f->q[0].st ? f->q[0].st->loc.line : 0);
+    }
+}
+
 // --- the end of a block --------------------------------------------------------------------
 
 // Reports once per statement and finding kind.
