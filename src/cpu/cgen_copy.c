@@ -21,7 +21,7 @@
 
 #include "cpu/cgen.h"
 #include "exec/tileop.h"
-#include "pass/access.h"
+#include "ir/access.h"
 
 typedef struct {
     const tl_region_t *r;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "cpu/cgen_fuse_int.h"
-#include "pass/access.h"
+#include "ir/access.h"
 
 // --- entry points ----------------------------------------------------------------------
 

@@ -18,7 +18,7 @@
 // ways are followed anyway).
 #include "cpu/cgen.h"
 
-#include "pass/access.h"
+#include "ir/access.h"
 
 typedef struct {
     const tl_cgen_t *g;

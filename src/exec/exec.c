@@ -8,6 +8,8 @@
 // included, is evaluated and checked.
 #include "exec/exec_int.h"
 
+#include "ir/walk.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +104,7 @@ void tl_exec_destroy(tl_exec_t *x)
 {
     if (!x) return;
     if (x->gm) release_gm(x);
-    tl_exec_side_free(x);
+    tl_side_map_free(x->sides);
     free(x->user);
     free(x->user_set);
     free(x->globals);
@@ -256,7 +258,7 @@ static tl_status_t unbound_dim(tl_exec_t *x, const tl_var_t *v)
         const tl_buffer_t *b = k->params[i].buf;
         if (!x->user[i]) continue;
         for (int d = 0; b && d < b->ndim; d++) {
-            if (!tl_exec_side_mentions(b->gm_shape[d], v)) continue;
+            if (!tl_walk_mentions(b->gm_shape[d], v)) continue;
             tl_buf_t e;
             tl_buf_init(&e);
             tl_ir_print_expr(&e, b->gm_shape[d]);

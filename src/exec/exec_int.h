@@ -5,6 +5,7 @@
 #define TL_EXEC_EXEC_INT_H
 
 #include "exec/exec.h"
+#include "ir/side.h"
 
 enum {
     TL_EXEC_CROSS_IDS = 16, // cross-core flag ids per core
@@ -88,8 +89,6 @@ typedef struct {
     int64_t wake_seen;
 } tl_exec_thread_t;
 
-typedef struct tl_exec_sidemap tl_exec_sidemap_t;
-
 struct tl_exec {
     const tl_kernel_t *k;
     tl_diag_t *d;
@@ -115,8 +114,8 @@ struct tl_exec {
     int64_t extent[TL_SCOPE_COUNT]; // bytes of each scratchpad in use
     int64_t cap[TL_SCOPE_COUNT];
     // static analysis
-    tl_exec_sidemap_t *sides;
-    bool all_resident; // mode-0 flags or T.sync_all
+    tl_side_map_t *sides; // ir/side.h: LOCKSTEP (developer mode) or EXPERT
+    bool all_resident;    // mode-0 flags or T.sync_all
     // run state
     tl_exec_block_t *blocks;
     int nres;
@@ -178,14 +177,13 @@ tl_exec_agent_t *tl_exec_mem_owner(const tl_exec_ctx_t *c, const tl_buffer_t *b)
 // Whether (st, key) has been warned about in this run; records it if not.
 bool tl_exec_warned(tl_exec_t *x, const void *st, const void *key);
 
-// --- exec_side.c: static analysis -------------------------------------------------------
+// --- exec_side.c: which lanes run a statement (ir/side.h's analysis) -------------------
 tl_status_t tl_exec_side_build(tl_exec_t *x);
-void tl_exec_side_free(tl_exec_t *x);
 tl_side_t tl_exec_side(const tl_exec_t *x, const tl_stmt_t *s);
+// A compound statement a break or continue leaves: its lanes run it in lockstep.
 bool tl_exec_side_lockstep(const tl_exec_t *x, const tl_stmt_t *s);
+// A side-less GM store or print of a developer-mode kernel: run once.
 bool tl_exec_side_once(const tl_exec_t *x, const tl_stmt_t *s);
-tl_side_t tl_exec_side_op(const tl_op_t *op); // union of the operands' scope sides
-bool tl_exec_side_mentions(const tl_expr_t *e, const tl_var_t *v); // e uses v
 uint8_t tl_exec_side_lanes(const tl_exec_t *x, tl_side_t side);
 
 // --- exec_sync.c: synchronisation ------------------------------------------------------

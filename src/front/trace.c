@@ -9,6 +9,8 @@
 // point of the program.
 #include "front/eval.h"
 
+#include "ir/walk.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -46,20 +48,6 @@ const char *tl_trace_unique_name(tl_eval_t *ev, const char *base)
     }
 }
 
-static bool has_load(const tl_expr_t *e)
-{
-    if (!e) return false;
-    switch (e->kind) {
-    case TL_EX_LOAD: return true;
-    case TL_EX_BIN: return has_load(e->op.a) || has_load(e->op.b);
-    case TL_EX_UN: return has_load(e->op.a);
-    case TL_EX_CAST:
-    case TL_EX_REINTERPRET: return has_load(e->arg);
-    case TL_EX_SELECT: return has_load(e->sel.cond) || has_load(e->sel.a) || has_load(e->sel.b);
-    default: return false;
-    }
-}
-
 // --- bindings and stores -------------------------------------------------------------------
 
 static tl_stmt_t *make_store(tl_eval_t *ev, tl_buffer_t *b, int n, tl_expr_t **idx, tl_value_t *v,
@@ -89,7 +77,7 @@ bool tl_trace_bind(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, t
         tl_trace_emit(ev, s);
         return true;
     }
-    if (v->kind == TL_V_EXPR && has_load(v->expr)) {
+    if (v->kind == TL_V_EXPR && tl_walk_has_load(v->expr)) {
         tl_kernel_t *k = ev->kernel;
         tl_var_t *var = tl_ir_var(k, tl_trace_unique_name(ev, name), v->expr->dtype, TL_VAR_LET,
                                   target->loc);

@@ -13,23 +13,26 @@
 //           the kernel is an expert-mode kernel whose results equal the
 //           developer-mode (lockstep) execution of the original.
 //
-// Classification (by the op table and buffer scopes, never by names): a tile op
-// goes with its operands' memory (an op without on-chip operands with its
-// pipe); a scalar store with its buffer, or, for GM and alloc_var targets, with
-// the memory its expressions read; a let with the memory its value reads; a
-// sync with its pipes, else with the previous classified statement (upstream's
-// rule for manual syncs), but a wait_cross_flag with the next one; T.Scope
-// wins. Statements that read neither core's memory (lets, alloc_var updates,
-// breaks) go to every core that needs them: those whose later statements read
-// their variable, transitively, and control flow around them. A GM store or
-// print that reads no core's memory runs once, as the lockstep program runs
-// it: on the cube unless it sits in vector-only code (then on vector core 0).
-// It is an error when a core needs a value only the other core can compute, and
-// when control flow both cores run depends on vid (the cube's vid is 0).
+// Classification (ir/side.h, SPLIT mode; by the op table and buffer scopes,
+// never by names): a tile op goes with its operands' memory (an op without
+// on-chip operands with its pipe); a scalar store with its buffer, or, for GM
+// and alloc_var targets, with the memory its expressions read; a let with the
+// memory its value reads; a sync with its pipes, else with the previous
+// classified statement (upstream's rule for manual syncs), but a
+// wait_cross_flag with the next one; T.Scope wins. Statements that read
+// neither core's memory (lets, alloc_var updates, breaks) go to every core
+// that needs them: those whose later statements read their variable,
+// transitively, and control flow around them. A GM store or print that reads
+// no core's memory runs once, as the lockstep program runs it: on the cube
+// unless it sits in vector-only code (then on vector core 0). It is an error
+// when a core needs a value only the other core can compute, and when control
+// flow both cores run depends on vid (the cube's vid is 0).
 //
 // T.Kernel(threads=2): the vector program is then split between the two vector
 // cores where that is provably equivalent (vid_split.c), or runs on vector core
 // 0 alone (a note says why).
+#include "ir/side.h"
+#include "ir/walk.h"
 #include "pass/hazard.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
@@ -38,7 +41,7 @@
 #include <string.h>
 
 enum { SIDE_C = 0, SIDE_V = 1 };
-enum { F_ONCE = 1, F_FORCED = 2 };
+enum { F_ONCE = TL_SIDE_ONCE, F_FORCED = TL_SIDE_FORCED };
 
 typedef struct {
     tl_kernel_t *k;
@@ -88,157 +91,23 @@ static void number(split_t *p, tl_stmt_t *s, int parent)
 
 // --- classification ------------------------------------------------------------------------------
 
-static bool load_side(void *arg, const tl_expr_t *e)
+// The side of every statement (ir/side.h, SPLIT mode), by origin.
+static tl_status_t classify(split_t *p)
 {
-    if (e->kind == TL_EX_LOAD) *(int *)arg |= tl_scope_side(e->load.buf->scope);
-    return true;
-}
-
-// The cores whose memory e reads.
-static int expr_side(const tl_expr_t *e)
-{
-    int side = TL_SIDE_NONE;
-    tl_rewrite_expr_walk(e, load_side, &side);
-    return side;
-}
-
-static tl_side_t pipe_side(tl_pipe_t p)
-{
-    switch (p) {
-    case TL_PIPE_M:
-    case TL_PIPE_MTE1:
-    case TL_PIPE_FIX: return TL_SIDE_CUBE;
-    case TL_PIPE_V:
-    case TL_PIPE_MTE3: return TL_SIDE_VEC;
-    default: return TL_SIDE_NONE;
+    tl_side_map_t *m;
+    tl_status_t st = tl_side_map_build(p->k, TL_SIDE_MODE_SPLIT, p->ctx->diag, &m);
+    if (st) return st;
+    for (int o = 1; o <= p->n; o++) {
+        p->side[o] = (uint8_t)tl_side_get(m, p->by_origin[o]);
+        p->flags[o] = (uint8_t)(tl_side_flags(m, p->by_origin[o]) & (F_ONCE | F_FORCED));
     }
+    tl_side_map_free(m);
+    return TL_OK;
 }
 
 static const char *side_word(int side)
 {
     return side == TL_SIDE_CUBE ? "cube" : side == TL_SIDE_VEC ? "vector" : "no";
-}
-
-static int leaf_side(split_t *p, const tl_stmt_t *s, tl_side_t *sticky, bool *once)
-{
-    int side = TL_SIDE_NONE;
-    *once = false;
-    switch (s->kind) {
-    case TL_ST_LET: side = expr_side(s->let.value); break;
-    case TL_ST_STORE:
-        side = tl_scope_side(s->store.buf->scope);
-        if (side == TL_SIDE_NONE) {
-            side = expr_side(s->store.value);
-            for (int i = 0; i < s->store.n; i++) side |= expr_side(s->store.idx[i]);
-            if (side == TL_SIDE_NONE && s->store.buf->scope == TL_SCOPE_GM) *once = true;
-        }
-        break;
-    case TL_ST_OP:
-        for (int i = 0; i < s->op.nargs; i++) {
-            const tl_arg_t *a = &s->op.args[i];
-            if (a->kind == TL_ARG_REGION) {
-                side |= tl_scope_side(a->region.buf->scope);
-                for (int d = 0; d < a->region.ndim; d++) side |= expr_side(a->region.start[d]);
-            } else {
-                side |= expr_side(a->scalar);
-            }
-        }
-        if (side == TL_SIDE_BOTH) {
-            const tl_buffer_t *c = NULL, *v = NULL;
-            for (int i = 0; i < s->op.nargs; i++) {
-                if (s->op.args[i].kind != TL_ARG_REGION) continue;
-                const tl_buffer_t *b = s->op.args[i].region.buf;
-                if (tl_scope_side(b->scope) == TL_SIDE_CUBE && !c) c = b;
-                if (tl_scope_side(b->scope) == TL_SIDE_VEC && !v) v = b;
-            }
-            p->st = tl_diag_error(
-                p->ctx->diag, s->loc,
-                "%s uses cube memory ('%s', %s) and vector memory ('%s', %s): the "
-                "cores share no scratchpad, hand the tile over through GM",
-                tl_op_info(s->op.code)->name, c ? c->name : "?", c ? tl_scope_name(c->scope) : "?",
-                v ? v->name : "?", v ? tl_scope_name(v->scope) : "?");
-            return TL_SIDE_NONE;
-        }
-        if (side == TL_SIDE_NONE) side = pipe_side(tl_op_pipe(&s->op));
-        break;
-    case TL_ST_SYNC:
-        switch (s->sync.kind) {
-        case TL_SYNC_SET_FLAG:
-        case TL_SYNC_WAIT_FLAG: side = pipe_side(s->sync.src) | pipe_side(s->sync.dst); break;
-        case TL_SYNC_PIPE_BARRIER:
-        case TL_SYNC_SET_CROSS: side = pipe_side(s->sync.src); break;
-        default: break;
-        }
-        if (side == TL_SIDE_NONE && s->sync.kind != TL_SYNC_ALL &&
-            s->sync.kind != TL_SYNC_BARRIER_ALL)
-            side = *sticky;
-        break;
-    case TL_ST_PRINT:
-        if (s->print.region) side = tl_scope_side(s->print.region->buf->scope);
-        for (int i = 0; i < s->print.n; i++) side |= expr_side(s->print.args[i]);
-        if (side == TL_SIDE_NONE) *once = true;
-        if (side == TL_SIDE_BOTH)
-            p->st = tl_diag_error(p->ctx->diag, s->loc, "a print reads cube and vector memory");
-        break;
-    default: break;
-    }
-    if (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) *sticky = (tl_side_t)side;
-    return side;
-}
-
-// Sides of every statement; compounds get the union of their children.
-static int classify(split_t *p, const tl_stmt_t *s, tl_side_t forced, tl_side_t *sticky)
-{
-    if (!s || p->st) return TL_SIDE_NONE;
-    int o = s->origin, side = TL_SIDE_NONE;
-    switch (s->kind) {
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) side |= classify(p, s->seq.items[i], forced, sticky);
-        break;
-    case TL_ST_FOR:
-        side = expr_side(s->for_.start) | expr_side(s->for_.end) |
-               classify(p, s->for_.body, forced, sticky);
-        break;
-    case TL_ST_WHILE:
-        side = expr_side(s->while_.cond) | classify(p, s->while_.body, forced, sticky);
-        break;
-    case TL_ST_IF:
-        side = expr_side(s->if_.cond) | classify(p, s->if_.then_, forced, sticky) |
-               classify(p, s->if_.else_, forced, sticky);
-        break;
-    case TL_ST_SCOPE:
-        if (forced != TL_SIDE_NONE && forced != s->scope.side) {
-            p->st = tl_diag_error(p->ctx->diag, s->loc, "T.Scope(\"%s\") inside T.Scope(\"%s\")",
-                                  s->scope.side == TL_SIDE_CUBE ? "C" : "V",
-                                  forced == TL_SIDE_CUBE ? "C" : "V");
-            return TL_SIDE_NONE;
-        }
-        classify(p, s->scope.body, s->scope.side, sticky);
-        side = s->scope.side;
-        break;
-    case TL_ST_BREAK:
-    case TL_ST_CONTINUE: break;
-    default: {
-        bool once;
-        side = leaf_side(p, s, sticky, &once);
-        if (once) p->flags[o] |= F_ONCE;
-        if (forced != TL_SIDE_NONE) {
-            if (side != TL_SIDE_NONE && side != (int)forced && s->kind != TL_ST_SYNC) {
-                p->st =
-                    tl_diag_error(p->ctx->diag, s->loc,
-                                  "this statement works on %s memory but is inside T.Scope(\"%s\")",
-                                  side_word(side), forced == TL_SIDE_CUBE ? "C" : "V");
-                return TL_SIDE_NONE;
-            }
-            side = forced;
-            p->flags[o] |= F_FORCED;
-            p->flags[o] &= (uint8_t)~F_ONCE;
-        }
-        break;
-    }
-    }
-    p->side[o] = (uint8_t)side;
-    return side;
 }
 
 // A wait_cross_flag outside T.Scope guards what follows it: it goes with the
@@ -291,7 +160,7 @@ static bool mark_read(void *arg, const tl_expr_t *e)
 static void reads_expr(split_t *p, int s, const tl_expr_t *e)
 {
     reader_t r = {p, s};
-    tl_rewrite_expr_walk(e, mark_read, &r);
+    tl_walk_expr(e, mark_read, &r);
 }
 
 static void reads_region(split_t *p, int s, const tl_region_t *r)
@@ -569,10 +438,8 @@ tl_status_t tl_pass_cv_split(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     tl_status_t st = ok ? TL_OK : tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     if (!st) {
         number(&p, k->body, 0);
-        tl_side_t sticky = TL_SIDE_NONE;
-        classify(&p, k->body, TL_SIDE_NONE, &sticky);
-        waits_follow(&p);
-        st = p.st;
+        st = classify(&p);
+        if (!st) waits_follow(&p);
     }
     if (!st) {
         needs(&p);

@@ -24,7 +24,7 @@
 // whose dependences form a cycle is left alone (cross_sync and workspace then
 // apply the same rule to their flags, with a warning that `tilec run` follows
 // program order there).
-#include "pass/access.h"
+#include "ir/access.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
 
@@ -59,14 +59,8 @@ typedef struct {
 
 static int scope_side(tl_scope_t s)
 {
-    switch (s) {
-    case TL_SCOPE_L1:
-    case TL_SCOPE_L0A:
-    case TL_SCOPE_L0B:
-    case TL_SCOPE_L0C: return SIDE_C;
-    case TL_SCOPE_UB: return SIDE_V;
-    default: return SIDE_NONE;
-    }
+    tl_side_t side = tl_scope_side(s);
+    return side == TL_SIDE_CUBE ? SIDE_C : side == TL_SIDE_VEC ? SIDE_V : SIDE_NONE;
 }
 
 // The core of a copy's GM operand: the side of its on-chip operand.

@@ -9,7 +9,7 @@
 // range starts on a 32-byte boundary, so that no granule is shared.
 #include "pass/hazard.h"
 
-#include "pass/rewrite.h"
+#include "ir/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,19 +25,6 @@ struct tl_hazard_ctx {
 };
 
 // --- let definitions -----------------------------------------------------------------------------
-
-static bool find_load(void *arg, const tl_expr_t *e)
-{
-    if (e->kind == TL_EX_LOAD) *(bool *)arg = true;
-    return !*(bool *)arg;
-}
-
-static bool has_load(const tl_expr_t *e)
-{
-    bool found = false;
-    tl_rewrite_expr_walk(e, find_load, &found);
-    return found;
-}
 
 static void collect_lets(tl_hazard_ctx_t *c, const tl_stmt_t *s, const tl_var_t *loop)
 {
@@ -59,7 +46,7 @@ static void collect_lets(tl_hazard_ctx_t *c, const tl_stmt_t *s, const tl_var_t 
         c->let_loop[id] = loop;
         // A let defined twice (projected onto two cores) keeps one value only
         // if both agree.
-        const tl_expr_t *v = has_load(s->let.value) ? NULL : s->let.value;
+        const tl_expr_t *v = tl_walk_has_load(s->let.value) ? NULL : s->let.value;
         if (c->let_value[id] && !tl_ir_expr_equal(c->let_value[id], v)) v = NULL;
         c->let_value[id] = v;
         c->let_def[id] = s->let.value;
@@ -112,7 +99,7 @@ static bool find_var(void *arg, const tl_expr_t *e)
         const tl_expr_t *def = m->c ? m->c->let_def[e->var->id] : NULL;
         if (def && !m->found && m->depth < LET_DEPTH) {
             m->depth++;
-            tl_rewrite_expr_walk(def, find_var, m);
+            tl_walk_expr(def, find_var, m);
             m->depth--;
         }
     }
@@ -122,7 +109,7 @@ static bool find_var(void *arg, const tl_expr_t *e)
 bool tl_hazard_mentions(const tl_hazard_ctx_t *c, const tl_expr_t *e, const tl_var_t *v)
 {
     mention_t m = {c, v, false, 0};
-    tl_rewrite_expr_walk(e, find_var, &m);
+    tl_walk_expr(e, find_var, &m);
     return m.found;
 }
 
@@ -149,7 +136,7 @@ static bool emit_load(void *arg, const tl_expr_t *e)
 
 static void loads(emit_t *em, const tl_expr_t *e)
 {
-    tl_rewrite_expr_walk(e, emit_load, em);
+    tl_walk_expr(e, emit_load, em);
 }
 
 static int64_t const_or(const tl_expr_t *e, int64_t dflt)
@@ -416,7 +403,7 @@ static bool check_stable(void *arg, const tl_expr_t *e)
 static bool stable(const relctx_t *r, const tl_expr_t *e)
 {
     stable_t st = {r, true};
-    tl_rewrite_expr_walk(e, check_stable, &st);
+    tl_walk_expr(e, check_stable, &st);
     return st.ok;
 }
 

@@ -10,7 +10,7 @@
 // them, and drops facts that still depend on it.
 #include "pass/live.h"
 
-#include "pass/access.h"
+#include "ir/access.h"
 
 #include <stdlib.h>
 #include <string.h>

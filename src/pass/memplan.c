@@ -34,7 +34,7 @@
 // with k times the UB, as the executor does (exec_mem.c).
 #include "pass/pass.h"
 
-#include "pass/access.h"
+#include "ir/access.h"
 #include "pass/live.h"
 #include "target/arch.h"
 

@@ -38,6 +38,7 @@
 // and signed zeros).
 #include "pass/pass.h"
 
+#include "ir/walk.h"
 #include "pass/subst.h"
 
 #include <math.h>
@@ -131,7 +132,7 @@ static int inner_index(const lower_t *L, const tl_var_t *v)
 static bool varies(const lower_t *L, const tl_expr_t *e)
 {
     for (int i = 0; i < L->n; i++)
-        if (tl_subst_mentions(e, L->var[L->first + i])) return true;
+        if (tl_walk_mentions(e, L->var[L->first + i])) return true;
     return false;
 }
 
@@ -914,7 +915,7 @@ static bool lower_body(lower_t *L, const stmts_t *body, tl_stmt_t *out)
             break;
         }
         for (int j = 0; j < nstale && ok; j++)
-            if (tl_subst_mentions(s->store.value, stale[j]))
+            if (tl_walk_mentions(s->store.value, stale[j]))
                 ok = fail(L, s->loc, "the let '%s' would read a value the body changed before",
                           stale[j]->name);
         tl_expr_t *idx[TL_MAX_DIMS];

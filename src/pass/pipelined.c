@@ -51,7 +51,8 @@
 // or with nothing to multi-buffer, runs as a plain serial loop (with a note).
 #include "pass/pass.h"
 
-#include "pass/access.h"
+#include "ir/access.h"
+#include "ir/walk.h"
 #include "pass/live.h"
 #include "pass/subst.h"
 
@@ -136,33 +137,19 @@ static unsigned accesses(const tl_stmt_t *s, const tl_stmt_t *skip, const tl_buf
     return q.mode;
 }
 
-static bool has_load(const tl_expr_t *e)
-{
-    if (!e) return false;
-    switch (e->kind) {
-    case TL_EX_LOAD: return true;
-    case TL_EX_BIN: return has_load(e->op.a) || has_load(e->op.b);
-    case TL_EX_UN: return has_load(e->op.a);
-    case TL_EX_CAST:
-    case TL_EX_REINTERPRET: return has_load(e->arg);
-    case TL_EX_SELECT: return has_load(e->sel.cond) || has_load(e->sel.a) || has_load(e->sel.b);
-    default: return false;
-    }
-}
-
 static bool let_mentioned(const tl_var_t *v, const tl_stmt_t *s)
 {
-    if (s->kind == TL_ST_LET) return tl_subst_mentions(s->let.value, v);
+    if (s->kind == TL_ST_LET) return tl_walk_mentions(s->let.value, v);
     const tl_op_t *op = &s->op;
     for (int i = 0; i < op->nargs; i++) {
         const tl_arg_t *a = &op->args[i];
-        if (a->kind == TL_ARG_SCALAR && tl_subst_mentions(a->scalar, v)) return true;
+        if (a->kind == TL_ARG_SCALAR && tl_walk_mentions(a->scalar, v)) return true;
         for (int d = 0; a->kind == TL_ARG_REGION && d < a->region.ndim; d++)
-            if (tl_subst_mentions(a->region.start[d], v) ||
-                tl_subst_mentions(a->region.extent[d], v))
+            if (tl_walk_mentions(a->region.start[d], v) ||
+                tl_walk_mentions(a->region.extent[d], v))
                 return true;
     }
-    return tl_subst_mentions(op->pad_value, v);
+    return tl_walk_mentions(op->pad_value, v);
 }
 
 // Whether item i can be a stage-0 load; marks the lets it needs.
@@ -184,9 +171,9 @@ static bool is_load(pipe_t *p, int i, bool *needed)
     for (int a = 0; a < 2; a++) {
         const tl_region_t *r = &s->op.args[a].region;
         for (int d = 0; d < r->ndim; d++)
-            if (has_load(r->start[d]) || has_load(r->extent[d])) return false;
+            if (tl_walk_has_load(r->start[d]) || tl_walk_has_load(r->extent[d])) return false;
     }
-    if (has_load(s->op.pad_value)) return false;
+    if (tl_walk_has_load(s->op.pad_value)) return false;
     memset(needed, 0, sizeof(bool) * (size_t)p->n);
     needed[i] = true;
     for (int j = i - 1; j >= 0; j--) {
@@ -194,7 +181,7 @@ static bool is_load(pipe_t *p, int i, bool *needed)
         if (l->kind != TL_ST_LET) continue;
         for (int u = j + 1; u <= i && !needed[j]; u++)
             if (needed[u] && let_mentioned(l->let.var, p->items[u])) needed[j] = true;
-        if (needed[j] && has_load(l->let.value)) return false;
+        if (needed[j] && tl_walk_has_load(l->let.value)) return false;
     }
     needed[i] = false;
     return true;
@@ -625,7 +612,7 @@ static bool runs_of(pipe_t *p, int *run, int *nruns, char *why, size_t whylen)
         const tl_stmt_t *let = p->items[i];
         if (let->kind != TL_ST_LET) continue;
         for (int j = i + 1; j < p->n; j++)
-            if (run[j] != run[i] && tl_subst_stmt_mentions(p->items[j], let->let.var)) {
+            if (run[j] != run[i] && tl_walk_stmt_mentions(p->items[j], let->let.var)) {
                 snprintf(why, whylen,
                          "'%s' (line %d) is set among %s statements and used by %s statements",
                          let->let.var->name, let->loc.line,

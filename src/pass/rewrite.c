@@ -111,29 +111,6 @@ void tl_rewrite_walk(tl_stmt_t *s, void (*fn)(void *arg, tl_stmt_t *s), void *ar
     }
 }
 
-void tl_rewrite_expr_walk(const tl_expr_t *e, bool (*fn)(void *arg, const tl_expr_t *e), void *arg)
-{
-    if (!e || !fn(arg, e)) return;
-    switch (e->kind) {
-    case TL_EX_LOAD:
-        for (int i = 0; i < e->load.n; i++) tl_rewrite_expr_walk(e->load.idx[i], fn, arg);
-        break;
-    case TL_EX_BIN:
-        tl_rewrite_expr_walk(e->op.a, fn, arg);
-        tl_rewrite_expr_walk(e->op.b, fn, arg);
-        break;
-    case TL_EX_UN: tl_rewrite_expr_walk(e->op.a, fn, arg); break;
-    case TL_EX_CAST:
-    case TL_EX_REINTERPRET: tl_rewrite_expr_walk(e->arg, fn, arg); break;
-    case TL_EX_SELECT:
-        tl_rewrite_expr_walk(e->sel.cond, fn, arg);
-        tl_rewrite_expr_walk(e->sel.a, fn, arg);
-        tl_rewrite_expr_walk(e->sel.b, fn, arg);
-        break;
-    default: break;
-    }
-}
-
 static void tally(void *arg, tl_stmt_t *s)
 {
     (void)s;

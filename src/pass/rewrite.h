@@ -21,9 +21,6 @@ tl_stmt_t *tl_rewrite_clone_leaf(tl_kernel_t *k, const tl_stmt_t *s);
 tl_stmt_t *tl_rewrite_scope(tl_kernel_t *k, tl_side_t side, tl_stmt_t *body, tl_loc_t loc);
 // Calls fn on every statement of the tree in pre-order.
 void tl_rewrite_walk(tl_stmt_t *s, void (*fn)(void *arg, tl_stmt_t *s), void *arg);
-// Calls fn on e and its subexpressions in pre-order (load indices included);
-// when fn returns false the children of that expression are skipped.
-void tl_rewrite_expr_walk(const tl_expr_t *e, bool (*fn)(void *arg, const tl_expr_t *e), void *arg);
 // Number of statements in the tree.
 int tl_rewrite_count(tl_stmt_t *s);
 

@@ -1,8 +1,10 @@
 // The costs and the timing model of the schedule pass (see schedule.c): what
 // each statement costs on its pipe, and the in-order pipes a schedule is
 // placed in.
-#include "pass/rewrite.h"
 #include "pass/schedule_int.h"
+
+#include "ir/walk.h"
+
 #include <string.h>
 
 // --- costs ------------------------------------------------------------------------------------
@@ -70,7 +72,7 @@ static bool count_load(void *arg, const tl_expr_t *e)
 static int64_t load_cycles(const tl_arch_t *a, const tl_expr_t *e)
 {
     loads_t l = {a, 0};
-    if (e) tl_rewrite_expr_walk(e, count_load, &l);
+    if (e) tl_walk_expr(e, count_load, &l);
     return l.cycles;
 }
 

@@ -2,9 +2,12 @@
 // segment and their dependences, the summaries of loops and ifs, and the
 // unrolling and fusion of small loops.
 #include "pass/schedule_int.h"
-#include "pass/access.h"
+
+#include "ir/access.h"
+#include "ir/walk.h"
 #include "pass/rewrite.h"
 #include "pass/subst.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,8 +140,8 @@ static dep_t depends(sched_t *S, const node_t *a, const node_t *b)
     for (int i = a->reg0; i < a->reg1 && !(d & DEP); i++)
         for (int j = b->reg0; j < b->reg1; j++)
             if (S->reg[i].buf == S->reg[j].buf && (S->reg[i].write || S->reg[j].write)) d |= DEP;
-    if ((a->def && tl_subst_stmt_mentions(b->s, a->def)) ||
-        (b->def && (a->def == b->def || tl_subst_stmt_mentions(a->s, b->def))))
+    if ((a->def && tl_walk_stmt_mentions(b->s, a->def)) ||
+        (b->def && (a->def == b->def || tl_walk_stmt_mentions(a->s, b->def))))
         d |= DEP;
     return d;
 }

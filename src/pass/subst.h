@@ -37,9 +37,5 @@ tl_stmt_t *tl_subst_stmt(tl_kernel_t *k, tl_subst_t *m, const tl_stmt_t *s);
 // branches, scope bodies) by fn(arg, c); returns s. Rewrites recurse by
 // calling it from fn.
 tl_stmt_t *tl_subst_children(tl_stmt_t *s, tl_stmt_t *(*fn)(void *arg, tl_stmt_t *c), void *arg);
-// Whether e mentions variable v.
-bool tl_subst_mentions(const tl_expr_t *e, const tl_var_t *v);
-// Whether any expression in the statement tree s mentions variable v.
-bool tl_subst_stmt_mentions(const tl_stmt_t *s, const tl_var_t *v);
 
 #endif

@@ -24,8 +24,8 @@
 // broadcasts and gathers, ...) makes the buffers involved replicated. GM writes
 // of replicated data happen on vector core 0 only. When nothing can be split
 // the vector program runs on core 0 (threads=1).
+#include "ir/walk.h"
 #include "pass/pass.h"
-#include "pass/rewrite.h"
 #include "pass/subst.h"
 
 #include <stdlib.h>
@@ -161,7 +161,7 @@ static bool load_access(void *arg, const tl_expr_t *e)
 static void loads(vs_t *v, const tl_expr_t *e, tl_loc_t loc)
 {
     load_t l = {v, loc};
-    tl_rewrite_expr_walk(e, load_access, &l);
+    tl_walk_expr(e, load_access, &l);
 }
 
 // The GM dimension a UB buffer's leading dimension lines up with in a copy,
@@ -334,7 +334,7 @@ static bool rows_only(const tl_stmt_t *s, const tl_var_t *var)
         if (b->scope == TL_SCOPE_UB) return s->store.n >= 1 && is_var(s->store.idx[0], var);
         if (b->scope == TL_SCOPE_GM)
             for (int i = 0; i < s->store.n; i++)
-                if (tl_subst_mentions(s->store.idx[i], var)) return true;
+                if (tl_walk_mentions(s->store.idx[i], var)) return true;
         return false;
     }
     case TL_ST_OP: {
@@ -348,7 +348,7 @@ static bool rows_only(const tl_stmt_t *s, const tl_var_t *var)
                     return false;
             } else if (rg->buf->scope == TL_SCOPE_GM) {
                 bool dep = false;
-                for (int d = 0; d < rg->ndim; d++) dep |= tl_subst_mentions(rg->start[d], var);
+                for (int d = 0; d < rg->ndim; d++) dep |= tl_walk_mentions(rg->start[d], var);
                 if (!dep) return false;
             } else {
                 return false;
@@ -380,33 +380,33 @@ static void gm_uses(gm_use_t *g, const tl_stmt_t *s)
         for (int i = 0; i < s->seq.n; i++) gm_uses(g, s->seq.items[i]);
         return;
     case TL_ST_FOR:
-        tl_rewrite_expr_walk(s->for_.end, gm_load, g);
+        tl_walk_expr(s->for_.end, gm_load, g);
         gm_uses(g, s->for_.body);
         return;
     case TL_ST_WHILE:
-        tl_rewrite_expr_walk(s->while_.cond, gm_load, g);
+        tl_walk_expr(s->while_.cond, gm_load, g);
         gm_uses(g, s->while_.body);
         return;
     case TL_ST_IF:
-        tl_rewrite_expr_walk(s->if_.cond, gm_load, g);
+        tl_walk_expr(s->if_.cond, gm_load, g);
         gm_uses(g, s->if_.then_);
         gm_uses(g, s->if_.else_);
         return;
-    case TL_ST_LET: tl_rewrite_expr_walk(s->let.value, gm_load, g); return;
+    case TL_ST_LET: tl_walk_expr(s->let.value, gm_load, g); return;
     case TL_ST_STORE:
-        tl_rewrite_expr_walk(s->store.value, gm_load, g);
-        for (int i = 0; i < s->store.n; i++) tl_rewrite_expr_walk(s->store.idx[i], gm_load, g);
+        tl_walk_expr(s->store.value, gm_load, g);
+        for (int i = 0; i < s->store.n; i++) tl_walk_expr(s->store.idx[i], gm_load, g);
         if (s->store.buf->scope == TL_SCOPE_GM) g->w[s->store.buf->id] = true;
         return;
     case TL_ST_OP:
         for (int i = 0; i < s->op.nargs; i++) {
             const tl_arg_t *a = &s->op.args[i];
             if (a->kind == TL_ARG_SCALAR) {
-                tl_rewrite_expr_walk(a->scalar, gm_load, g);
+                tl_walk_expr(a->scalar, gm_load, g);
                 continue;
             }
             for (int d = 0; d < a->region.ndim; d++)
-                tl_rewrite_expr_walk(a->region.start[d], gm_load, g);
+                tl_walk_expr(a->region.start[d], gm_load, g);
             if (a->region.buf->scope != TL_SCOPE_GM) continue;
             char r = tl_op_role(s->op.code, i);
             if (r == 'w' || r == 'x') g->w[a->region.buf->id] = true;

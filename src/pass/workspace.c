@@ -39,6 +39,7 @@
 // needs both cores.
 #include "pass/pass.h"
 
+#include "ir/walk.h"
 #include "pass/hazard.h"
 #include "pass/rewrite.h"
 #include "pass/subst.h"
@@ -77,7 +78,7 @@ bool tl_workspace_is_handoff(const tl_stmt_t *s)
 static bool region_mentions(const tl_region_t *r, const tl_var_t *v)
 {
     for (int d = 0; v && d < r->ndim; d++)
-        if (tl_subst_mentions(r->start[d], v) || tl_subst_mentions(r->extent[d], v)) return true;
+        if (tl_walk_mentions(r->start[d], v) || tl_walk_mentions(r->extent[d], v)) return true;
     return false;
 }
 

@@ -1,5 +1,5 @@
 // Buffer accesses of statements (see access.h for the rules).
-#include "pass/access.h"
+#include "ir/access.h"
 
 static void load(const tl_expr_t *e, tl_access_fn fn, void *arg)
 {

@@ -19,8 +19,8 @@
 // constant within the region, a reduction; never gather, which reads where
 // its indices say. Liveness uses it to see a read covered by an earlier
 // partial write of the same region.
-#ifndef TL_PASS_ACCESS_H
-#define TL_PASS_ACCESS_H
+#ifndef TL_IR_ACCESS_H
+#define TL_IR_ACCESS_H
 
 #include "ir/ir.h"
 

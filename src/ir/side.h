@@ -1,0 +1,65 @@
+// Which core a statement runs on (cube, vector, both, none): one analysis for
+// the CV split (pass/cv_split.c) and for the backends that run a kernel as the
+// one program it is written as (the reference executor, the CPU target).
+//
+// Leaves, by the op table and the buffer scopes (never by names):
+//  - a tile op goes with its operands' memory; one without on-chip operands
+//    with its pipe;
+//  - a scalar store with its buffer's memory, or (GM and alloc_var targets)
+//    with the memory its expressions read; a let with what its value reads;
+//  - a sync with its pipes, else with the previous leaf that has a side
+//    (upstream's rule for manual syncs; barrier_all and sync_all stay NONE);
+//  - a print with the memory it reads;
+//  - a GM store or print that reads neither core's memory is marked ONCE: the
+//    lockstep program runs it once.
+// Compound statements take the union of their children and of the memory their
+// own expressions read (loop bounds, conditions); T.Scope takes its own side.
+// A compound statement left by a break or continue inside it is marked ESCAPES
+// (a backend runs it in lockstep on every lane).
+//
+// The modes differ where their consumers need different answers:
+//  - EXPERT (an expert-mode kernel run as written): only a leaf's own memory
+//    (operand scopes, a store's buffer, a print's reads) decides; lets, syncs
+//    and memory-less statements are NONE, i.e. every lane runs them.
+//  - LOCKSTEP (a developer-mode kernel run as one program): all the rules
+//    above; an op touching both cores' memory is a vector statement (the
+//    developer-mode hand-offs L0C->UB and UB->L1); a memory-less GM store or
+//    print that uses vid runs on the vector cores, not ONCE.
+//  - SPLIT (cv_split): all the rules above, a tile op's side also counting
+//    the memory its operand expressions (region starts, scalars) read; an op
+//    or print touching both cores' memory is an error, as are nested T.Scopes
+//    of different sides and a leaf inside T.Scope working on the other core's
+//    memory; every leaf inside T.Scope takes the scope's side (FORCED, never
+//    ONCE).
+#ifndef TL_IR_SIDE_H
+#define TL_IR_SIDE_H
+
+#include "ir/ir.h"
+
+typedef enum { TL_SIDE_MODE_EXPERT, TL_SIDE_MODE_LOCKSTEP, TL_SIDE_MODE_SPLIT } tl_side_mode_t;
+
+// Flags next to a statement's side (tl_side_flags).
+enum { TL_SIDE_ONCE = 4, TL_SIDE_ESCAPES = 8, TL_SIDE_FORCED = 16 };
+
+typedef struct tl_side_map tl_side_map_t;
+
+// Classifies every statement of k's body. SPLIT reports its errors to d (the
+// first one ends the analysis). *out is NULL on error; free with
+// tl_side_map_free.
+tl_status_t tl_side_map_build(const tl_kernel_t *k, tl_side_mode_t mode, tl_diag_t *d,
+                              tl_side_map_t **out);
+void tl_side_map_free(tl_side_map_t *m); // NULL is fine
+// The side of s (TL_SIDE_NONE for a statement not in the analysed body).
+tl_side_t tl_side_get(const tl_side_map_t *m, const tl_stmt_t *s);
+// TL_SIDE_ONCE / TL_SIDE_ESCAPES / TL_SIDE_FORCED of s.
+unsigned tl_side_flags(const tl_side_map_t *m, const tl_stmt_t *s);
+// Whether the kernel needs all its blocks resident at once (T.sync_all, or a
+// cross-core flag of mode 0, which counts every core of a kind).
+bool tl_side_all_resident(const tl_side_map_t *m);
+
+// The cores whose memory e reads (its scalar loads).
+tl_side_t tl_side_expr(const tl_expr_t *e);
+// The core a pipe belongs to (M, MTE1, FIX: cube; V, MTE3: vector; else NONE).
+tl_side_t tl_side_pipe(tl_pipe_t p);
+
+#endif
