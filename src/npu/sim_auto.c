@@ -27,6 +27,8 @@
 //   instruction.
 #include "npu/sim_int.h"
 
+#include "target/cost.h"
+
 #include <stdio.h>
 
 static void note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what)
@@ -134,10 +136,11 @@ void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     dup.pipe = v;
     dup.site = sim_site(s, ev->stmt, STEP_LOAD_A, TL_PIPE_V, "T.copy tail fill (Duplicate)");
     dup.bytes = bytes;
-    dup.occ =
-        TL_MAX(1, (bytes + s->arch->vec_bytes_per_repeat - 1) / s->arch->vec_bytes_per_repeat) *
-        s->arch->vec_cycles_unary;
-    dup.lat = tl_arch_vec_latency(s->arch, TL_OP_FILL);
+    tl_price_t p = tl_cost_price(s->arch, &(tl_work_t){.pipe = TL_PIPE_V,
+                                                       .cost = tl_op_info(TL_OP_FILL)->cost,
+                                                       .bytes = bytes});
+    dup.occ = p.occ;
+    dup.lat = p.lat;
     sim_inst_issue(s, ag, &dup);
     sim_inst_done(s, ag, &dup);
     sim_sync_edge(s, ag, v, SIM_PIX(TL_PIPE_MTE2));

@@ -7,16 +7,16 @@
 // mmad on M, ordered by its own flags (MTE2 -> MTE1 and FIX -> M before, an
 // M -> MTE1 ping-pong between the chunks, MTE1 -> MTE2 and M -> FIX after).
 //
-// Costs: GM transfers in whole 32 B blocks through the L2 model and the
-// chip's shared bandwidth (sim_time.c) at most at the MTE2 / MTE3 per-core
-// rates, plus the first-byte latency (an HBM read when a line misses);
-// L1 -> L0A / L0B bytes / 256 or 128; FIX elements / 64 (capped by the GM
-// write share); mmads ceil(M/16) ceil(N/16) ceil(K/k0) fractal steps with k0
-// the multiply-accumulates per cycle / 256; vector ops 256-byte repeats of the
-// widest operand at 1 (unary) or 2 (binary) cycles each plus the op's latency.
+// Costs: the chip model's prices (target/cost.c, shared with the schedule
+// pass) of what each instruction does here: the bytes of its runs, its
+// elements, its mmad shape. A GM transfer is then costed by the memory model
+// when it starts: whole 32 B blocks through the L2 model and the chip's shared
+// bandwidth (sim_time.c) at most at the MTE2 / MTE3 per-core rates, plus the
+// first-byte latency (an HBM read when a line misses).
 #include "npu/sim_int.h"
 
-#include <math.h>
+#include "target/cost.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +52,7 @@ void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     in.pipe = SIM_S;
     in.site = sim_site(s, ev->stmt, ev->kind == TL_EXEC_EV_LOAD ? STEP_LOAD : STEP_STMT, TL_PIPE_S,
                        names[ev->kind]);
-    in.occ =
-        s->arch->scalar_cycles + (mem && b->scope == TL_SCOPE_GM ? s->arch->scalar_gm_cycles : 0);
+    in.occ = tl_cost_scalar(s->arch, mem ? b->scope : TL_SCOPE_VAR);
     if (mem)
         sim_auto_scalar(s, ag, ev, ev->elem * tl_dtype_size(b->dtype), tl_dtype_size(b->dtype));
     sim_inst_issue(s, ag, &in);
@@ -132,18 +131,7 @@ static void check_alignment(tl_sim_t *s, const tl_exec_event_t *ev)
     }
 }
 
-// --- costs
-// ----------------------------------------------------------------------------------------
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return b > 0 ? (a + b - 1) / b : 0;
-}
-
-static int64_t cycles(double c)
-{
-    return (int64_t)ceil(c);
-}
+// --- costs ---------------------------------------------------------------------------------------
 
 // A GM transfer, costed when its start is known: the L2 lines it finds (or
 // that are on their way), the bandwidth it books (sim_time.c).
@@ -152,7 +140,7 @@ typedef struct {
     int gi; // the GM operand
     bool write;
     int64_t min_occ; // FIX: its element rate
-    int64_t lat;     // latency before the GM side's (FIX)
+    tl_price_t price;
 } xfer_t;
 
 static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_t t, void *arg)
@@ -177,92 +165,84 @@ static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_
     in->occ = TL_MAX(x->min_occ, occ);
     // a read waits for the HBM when a line misses, and for lines still on
     // their way from HBM for an earlier request (never longer than a miss)
-    int64_t wait = miss ? a->gm_read_latency : 0;
-    if (!x->write && ready > t) wait = TL_MIN(a->gm_read_latency, TL_MAX(wait, ready - t));
-    in->lat = x->lat + (x->write ? a->gm_write_latency : a->l2_hit_latency + wait);
+    int64_t wait = miss ? x->price.miss : 0;
+    if (!x->write && ready > t) wait = TL_MIN(x->price.miss, TL_MAX(wait, ready - t));
+    in->lat = x->price.lat + (x->write ? 0 : wait);
 }
 
-static int64_t fractal_steps(const tl_arch_t *a, tl_dtype_t t, int64_t m, int64_t n, int64_t k)
+static void price(tl_sim_t *s, const tl_work_t *w, sim_inst_t *in)
 {
-    int64_t k0 = TL_MAX(1, tl_arch_cube_macs(a, t) / 256);
-    return ceil_div(m, 16) * ceil_div(n, 16) * ceil_div(k, k0);
+    tl_price_t p = tl_cost_price(s->arch, w);
+    in->occ = p.occ;
+    in->lat = p.lat;
 }
 
 // A vector instruction: 256-byte repeats of its widest operand.
 static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
 {
-    const tl_arch_t *a = s->arch;
-    int64_t widest = 0;
-    int reads = 0;
+    tl_work_t w = {.pipe = TL_PIPE_V, .cost = tl_op_info(call->op->code)->cost};
     for (int i = 0; i < call->nargs; i++) {
         if (!call->args[i].is_view) continue;
-        int64_t r = operand_bytes(s, i, 0), w = operand_bytes(s, i, 1);
-        widest = TL_MAX(widest, TL_MAX(r, w));
-        reads += r > 0;
+        int64_t r = operand_bytes(s, i, 0), wr = operand_bytes(s, i, 1);
+        w.bytes = TL_MAX(w.bytes, TL_MAX(r, wr));
+        w.reads += r > 0;
     }
-    int64_t repeats = TL_MAX(1, ceil_div(widest, a->vec_bytes_per_repeat));
-    // Sorting: one Sort32 repeat per 32 elements, then each 4-way merge round
-    // streams every 8-byte (value, index) pair once.
-    int64_t pairs;
-    int rounds;
-    tl_tileop_sort_work(call, &pairs, &rounds);
-    if (pairs > 0)
-        repeats = (call->op->code == TL_OP_MERGE_SORT ? 0 : ceil_div(pairs, 32)) +
-                  rounds * ceil_div(pairs * 8, a->vec_bytes_per_repeat);
-    in->occ = repeats * (reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
-    in->lat = tl_arch_vec_latency(a, call->op->code);
-    in->bytes = widest;
+    tl_tileop_sort_work(call, &w.sort_pairs, &w.sort_rounds);
+    w.merge_only = call->op->code == TL_OP_MERGE_SORT;
+    price(s, &w, in);
+    in->bytes = w.bytes;
 }
 
 // The cost of an op; true when it moves GM data (*x: costed at its start).
 static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t *x)
 {
-    const tl_arch_t *a = s->arch;
     const tl_op_t *op = call->op;
-    tl_pipe_t pipe = SIM_PIPE(in->pipe);
+    tl_work_t w = {.pipe = SIM_PIPE(in->pipe), .cost = tl_op_info(op->code)->cost};
     bool atomic = op->code == TL_OP_ATOMIC_ADD;
     int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
-    switch (pipe) {
+    switch (w.pipe) {
     case TL_PIPE_MTE2:
-        *x = (xfer_t){call, si, false, 0, 0};
-        in->bytes = operand_bytes(s, si, 0);
+        in->bytes = w.bytes = operand_bytes(s, si, 0);
+        *x = (xfer_t){call, si, false, 0, tl_cost_price(s->arch, &w)};
         return true;
     case TL_PIPE_MTE3:
-        in->bytes = operand_bytes(s, di, 1);
-        if (call->args[di].view.scope == TL_SCOPE_GM) {
-            *x = (xfer_t){call, di, true, 0, 0};
-            return true;
-        }
-        in->occ = cycles((double)in->bytes / a->mte3_bpc);
+        in->bytes = w.bytes = operand_bytes(s, di, 1);
+        w.dst = call->args[di].view.scope;
+        *x = (xfer_t){call, di, true, 0, tl_cost_price(s->arch, &w)};
+        price(s, &w, in);
+        return w.dst == TL_SCOPE_GM;
+    case TL_PIPE_MTE1:
+        in->bytes = w.bytes = operand_bytes(s, di, 1);
+        w.dst = call->args[di].view.scope;
+        price(s, &w, in);
         return false;
-    case TL_PIPE_MTE1: {
-        bool l0a = call->args[di].view.scope == TL_SCOPE_L0A;
-        in->bytes = operand_bytes(s, di, 1);
-        in->occ = cycles((double)in->bytes / (l0a ? a->mte1_l0a_bpc : a->mte1_l0b_bpc));
-        in->lat = a->mte1_latency;
-        return false;
-    }
     case TL_PIPE_FIX: {
         const tl_view_t *dv = &call->args[di].view;
         in->bytes = operand_bytes(s, di, 1);
-        int64_t elems = in->bytes / tl_dtype_size(dv->dtype);
-        in->occ = cycles((double)elems / a->fix_elems_per_cycle);
-        in->lat = a->fix_latency;
-        *x = (xfer_t){call, di, true, in->occ, a->fix_latency};
+        w.elems = in->bytes / tl_dtype_size(dv->dtype);
+        w.dst = dv->scope;
+        price(s, &w, in);
+        *x = (xfer_t){call, di, true, in->occ, tl_cost_price(s->arch, &w)};
         return dv->scope == TL_SCOPE_GM;
     }
     case TL_PIPE_M: {
         const tl_view_t *A = &call->args[0].view, *C = &call->args[2].view;
-        int64_t m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1, n = C->extent[C->ndim - 1];
-        int64_t k = A->extent[A->ndim - 1];
-        in->occ = fractal_steps(a, A->dtype, m, n, k);
-        in->lat = a->mmad_startup;
+        w.m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1;
+        w.n = C->extent[C->ndim - 1];
+        w.k = A->extent[A->ndim - 1];
+        w.in = A->dtype;
+        price(s, &w, in);
         in->bytes = operand_bytes(s, 0, 0) + operand_bytes(s, 1, 0);
-        if (tl_arch_mmad_interlocks(a, m, n)) in->ilk = 1;
+        if (tl_arch_mmad_interlocks(s->arch, w.m, w.n)) in->ilk = 1;
         return false;
     }
     default: vec_cost(s, call, in); return false;
     }
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return b > 0 ? (a + b - 1) / b : 0;
 }
 
 // --- gemm_v0 ------------------------------------------------------------------------------------
@@ -295,7 +275,6 @@ static void l0_half(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, int whic
 static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, gemm_t *g, int c,
                        int64_t kc)
 {
-    const tl_arch_t *a = s->arch;
     int half = c % 2;
     int64_t abytes = g->m * kc * g->size, bbytes = kc * g->n * g->size;
     int64_t aoff = half * abytes, boff = half * bbytes; // the helper's l0a[(k % 2) * M * kc]
@@ -314,8 +293,9 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
         ld.site = sim_site(s, ev->stmt, which ? STEP_LOAD_B : STEP_LOAD_A, TL_PIPE_MTE1,
                            which ? "gemm_v0 L1->L0B" : "gemm_v0 L1->L0A");
         ld.bytes = which ? bbytes : abytes;
-        ld.occ = cycles((double)ld.bytes / (which ? a->mte1_l0b_bpc : a->mte1_l0a_bpc));
-        ld.lat = a->mte1_latency;
+        price(s, &(tl_work_t){.pipe = TL_PIPE_MTE1, .bytes = ld.bytes,
+                              .dst = which ? TL_SCOPE_L0B : TL_SCOPE_L0A},
+              &ld);
         sim_inst_issue(s, ag, &ld);
         check_runs(s, ag, &ld, &g->sub, which);
         l0_half(s, ag, &ld, which, which ? boff : aoff, ld.bytes, true);
@@ -325,8 +305,10 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
     sim_inst_t mm = {0};
     mm.pipe = SIM_PIX(TL_PIPE_M);
     mm.site = sim_site(s, ev->stmt, STEP_MMAD, TL_PIPE_M, "gemm_v0 mmad");
-    mm.occ = fractal_steps(a, ev->call->args[0].view.dtype, g->m, g->n, kc);
-    mm.lat = a->mmad_startup;
+    price(s,
+          &(tl_work_t){.pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .m = g->m, .n = g->n,
+                       .k = kc},
+          &mm);
     mm.bytes = abytes + bbytes;
     mm.ilk = g->ilk;
     sim_inst_issue(s, ag, &mm);

@@ -64,8 +64,9 @@
 // load of GM); each pipe runs in order, an op occupying it for its repeats
 // (vector: a 256-byte repeat of the widest operand a cycle, two for ops that
 // read two tiles; transfers: whole 32-byte GM blocks at the pipe's rate) and
-// finishing a latency later (arch.c: vector op latencies, GM read latency
-// with the L2 missing or hitting, write latency); a reader on the writer's
+// finishing a latency later (each op priced by target/cost.c, as the
+// simulator prices it: vector latencies by cost class, GM read latency with
+// the L2 missing or hitting, write latency); a reader on the writer's
 // pipe gets a barrier, which waits for everything issued to that pipe; a
 // reader on another pipe waits until the writer's pipe has finished
 // everything up to the writer (where intra_sync's set_flag fires); a scalar

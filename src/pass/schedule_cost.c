@@ -4,15 +4,11 @@
 #include "pass/schedule_int.h"
 
 #include "ir/walk.h"
+#include "target/cost.h"
 
 #include <string.h>
 
 // --- costs ------------------------------------------------------------------------------------
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return b > 0 ? (a + b - 1) / b : 0;
-}
 
 static int64_t const_or(const tl_expr_t *e, int64_t dflt)
 {
@@ -63,8 +59,7 @@ static bool count_load(void *arg, const tl_expr_t *e)
 {
     loads_t *l = arg;
     if (e->kind == TL_EX_LOAD && e->load.buf->scope != TL_SCOPE_VAR)
-        l->cycles +=
-            l->a->scalar_cycles + (e->load.buf->scope == TL_SCOPE_GM ? l->a->scalar_gm_cycles : 0);
+        l->cycles += tl_cost_scalar(l->a, e->load.buf->scope);
     return true;
 }
 
@@ -76,7 +71,8 @@ static int64_t load_cycles(const tl_arch_t *a, const tl_expr_t *e)
     return l.cycles;
 }
 
-// Occupancy and latency of a tile op, as sim_inst.c prices it.
+// Occupancy and latency of a tile op: the chip model's price (target/cost.c,
+// the simulator's too) of its work read from the IR's constant extents.
 static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
 {
     const tl_opinfo_t *info = tl_op_info(op->code);
@@ -101,49 +97,31 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
         reads += role == 'r' || role == 'v' || role == 'x';
         if (i < 2) bytes[i] = b;
     }
+    // The work as the chip model prices it (target/cost.h); the operands'
+    // roles as this pass has always read them: operand 0 the source of a GM
+    // read, operand 1 the destination of the other transfers.
     n->pipe = tl_op_pipe(op);
-    bool to_gm = op->nargs >= 2 && op->args[1].kind == TL_ARG_REGION &&
-                 op->args[1].region.buf->scope == TL_SCOPE_GM;
+    tl_work_t w = {.pipe = n->pipe, .cost = info->cost, .reads = reads};
+    if (op->nargs >= 2 && op->args[1].kind == TL_ARG_REGION) w.dst = op->args[1].region.buf->scope;
     switch (n->pipe) {
-    case TL_PIPE_MTE2: // a cold L2 misses, a warm one hits (the model tries both)
-        n->occ = ceil_div(bytes[0], (int64_t)a->mte2_bpc);
-        n->lat = a->l2_hit_latency + a->gm_read_latency;
-        n->lat_warm = a->l2_hit_latency;
-        break;
-    case TL_PIPE_MTE3:
-        n->occ = ceil_div(bytes[1], (int64_t)a->mte3_bpc);
-        n->lat = to_gm ? a->gm_write_latency : 0;
-        break;
-    case TL_PIPE_MTE1: {
-        bool l0a = op->args[1].region.buf->scope == TL_SCOPE_L0A;
-        n->occ = ceil_div(bytes[1], (int64_t)(l0a ? a->mte1_l0a_bpc : a->mte1_l0b_bpc));
-        n->lat = a->mte1_latency;
-        break;
-    }
-    case TL_PIPE_FIX:
-        n->occ = ceil_div(bytes[1] / tl_dtype_size(op->args[1].region.buf->dtype),
-                          (int64_t)a->fix_elems_per_cycle);
-        n->lat = a->fix_latency + (to_gm ? a->gm_write_latency : 0);
-        break;
+    case TL_PIPE_MTE2: w.bytes = bytes[0]; break;
+    case TL_PIPE_MTE1:
+    case TL_PIPE_MTE3: w.bytes = bytes[1]; break;
+    case TL_PIPE_FIX: w.elems = bytes[1] / tl_dtype_size(op->args[1].region.buf->dtype); break;
     case TL_PIPE_M: {
         const tl_region_t *A = &op->args[0].region, *C = &op->args[2].region;
-        int64_t m = C->ndim >= 2 ? const_or(C->extent[C->ndim - 2], 16) : 1;
-        int64_t nn = const_or(C->extent[C->ndim - 1], 16),
-                kk = const_or(A->extent[A->ndim - 1], 16);
-        int64_t k0 = TL_MAX(1, tl_arch_cube_macs(a, A->buf->dtype) / 256);
-        n->occ = ceil_div(m, 16) * ceil_div(nn, 16) * ceil_div(kk, k0);
-        n->lat = a->mmad_startup;
+        w.m = C->ndim >= 2 ? const_or(C->extent[C->ndim - 2], 16) : 1;
+        w.n = const_or(C->extent[C->ndim - 1], 16);
+        w.k = const_or(A->extent[A->ndim - 1], 16);
+        w.in = A->buf->dtype;
         break;
     }
-    default:
-        n->occ = TL_MAX(1, ceil_div(widest, a->vec_bytes_per_repeat)) *
-                 (reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
-        n->lat = tl_arch_vec_latency(a, op->code);
-        break;
+    default: w.bytes = widest; break;
     }
-    n->occ = TL_MAX(n->occ, 1);
-    n->lat_cold = n->lat;
-    if (n->pipe != TL_PIPE_MTE2) n->lat_warm = n->lat;
+    tl_price_t p = tl_cost_price(a, &w);
+    n->occ = TL_MAX(p.occ, 1);
+    n->lat = n->lat_cold = p.lat + p.miss; // a cold L2 misses, a warm one hits (the model tries both)
+    n->lat_warm = p.lat;
 }
 
 void sched_leaf_cost(sched_t *S, node_t *n)
@@ -162,17 +140,16 @@ void sched_leaf_cost(sched_t *S, node_t *n)
         return;
     case TL_ST_LET:
         n->kind = N_SCALAR;
-        n->occ = a->scalar_cycles + load_cycles(a, s->let.value);
+        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR) + load_cycles(a, s->let.value);
         return;
     case TL_ST_STORE:
         n->kind = N_SCALAR;
-        n->occ = a->scalar_cycles + load_cycles(a, s->store.value) +
-                 (s->store.buf->scope == TL_SCOPE_GM ? a->scalar_gm_cycles : 0);
+        n->occ = tl_cost_scalar(a, s->store.buf->scope) + load_cycles(a, s->store.value);
         for (int i = 0; i < s->store.n; i++) n->occ += load_cycles(a, s->store.idx[i]);
         return;
     default:
         n->kind = N_SCALAR;
-        n->occ = a->scalar_cycles;
+        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR);
         return;
     }
 }

@@ -222,10 +222,3 @@ double tl_arch_l2_bpc(const tl_arch_t *a)
 {
     return a->l2_gbps * 1e9 / (a->clock_mhz * 1e6);
 }
-
-// row 45 and §4.2 by the op's cost class: the latency after a vector
-// instruction's last repeat
-int tl_arch_vec_latency(const tl_arch_t *a, tl_opcode_t op)
-{
-    return a->vec_latency[tl_op_info(op)->cost];
-}

@@ -100,9 +100,6 @@ bool tl_arch_mmad_interlocks(const tl_arch_t *a, int64_t m, int64_t n);
 // Cube multiply-accumulates per cycle for an input dtype (1-byte types run at
 // the int8 rate, 4-byte types at the fp32 rate).
 int tl_arch_cube_macs(const tl_arch_t *a, tl_dtype_t t);
-// Cycles from a vector op's last repeat until its result is ready: its cost
-// class's latency (the simulator's; the schedule pass prices ops with it too).
-int tl_arch_vec_latency(const tl_arch_t *a, tl_opcode_t op);
 // Peak throughput of the whole chip for fp16: cube (TFLOPS), vector (TOPS).
 double tl_arch_peak_tflops_f16(const tl_arch_t *a);
 double tl_arch_peak_vector_tops_f16(const tl_arch_t *a);

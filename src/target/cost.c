@@ -1,0 +1,75 @@
+// Instruction prices from the arch table (see cost.h).
+//
+// MTE2 (GM -> L1 / UB): bytes at the core's read rate, the L2's hit latency,
+// an HBM read more on a miss. MTE3 (UB -> GM / L1): bytes at the core's write
+// rate, the GM write latency when it writes GM. MTE1 (L1 -> L0A / L0B): bytes
+// at that path's rate, its latency. FIX (L0C -> GM / L1): elements at its rate,
+// its latency (and the GM write latency into GM). M: ceil(m/16) ceil(n/16)
+// ceil(k/k0) fractal steps, k0 the multiply-accumulates per cycle / 256, and the
+// mmad start-up. V: 256-byte repeats of the widest operand at the unary or
+// binary rate (Sort32 and merge rounds for the sorting ops), and the cost
+// class's latency.
+#include "target/cost.h"
+
+#include <math.h>
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return b > 0 ? (a + b - 1) / b : 0;
+}
+
+// Cycles to move n units at rate units per cycle.
+static int64_t at_rate(int64_t n, double rate)
+{
+    return (int64_t)ceil((double)n / rate);
+}
+
+static int64_t vector_repeats(const tl_arch_t *a, const tl_work_t *w)
+{
+    int64_t block = a->vec_bytes_per_repeat;
+    if (w->sort_pairs <= 0) return TL_MAX(1, ceil_div(w->bytes, block));
+    // one Sort32 repeat per 32 pairs, then each 4-way merge round streams every
+    // 8-byte (value, index) pair once
+    return (w->merge_only ? 0 : ceil_div(w->sort_pairs, 32)) +
+           w->sort_rounds * ceil_div(w->sort_pairs * 8, block);
+}
+
+tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
+{
+    tl_price_t p = {0, 0, 0};
+    switch (w->pipe) {
+    case TL_PIPE_MTE2:
+        p.occ = at_rate(w->bytes, a->mte2_bpc);
+        p.lat = a->l2_hit_latency;
+        p.miss = a->gm_read_latency;
+        break;
+    case TL_PIPE_MTE3:
+        p.occ = at_rate(w->bytes, a->mte3_bpc);
+        p.lat = w->dst == TL_SCOPE_GM ? a->gm_write_latency : 0;
+        break;
+    case TL_PIPE_MTE1:
+        p.occ = at_rate(w->bytes, w->dst == TL_SCOPE_L0A ? a->mte1_l0a_bpc : a->mte1_l0b_bpc);
+        p.lat = a->mte1_latency;
+        break;
+    case TL_PIPE_FIX:
+        p.occ = at_rate(w->elems, a->fix_elems_per_cycle);
+        p.lat = a->fix_latency + (w->dst == TL_SCOPE_GM ? a->gm_write_latency : 0);
+        break;
+    case TL_PIPE_M: {
+        int64_t k0 = TL_MAX(1, tl_arch_cube_macs(a, w->in) / 256);
+        p.occ = ceil_div(w->m, 16) * ceil_div(w->n, 16) * ceil_div(w->k, k0);
+        p.lat = a->mmad_startup;
+        break;
+    }
+    default: // the vector pipe (and what no other pipe runs)
+        p.occ = vector_repeats(a, w) * (w->reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
+        p.lat = a->vec_latency[w->cost];
+        break;
+    }
+    return p;
+}
+
+int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s)
+{
+    return a->scalar_cycles + (s == TL_SCOPE_GM ? a->scalar_gm_cycles : 0);
+}

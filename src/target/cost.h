@@ -1,0 +1,48 @@
+// What an instruction costs on the modeled chip: the one pricing of the
+// schedule pass (pass/schedule_cost.c, from the IR's constant extents) and the
+// simulator (npu/sim_inst.c, from the executed operands). Both describe the
+// instruction's work in a tl_work_t; the numbers come from the arch table
+// (arch.c).
+//
+// The price of a GM transfer is its uncontended cost at the core's own rate:
+// the simulator replaces its occupancy by its memory model's (the L2 lines it
+// finds, the chip's shared bandwidth: sim_time.c) and waits at most `miss`
+// more when a line misses the L2; the schedule pass prices a cold L2 (lat +
+// miss) and a warm one (lat).
+#ifndef TL_TARGET_COST_H
+#define TL_TARGET_COST_H
+
+#include "target/arch.h"
+
+typedef struct {
+    tl_pipe_t pipe; // where it runs (tl_op_pipe)
+    tl_cost_t cost; // the op's cost class (ir/ops.h)
+    // MTE1 / MTE2 / MTE3: bytes moved (the destination's side); V: bytes of
+    // the widest operand
+    int64_t bytes;
+    int64_t elems;   // FIX: elements moved
+    tl_scope_t dst;  // MTE1 / MTE3 / FIX: the destination's scope
+    int reads;       // V: operands read (two or more: the binary rate)
+    tl_dtype_t in;   // M: the input dtype
+    int64_t m, n, k; // M: the mmad's shape
+    // VSORT: (value, index) pairs sorted or merged and the 4-way merge rounds
+    // after Sort32 (tl_tileop_sort_work); merge_only: no Sort32 pass. 0 pairs:
+    // priced as a vector op of `bytes`.
+    int64_t sort_pairs;
+    int sort_rounds;
+    bool merge_only;
+} tl_work_t;
+
+typedef struct {
+    int64_t occ;  // cycles the pipe is busy
+    int64_t lat;  // cycles from the end of occ until the result is ready
+    int64_t miss; // a GM read: extra latency when a line misses the L2
+} tl_price_t;
+
+tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w);
+
+// Cycles of a scalar instruction that accesses an element in scope s (a
+// register: TL_SCOPE_VAR; GM goes through the data cache).
+int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s);
+
+#endif
