@@ -425,9 +425,8 @@ static tl_value_t *op_deq_scale(tl_eval_t *ev, tl_call_t *c)
 
 static tl_value_t *op_reinterpret(tl_eval_t *ev, tl_call_t *c)
 {
-    if (!tl_call_check(ev, c, "T.reinterpretcast", 3, 3, NULL) ||
-        !tl_trace_require(ev, c->loc, "T.reinterpretcast"))
-        return NULL;
+    const char *fname = fname_of(ev, c);
+    if (!tl_call_check(ev, c, fname, 3, 3, NULL) || !tl_trace_require(ev, c->loc, fname)) return NULL;
     tl_stmt_t *s = new_op(ev, TL_OP_REINTERPRETCAST, c->loc, 2);
     if (!operand(ev, c->args[0], tl_call_arg_loc(c, 0, NULL), 'w', "T.reinterpretcast's destination", &s->op.args[0]) ||
         !operand(ev, c->args[1], tl_call_arg_loc(c, 1, NULL), 'r', "T.reinterpretcast's source", &s->op.args[1]))
