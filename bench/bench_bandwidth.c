@@ -34,14 +34,6 @@ static void copy_run(void *arg)
     tl_pool_run(c->pool, c->parts, copy_part, c);
 }
 
-static void tilec_run(void *arg)
-{
-    tl_diag_t d;
-    tl_diag_init(&d);
-    if (tl_cpu_run(arg)) bench_die(&d, "tilec run");
-    tl_diag_free(&d);
-}
-
 typedef struct {
     tl_pool_t *pool;
     tl_pool_fn fn;
@@ -57,10 +49,10 @@ static void hand_run(void *arg)
 
 // Times the kernel, the hand-written code (hand->fn NULL: none on this
 // machine) and a memcpy of the same traffic; prints one line.
-static void compare(const char *name, tl_cpu_t *c, hand_run_t *hand, double bytes, tl_pool_t *pool,
+static void compare(const char *name, bench_target_t *c, hand_run_t *hand, double bytes, tl_pool_t *pool,
                     int reps)
 {
-    double tk = bench_median(tilec_run, c, reps);
+    double tk = bench_median(bench_run, c, reps);
     double th = hand->fn ? bench_median(hand_run, hand, reps) : 0;
     copy_t cp = {malloc((size_t)(bytes / 2)), malloc((size_t)(bytes / 2)), (size_t)(bytes / 2),
                  tl_pool_size(pool), pool};
@@ -106,9 +98,9 @@ int main(int argc, char **argv)
         tl_arena_init(&arena);
         const char *args[] = {"N=4096", NULL};
         tl_kernel_t *k = bench_kernel(&arena, "kernels/ds_v4/act_quant.py", "act_quant", args, &d);
-        tl_cpu_t *c = bench_cpu(k, &d);
+        bench_target_t *c = bench_cpu(k, &d);
         tl_tensor_t *x = bench_tensor(TL_BF16, 2, shape, 1, -4, 4, &d);
-        tl_cpu_set_tensor(c, "X", x);
+        bench_set(c, "X", x);
         int8_t *y = malloc((size_t)(M * N));
         float *s = malloc((size_t)M * sizeof *s);
         hand_run_t hand = {pool, NULL, NULL, 8 * tl_pool_size(pool)};
@@ -119,13 +111,13 @@ int main(int argc, char **argv)
         compare("act_quant M=4096 N=4096", c, &hand, (double)M * N * 3 + M * 4, pool, reps);
         if (hand.fn) // the same bytes, or the comparison is void
             printf("  hand C output %s tilec's\n",
-                   !memcmp(y, tl_cpu_tensor(c, "Y")->data, (size_t)(M * N)) &&
-                           !memcmp(s, tl_cpu_tensor(c, "S")->data, (size_t)M * sizeof *s)
+                   !memcmp(y, bench_out(c, "Y")->data, (size_t)(M * N)) &&
+                           !memcmp(s, bench_out(c, "S")->data, (size_t)M * sizeof *s)
                        ? "equals"
                        : "DIFFERS from");
         free(y);
         free(s);
-        tl_cpu_destroy(c);
+        bench_free(c);
         tl_tensor_destroy(x);
         tl_arena_free(&arena);
     }
@@ -135,13 +127,13 @@ int main(int argc, char **argv)
         tl_arena_init(&arena);
         const char *args[] = {"tile_tokens=256", NULL}; // CPU-sized tiles: fewer, longer ops
         tl_kernel_t *k = bench_kernel(&arena, "kernels/ds_v4/hc_split_sinkhorn.py", NULL, args, &d);
-        tl_cpu_t *c = bench_cpu(k, &d);
+        bench_target_t *c = bench_cpu(k, &d);
         tl_tensor_t *mix = bench_tensor(TL_F32, 2, shape, 1, -1, 1, &d);
         tl_tensor_t *sc = bench_tensor(TL_F32, 1, s3, 2, 0.5, 1.5, &d);
         tl_tensor_t *base = bench_tensor(TL_F32, 1, s24, 3, -1, 1, &d);
-        tl_cpu_set_tensor(c, "mixes", mix);
-        tl_cpu_set_tensor(c, "hc_scale", sc);
-        tl_cpu_set_tensor(c, "hc_base", base);
+        bench_set(c, "mixes", mix);
+        bench_set(c, "hc_scale", sc);
+        bench_set(c, "hc_base", base);
         float *out = malloc((size_t)N * 24 * sizeof *out);
         hand_run_t hand = {pool, NULL, NULL, 8 * tl_pool_size(pool)};
 #if HAND_OPS
@@ -153,11 +145,11 @@ int main(int argc, char **argv)
                 reps);
         if (hand.fn)
             printf("  hand C vs tilec: max |diff| pre %.2g post %.2g comb %.2g\n",
-                   max_diff(tl_cpu_tensor(c, "pre"), out),
-                   max_diff(tl_cpu_tensor(c, "post"), out + N * 4),
-                   max_diff(tl_cpu_tensor(c, "comb"), out + N * 8));
+                   max_diff(bench_out(c, "pre"), out),
+                   max_diff(bench_out(c, "post"), out + N * 4),
+                   max_diff(bench_out(c, "comb"), out + N * 8));
         free(out);
-        tl_cpu_destroy(c);
+        bench_free(c);
         tl_tensor_destroy(mix);
         tl_tensor_destroy(sc);
         tl_tensor_destroy(base);

@@ -109,14 +109,6 @@ static void onednn_free(onednn_t *o)
     dnnl_engine_destroy(o->eng);
 }
 
-static void tilec_run(void *arg)
-{
-    tl_diag_t d;
-    tl_diag_init(&d);
-    if (tl_cpu_run(arg)) bench_die(&d, "tilec run");
-    tl_diag_free(&d);
-}
-
 static float bf16f(uint16_t h)
 {
     uint32_t u = (uint32_t)h << 16;
@@ -151,17 +143,17 @@ int main(void)
         tl_arena_t arena;
         tl_arena_init(&arena);
         tl_kernel_t *k = bench_kernel(&arena, "kernels/bench/int8_gemm.py", NULL, args, &d);
-        tl_cpu_t *c = bench_cpu(k, &d);
+        bench_target_t *c = bench_cpu(k, &d);
         int64_t ashape[2] = {M, K}, sashape[1] = {M};
         tl_tensor_t *A = bench_tensor(TL_I8, 2, ashape, 1, -127, 127, &d);
         tl_tensor_t *sa = bench_tensor(TL_F32, 1, sashape, 3, 0.001, 0.01, &d);
-        tl_cpu_set_tensor(c, "A", A);
-        tl_cpu_set_tensor(c, "B", B);
-        tl_cpu_set_tensor(c, "scale_a", sa);
-        tl_cpu_set_tensor(c, "scale_b", sb);
+        bench_set(c, "A", A);
+        bench_set(c, "B", B);
+        bench_set(c, "scale_a", sa);
+        bench_set(c, "scale_b", sb);
         int reps = M <= 16 ? 41 : M <= 128 ? 21 : 7;
-        double tt = bench_median(tilec_run, c, reps);
-        const uint16_t *Ct = tl_cpu_tensor(c, "C")->data;
+        double tt = bench_median(bench_run, c, reps);
+        const uint16_t *Ct = bench_out(c, "C")->data;
         uint16_t *Co = malloc((size_t)(M * N) * 2);
         onednn_t plain, pk;
         onednn_init(&plain, M, A->data, B->data, sa->data, sb->data, Co, false);
@@ -181,7 +173,7 @@ int main(void)
         onednn_free(&plain);
         onednn_free(&pk);
         free(Co);
-        tl_cpu_destroy(c);
+        bench_free(c);
         tl_tensor_destroy(A);
         tl_tensor_destroy(sa);
         tl_arena_free(&arena);

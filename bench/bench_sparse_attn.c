@@ -66,14 +66,6 @@ static void blas_run(void *arg)
     }
 }
 
-static void tilec_run(void *arg)
-{
-    tl_diag_t d;
-    tl_diag_init(&d);
-    if (tl_cpu_run(arg)) bench_die(&d, "tilec run");
-    tl_diag_free(&d);
-}
-
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -99,7 +91,7 @@ int main(int argc, char **argv)
     const char *args[] = {"h=64", "d=512", NULL};
     tl_arena_t arena;
     tl_arena_init(&arena);
-    tl_cpu_t *c[2];
+    bench_target_t *c[2];
     for (int f = 0; f < 2; f++)
         c[f] = bench_cpu(bench_kernel(&arena, files[f], NULL, args, &d), &d);
     for (int mi = 0; mi < 2; mi++) {
@@ -124,12 +116,12 @@ int main(int argc, char **argv)
         double tb = bench_median(blas_run, &b, reps);
         double flops = 4.0 * (double)m * H * TOPK * D;
         for (int f = 0; f < 2; f++) {
-            tl_cpu_set_tensor(c[f], "q", q);
-            tl_cpu_set_tensor(c[f], "kv", kv);
-            tl_cpu_set_tensor(c[f], "attn_sink", sink);
-            tl_cpu_set_tensor(c[f], "topk_idxs", idx);
-            double tt = bench_median(tilec_run, c[f], reps);
-            const float *got = tl_cpu_tensor(c[f], "out")->data;
+            bench_set(c[f], "q", q);
+            bench_set(c[f], "kv", kv);
+            bench_set(c[f], "attn_sink", sink);
+            bench_set(c[f], "topk_idxs", idx);
+            double tt = bench_median(bench_run, c[f], reps);
+            const float *got = bench_out(c[f], "out")->data;
             double worst = 0;
             for (int64_t i = 0; i < m * H * D; i++) worst = fmax(worst, fabs(got[i] - b.out[i]));
             printf("%4lld %-16s %9.1f GF %11.1f GF %8.2fx %10.2g\n", (long long)m, names[f],
@@ -140,7 +132,7 @@ int main(int argc, char **argv)
         tl_tensor_destroy(q);
         tl_tensor_destroy(idx);
     }
-    for (int f = 0; f < 2; f++) tl_cpu_destroy(c[f]);
+    for (int f = 0; f < 2; f++) bench_free(c[f]);
     tl_arena_free(&arena);
     tl_tensor_destroy(kv);
     tl_tensor_destroy(sink);

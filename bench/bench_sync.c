@@ -95,7 +95,6 @@ static tl_status_t run(const bench_t *b, variant_t v, tl_sim_l2_t l2, result_t *
     tl_arena_init(&arena);
     tl_kernel_t *k = NULL;
     tl_check_io_t io = {0};
-    tl_sim_t *s = NULL;
     tl_status_t st = tl_compile(&arena, &co, d, &k);
     if (!st) {
         tl_rewrite_walk(k->body, count_syncs, r->inserted);
@@ -109,32 +108,17 @@ static tl_status_t run(const bench_t *b, variant_t v, tl_sim_l2_t l2, result_t *
                              nd ? b->dims : c->dims, count_items(c->fills, TL_CHECK_MAX_ITEMS),
                              c->fills, 0, d);
     }
-    tl_sim_opts_t so = {.l2 = l2};
-    if (!st) st = tl_sim_create(&s, k, &so, d);
-    tl_exec_t *x = s ? tl_sim_exec(s) : NULL;
-    for (int p = 0; !st && p < k->nparams; p++)
-        if (io.tensors[p]) st = tl_exec_set_tensor(x, k->params[p].name, io.tensors[p]);
-    for (int i = 0; !st && i < k->dims.len; i++) {
-        const tl_var_t *dv = k->dims.items[i];
-        if (io.dim_known[dv->id]) st = tl_exec_set_dim(x, dv->name, io.dims[dv->id]);
-    }
-    if (!st) st = tl_sim_run(s);
-    if (st == TL_ERR_RACE) st = TL_OK; // counted in the report
-    if (s) {
-        const tl_sim_report_t *rep = tl_sim_report(s);
-        r->cycles = rep->cycles;
-        r->ideal = rep->ideal_cycles;
-        memcpy(r->executed, rep->syncs, sizeof r->executed);
-        memcpy(r->peak, rep->scratch_peak, sizeof r->peak);
-        r->races = rep->nraces;
-        r->errors = rep->nerrors;
-    }
+    tl_check_target_t sim = tl_check_target("sim");
+    sim.opts.sim.l2 = l2;
+    if (!st) st = tl_check_backend(&sim, k, &io, d); // races: counted in the report
+    const tl_sim_report_t *rep = &sim.report;
+    r->cycles = rep->cycles;
+    r->ideal = rep->ideal_cycles;
+    memcpy(r->executed, rep->syncs, sizeof r->executed);
+    memcpy(r->peak, rep->scratch_peak, sizeof r->peak);
+    r->races = rep->nraces;
+    r->errors = rep->nerrors;
     if (!st) { // outputs against the golden
-        for (int p = 0; p < k->nparams; p++) {
-            if (io.tensors[p] || !k->params[p].buf) continue;
-            io.tensors[p] = tl_exec_take_tensor(x, k->params[p].name);
-            io.owned[p] = io.tensors[p] != NULL;
-        }
         st = c->golden(c, &io, d);
         r->matched = !st;
         for (int i = 0; !st && i < count_items(c->outputs, TL_CHECK_MAX_ITEMS); i++) {
@@ -155,7 +139,6 @@ static tl_status_t run(const bench_t *b, variant_t v, tl_sim_l2_t l2, result_t *
         }
         st = TL_OK;
     }
-    tl_sim_destroy(s);
     tl_check_io_free(&io);
     tl_arena_free(&arena);
     return st;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpu/cpu.h"
+#include "driver/backend.h"
 #include "driver/compile.h"
 #include "rt/rng.h"
 
@@ -66,11 +66,47 @@ static inline tl_kernel_t *bench_kernel(tl_arena_t *arena, const char *file, con
     return k;
 }
 
-static inline tl_cpu_t *bench_cpu(const tl_kernel_t *k, tl_diag_t *d)
+// A kernel on the cpu backend, through the backend interface, with its arguments.
+typedef struct {
+    const tl_backend_t *be;
+    void *self;
+    tl_bind_t *args;
+    tl_diag_t *d;
+} bench_target_t;
+
+static inline bench_target_t *bench_cpu(const tl_kernel_t *k, tl_diag_t *d)
 {
-    tl_cpu_t *c;
-    if (tl_cpu_create(&c, k, NULL, d)) bench_die(d, "cpu compile");
-    return c;
+    bench_target_t *t = calloc(1, sizeof *t);
+    if (!t) bench_die(d, "allocation");
+    t->be = tl_backend_find("cpu");
+    t->d = d;
+    if (t->be->create(&t->self, k, NULL, d)) bench_die(d, "cpu compile");
+    if (tl_bind_create(&t->args, k, d)) bench_die(d, "arguments");
+    return t;
+}
+
+static inline void bench_set(bench_target_t *t, const char *name, tl_tensor_t *x)
+{
+    if (tl_bind_set_tensor(t->args, name, x)) bench_die(t->d, name);
+}
+
+static inline tl_tensor_t *bench_out(bench_target_t *t, const char *name)
+{
+    return tl_bind_tensor(t->args, name);
+}
+
+// One run of a bench_target_t (for bench_median).
+static inline void bench_run(void *arg)
+{
+    bench_target_t *t = arg;
+    if (t->be->run(t->self, t->args)) bench_die(t->d, "tilec run");
+}
+
+static inline void bench_free(bench_target_t *t)
+{
+    t->be->destroy(t->self);
+    tl_bind_destroy(t->args);
+    free(t);
 }
 
 static inline tl_tensor_t *bench_tensor(tl_dtype_t t, int nd, const int64_t *shape, uint64_t seed,

@@ -259,8 +259,18 @@ static bool is_result(const tl_kernel_t *k, int p)
     return any_out ? par->role == TL_ROLE_OUTPUT : par->role != TL_ROLE_WORKSPACE;
 }
 
-tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_tensor_t *(*get)(void *, const char *),
-                          void *arg, tl_diag_t *d, bool *mismatch)
+tl_status_t cli_io_bind(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args)
+{
+    tl_status_t st = TL_OK;
+    for (int p = 0; p < k->nparams && st == TL_OK; p++)
+        if (io->tensors[p]) st = tl_bind_set_tensor(args, k->params[p].name, io->tensors[p]);
+    for (int i = 0; i < io->ndims && st == TL_OK; i++)
+        st = tl_bind_set_dim(args, io->dim_names[i], io->dim_values[i]);
+    return st;
+}
+
+tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args, tl_diag_t *d,
+                          bool *mismatch)
 {
     *mismatch = false;
     if (io->outdir) {
@@ -268,7 +278,7 @@ tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_tensor_t *(*get
             return tl_diag_fail(d, TL_ERR_IO, "-o %s: cannot create the directory: %s", io->outdir, strerror(errno));
         for (int p = 0; p < k->nparams; p++) {
             if (!is_result(k, p)) continue;
-            tl_tensor_t *t = get(arg, k->params[p].name);
+            tl_tensor_t *t = tl_bind_tensor(args, k->params[p].name);
             if (!t) continue;
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.npy", io->outdir, k->params[p].name);
@@ -280,7 +290,7 @@ tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_tensor_t *(*get
     for (int e = 0; e < io->nexpect; e++) {
         int p;
         if (!check_param(k, "--expect", io->expect[e].name, &p)) return TL_ERR_ARG;
-        tl_tensor_t *got = get(arg, k->params[p].name);
+        tl_tensor_t *got = tl_bind_tensor(args, k->params[p].name);
         tl_tensor_t *want = NULL;
         tl_status_t st = tl_npy_read(io->expect[e].value, got->dtype, &want, d);
         if (st != TL_OK) return st;

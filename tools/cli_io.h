@@ -3,6 +3,7 @@
 #define TL_TOOLS_CLI_IO_H
 
 #include "cli.h"
+#include "driver/backend.h"
 #include "rt/tensor.h"
 
 enum { CLI_IO_MAX = 32 };
@@ -33,10 +34,33 @@ bool cli_io_takes_value(const char *opt);
 bool cli_io_parse(cli_opts_t *o, cli_io_t *io, bool (*other)(cli_io_t *, const char *opt, const char *val));
 // Reads -i files, binds -d dims, generates the remaining inputs.
 tl_status_t cli_io_prepare(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d);
+// Gives the prepared inputs and the -d dims to a binding.
+tl_status_t cli_io_bind(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args);
 // Writes results to -o DIR and checks --expect files; *mismatch is set when one differs.
-tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_tensor_t *(*get)(void *, const char *name),
-                          void *arg, tl_diag_t *d, bool *mismatch);
+tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args, tl_diag_t *d,
+                          bool *mismatch);
 void cli_io_free(cli_io_t *io);
+
+// A kernel run on a backend (cli_run.c), shared by `tilec run` and `tilec sim`.
+typedef struct cli_run cli_run_t;
+struct cli_run {
+    const tl_backend_t *be;
+    tl_backend_opts_t opts;
+    // set by cli_run for the callbacks
+    const tl_kernel_t *k;
+    void *self; // the backend instance
+    // printing between the stages (may be NULL): after the backend was
+    // created (seconds: how long that took), after the run (st: its status);
+    // `ran` returns false when the command must fail (exit status 1)
+    void (*created)(cli_run_t *r, double seconds);
+    bool (*ran)(cli_run_t *r, tl_status_t st, double seconds);
+    void *extra; // command-specific
+};
+// Compiles the selected kernel for r->be, prepares the inputs, creates the
+// backend, binds the arguments, runs, writes -o and checks --expect. Returns
+// the exit status: 0 ok, 1 a run-time error, a race or an --expect mismatch,
+// 2 a compile or usage error.
+int cli_run(cli_opts_t *o, cli_io_t *io, cli_run_t *r);
 
 int cmd_run(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

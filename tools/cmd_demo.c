@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check/backends.h"
+#include "check/check.h"
 #include "cli.h"
-#include "pass/pass.h"
 
 static void rate(char *out, size_t n, const tl_check_case_t *c, double seconds)
 {
@@ -78,14 +77,15 @@ int cmd_demo(int argc, char **argv)
         tl_diag_init(&d);
         char trace[1024];
         snprintf(trace, sizeof trace, "%s/%s.json", traces, c->op);
-        tl_check_sim_info_t si = {.trace_path = trace};
-        tl_check_cpu_info_t ci = {.repeats = 3};
+        tl_check_target_t si = tl_check_target("sim"), ci = tl_check_target("cpu");
+        si.trace_path = trace;
+        ci.repeats = 3;
         tl_check_result_t rs, rc = {0};
         tl_status_t st = TL_OK;
         bool ok = true, sim = !c->cpu_only; // cpu_only: too large for the simulator
         if (sim) {
             fprintf(stderr, "[%d/%d] %s: simulating on the Ascend model ...\n", n, total, c->name);
-            st = tl_check_run(c, root, TL_PIPELINE_NPU, tl_check_backend_sim, &si, &rs, &d);
+            st = tl_check_run(c, root, &si, &rs, &d);
             ok = st == TL_OK && rs.passed && si.report.nraces == 0 && si.report.nerrors == 0;
         } else {
             rs = (tl_check_result_t){.passed = true};
@@ -93,7 +93,7 @@ int cmd_demo(int argc, char **argv)
         if (st == TL_OK && cpu) {
             fprintf(stderr, "[%d/%d] %s: compiling for and running on the CPU ...\n", n, total,
                     c->name);
-            st = tl_check_run(c, root, TL_PIPELINE_CPU, tl_check_backend_cpu, &ci, &rc, &d);
+            st = tl_check_run(c, root, &ci, &rc, &d);
             ok = ok && st == TL_OK && rc.passed;
         }
         if (!ok) {

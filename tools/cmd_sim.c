@@ -8,10 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli_io.h"
-#include "npu/sim.h"
 
 typedef struct {
     tl_sim_opts_t sim;
@@ -55,11 +53,6 @@ static bool sim_option(cli_io_t *io, const char *opt, const char *val)
     return false;
 }
 
-static tl_tensor_t *get_tensor(void *arg, const char *name)
-{
-    return tl_exec_tensor(arg, name);
-}
-
 static bool write_text(const char *path, tl_buf_t *b)
 {
     FILE *f = fopen(path, "wb");
@@ -67,13 +60,6 @@ static bool write_text(const char *path, tl_buf_t *b)
     if (f && fclose(f)) ok = false;
     if (!ok) fprintf(stderr, "tilec: cannot write '%s'\n", path);
     return ok;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 // argv with "--arch X" written as "--arch=X"; free with free_joined.
@@ -126,6 +112,36 @@ int cmd_sim(int argc, char **argv)
     return rc;
 }
 
+// Prints what the simulator saw and writes --json / --trace (false when one
+// cannot be written).
+static bool ran(cli_run_t *r, tl_status_t st, double seconds)
+{
+    sim_cli_t *c = r->extra;
+    const tl_backend_t *be = r->be;
+    tl_backend_report_t rep;
+    be->report(r->self, &rep);
+    fputs(rep.printed, stdout);
+    tl_buf_t text;
+    tl_buf_init(&text);
+    be->write(r->self, TL_BACKEND_SUMMARY, &text);
+    fputs(tl_buf_cstr(&text), stdout);
+    printf("  simulated in %.3f s\n", seconds);
+    bool ok = true;
+    if (c->json) {
+        tl_buf_clear(&text);
+        be->write(r->self, TL_BACKEND_JSON, &text);
+        ok &= write_text(c->json, &text);
+    }
+    if (c->trace) {
+        tl_buf_clear(&text);
+        be->write(r->self, TL_BACKEND_TRACE, &text);
+        ok &= write_text(c->trace, &text);
+    }
+    tl_buf_free(&text);
+    (void)st;
+    return ok;
+}
+
 static int sim_main(int argc, char **argv)
 {
     cli_opts_t o;
@@ -138,54 +154,7 @@ static int sim_main(int argc, char **argv)
     }
     sc.sim.trace = sc.trace != NULL;
     cli_set_chip(&o, sc.sim.arch); // torch.npu in the file describes the simulated chip
-
-    tl_arena_t arena;
-    tl_arena_init(&arena);
-    tl_diag_t d;
-    tl_diag_init(&d);
-    int rc = 2;
-    tl_sim_t *s = NULL;
-    tl_buf_t text;
-    tl_buf_init(&text);
-    tl_kernel_t *k = cli_compile(&arena, &o, (tl_compile_opts_t){.pipeline = TL_PIPELINE_NPU}, &d);
-    if (!k) goto out;
-    if (cli_io_prepare(k, &io, &d) != TL_OK) goto out;
-    if (tl_sim_create(&s, k, &sc.sim, &d) != TL_OK) goto out;
-    rc = 1;
-    tl_exec_t *x = tl_sim_exec(s);
-    for (int p = 0; p < k->nparams; p++)
-        if (io.tensors[p] && tl_exec_set_tensor(x, k->params[p].name, io.tensors[p]) != TL_OK)
-            goto out;
-    for (int i = 0; i < io.ndims; i++)
-        if (tl_exec_set_dim(x, io.dim_names[i], io.dim_values[i]) != TL_OK) goto out;
-    double t0 = now();
-    tl_status_t st = tl_sim_run(s);
-    double t1 = now();
-    fputs(tl_exec_output(x), stdout);
-    tl_sim_report_text(s, &text);
-    fputs(tl_buf_cstr(&text), stdout);
-    printf("  simulated in %.3f s\n", t1 - t0);
-    bool ok = true;
-    if (sc.json) {
-        tl_buf_clear(&text);
-        tl_sim_report_json(s, &text);
-        ok &= write_text(sc.json, &text);
-    }
-    if (sc.trace) {
-        tl_buf_clear(&text);
-        tl_sim_trace_json(s, &text);
-        ok &= write_text(sc.trace, &text);
-    }
-    if (st != TL_OK && st != TL_ERR_RACE) goto out; // the run itself failed
-    bool mismatch = false;
-    if (cli_io_finish(k, &io, get_tensor, x, &d, &mismatch) != TL_OK) goto out;
-    rc = mismatch || st != TL_OK || !ok ? 1 : 0;
-out:
-    fputs(tl_diag_text(&d), stderr);
-    tl_buf_free(&text);
-    tl_sim_destroy(s);
-    cli_io_free(&io);
-    tl_diag_free(&d);
-    tl_arena_free(&arena);
-    return rc;
+    cli_run_t r = {.be = tl_backend_find("sim"), .ran = ran, .extra = &sc};
+    r.opts.sim = sc.sim;
+    return cli_run(&o, &io, &r);
 }

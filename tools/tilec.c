@@ -33,8 +33,10 @@ static int usage(FILE *f)
                "  -o DIR                write outputs to DIR/PARAM.npy\n"
                "  --expect PARAM=FILE   compare an output (--rtol, --atol; default 1e-2, exact for ints)\n"
                "  --warn-uninit         warn when a kernel reads scratchpad bytes it never wrote\n"
-               "  --target ref|cpu      reference executor (default) or native code (cc, cached)\n"
-               "  -j N                  cpu target: threads (default: one per CPU)\n"
+               "  --target NAME         the backend (default ref), one of:\n");
+    for (const tl_backend_t *const *be = tl_backends(); *be; be++)
+        fprintf(f, "                          %-5s %s\n", (*be)->name, (*be)->about);
+    fprintf(f, "  -j N                  cpu target: threads (default: one per CPU)\n"
                "  --cflags FLAGS        cpu target: compiler flags (default -O3 -march=native)\n"
                "\n"
                "simulating (sim; also takes the run options above but --target):\n"

@@ -9,12 +9,10 @@
 #include <time.h>
 
 #include "base/dtype.h"
-#include "cpu/cpu.h"
-#include "exec/exec.h"
-#include "target/arch.h"
-#include "npu/sim.h"
+#include "driver/backend.h"
 #include "driver/compile.h"
 #include "rt/tensor.h"
+#include "target/arch.h"
 
 _Static_assert((int)TILEC_DTYPE_COUNT == (int)TL_DTYPE_COUNT, "public dtype enum out of sync");
 _Static_assert((int)TILEC_ERR_INTERNAL == (int)TL_ERR_INTERNAL, "public status enum out of sync");
@@ -24,6 +22,9 @@ struct tilec_context {
 };
 
 enum { NTARGETS = 3 };
+
+// The backend (driver/backend.h) of each public target.
+static const char *const target_names[NTARGETS] = {"ref", "sim", "cpu"};
 
 struct tilec_kernel {
     tilec_context_t *ctx;
@@ -132,12 +133,11 @@ static tl_status_t build(tilec_kernel_t *k, int slot)
     if (k->ir[slot]) return TL_OK;
     tl_diag_t *d = &k->ctx->diag;
     tl_arena_free(&k->arena[slot]);
-    static const tl_pipeline_t pipes[NTARGETS] = {TL_PIPELINE_REF, TL_PIPELINE_NPU, TL_PIPELINE_CPU};
-    tl_compile_opts_t o = {.path = k->path,
-                           .source = k->source,
-                           .front = k->opts,
-                           .front_only = slot == 0,
-                           .pipeline = slot > 0 ? pipes[slot - 1] : TL_PIPELINE_REF};
+    tl_compile_opts_t o = {.path = k->path, .source = k->source, .front = k->opts, .front_only = true};
+    if (slot > 0) {
+        o.front_only = false;
+        o.pipeline = tl_backend_find(target_names[slot - 1])->pipeline;
+    }
     return tl_compile(&k->arena[slot], &o, d, &k->ir[slot]);
 }
 
@@ -308,94 +308,42 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-// Setters shared by the targets: each takes arguments by parameter name.
-typedef struct {
-    tl_status_t (*tensor)(void *t, const char *name, tl_tensor_t *v);
-    tl_status_t (*i)(void *t, const char *name, int64_t v);
-    tl_status_t (*f)(void *t, const char *name, double v);
-} setters_t;
-
-static tl_status_t exec_tensor(void *x, const char *n, tl_tensor_t *v)
+static tl_status_t launch(tilec_kernel_t *k, const tl_backend_t *be, const tl_kernel_t *ir,
+                          const tilec_value_t *values, tl_tensor_t **wrapped, tilec_report_t *report)
 {
-    return tl_exec_set_tensor(x, n, v);
-}
-static tl_status_t exec_int(void *x, const char *n, int64_t v)
-{
-    return tl_exec_set_int(x, n, v);
-}
-static tl_status_t exec_float(void *x, const char *n, double v)
-{
-    return tl_exec_set_float(x, n, v);
-}
-static tl_status_t cpu_tensor(void *c, const char *n, tl_tensor_t *v)
-{
-    return tl_cpu_set_tensor(c, n, v);
-}
-static tl_status_t cpu_int(void *c, const char *n, int64_t v)
-{
-    return tl_cpu_set_int(c, n, v);
-}
-static tl_status_t cpu_float(void *c, const char *n, double v)
-{
-    return tl_cpu_set_float(c, n, v);
-}
-
-static tl_status_t set_args(const setters_t *set, void *t, const tl_kernel_t *ir,
-                            const tilec_value_t *values, tl_tensor_t **wrapped)
-{
-    tl_status_t st = TL_OK;
+    tl_diag_t *d = &k->ctx->diag;
+    tl_backend_opts_t opts = {.sim = k->sim};
+    tl_bind_t *args = NULL;
+    void *self = NULL;
+    tl_status_t st = tl_bind_create(&args, ir, d);
     for (int i = 0; st == TL_OK && i < ir->nparams; i++) {
         const tl_param_t *p = &ir->params[i];
         if (p->buf) {
-            if (wrapped[i]) st = set->tensor(t, p->name, wrapped[i]);
+            if (wrapped[i]) st = tl_bind_set_tensor(args, p->name, wrapped[i]);
         } else if (tl_dtype_is_float(p->var->dtype)) {
-            st = set->f(t, p->name, values[i].f);
+            st = tl_bind_set_float(args, p->name, values[i].f);
         } else {
-            st = set->i(t, p->name, values[i].i);
+            st = tl_bind_set_int(args, p->name, values[i].i);
         }
     }
-    return st;
-}
-
-static tl_status_t launch(tilec_kernel_t *k, tilec_target_t target, const tl_kernel_t *ir,
-                          const tilec_value_t *values, tl_tensor_t **wrapped, tilec_report_t *report)
-{
-    static const setters_t exec_set = {exec_tensor, exec_int, exec_float};
-    static const setters_t cpu_set = {cpu_tensor, cpu_int, cpu_float};
-    tl_diag_t *d = &k->ctx->diag;
-    tl_status_t st;
-    if (target == TILEC_TARGET_CPU) {
-        tl_cpu_t *c;
-        if ((st = tl_cpu_create(&c, ir, NULL, d)) != TL_OK) return st;
-        st = set_args(&cpu_set, c, ir, values, wrapped);
-        if (st == TL_OK) st = tl_cpu_run(c);
-        tl_cpu_destroy(c);
-        return st;
-    }
-    if (target == TILEC_TARGET_SIM) {
-        tl_sim_t *s;
-        if ((st = tl_sim_create(&s, ir, &k->sim, d)) != TL_OK) return st;
-        st = set_args(&exec_set, tl_sim_exec(s), ir, values, wrapped);
-        if (st == TL_OK) st = tl_sim_run(s);
-        if (report) {
-            const tl_sim_report_t *r = tl_sim_report(s);
-            report->cycles = r->cycles;
-            report->time_us = r->time_us;
-            report->races = r->nraces + r->nerrors;
-            report->benign_races = r->nbenign;
+    if (st == TL_OK) st = be->create(&self, ir, &opts, d);
+    if (st == TL_OK) {
+        st = be->run(self, args);
+        tl_backend_report_t r;
+        be->report(self, &r);
+        if (report && r.sim) {
+            report->cycles = r.sim->cycles;
+            report->time_us = r.sim->time_us;
+            report->races = r.sim->nraces + r.sim->nerrors;
+            report->benign_races = r.sim->nbenign;
             tl_buf_t b;
             tl_buf_init(&b);
-            tl_sim_report_json(s, &b);
+            be->write(self, TL_BACKEND_JSON, &b);
             report->json = tl_buf_take(&b);
         }
-        tl_sim_destroy(s);
-        return st;
     }
-    tl_exec_t *x;
-    if ((st = tl_exec_create(&x, ir, NULL, d)) != TL_OK) return st;
-    st = set_args(&exec_set, x, ir, values, wrapped);
-    if (st == TL_OK) st = tl_exec_run(x);
-    tl_exec_destroy(x);
+    be->destroy(self);
+    tl_bind_destroy(args);
     return st;
 }
 
@@ -413,6 +361,7 @@ tilec_status_t tilec_launch(tilec_kernel_t *k, tilec_target_t target, const tile
                      front->nparams, nvalues);
         return TILEC_ERR_ARG;
     }
+    const tl_backend_t *be = tl_backend_find(target_names[target]);
     tl_status_t st = build(k, 1 + (int)target);
     if (st != TL_OK) return (tilec_status_t)st;
     const tl_kernel_t *ir = k->ir[1 + (int)target];
@@ -442,7 +391,7 @@ tilec_status_t tilec_launch(tilec_kernel_t *k, tilec_target_t target, const tile
         st = tl_tensor_wrap(&wrapped[i], (tl_dtype_t)v->dtype, v->ndim, v->shape, NULL, v->data, &ctx->diag);
     }
     double t0 = now();
-    if (st == TL_OK) st = launch(k, target, ir, values, wrapped, report);
+    if (st == TL_OK) st = launch(k, be, ir, values, wrapped, report);
     if (report) report->seconds = now() - t0;
     for (int i = 0; i < ir->nparams; i++) tl_tensor_destroy(wrapped[i]);
     free(wrapped);

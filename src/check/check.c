@@ -1,4 +1,4 @@
-// Running a check case: compile, passes, inputs, backend, golden, compare.
+// Running a check case: compile, inputs, backend, golden, compare.
 #include "check/check.h"
 
 #include <stdio.h>
@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "driver/compile.h"
-#include "exec/exec.h"
 
 static double now(void)
 {
@@ -22,35 +21,8 @@ static int count(const char *const *items)
     return n;
 }
 
-tl_status_t tl_check_backend_ref(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d)
-{
-    (void)arg;
-    tl_exec_t *x;
-    tl_exec_opts_t eo = {0};
-    eo.warn_uninit = true; // a kernel must not read scratchpad bytes it never wrote
-    // Values do not depend on scratchpad sizes (the planner and simulator check them).
-    for (int s = 0; s < TL_SCOPE_COUNT; s++) eo.capacity[s] = 64 << 20;
-    tl_status_t st = tl_exec_create(&x, k, &eo, d);
-    if (st != TL_OK) return st;
-    for (int p = 0; p < k->nparams && st == TL_OK; p++)
-        if (io->tensors[p]) st = tl_exec_set_tensor(x, k->params[p].name, io->tensors[p]);
-    for (int i = 0; i < k->dims.len && st == TL_OK; i++) {
-        const tl_var_t *v = k->dims.items[i];
-        if (io->dim_known[v->id]) st = tl_exec_set_dim(x, v->name, io->dims[v->id]);
-    }
-    if (st == TL_OK) st = tl_exec_run(x);
-    for (int p = 0; p < k->nparams && st == TL_OK; p++) {
-        if (io->tensors[p] || !k->params[p].buf) continue;
-        io->tensors[p] = tl_exec_take_tensor(x, k->params[p].name);
-        io->owned[p] = io->tensors[p] != NULL;
-    }
-    tl_exec_destroy(x);
-    return st;
-}
-
-tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipeline,
-                         tl_check_backend_fn backend, void *arg, tl_check_result_t *r,
-                         tl_diag_t *d)
+tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, tl_check_target_t *t,
+                         tl_check_result_t *r, tl_diag_t *d)
 {
     memset(r, 0, sizeof *r);
     char path[4096];
@@ -64,18 +36,19 @@ tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipelin
                                 c->args[i]);
     tl_compile_opts_t co = {.path = path,
                             .front = {.kernel = c->kernel, .nargs = nargs, .args = args},
-                            .pipeline = (tl_pipeline_t)pipeline};
+                            .pipeline = t->be->pipeline};
     tl_arena_t arena;
     tl_arena_init(&arena);
     tl_kernel_t *k = NULL;
     tl_check_io_t io = {0};
     tl_status_t st = tl_compile(&arena, &co, d, &k);
+    r->compiled = st == TL_OK;
     if (st == TL_OK)
         st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, d);
     int warnings = d->nwarnings;
     if (st == TL_OK) {
         double t0 = now();
-        st = backend(arg, k, &io, d);
+        st = tl_check_backend(t, k, &io, d);
         r->seconds = now() - t0;
     }
     if (st == TL_OK) st = c->golden(c, &io, d);

@@ -10,7 +10,7 @@
 #ifndef TL_CHECK_CHECK_H
 #define TL_CHECK_CHECK_H
 
-#include "front/front.h"
+#include "driver/backend.h"
 #include "rt/compare.h"
 #include "rt/tensor.h"
 
@@ -77,26 +77,44 @@ const tl_check_case_t *const *tl_check_cases(void);
 const tl_check_case_t *const *tl_check_demo_cases(void);
 const tl_check_case_t *tl_check_find(const char *name);
 
-// A backend runs a compiled kernel on io's tensors and stores the outputs back
-// into io->tensors (allocating them when NULL).
-typedef tl_status_t (*tl_check_backend_fn)(void *arg, const tl_kernel_t *k, tl_check_io_t *io,
-                                           tl_diag_t *d);
-// The reference executor as a backend (arg unused).
-tl_status_t tl_check_backend_ref(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d);
+// A backend of the table (driver/backend.h) as a check target, with what it
+// measured for reports.
+typedef struct {
+    const tl_backend_t *be;
+    tl_backend_opts_t opts; // tl_check_target: the reference executor warns on reads of
+                            // scratchpad bytes never written and has unbounded scratchpads
+    int repeats;            // runs, the best time kept (only for kernels that do not update inputs)
+    const char *trace_path; // sim: write the Chrome trace here (NULL: none)
+    // measured
+    double compile_seconds; // creating the backend (cpu: code generation + cc or the cache)
+    double run_seconds;     // the best run
+    tl_sim_report_t report; // sim: its report (races/errors pointers cleared: counts only)
+    int64_t inserted[TL_SYNC_COUNT]; // sync statements the passes inserted, by kind
+} tl_check_target_t;
+
+// The target of backend `name` with the check's defaults.
+tl_check_target_t tl_check_target(const char *name);
+// Runs compiled kernel k on t's backend with io's tensors and stores the
+// outputs back into io->tensors (allocating them when NULL). Races and sync
+// misuse (sim) are reported to the diag and counted in t->report; the values
+// are still returned for comparison.
+tl_status_t tl_check_backend(tl_check_target_t *t, const tl_kernel_t *k, tl_check_io_t *io,
+                             tl_diag_t *d);
 
 typedef struct {
     bool passed;
+    bool compiled;      // the kernel compiled (for the pipeline of the target)
     double max_abs_err; // over all compared outputs
     size_t nmismatch;
     double seconds;    // backend run time
     char summary[512]; // the worst output's comparison line
 } tl_check_result_t;
 
-// Compiles the case's kernel (root: repository root for the file path), runs it
-// with `pipeline` passes on the backend and compares with the golden. Returns
-// TL_OK when it ran (r->passed says whether it matched), an error otherwise.
-tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, int pipeline,
-                         tl_check_backend_fn backend, void *arg, tl_check_result_t *r,
-                         tl_diag_t *d);
+// Compiles the case's kernel (root: repository root for the file path) for
+// t's backend, runs it there and compares with the golden. Returns TL_OK when
+// it ran (r->passed says whether it matched), an error otherwise
+// (r->compiled: the kernel compiled, the error came later).
+tl_status_t tl_check_run(const tl_check_case_t *c, const char *root, tl_check_target_t *t,
+                         tl_check_result_t *r, tl_diag_t *d);
 
 #endif

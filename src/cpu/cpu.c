@@ -24,7 +24,8 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     if (o) c->opts = *o;
     char key[40];
     tl_status_t st;
-    if ((st = exec_for(k, &c->x, d)) || (st = tl_cgen_module(k, c->x, &c->gen, d)) ||
+    if ((st = tl_bind_create(&c->own_args, k, d)) || (st = exec_for(k, &c->x, d)) ||
+        (st = tl_cgen_module(k, c->x, &c->gen, d)) ||
         (st = tl_jit_key(c->gen.source, &c->opts.jit, key, d)))
         goto fail;
     c->source = tl_cgen_export(&c->gen, key);
@@ -37,6 +38,7 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     c->mod = c->jit.module;
     if ((st = tl_pool_create(&c->pool, c->opts.threads, d))) goto fail;
     c->alias_plan = tl_alias_plan(k, c->x);
+    c->args = c->own_args;
     *out = c;
     return TL_OK;
 fail:
@@ -55,42 +57,18 @@ void tl_cpu_destroy(tl_cpu_t *c)
     tl_cgen_free(&c->gen);
     free(c->source);
     tl_exec_destroy(c->x);
+    tl_bind_destroy(c->own_args);
     free(c);
 }
 
-tl_status_t tl_cpu_set_tensor(tl_cpu_t *c, const char *name, tl_tensor_t *t)
+tl_bind_t *tl_cpu_args(tl_cpu_t *c)
 {
-    return tl_exec_set_tensor(c->x, name, t);
+    return c->args;
 }
 
-tl_status_t tl_cpu_set_int(tl_cpu_t *c, const char *name, int64_t v)
+void tl_cpu_use_args(tl_cpu_t *c, tl_bind_t *args)
 {
-    return tl_exec_set_int(c->x, name, v);
-}
-
-tl_status_t tl_cpu_set_float(tl_cpu_t *c, const char *name, double v)
-{
-    return tl_exec_set_float(c->x, name, v);
-}
-
-tl_status_t tl_cpu_set_dim(tl_cpu_t *c, const char *name, int64_t v)
-{
-    return tl_exec_set_dim(c->x, name, v);
-}
-
-tl_tensor_t *tl_cpu_tensor(tl_cpu_t *c, const char *name)
-{
-    return tl_exec_tensor(c->x, name);
-}
-
-tl_tensor_t *tl_cpu_take_tensor(tl_cpu_t *c, const char *name)
-{
-    return tl_exec_take_tensor(c->x, name);
-}
-
-int64_t tl_cpu_num_blocks(const tl_cpu_t *c)
-{
-    return tl_exec_num_blocks(c->x);
+    c->args = args ? args : c->own_args;
 }
 
 int64_t tl_cpu_parts_shared(const tl_cpu_t *c)
@@ -121,7 +99,6 @@ static void free_env(tl_cpu_t *c)
 static tl_status_t make_env(tl_cpu_t *c)
 {
     const tl_kernel_t *k = c->k;
-    tl_exec_t *x = c->x;
     size_t nv = (size_t)k->vars.len + 1, nb = (size_t)k->buffers.len + 1;
     c->gi = calloc(nv, sizeof *c->gi);
     c->gf = calloc(nv, sizeof *c->gf);
@@ -132,13 +109,11 @@ static tl_status_t make_env(tl_cpu_t *c)
         return tl_diag_fail(c->d, TL_ERR_NOMEM, "out of memory");
     for (int i = 0; i < k->vars.len; i++) {
         const tl_var_t *v = k->vars.items[i];
-        if ((v->kind != TL_VAR_DIM && v->kind != TL_VAR_PARAM) || !x->gset[v->id]) continue;
-        tl_num_t n = tl_exec_cast(x->globals[v->id], v->dtype);
-        c->gi[v->id] = n.i;
-        c->gf[v->id] = n.f;
+        if (v->kind == TL_VAR_DIM || v->kind == TL_VAR_PARAM)
+            tl_bind_value(c->args, v, &c->gi[v->id], &c->gf[v->id]);
     }
     for (int i = 0; i < k->buffers.len; i++) {
-        const tl_tensor_t *t = x->gm[i];
+        const tl_tensor_t *t = tl_bind_gm(c->args, k->buffers.items[i]);
         if (!t) continue;
         c->gm[i] = t->data;
         c->gndim[i] = t->ndim;
@@ -191,27 +166,12 @@ static tl_status_t collect(tl_cpu_t *c)
     return first->st;
 }
 
-// Copies the rows of a contiguous run result into the caller's strided tensor.
-static void copy_back(tl_tensor_t *dst, const tl_tensor_t *src)
-{
-    int nd = src->ndim, esz = tl_dtype_size(src->dtype);
-    int64_t rows = 1, cols = nd ? src->shape[nd - 1] : 1, idx[TL_TENSOR_MAX_DIMS] = {0};
-    for (int i = 0; i + 1 < nd; i++) rows *= src->shape[i];
-    const uint8_t *from = src->data;
-    for (int64_t r = 0; r < rows; r++, from += cols * esz) {
-        uint8_t *row = (uint8_t *)dst->data + tl_tensor_offset(dst, idx) * esz;
-        int64_t step = nd ? dst->strides[nd - 1] * esz : 0;
-        for (int64_t j = 0; j < cols; j++) memcpy(row + j * step, from + j * esz, (size_t)esz);
-        for (int i = nd - 2; i >= 0 && ++idx[i] == src->shape[i]; i--) idx[i] = 0;
-    }
-}
-
 tl_status_t tl_cpu_run(tl_cpu_t *c)
 {
     tl_exec_t *x = c->x;
-    tl_status_t st = tl_exec_bind(x);
+    tl_status_t st = tl_bind_check(c->args);
     if (st) return st;
-    int64_t n = x->nblocks;
+    int64_t n = tl_bind_num_blocks(c->args);
     if (x->all_resident && n > 64)
         return tl_diag_report(c->d, TL_SEV_ERROR, c->k->loc, TL_ERR_RUNTIME,
                               "the kernel uses T.sync_all or mode-0 cross-core flags, which need "
@@ -234,8 +194,7 @@ tl_status_t tl_cpu_run(tl_cpu_t *c)
     st = collect(c);
 done:
     free_env(c);
-    for (int i = 0; i < c->k->buffers.len; i++)
-        if (x->gm_back[i]) copy_back(x->gm_back[i], x->gm[i]);
+    tl_bind_copy_back(c->args);
     return st;
 }
 

@@ -1,11 +1,12 @@
 // The native CPU backend: a kernel becomes C (cgen), is compiled and cached
 // (jit) and runs in-process, blocks spread over a thread pool. Results are
-// those of the reference executor (exec.h), whose argument binding it uses:
+// those of the reference executor (exec.h); the arguments are a binding
+// (exec/bind.h), shared with the other backends:
 //
 //   tl_cpu_t *c;
 //   tl_cpu_create(&c, kernel, NULL, &diag);      // generate, compile or load
-//   tl_cpu_set_tensor(c, "A", a); ...
-//   if (tl_cpu_run(c) == TL_OK) out = tl_cpu_tensor(c, "C");
+//   tl_bind_set_tensor(tl_cpu_args(c), "A", a); ...
+//   if (tl_cpu_run(c) == TL_OK) out = tl_bind_tensor(tl_cpu_args(c), "C");
 //   tl_cpu_destroy(c);
 //
 // Each pool thread owns one set of scratchpads per agent, reused from block
@@ -20,6 +21,7 @@
 #define TL_CPU_CPU_H
 
 #include "cpu/jit.h"
+#include "exec/bind.h"
 #include "ir/ir.h"
 #include "rt/tensor.h"
 
@@ -34,17 +36,12 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
                           tl_diag_t *d);
 void tl_cpu_destroy(tl_cpu_t *c); // NULL is fine
 
-// Arguments, as tl_exec_set_*.
-tl_status_t tl_cpu_set_tensor(tl_cpu_t *c, const char *name, tl_tensor_t *t);
-tl_status_t tl_cpu_set_int(tl_cpu_t *c, const char *name, int64_t v);
-tl_status_t tl_cpu_set_float(tl_cpu_t *c, const char *name, double v);
-tl_status_t tl_cpu_set_dim(tl_cpu_t *c, const char *name, int64_t v);
+// The arguments it runs on: its own binding, or another one (tl_cpu_use_args;
+// borrowed: the caller keeps it alive; NULL: its own again).
+tl_bind_t *tl_cpu_args(tl_cpu_t *c);
+void tl_cpu_use_args(tl_cpu_t *c, tl_bind_t *args);
 
 tl_status_t tl_cpu_run(tl_cpu_t *c);
-tl_tensor_t *tl_cpu_tensor(tl_cpu_t *c, const char *name);
-// As tl_exec_take_tensor: an allocated output becomes the caller's.
-tl_tensor_t *tl_cpu_take_tensor(tl_cpu_t *c, const char *name);
-int64_t tl_cpu_num_blocks(const tl_cpu_t *c);
 // Parts of tile ops run by pool threads other than their block's since c was
 // created (statistics, tests).
 int64_t tl_cpu_parts_shared(const tl_cpu_t *c);

@@ -58,7 +58,9 @@ struct tl_cpu {
     const tl_kernel_t *k;
     tl_diag_t *d;
     tl_cpu_opts_t opts;
-    tl_exec_t *x; // binding, side analysis, memory layout
+    tl_exec_t *x;        // side analysis, memory layout
+    tl_bind_t *args;     // the arguments it runs on (exec/bind.h): own_args or the caller's
+    tl_bind_t *own_args; // its own
     tl_cgen_result_t gen;
     char *source; // with the export line
     tl_jit_t jit;

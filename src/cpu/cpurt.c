@@ -74,7 +74,7 @@ static tl_status_t build_call(cpu_agent_t *ag, int site, tl_opcall_t **out)
         v->form = a->region.form;
         v->name = b->name;
         if (b->scope == TL_SCOPE_GM) {
-            const tl_tensor_t *t = c->x->gm[b->id];
+            const tl_tensor_t *t = tl_bind_gm(c->args, b);
             v->data = t->data;
             v->bytes = tl_tensor_nbytes(t);
             memcpy(v->shape, t->shape, sizeof(int64_t) * (size_t)t->ndim);

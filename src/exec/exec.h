@@ -42,6 +42,7 @@
 #ifndef TL_EXEC_EXEC_H
 #define TL_EXEC_EXEC_H
 
+#include "exec/bind.h"
 #include "exec/tileop.h"
 #include "ir/ir.h"
 #include "rt/tensor.h"
@@ -104,22 +105,29 @@ typedef struct {
     int wave;
 } tl_exec_opts_t;
 
+// Scratchpad capacities that never limit a kernel: the reference semantics do
+// not depend on sizes (the memory planner and the simulator check the real ones).
+void tl_exec_opts_unbounded(tl_exec_opts_t *o);
+
 tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_opts_t *opts,
                            tl_diag_t *d);
 void tl_exec_destroy(tl_exec_t *x); // NULL is fine
 
-// Arguments by parameter name. Tensors are borrowed: the caller keeps them alive
-// until the executor is destroyed; outputs given here are written in place
-// (a strided tensor through a contiguous copy); NULL un-gives a tensor.
+// The arguments the executor runs on: its own binding (bind.h), which the
+// calls below fill, or another one (tl_exec_use_args; borrowed: the caller
+// keeps it alive; NULL: its own again).
+tl_bind_t *tl_exec_args(tl_exec_t *x);
+void tl_exec_use_args(tl_exec_t *x, tl_bind_t *args);
+
+// Arguments by parameter name, as tl_bind_set_*. Tensors are borrowed: the
+// caller keeps them alive until the executor is destroyed.
 tl_status_t tl_exec_set_tensor(tl_exec_t *x, const char *name, tl_tensor_t *t);
 tl_status_t tl_exec_set_int(tl_exec_t *x, const char *name, int64_t v);
 tl_status_t tl_exec_set_float(tl_exec_t *x, const char *name, double v);
 // Explicit value of a symbolic dim (`-d topk=8`); checked against the shapes.
 tl_status_t tl_exec_set_dim(tl_exec_t *x, const char *name, int64_t v);
 
-// Checks the arguments (dtype, rank and dims of every tensor), infers the
-// symbolic dims and allocates missing outputs and workspaces. tl_exec_run calls
-// it when needed.
+// tl_bind_check of its arguments; tl_exec_run calls it when needed.
 tl_status_t tl_exec_bind(tl_exec_t *x);
 tl_status_t tl_exec_run(tl_exec_t *x);
 

@@ -409,8 +409,8 @@ static tl_status_t eval_var(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t
     switch (v->kind) {
     case TL_VAR_DIM:
     case TL_VAR_PARAM:
-        if (!x->gset[v->id]) return tl_exec_fail(c, where(c, e), "'%s' has no value", v->name);
-        *out = tl_exec_cast(x->globals[v->id], v->dtype);
+        if (!x->args->gset[v->id]) return tl_exec_fail(c, where(c, e), "'%s' has no value", v->name);
+        *out = tl_exec_cast(x->args->globals[v->id], v->dtype);
         return TL_OK;
     case TL_VAR_BLOCK:
     case TL_VAR_SUBBLOCK:

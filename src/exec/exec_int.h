@@ -4,6 +4,7 @@
 #ifndef TL_EXEC_EXEC_INT_H
 #define TL_EXEC_EXEC_INT_H
 
+#include "exec/bind.h"
 #include "exec/exec.h"
 #include "ir/side.h"
 
@@ -26,6 +27,24 @@ typedef struct {
     int64_t i;
     double f;
 } tl_num_t;
+
+// The state of a binding (bind.h).
+struct tl_bind {
+    const tl_kernel_t *k;
+    tl_diag_t *d;
+    tl_tensor_t **user; // per param: caller tensor
+    bool *user_set;     // per param: scalar given
+    tl_num_t *globals;  // dims and scalar params, by var id
+    uint8_t *gset;      // which globals have a value
+    uint8_t *dim_given; // dims given explicitly (by var id)
+    bool bound;
+    int64_t nblocks;
+    // GM buffers by buffer id: the tensor used, whether we own it, and the
+    // caller's tensor to copy back into (non-contiguous arguments)
+    tl_tensor_t **gm;
+    bool *gm_owned;
+    tl_tensor_t **gm_back;
+};
 
 typedef struct tl_exec_block tl_exec_block_t;
 
@@ -96,19 +115,8 @@ struct tl_exec {
     bool dev;      // developer mode (auto_cv_combine)
     int nvec;      // vector agents per block (2, or 1 with threads=)
     uint8_t lanes; // present agents
-    // arguments
-    tl_tensor_t **user; // per param: caller tensor
-    bool *user_set;     // per param: scalar given
-    tl_num_t *globals;  // dims and scalar params, by var id
-    uint8_t *gset;      // which globals have a value
-    uint8_t *dim_given; // dims given explicitly (by var id)
-    bool bound;
-    int64_t nblocks;
-    // GM buffers by buffer id: the tensor used, whether we own it, and the
-    // caller's tensor to copy back into (non-contiguous arguments)
-    tl_tensor_t **gm;
-    bool *gm_owned;
-    tl_tensor_t **gm_back;
+    tl_bind_t *args;     // the arguments it runs on (bind.h): own_args or the caller's
+    tl_bind_t *own_args; // the binding tl_exec_set_* fill
     // memory layout
     int64_t *addr;                  // per buffer: byte address in its scratchpad
     int64_t extent[TL_SCOPE_COUNT]; // bytes of each scratchpad in use

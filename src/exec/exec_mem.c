@@ -224,7 +224,7 @@ tl_status_t tl_exec_mem_elem(const tl_exec_ctx_t *c, const tl_buffer_t *b, int n
     uint8_t *base;
     *addr = -1;
     if (b->scope == TL_SCOPE_GM) {
-        const tl_tensor_t *t = x->gm[b->id];
+        const tl_tensor_t *t = x->args->gm[b->id];
         if (!t) return tl_exec_fail(c, loc, "GM buffer '%s' has no tensor", b->name);
         base = t->data;
         ndim = t->ndim;
@@ -274,7 +274,7 @@ tl_status_t tl_exec_mem_view(const tl_exec_ctx_t *c, const tl_region_t *r, tl_lo
     if (r->ndim > TL_MAX_DIMS)
         return tl_exec_fail(c, loc, "region of '%s' has too many dimensions", b->name);
     if (b->scope == TL_SCOPE_GM) {
-        tl_tensor_t *t = x->gm[b->id];
+        tl_tensor_t *t = x->args->gm[b->id];
         if (!t) return tl_exec_fail(c, loc, "GM buffer '%s' has no tensor", b->name);
         if (t->ndim != r->ndim)
             return tl_exec_fail(c, loc, "region of '%s' has rank %d, the tensor has rank %d",

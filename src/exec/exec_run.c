@@ -454,7 +454,7 @@ static tl_status_t block_done(tl_exec_t *x, int b)
     tl_exec_block_t *blk = &x->blocks[b];
     tl_exec_sync_residual(x, blk);
     int64_t next = blk->index + x->nres;
-    if (next >= x->nblocks) return TL_OK;
+    if (next >= x->args->nblocks) return TL_OK;
     tl_status_t st = tl_exec_mem_block_init(x, blk, next);
     return st ? st : start_block(x, b);
 }
@@ -496,7 +496,7 @@ static tl_status_t schedule_timed(tl_exec_t *x)
 
 tl_status_t tl_exec_run_blocks(tl_exec_t *x)
 {
-    int64_t n = x->nblocks;
+    int64_t n = x->args->nblocks;
     int max = x->opts.max_resident > 0 ? x->opts.max_resident : 64;
     if (x->all_resident && n > max)
         return tl_diag_report(x->d, TL_SEV_ERROR, x->k->loc, TL_ERR_RUNTIME,

@@ -174,12 +174,12 @@ TEST(cpu_codegen_scalar_semantics_match_the_reference)
     REQUIRE(tl_exec_run(x) == TL_OK);
     tl_cpu_t *c;
     REQUIRE(tl_cpu_create(&c, e.k, NULL, &e.d) == TL_OK);
-    tl_cpu_set_tensor(c, "A", a);
-    tl_cpu_set_tensor(c, "F", f);
+    tl_bind_set_tensor(tl_cpu_args(c), "A", a);
+    tl_bind_set_tensor(tl_cpu_args(c), "F", f);
     REQUIRE(tl_cpu_run(c) == TL_OK);
     static const char *outs[] = {"OI", "OF"};
     for (int o = 0; o < 2; o++) {
-        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
+        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_bind_tensor(tl_cpu_args(c), outs[o]);
         REQUIRE(want && got);
         size_t n = tl_tensor_numel(want);
         int bad = 0;
@@ -213,9 +213,9 @@ TEST(cpu_codegen_flags_both_ways_as_coroutines)
         tl_cpu_opts_t o = {.threads = j};
         tl_cpu_t *c;
         REQUIRE(tl_cpu_create(&c, e.k, &o, &e.d) == TL_OK);
-        tl_cpu_set_tensor(c, "X", x);
+        tl_bind_set_tensor(tl_cpu_args(c), "X", x);
         REQUIRE(tl_cpu_run(c) == TL_OK);
-        tl_tensor_t *y = tl_cpu_tensor(c, "Y");
+        tl_tensor_t *y = tl_bind_tensor(tl_cpu_args(c), "Y");
         int bad = 0;
         for (int i = 0; i < 40; i++) {
             float want = (float)floats(i) + 1.0f + 1.0f + 1.0f;
@@ -238,7 +238,7 @@ TEST(cpu_codegen_deadlock_is_reported)
     tl_tensor_t *x = vec(TL_F32, 8, floats);
     tl_cpu_t *c;
     REQUIRE(tl_cpu_create(&c, e.k, NULL, &e.d) == TL_OK);
-    tl_cpu_set_tensor(c, "X", x);
+    tl_bind_set_tensor(tl_cpu_args(c), "X", x);
     CHECK(tl_cpu_run(c) == TL_ERR_RUNTIME);
     CHECK_CONTAINS(tl_diag_text(&e.d), "deadlock: every unfinished agent is blocked");
     CHECK_CONTAINS(tl_diag_text(&e.d), "waits for cross-core flag 3");
@@ -259,7 +259,7 @@ TEST(cpu_codegen_runtime_errors)
         tl_tensor_t *a = vec(TL_I32, 8, ints);
         tl_cpu_t *c;
         REQUIRE(tl_cpu_create(&c, e.k, NULL, &e.d) == TL_OK);
-        tl_cpu_set_tensor(c, "A", a);
+        tl_bind_set_tensor(tl_cpu_args(c), "A", a);
         CHECK(tl_cpu_run(c) == TL_ERR_RUNTIME);
         CHECK_CONTAINS(tl_diag_text(&e.d), msg[w]);
         CHECK_CONTAINS(tl_diag_text(&e.d), w ? "[block 0 AIV0]" : "[block 1 AIV0]");

@@ -99,8 +99,8 @@ static void copy_case(tl_test_t *t, int64_t m, int64_t n, const char *bad)
     REQUIRE(tl_cpu_create(&c, k, NULL, &d) == TL_OK);
     tl_exec_set_tensor(x, "A", a);
     tl_exec_set_tensor(x, "V", v);
-    tl_cpu_set_tensor(c, "A", a);
-    tl_cpu_set_tensor(c, "V", v);
+    tl_bind_set_tensor(tl_cpu_args(c), "A", a);
+    tl_bind_set_tensor(tl_cpu_args(c), "V", v);
     const char *src = tl_cpu_source(c);
     REQUIRE(src);
     CHECK(tl_test_count(src, "big_);") >= 2); // rows with streaming stores
@@ -116,7 +116,7 @@ static void copy_case(tl_test_t *t, int64_t m, int64_t n, const char *bad)
     REQUIRE(tl_cpu_run(c) == TL_OK);
     static const char *outs[] = {"O", "S", "P", "Q"};
     for (int o = 0; o < 4; o++) {
-        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
+        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_bind_tensor(tl_cpu_args(c), outs[o]);
         REQUIRE(want && got);
         size_t len = tl_tensor_numel(want);
         int nbad = 0;

@@ -72,9 +72,9 @@ static tl_status_t load(kern_t *e, const tl_cpu_opts_t *o, bool *cached, char *p
     tl_tensor_t *x;
     tl_tensor_create(&x, TL_F32, 2, shape, NULL);
     for (int i = 0; i < 160; i++) ((float *)x->data)[i] = (float)i;
-    tl_cpu_set_tensor(c, "X", x);
+    tl_bind_set_tensor(tl_cpu_args(c), "X", x);
     st = tl_cpu_run(c);
-    tl_tensor_t *y = tl_cpu_tensor(c, "Y");
+    tl_tensor_t *y = tl_bind_tensor(tl_cpu_args(c), "Y");
     for (int i = 0; !st && i < 160; i++)
         if (((float *)y->data)[i] != 2.0f * (float)i + 1.0f) st = TL_ERR_MISMATCH;
     tl_tensor_destroy(x);

@@ -11,28 +11,6 @@
 #include "cpu/cpu.h"
 #include "driver/compile.h"
 
-static tl_status_t cpu_backend(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d)
-{
-    (void)arg;
-    tl_cpu_t *c;
-    tl_status_t st = tl_cpu_create(&c, k, NULL, d);
-    if (st) return st;
-    for (int p = 0; p < k->nparams && !st; p++)
-        if (io->tensors[p]) st = tl_cpu_set_tensor(c, k->params[p].name, io->tensors[p]);
-    for (int i = 0; i < k->dims.len && !st; i++) {
-        const tl_var_t *v = k->dims.items[i];
-        if (io->dim_known[v->id]) st = tl_cpu_set_dim(c, v->name, io->dims[v->id]);
-    }
-    if (!st) st = tl_cpu_run(c);
-    for (int p = 0; p < k->nparams && !st; p++) {
-        if (io->tensors[p] || !k->params[p].buf) continue;
-        io->tensors[p] = tl_cpu_take_tensor(c, k->params[p].name);
-        io->owned[p] = io->tensors[p] != NULL;
-    }
-    tl_cpu_destroy(c);
-    return st;
-}
-
 static int count(const char *const *items)
 {
     int n = 0;
@@ -61,7 +39,8 @@ static void against_reference(tl_test_t *t, const tl_check_case_t *c)
     tl_status_t st = tl_compile(&arena, &o, &d, &k);
     if (!st)
         st = tl_check_inputs(&io, k, count(c->dims), c->dims, count(c->fills), c->fills, 0, &d);
-    if (!st) st = tl_check_backend_ref(NULL, k, &io, &d);
+    tl_check_target_t ref_target = tl_check_target("ref"), cpu_target = tl_check_target("cpu");
+    if (!st) st = tl_check_backend(&ref_target, k, &io, &d);
     tl_tensor_t *ref[64] = {0};
     for (int p = 0; !st && p < k->nparams; p++)
         if (k->params[p].buf && k->params[p].role == TL_ROLE_OUTPUT) {
@@ -69,7 +48,7 @@ static void against_reference(tl_test_t *t, const tl_check_case_t *c)
             io.tensors[p] = NULL;
             io.owned[p] = false;
         }
-    if (!st) st = cpu_backend(NULL, k, &io, &d);
+    if (!st) st = tl_check_backend(&cpu_target, k, &io, &d);
     if (st) tl_test_fail(t, __FILE__, __LINE__, "%s: %s", c->name, tl_diag_text(&d));
     for (int p = 0; !st && p < k->nparams; p++) {
         if (!ref[p]) continue;
@@ -108,7 +87,8 @@ static void cross_backend(tl_test_t *t, void *arg)
     tl_check_result_t r;
     tl_diag_t d;
     tl_diag_init(&d);
-    tl_status_t st = tl_check_run(c, tl_test_root(), TL_PIPELINE_CPU, cpu_backend, NULL, &r, &d);
+    tl_check_target_t cpu_target = tl_check_target("cpu");
+    tl_status_t st = tl_check_run(c, tl_test_root(), &cpu_target, &r, &d);
     if (st || !r.passed)
         tl_test_fail(t, __FILE__, __LINE__, "%s against the golden: %s %s", c->name, r.summary,
                      tl_diag_text(&d));

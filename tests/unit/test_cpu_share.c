@@ -73,18 +73,18 @@ TEST(cpu_share_one_block_uses_both_threads)
         bool ran = tl_test_cpu_compare(t, x, c, ins, in, 2, outs, 1, threads == 1 ? "1" : "2");
         if (!ran) fprintf(stderr, "%s", tl_diag_text(&d));
         REQUIRE(ran);
-        CHECK_EQ(tl_cpu_num_blocks(c), 1);
+        CHECK_EQ(tl_bind_num_blocks(tl_cpu_args(c)), 1);
         // helpers may be descheduled on a loaded machine: run until one took a
         // part (at most 10 s)
         time_t start = time(NULL);
         while (threads == 2 && !tl_cpu_parts_shared(c) && time(NULL) - start < 10)
             REQUIRE(tl_cpu_run(c) == TL_OK);
         CHECK(threads == 1 ? tl_cpu_parts_shared(c) == 0 : tl_cpu_parts_shared(c) > 0);
-        tl_tensor_t *got = tl_cpu_tensor(c, "C");
+        tl_tensor_t *got = tl_bind_tensor(tl_cpu_args(c), "C");
         if (one)
             CHECK_EQ(tl_test_cpu_diff(t, "2 threads vs 1", one, got), 0);
         else
-            one = tl_cpu_take_tensor(c, "C");
+            one = tl_bind_take_tensor(tl_cpu_args(c), "C");
         tl_cpu_destroy(c);
         tl_exec_destroy(x);
     }

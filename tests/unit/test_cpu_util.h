@@ -77,11 +77,11 @@ static inline bool tl_test_cpu_compare(tl_test_t *t, tl_exec_t *x, tl_cpu_t *c,
 {
     for (int i = 0; i < nin; i++) {
         tl_exec_set_tensor(x, ins[i], in[i]);
-        tl_cpu_set_tensor(c, ins[i], in[i]);
+        tl_bind_set_tensor(tl_cpu_args(c), ins[i], in[i]);
     }
     if (tl_exec_run(x) != TL_OK || tl_cpu_run(c) != TL_OK) return false;
     for (int o = 0; o < nout; o++) {
-        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_cpu_tensor(c, outs[o]);
+        tl_tensor_t *want = tl_exec_tensor(x, outs[o]), *got = tl_bind_tensor(tl_cpu_args(c), outs[o]);
         char what[96];
         snprintf(what, sizeof what, "%s %s", label, outs[o]);
         if (!want || !got) {

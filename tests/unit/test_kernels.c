@@ -31,8 +31,8 @@ static void run_case(tl_test_t *t, void *arg)
     tl_diag_t d;
     tl_diag_init(&d);
     tl_check_result_t r;
-    tl_status_t st =
-        tl_check_run(kc->c, tl_test_root(), TL_PIPELINE_REF, tl_check_backend_ref, NULL, &r, &d);
+    tl_check_target_t ref = tl_check_target("ref");
+    tl_status_t st = tl_check_run(kc->c, tl_test_root(), &ref, &r, &d);
     if (st != TL_OK)
         tl_test_fail(t, __FILE__, __LINE__, "%s did not run:\n%s", kc->c->name, tl_diag_text(&d));
     else if (!r.passed)

@@ -6,7 +6,6 @@
 // would form a cycle, keep program order.
 #include "../test.h"
 
-#include "check/backends.h"
 #include "check/check.h"
 #include "test_pass_util.h"
 
@@ -109,11 +108,11 @@ static void check_agree(tl_test_t *t, const char *name, const char *src, double 
     tl_diag_t d;
     tl_diag_init(&d);
     tl_check_result_t ref = {0}, sim = {0};
-    tl_check_sim_info_t si = {0};
-    CHECK_EQ(tl_check_run(&c, "/", TL_PIPELINE_REF, tl_check_backend_ref, NULL, &ref, &d), TL_OK);
+    tl_check_target_t rt = tl_check_target("ref"), si = tl_check_target("sim");
+    CHECK_EQ(tl_check_run(&c, "/", &rt, &ref, &d), TL_OK);
     if (!ref.passed)
         tl_test_fail(t, __FILE__, __LINE__, "tilec run: %s\n%s", ref.summary, tl_diag_text(&d));
-    CHECK_EQ(tl_check_run(&c, "/", TL_PIPELINE_NPU, tl_check_backend_sim, &si, &sim, &d), TL_OK);
+    CHECK_EQ(tl_check_run(&c, "/", &si, &sim, &d), TL_OK);
     if (!sim.passed)
         tl_test_fail(t, __FILE__, __LINE__, "tilec sim: %s\n%s", sim.summary, tl_diag_text(&d));
     CHECK_EQ(si.report.nraces, 0);

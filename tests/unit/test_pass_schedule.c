@@ -6,7 +6,7 @@
 #include "../test.h"
 
 #include "../gen_check.h"
-#include "check/backends.h"
+#include "check/check.h"
 #include "test_pass_util.h"
 
 #include <stdlib.h>
@@ -67,11 +67,11 @@ static bool same(tl_test_t *t, pk_t *p, const pk_spec_t *s, const pk_pass_fn *pa
 static int64_t sim(tl_test_t *t, pk_t *p, const pk_spec_t *s, int *races)
 {
     tl_check_io_t io = {0};
-    tl_check_sim_info_t info = {0};
+    tl_check_target_t info = tl_check_target("sim");
     int nd = 0;
     while (nd < PK_MAX && s->dims[nd]) nd++;
     tl_status_t st = tl_check_inputs(&io, p->k, nd, s->dims, 0, NULL, 5, &p->d);
-    if (st == TL_OK) st = tl_check_backend_sim(&info, p->k, &io, &p->d);
+    if (st == TL_OK) st = tl_check_backend(&info, p->k, &io, &p->d);
     tl_check_io_free(&io);
     *races = (int)info.report.nraces;
     if (st != TL_OK && st != TL_ERR_RACE) {

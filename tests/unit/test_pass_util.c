@@ -62,7 +62,8 @@ tl_status_t pk_run(pk_t *p, const pk_spec_t *s, uint64_t seed, tl_buf_t *out)
     tl_check_io_t io = {0};
     tl_status_t st =
         tl_check_inputs(&io, p->k, count(s->dims), s->dims, count(s->fills), s->fills, seed, &p->d);
-    if (st == TL_OK) st = tl_check_backend_ref(NULL, p->k, &io, &p->d);
+    tl_check_target_t ref = tl_check_target("ref");
+    if (st == TL_OK) st = tl_check_backend(&ref, p->k, &io, &p->d);
     for (int i = 0; st == TL_OK && i < p->k->nparams; i++) {
         const tl_param_t *prm = &p->k->params[i];
         if (prm->role != TL_ROLE_OUTPUT || !io.tensors[i]) continue;

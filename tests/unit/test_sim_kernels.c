@@ -9,47 +9,13 @@
 #include <stdlib.h>
 
 #include "check/check.h"
-#include "npu/sim.h"
+#include "front/front.h"
 #include "pass/pass.h"
 
 typedef struct {
     const tl_check_case_t *c;
     const char *unsupported; // why the simulator cannot run it yet
-    bool reached;            // the NPU pipeline compiled it
-    int races, errors;
-    int64_t cycles;
 } sim_case_t;
-
-static tl_status_t sim_backend(void *arg, const tl_kernel_t *k, tl_check_io_t *io, tl_diag_t *d)
-{
-    sim_case_t *sc = arg;
-    sc->reached = true;
-    tl_sim_t *s;
-    tl_status_t st = tl_sim_create(&s, k, NULL, d);
-    if (st == TL_ERR_UNSUPPORTED)
-        sc->unsupported = "developer-mode kernel: no CV split in the NPU pipeline yet";
-    if (st != TL_OK) return st;
-    tl_exec_t *x = tl_sim_exec(s);
-    for (int p = 0; p < k->nparams && st == TL_OK; p++)
-        if (io->tensors[p]) st = tl_exec_set_tensor(x, k->params[p].name, io->tensors[p]);
-    for (int i = 0; i < k->dims.len && st == TL_OK; i++) {
-        const tl_var_t *v = k->dims.items[i];
-        if (io->dim_known[v->id]) st = tl_exec_set_dim(x, v->name, io->dims[v->id]);
-    }
-    if (st == TL_OK) st = tl_sim_run(s);
-    const tl_sim_report_t *r = tl_sim_report(s);
-    sc->races = r->nraces;
-    sc->errors = r->nerrors;
-    sc->cycles = r->cycles;
-    if (st == TL_ERR_RACE) st = TL_OK; // reported through sc; the values are still compared
-    for (int p = 0; p < k->nparams && st == TL_OK; p++) {
-        if (io->tensors[p] || !k->params[p].buf) continue;
-        io->tensors[p] = tl_exec_take_tensor(x, k->params[p].name);
-        io->owned[p] = io->tensors[p] != NULL;
-    }
-    tl_sim_destroy(s);
-    return st;
-}
 
 // What the NPU pipeline still lacks to run the case's kernel (NULL: nothing).
 static const char *missing_pass(const tl_check_case_t *c)
@@ -100,25 +66,28 @@ static void run_case(tl_test_t *t, void *arg)
     tl_diag_t d;
     tl_diag_init(&d);
     tl_check_result_t r;
-    tl_status_t st = tl_check_run(sc->c, tl_test_root(), TL_PIPELINE_NPU, sim_backend, sc, &r, &d);
+    tl_check_target_t sim = tl_check_target("sim");
+    tl_status_t st = tl_check_run(sc->c, tl_test_root(), &sim, &r, &d);
+    if (st == TL_ERR_UNSUPPORTED && r.compiled)
+        sc->unsupported = "developer-mode kernel: no CV split in the NPU pipeline yet";
     char why[600];
     if (sc->unsupported) {
         tl_test_skip(t, sc->unsupported);
-    } else if (st != TL_OK && !sc->reached) {
+    } else if (st != TL_OK && !r.compiled) {
         // the NPU pipeline rejects the kernel (its own tests judge that)
         snprintf(why, sizeof why, "the NPU pipeline rejects it: %s",
                  d.first_error ? d.first_error : tl_status_str(st));
         tl_test_skip(t, why);
     } else if (st != TL_OK)
         tl_test_fail(t, __FILE__, __LINE__, "%s did not run:\n%s", sc->c->name, tl_diag_text(&d));
-    else if (sc->races || sc->errors)
+    else if (sim.report.nraces || sim.report.nerrors)
         tl_test_fail(t, __FILE__, __LINE__, "%s: %d races, %d sync/memory errors:\n%s", sc->c->name,
-                     sc->races, sc->errors, tl_diag_text(&d));
+                     sim.report.nraces, sim.report.nerrors, tl_diag_text(&d));
     else if (!r.passed)
         tl_test_fail(t, __FILE__, __LINE__, "%s differs from its golden: %s", sc->c->name,
                      r.summary);
     else
-        CHECK(sc->cycles > 0);
+        CHECK(sim.report.cycles > 0);
     tl_diag_free(&d);
 }
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "front/front.h"
 #include "pass/pass.h"
 
 tl_status_t simk_run(simk_t *e, const char *path, const char *src, const char *const *args,
