@@ -4,8 +4,9 @@
 # The library is compiled once with FLAGS (instrumented for fuzzing and the
 # sanitizers) into build/fuzz/obj/, then each target is linked with
 # -fsanitize=fuzzer. Seed corpora: kernel files (front), the .npy test files
-# (npy), random bytes (passes). A crash stops that target and fails the run;
-# its input is kept under build/fuzz/TARGET/crashes/.
+# (npy), random bytes (passes). A finding (crash, sanitizer report, leak,
+# time-out, out-of-memory) stops that target and fails the run; the script
+# prints the first error line and the input, kept under build/fuzz/TARGET/crashes/.
 set -u
 cc=$1 flags=$2 secs=$3
 shift 3
@@ -33,7 +34,15 @@ for t in "$@"; do
     echo "fuzz: running $t for ${secs}s"
     if ! "$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
         -artifact_prefix="$dir/crashes/" -print_final_stats=1 "$dir/corpus" >"$dir/log.txt" 2>&1; then
-        echo "fuzz: $t FAILED (see $dir/log.txt and $dir/crashes/)"; tail -40 "$dir/log.txt"; status=1
+        tail -40 "$dir/log.txt"
+        # the finding: the sanitizer's or libFuzzer's first error line, and the input
+        why=$(grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|SUMMARY: ' "$dir/log.txt")
+        unit=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$dir/log.txt" | tail -1)
+        echo "fuzz: $t FAILED: ${why:-no error line, see $dir/log.txt}"
+        if [ -n "$unit" ]; then
+            echo "fuzz: $t reproducer: $unit (reproduce with: $dir/fuzz_$t $unit)"
+        fi
+        status=1
     else
         grep -E "stat::number_of_executed_units|stat::new_units_added" "$dir/log.txt" | sed "s/^/fuzz: $t /"
     fi
