@@ -193,7 +193,7 @@ static void store_leaf(tl_cgen_t *g, const tl_stmt_t *s)
 static void sync_leaf(tl_cgen_t *g, const tl_stmt_t *s)
 {
     tl_sync_kind_t k = s->sync.kind;
-    if (k != TL_SYNC_SET_CROSS && k != TL_SYNC_WAIT_CROSS && k != TL_SYNC_ALL) {
+    if (k == TL_SYNC_PIPE_BARRIER || k == TL_SYNC_BARRIER_ALL) {
         // intra-core pipe order: nothing to do on a CPU (the simulator checks it)
         tl_cgen_line(g, "/* %s */", tl_sync_name(k));
         return;
@@ -201,7 +201,7 @@ static void sync_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     char *id = NULL;
     if (k != TL_SYNC_ALL) {
         if (!s->sync.id) {
-            fail_here(g, s, "cross-core flag without an id");
+            fail_here(g, s, "a flag without an id");
             return;
         }
         id = index_text(g, s->sync.id);

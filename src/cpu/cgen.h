@@ -6,7 +6,7 @@
 // reference executor does (a statement of one side lane after lane, a
 // statement mixing both sides in lockstep). Scalar code and element-wise
 // loops are plain C over typed pointers into the scratchpads; tile ops,
-// cross-core flags and errors are calls through the runtime table.
+// intra- and cross-core flags and errors are calls through the runtime table.
 //
 // The side of every statement and the scratchpad addresses come from the
 // reference executor's analysis (exec_side.c, exec_mem.c), so both backends
@@ -18,7 +18,7 @@
 
 typedef enum {
     TL_CGEN_SITE_OP,   // a tile op
-    TL_CGEN_SITE_SYNC, // set/wait_cross_flag, T.sync_all
+    TL_CGEN_SITE_SYNC, // set/wait_flag, set/wait_cross_flag, T.sync_all
     TL_CGEN_SITE_ERR,  // a run-time check (message below)
 } tl_cgen_site_kind_t;
 

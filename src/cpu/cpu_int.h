@@ -23,6 +23,8 @@ typedef struct {
     tl_tileop_ctx_t ctx;
     int counter[TL_EXEC_CROSS_IDS];
     int pending[3][TL_EXEC_CROSS_IDS];
+    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT]; // intra-core flags set, by id bit
+    int event_line[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_EXEC_EVENT_IDS]; // line of the set
     tl_opcall_t *calls; // per site: the op's template (op == NULL: not built yet)
     tl_alias_t *alias;  // per buffer id: L1 tiles read in place (alias.h)
     tl_coro_t *co;      // when the agents run as coroutines

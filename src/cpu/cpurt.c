@@ -7,11 +7,13 @@
 // starts, extents and scalars and runs the tile-op library (through the
 // faster specialisations of cpufast.c where they apply).
 //
-// Cross-core flags are the counting semaphores of exec_sync.c (modes 0, 1,
-// 2; 4-bit counters). When the kernel waits on them, the agents (expert
-// mode) or blocks (developer mode with all blocks resident) run as
-// coroutines resumed round-robin in the reference executor's order; a
-// round without progress is a deadlock, reported with every waiting agent.
+// Intra-core flags keep the reference's bookkeeping (a wait with no set
+// before it is an error). Cross-core flags are the counting semaphores of
+// exec_sync.c (modes 0, 1, 2; 4-bit counters). When the kernel waits on
+// them, the agents (expert mode) or blocks (developer mode with all blocks
+// resident) run as coroutines resumed round-robin in the reference
+// executor's order; a round without progress is a deadlock, reported with
+// every waiting agent.
 #include "cpu/cpu_int.h"
 
 #include <inttypes.h>
@@ -270,6 +272,48 @@ static tl_status_t set_cross(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
     }
 }
 
+// --- intra-core flags ---------------------------------------------------------------------
+//
+// set_flag / wait_flag order two pipes of one agent; a CPU runs them in
+// program order, so only their bookkeeping is kept, as the reference's
+// (exec_sync.c): a flag is set at most once until a wait takes it, and a wait
+// with no set before it on its agent would wait forever (the agent issues
+// its syncs in order: nothing after the wait can set it).
+
+static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
+{
+    tl_pipe_t src = s->sync.src, dst = s->sync.dst;
+    const char *name = tl_sync_name(s->sync.kind), *from = tl_pipe_name(src),
+               *to = tl_pipe_name(dst);
+    if (src <= TL_PIPE_NONE || src >= TL_PIPE_ALL || dst <= TL_PIPE_NONE || dst >= TL_PIPE_ALL ||
+        src == dst)
+        return agent_fail(ag, s->loc,
+                          "%s(%s, %s): the source and destination must be two different pipes",
+                          name, from, to);
+    if (id < 0 || id >= TL_EXEC_EVENT_IDS)
+        return agent_fail(ag, s->loc, "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name, from,
+                          to, id, TL_EXEC_EVENT_IDS - 1);
+    uint8_t bit = (uint8_t)(1u << id), *set = &ag->event[src][dst];
+    if (s->sync.kind == TL_SYNC_SET_FLAG) {
+        if (*set & bit)
+            return agent_fail(ag, s->loc,
+                              "set_flag(%s, %s, %" PRId64 ") on the %s is set twice without a "
+                              "wait_flag in between (first set at line %d)",
+                              from, to, id, tl_exec_agent_name(ag->id),
+                              ag->event_line[src][dst][id]);
+        *set |= bit;
+        ag->event_line[src][dst][id] = s->loc.line;
+        return TL_OK;
+    }
+    if (!(*set & bit))
+        return agent_fail(ag, s->loc,
+                          "wait_flag(%s, %s, %" PRId64 ") on the %s has no set_flag before it: "
+                          "the %s pipe would wait forever",
+                          from, to, id, tl_exec_agent_name(ag->id), to);
+    *set &= (uint8_t)~bit;
+    return TL_OK;
+}
+
 // The agent that stands for ag's scheduling thread (developer mode: the block).
 static cpu_agent_t *thread_of(cpu_agent_t *ag)
 {
@@ -297,6 +341,7 @@ static int rt_sync(tlc_lane_t *lane, int site, int64_t id)
     const tl_stmt_t *s = site_of(ag, site)->stmt;
     tl_sync_kind_t kind = s->sync.kind;
     tl_status_t st;
+    if (kind == TL_SYNC_SET_FLAG || kind == TL_SYNC_WAIT_FLAG) return event(ag, s, id);
     if (kind != TL_SYNC_ALL && (id < 0 || id >= TL_EXEC_CROSS_IDS))
         return agent_fail(ag, s->loc, "%s: cross-core flag id %" PRId64 " is not in 0..%d",
                           tl_sync_name(kind), id, TL_EXEC_CROSS_IDS - 1);
@@ -525,6 +570,7 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
             ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->x->dev, &pool_share};
             memset(ag->counter, 0, sizeof ag->counter);
             memset(ag->pending, 0, sizeof ag->pending);
+            memset(ag->event, 0, sizeof ag->event);
             ag->at_barrier = false;
         }
     }
