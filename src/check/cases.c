@@ -228,6 +228,30 @@ static tl_status_t golden_cast_round(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// mma_unit_flag: per column tile t, C[:, t*NV + j] = sum over k < KV of
+// A[:, k] B[k, t*N + j] (N the tile pitch in B), summed exactly and rounded
+// once to float32; A and B's data past KV and NV must not count.
+static tl_status_t golden_mma_valid(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
+    tl_tensor_t *want = tl_check_expected(io, "C", d);
+    if (!a || !b || !want) return missing(d, "mma_unit_flag needs A, B and C");
+    int64_t kv = (int64_t)arg_num(c, "KV", 100), nv = (int64_t)arg_num(c, "NV", 40);
+    int64_t nt = want->shape[1] / nv, pitch = b->shape[1] / nt, k = a->shape[1];
+    floats_t fs = {0};
+    float *fa = floats(&fs, io, "A"), *fb = floats(&fs, io, "B");
+    tl_status_t st = fa && fb ? TL_OK : TL_ERR_NOMEM;
+    for (int64_t m = 0; st == TL_OK && m < want->shape[0]; m++)
+        for (int64_t col = 0; col < want->shape[1]; col++) {
+            double acc = 0;
+            for (int64_t l = 0; l < kv; l++)
+                acc += (double)fa[m * k + l] * fb[l * b->shape[1] + col / nv * pitch + col % nv];
+            tl_tensor_set_flat(want, (size_t)(m * want->shape[1] + col), (float)acc);
+        }
+    floats_free(&fs);
+    return st;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -482,6 +506,11 @@ static const tl_check_case_t cases[] = {
     {.name = "cast_round/modes", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
      .fills = {"A=int:-40:40"}, .outputs = {"R", "F", "C", "D", "Z"}, .golden = golden_cast_round,
      .shape = "M=64 N=64 f32, 5 modes"},
+
+    {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
+     .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,
+     .atol = GEMM_ATOL(100), .golden = golden_mma_valid,
+     .shape = "M=64 K=100 of 128, N=40 of 64 x 4 tiles f16, unit flags"},
 
     // elementwise_add: one rounding of an exact sum on both sides, so exact. Tiles must divide M
     // and N.

@@ -67,6 +67,9 @@ static void op(walk_t *w, const tl_op_t *o)
     }
     expr(w, o->init);
     expr(w, o->pad_value);
+    expr(w, o->k_valid);
+    expr(w, o->n_valid);
+    expr(w, o->unit_flag);
 }
 
 static void stmt(walk_t *w, const tl_stmt_t *s)

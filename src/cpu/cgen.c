@@ -137,6 +137,9 @@ static void op_leaf(tl_cgen_t *g, const tl_stmt_t *s)
     char *nums = tl_cgen_op_nums(g, op);
     if (op->init) scalar_init(g, &sc, op->init);
     if (op->pad_value) scalar_init(g, &sc, op->pad_value);
+    if (op->k_valid) scalar_init(g, &sc, op->k_valid);
+    if (op->n_valid) scalar_init(g, &sc, op->n_valid);
+    if (op->unit_flag) scalar_init(g, &sc, op->unit_flag);
     int site = tl_cgen_site(g, TL_CGEN_SITE_OP, s, s->loc, NULL);
     tl_cgen_line(g, "{");
     g->indent++;

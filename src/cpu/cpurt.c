@@ -153,6 +153,14 @@ static int rt_op(tlc_lane_t *lane, int site, const int64_t *nums, const tlc_scal
                 call->has_pad = true;
                 memcpy(&call->pad, &sc[j++], sizeof call->pad);
             }
+            call->has_k_valid = op->k_valid != NULL;
+            call->has_n_valid = op->n_valid != NULL;
+            if (op->k_valid) call->k_valid = sc[j++].i;
+            if (op->n_valid) call->n_valid = sc[j++].i;
+            if (op->unit_flag) {
+                int64_t uf = sc[j++].i; // TL_MIN / TL_MAX evaluate their operands twice
+                call->unit_flag = (int)TL_MAX(TL_MIN(uf, 255), -1);
+            }
         }
     }
     if (ag->w->c->alias_plan) {

@@ -120,6 +120,21 @@ static tl_status_t scalar(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_scalar_
     return TL_OK;
 }
 
+// The valid extents and unit flag of a cube op (ir.h: k_valid, n_valid, unit_flag).
+static tl_status_t valid_attrs(const tl_exec_ctx_t *c, tl_opcall_t *call)
+{
+    const tl_op_t *op = call->op;
+    tl_status_t st;
+    int64_t uf = 0;
+    if (op->k_valid && (st = tl_exec_eval_int(c, op->k_valid, &call->k_valid))) return st;
+    if (op->n_valid && (st = tl_exec_eval_int(c, op->n_valid, &call->n_valid))) return st;
+    if (op->unit_flag && (st = tl_exec_eval_int(c, op->unit_flag, &uf))) return st;
+    call->has_k_valid = op->k_valid != NULL;
+    call->has_n_valid = op->n_valid != NULL;
+    call->unit_flag = (int)TL_MAX(TL_MIN(uf, 255), -1);
+    return TL_OK;
+}
+
 tl_status_t tl_exec_op(const tl_exec_ctx_t *c)
 {
     const tl_stmt_t *s = c->st;
@@ -146,6 +161,7 @@ tl_status_t tl_exec_op(const tl_exec_ctx_t *c)
         call.has_pad = true;
         if ((st = scalar(c, op->pad_value, &call.pad))) return st;
     }
+    if ((st = valid_attrs(c, &call))) return st;
     if (c->x->opts.warn_uninit) track(c, &call, false);
     if ((st = tl_tileop_run(&c->ag->ctx, &call))) {
         if (!c->x->d->nerrors)

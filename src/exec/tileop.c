@@ -348,5 +348,13 @@ tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
             return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "operand '%s' must be in UB, not %s",
                                   v->name, tl_scope_name(v->scope));
     }
+    if (call->unit_flag != 0 && call->unit_flag != 2 && call->unit_flag != 3)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "unit_flag must be 0, 0b10 or 0b11, got %d (0b01 is reserved)",
+                              call->unit_flag);
+    if ((call->has_k_valid && call->k_valid < 0) || (call->has_n_valid && call->n_valid < 0))
+        return tl_tileop_fail(
+            ctx, call, TL_ERR_RUNTIME, "a valid extent is negative (%lld)",
+            (long long)(call->has_k_valid && call->k_valid < 0 ? call->k_valid : call->n_valid));
     return op_run[call->op->code](ctx, call);
 }

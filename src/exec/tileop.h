@@ -83,6 +83,10 @@ typedef struct {
     tl_scalar_t init; // gemm: non-zero = overwrite C
     bool has_pad;
     tl_scalar_t pad; // copy GM -> UB tail fill value
+    // op->k_valid / n_valid evaluated (has_*: given), and op->unit_flag (0 when absent)
+    bool has_k_valid, has_n_valid;
+    int64_t k_valid, n_valid;
+    int unit_flag;
 } tl_opcall_t;
 
 // Runs one tile op. Errors (out of bounds, unsupported shape or dtype pair,

@@ -119,6 +119,22 @@ static void vector(const tl_opcall_t *call, const tl_opinfo_t *info, tl_tileop_a
     }
 }
 
+// The extents of gemm operand i (A, B, C) narrowed to k_actual / n_actual.
+static void gemm_extents(const tl_opcall_t *call, int i, int64_t *ext)
+{
+    const tl_view_t *v = &call->args[i].view;
+    int nd = v->ndim;
+    memcpy(ext, v->extent, sizeof(int64_t) * TL_MAX_DIMS);
+    if (nd < 1) return;
+    bool mma = call->op->code == TL_OP_MMA;
+    bool ta = !mma && call->op->transpose_a, tb = !mma && call->op->transpose_b;
+    int last = nd - 1, rows = nd >= 2 ? nd - 2 : -1;
+    int kd = i == 0 ? (ta ? rows : last) : i == 1 ? (tb ? last : rows) : -1;
+    int nd_ = i == 1 ? (tb ? rows : last) : i == 2 ? last : -1;
+    if (call->has_k_valid && kd >= 0) ext[kd] = TL_MIN(ext[kd], call->k_valid);
+    if (call->has_n_valid && nd_ >= 0) ext[nd_] = TL_MIN(ext[nd_], call->n_valid);
+}
+
 void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
 {
     const tl_op_t *op = call->op;
@@ -128,9 +144,10 @@ void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *a
     case TL_OPC_GEMM:
         for (int i = 0; i < 3 && i < call->nargs; i++) {
             const tl_view_t *v = &call->args[i].view;
-            if (i < 2 || tl_tileop_scalar_value(&call->init) == 0)
-                rect(v, v->extent, i, false, fn, arg);
-            if (i == 2) rect(v, v->extent, i, true, fn, arg);
+            int64_t ext[TL_MAX_DIMS];
+            gemm_extents(call, i, ext);
+            if (i < 2 || tl_tileop_scalar_value(&call->init) == 0) rect(v, ext, i, false, fn, arg);
+            if (i == 2) rect(v, ext, i, true, fn, arg);
         }
         return;
     case TL_OPC_REDUCE: {

@@ -26,6 +26,11 @@
 // - GM->UB fills the rest of the destination region with the pad value for
 //   every dtype (upstream skips 8-bit tiles); GM->L1 zero-fills the rest of
 //   the destination region (upstream only when the copy targets the tile base).
+//
+// real_k / real_n (L1 -> L0A/L0B, tilelang-ascend's sparse flash MLA) limit
+// the load to the valid K and N of the destination, rounded up to whole
+// fractals (clip_valid); unit_flag (out of L0C) orders the copy against the
+// mmads on the hardware and changes no value.
 #include "exec/tileop_impl.h"
 
 #if defined(__SSE2__)
@@ -206,6 +211,23 @@ static tl_status_t layout(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const t
     return TL_OK;
 }
 
+// real_k / real_n of an L1 -> L0A/L0B load: only the valid K rows (L0B; L0A:
+// columns) and N columns of the destination move, in whole fractals (K in
+// 32-byte units, N in 16s) as LoadData moves them; the rest keeps its data.
+static void clip_valid(const tl_opcall_t *call, const tl_view_t *dv, xfer_t *x)
+{
+    if (call->op->code != TL_OP_COPY || (!call->has_k_valid && !call->has_n_valid)) return;
+    bool l0b = dv->scope == TL_SCOPE_L0B;
+    int kdim = dv->ndim - (l0b ? 2 : 1), ndim = l0b ? dv->ndim - 1 : -1;
+    int64_t k0 = TL_MAX(1, 32 / tl_dtype_size(dv->dtype));
+    for (int i = 0; i < x->k; i++) {
+        if (call->has_k_valid && x->dmap[i] == kdim && kdim >= 0)
+            x->box[i] = TL_MIN(x->box[i], (call->k_valid + k0 - 1) / k0 * k0);
+        if (call->has_n_valid && x->dmap[i] == ndim && ndim >= 0)
+            x->box[i] = TL_MIN(x->box[i], (call->n_valid + 15) / 16 * 16);
+    }
+}
+
 static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
                         const tl_view_t *dv, bool transpose, xfer_t *x)
 {
@@ -238,6 +260,7 @@ static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_
     x->src = origin(sv);
     x->dst = origin(dv);
     memcpy(x->dext, l.dst_ext, sizeof x->dext);
+    clip_valid(call, dv, x);
     return TL_OK;
 }
 

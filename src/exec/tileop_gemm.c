@@ -12,7 +12,10 @@
 // products are added in increasing k, each product and each addition rounded
 // to float32 (products of 16-bit or narrower inputs are exact). Upstream's
 // gemm_v0 miscomputes some transposed-A and K-tail cases; we compute the
-// logical product for every shape.
+// logical product for every shape. k_actual / n_actual (mma; gemm_v0
+// n_actual) narrow K and N to their first k / n: C's columns from n on are
+// not written, products from k on not added (the device works in whole
+// fractals; kernels keep the invalid part zero or give multiples of 16).
 #include "exec/tileop_impl.h"
 
 #include <stdlib.h>
@@ -358,6 +361,23 @@ tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
             a.v->name, (long long)a.rows, (long long)a.cols, ta ? " (transposed)" : "", b.v->name,
             (long long)b.rows, (long long)b.cols, tb ? " (transposed)" : "", c.v->name,
             (long long)c.rows, (long long)c.cols);
+    // k_actual / n_actual: the multiply uses the first K rows of op(B) and
+    // columns of op(A), and writes the first N columns of C
+    if ((call->has_k_valid && call->k_valid > K) || (call->has_n_valid && call->n_valid > N))
+        return tl_tileop_fail(
+            ctx, call, TL_ERR_RUNTIME, "%s %lld is larger than the operands' %lld",
+            call->has_k_valid && call->k_valid > K ? "k_actual" : "n_actual",
+            (long long)(call->has_k_valid && call->k_valid > K ? call->k_valid : call->n_valid),
+            (long long)(call->has_k_valid && call->k_valid > K ? K : N));
+    if (call->has_k_valid) {
+        K = call->k_valid;
+        *(ta ? &a.rows : &a.cols) = K;
+        *(tb ? &b.cols : &b.rows) = K;
+    }
+    if (call->has_n_valid) {
+        N = c.cols = call->n_valid;
+        *(tb ? &b.rows : &b.cols) = N;
+    }
     bool is_int = false;
     if ((st = check_types(ctx, call, &a, &b, &c, &is_int)) != TL_OK) return st;
     bool init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;

@@ -248,9 +248,34 @@ static void infer_point(tl_region_t *pt, const tl_region_t *other, tl_kernel_t *
     }
 }
 
+// An integer attribute of a cube op given by keyword (NULL when absent or on
+// failure; *bad tells them apart): a count (>= 0) or a unit flag (0, 2, 3).
+static tl_expr_t *int_attr(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, bool is_flag,
+                           bool *bad)
+{
+    tl_value_t *v = tl_call_arg(c, pos, kw);
+    if (!v || v->kind == TL_V_NONE) return NULL;
+    tl_loc_t loc = tl_call_arg_loc(c, pos, kw);
+    tl_expr_t *e = tl_value_to_expr(ev, v, loc, TL_I32);
+    int64_t k;
+    if (e && tl_dtype_is_float(e->dtype)) {
+        tl_eval_fail(ev, loc, "%s must be an integer", kw);
+        e = NULL;
+    } else if (e && tl_ir_is_const_int(e, &k) && (is_flag ? k != 0 && k != 2 && k != 3 : k < 0)) {
+        tl_eval_fail(ev, loc,
+                     is_flag ? "%s must be 0, 0b10 (2) or 0b11 (3), got %lld (0b01 is reserved)"
+                             : "%s must not be negative, got %lld",
+                     kw, (long long)k);
+        e = NULL;
+    }
+    *bad = !e;
+    return e;
+}
+
 static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 {
-    static const char *kws[] = {"src", "dst", "enable_relu", "transpose", "pad_value", NULL};
+    static const char *kws[] = {"src",       "dst",    "enable_relu", "transpose", "pad_value",
+                                "unit_flag", "real_k", "real_n",      NULL};
     if (!tl_call_check(ev, c, "T.copy", 2, 5, kws) || !tl_trace_require(ev, c->loc, "T.copy")) return NULL;
     tl_value_t *src = tl_call_arg(c, 0, "src"), *dst = tl_call_arg(c, 1, "dst");
     if (!src || !dst) return tl_eval_fail(ev, c->loc, "T.copy needs a source and a destination");
@@ -276,6 +301,23 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
     if (pad && pad->kind != TL_V_NONE) {
         op->pad_value = tl_value_to_expr(ev, pad, tl_call_arg_loc(c, 4, "pad_value"), b->buf->dtype);
         if (!op->pad_value) return NULL;
+    }
+    // the valid part of an L1 -> L0A/L0B load, the unit flag of a copy out of L0C
+    bool bad = false;
+    bool to_l0 = a->buf->scope == TL_SCOPE_L1 &&
+                 (b->buf->scope == TL_SCOPE_L0A || b->buf->scope == TL_SCOPE_L0B);
+    static const char *vkw[3] = {"real_k", "real_n", "unit_flag"};
+    tl_expr_t **slot[3] = {&op->k_valid, &op->n_valid, &op->unit_flag};
+    for (int i = 0; i < 3; i++) {
+        *slot[i] = int_attr(ev, c, -1, vkw[i], i == 2, &bad);
+        if (bad) return NULL;
+        bool ok = i < 2 ? to_l0 && (i == 0 || b->buf->scope == TL_SCOPE_L0B)
+                        : a->buf->scope == TL_SCOPE_L0C;
+        if (*slot[i] && !ok)
+            return tl_eval_fail(ev, tl_call_arg_loc(c, -1, vkw[i]), "%s",
+                                i == 0   ? "real_k only applies to copies from L1 to L0A/L0B"
+                                : i == 1 ? "real_n only applies to copies from L1 to L0B"
+                                         : "unit_flag only applies to copies out of L0C");
     }
     // Whole-buffer copies must agree in shape (as upstream asserts).
     if (a->form == TL_REGION_WHOLE && b->form == TL_REGION_WHOLE && !op->transpose &&
@@ -306,8 +348,10 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
 {
     bool mma = spelling_of(c)->op == TL_OP_MMA;
-    static const char *kws_v0[] = {"A", "B", "C", "transpose_A", "transpose_B", "init", NULL};
-    static const char *kws_mma[] = {"A", "B", "C", "init", NULL};
+    static const char *kws_v0[] = {"A",           "B",    "C",        "transpose_A",
+                                   "transpose_B", "init", "n_actual", NULL};
+    static const char *kws_mma[] = {"A",        "B",        "C",         "init",
+                                    "k_actual", "n_actual", "unit_flag", NULL};
     const char *fname = mma ? "T.mma" : "T.gemm_v0";
     if (!tl_call_check(ev, c, fname, 3, mma ? 4 : 6, mma ? kws_mma : kws_v0) ||
         !tl_trace_require(ev, c->loc, fname))
@@ -336,6 +380,12 @@ static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
         int64_t v;
         if (!(tl_ir_is_const_int(e, &v) && v == 0)) s->op.init = tl_ir_cast(ev->kernel, TL_BOOL, e, c->loc);
     }
+    // mma: the valid K and N of the multiply, the unit flag of its L0C write
+    bool bad = false;
+    if (mma) s->op.k_valid = int_attr(ev, c, -1, "k_actual", false, &bad);
+    if (!bad) s->op.n_valid = int_attr(ev, c, -1, "n_actual", false, &bad);
+    if (!bad && mma) s->op.unit_flag = int_attr(ev, c, -1, "unit_flag", true, &bad);
+    if (bad) return NULL;
     tl_trace_emit(ev, s);
     return tl_value_none();
 }

@@ -82,6 +82,9 @@ static void adopt_stmt(tl_kernel_t *k, const tl_stmt_t *s)
         }
         adopt_expr(k, s->op.init);
         adopt_expr(k, s->op.pad_value);
+        adopt_expr(k, s->op.k_valid);
+        adopt_expr(k, s->op.n_valid);
+        adopt_expr(k, s->op.unit_flag);
         break;
     case TL_ST_SCOPE: adopt_stmt(k, s->scope.body); break;
     case TL_ST_SYNC: adopt_expr(k, s->sync.id); break;

@@ -136,6 +136,9 @@ static void op_accesses(const tl_op_t *op, tl_access_fn fn, void *arg)
     const char *p = info->signature;
     tl_access_expr(op->init, fn, arg);
     tl_access_expr(op->pad_value, fn, arg);
+    tl_access_expr(op->k_valid, fn, arg);
+    tl_access_expr(op->n_valid, fn, arg);
+    tl_access_expr(op->unit_flag, fn, arg);
     for (int i = 0; i < op->nargs; i++) {
         while (*p == '[' || *p == ']') p++;
         char letter = *p ? *p++ : 'r';

@@ -293,6 +293,10 @@ typedef struct {
     bool enable_relu;      // copy L0C -> GM
     bool transpose;        // copy L1 -> L0A/L0B
     tl_expr_t *pad_value;  // copy GM -> UB tail fill (NULL = 0)
+    // The valid part of a cube operand (NULL: the operands' extents): copies
+    // L1 -> L0A/L0B real_k / real_n, mma k_actual / n_actual, gemm_v0 n_actual.
+    tl_expr_t *k_valid, *n_valid;
+    tl_expr_t *unit_flag;  // mma and copies out of L0C: 0 (NULL), 2 or 3 (L0C unit flags)
     tl_round_t round;      // cast
     tl_cmp_mode_t cmp;     // compare
     tl_sel_mode_t sel;     // select

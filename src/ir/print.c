@@ -200,6 +200,18 @@ static void print_op(tl_buf_t *o, const tl_op_t *op)
         tl_buf_puts(&attrs, ", pad=");
         tl_ir_print_expr(&attrs, op->pad_value);
     }
+    const char *valid_names[2] = {op->code == TL_OP_COPY ? "real_k" : "k_actual",
+                                  op->code == TL_OP_COPY ? "real_n" : "n_actual"};
+    const tl_expr_t *valid[2] = {op->k_valid, op->n_valid};
+    for (int i = 0; i < 2; i++) {
+        if (!valid[i]) continue;
+        tl_buf_printf(&attrs, ", %s=", valid_names[i]);
+        tl_ir_print_expr(&attrs, valid[i]);
+    }
+    if (op->unit_flag) {
+        tl_buf_puts(&attrs, ", unit_flag=");
+        tl_ir_print_expr(&attrs, op->unit_flag);
+    }
     if (op->code == TL_OP_CAST) tl_buf_printf(&attrs, ", %s", tl_round_name(op->round));
     if (op->code == TL_OP_COMPARE) tl_buf_printf(&attrs, ", %s", cmp_names[op->cmp]);
     if (op->code == TL_OP_SELECT) tl_buf_printf(&attrs, ", %s", sel_names[op->sel]);

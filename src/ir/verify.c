@@ -183,6 +183,9 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     }
     check_expr(v, op->init);
     check_expr(v, op->pad_value);
+    check_expr(v, op->k_valid);
+    check_expr(v, op->n_valid);
+    check_expr(v, op->unit_flag);
     if (v->st != TL_OK) return;
 
     const tl_region_t *r0 = op->nargs > 0 && op->args[0].kind == TL_ARG_REGION ? &op->args[0].region : NULL;

@@ -95,7 +95,9 @@ bool tl_walk_stmt_mentions(const tl_stmt_t *s, const tl_var_t *v)
                                          : region_mentions(&a->region, v))
                 return true;
         }
-        return tl_walk_mentions(s->op.init, v) || tl_walk_mentions(s->op.pad_value, v);
+        return tl_walk_mentions(s->op.init, v) || tl_walk_mentions(s->op.pad_value, v) ||
+               tl_walk_mentions(s->op.k_valid, v) || tl_walk_mentions(s->op.n_valid, v) ||
+               tl_walk_mentions(s->op.unit_flag, v);
     case TL_ST_SCOPE: return tl_walk_stmt_mentions(s->scope.body, v);
     case TL_ST_SYNC: return tl_walk_mentions(s->sync.id, v);
     case TL_ST_PRINT:

@@ -286,6 +286,7 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
     memset(ag->xsets, 0, sizeof ag->xsets);
     memset(ag->nxwaits, 0, sizeof ag->nxwaits);
     for (int sc = 0; sc < TL_SCOPE_COUNT; sc++) sim_shadow_reset(&ag->mem[sc]);
+    sim_unit_reset(s, ag);
 }
 
 static void block_start(tl_sim_t *s, sim_block_t *b, int64_t index)
@@ -305,7 +306,10 @@ static void block_start(tl_sim_t *s, sim_block_t *b, int64_t index)
 static void block_finish(tl_sim_t *s, sim_block_t *b, bool clean)
 {
     if (b->index < 0) return;
-    if (clean) sim_sync_residual(s, b);
+    if (clean) {
+        sim_sync_residual(s, b);
+        sim_unit_residual(s, &b->ag[TL_AGENT_AIC]);
+    }
     int64_t dur = 0;
     for (int i = 0; i < TL_AGENT_COUNT; i++)
         if (b->ag[i].present) dur = TL_MAX(dur, sim_time_agent_end(&b->ag[i]));
@@ -571,6 +575,7 @@ void tl_sim_destroy(tl_sim_t *s)
             for (int sc = 0; sc < TL_SCOPE_COUNT; sc++)
                 sim_shadow_free(&s->blocks[i].ag[a].mem[sc]);
             for (int id = 0; id < SIM_XIDS; id++) free(s->blocks[i].ag[a].xwaits[id]);
+            sim_unit_free(s, &s->blocks[i].ag[a]);
         }
     for (int i = 0; s->gm && i < s->k->buffers.len; i++) {
         sim_shadow_free(&s->gm[i]);

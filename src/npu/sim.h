@@ -78,6 +78,7 @@ typedef struct {
     X(TL_SIM_MISALIGNED, "misaligned")                                                             \
     X(TL_SIM_ILLEGAL_PATH, "illegal_path")                                                         \
     X(TL_SIM_TOO_MANY_BLOCKS, "too_many_blocks")                                                   \
+    X(TL_SIM_UNIT_FLAG, "unit_flag")                                                               \
     X(TL_SIM_RUNTIME, "runtime")
 
 typedef enum {

@@ -230,6 +230,8 @@ static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t
         w.m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1;
         w.n = C->extent[C->ndim - 1];
         w.k = A->extent[A->ndim - 1];
+        if (call->has_k_valid) w.k = TL_MIN(w.k, call->k_valid); // k_actual / n_actual
+        if (call->has_n_valid) w.n = TL_MIN(w.n, call->n_valid);
         w.in = A->dtype;
         price(s, &w, in);
         in->bytes = operand_bytes(s, 0, 0) + operand_bytes(s, 1, 0);
@@ -330,6 +332,7 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1;
     g.n = C->extent[C->ndim - 1];
     g.k = A->ndim >= 2 && g.ta ? A->extent[A->ndim - 2] : A->extent[A->ndim - 1];
+    if (call->has_n_valid) g.n = TL_MIN(g.n, call->n_valid); // n_actual
     g.size = tl_dtype_size(A->dtype);
     g.init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
     bool large = tl_arch_mmad_interlocks(a, g.m, g.n);
@@ -397,8 +400,10 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     sim_auto_op(s, ag, in.pipe, call);
     xfer_t x = {0};
     bool gm = op_cost(s, call, &in, &x);
+    sim_unit_before(s, ag, in.pipe, ev->stmt, call);
     sim_time_issue(s, ag, &in, gm ? xfer_cost : NULL, &x);
     sim_hb_begin(s, ag, &in);
+    sim_unit_after(s, ag, &in, ev->stmt, call);
     s->instructions++;
     check_runs(s, ag, &in, call, -1);
     sim_inst_done(s, ag, &in);

@@ -102,6 +102,7 @@ typedef struct {
 } sim_flag_t;
 
 typedef struct sim_block sim_block_t;
+typedef struct sim_units sim_units_t; // L0C unit flags (sim_unit.c)
 
 typedef struct {
     sim_block_t *blk;
@@ -127,7 +128,8 @@ typedef struct {
     int nxwaits[SIM_XIDS], capxwaits[SIM_XIDS];
     int nsync_all;
     sim_shadow_t mem[TL_SCOPE_COUNT];
-    int pid; // trace process
+    sim_units_t *units; // the AIC's L0C unit flags, from the first use
+    int pid;            // trace process
 } sim_agent_t;
 
 struct sim_block {
@@ -341,6 +343,19 @@ void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 // Before a scalar load / store of bytes [off, off + len) of buf (ev: the event).
 void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
                      int64_t len);
+
+// --- sim_unit.c: L0C unit flags (mmad / fixpipe unit_flag) ----------------------------------
+// Before an mmad or a copy out of L0C with a unit flag is issued on pipe index
+// `pipe`: waits (its pipe's gate) for and orders it after the instructions
+// that last changed its units' flags; reports misuse.
+void sim_unit_before(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_stmt_t *st,
+                     const tl_opcall_t *call);
+// After it is issued (its clock in s->tmp): the flags it leaves.
+void sim_unit_after(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_stmt_t *st,
+                    const tl_opcall_t *call);
+void sim_unit_residual(tl_sim_t *s, sim_agent_t *ag); // units left full at the end of a block
+void sim_unit_reset(tl_sim_t *s, sim_agent_t *ag);
+void sim_unit_free(tl_sim_t *s, sim_agent_t *ag);
 
 // --- sim_trace.c -------------------------------------------------------------------------
 void sim_trace_begin(tl_sim_t *s);

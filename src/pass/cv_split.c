@@ -196,6 +196,9 @@ static void reads(split_t *p, int s, const tl_stmt_t *st)
         }
         reads_expr(p, s, st->op.init);
         reads_expr(p, s, st->op.pad_value);
+        reads_expr(p, s, st->op.k_valid);
+        reads_expr(p, s, st->op.n_valid);
+        reads_expr(p, s, st->op.unit_flag);
         break;
     case TL_ST_SYNC: reads_expr(p, s, st->sync.id); break;
     case TL_ST_PRINT:

@@ -196,6 +196,9 @@ static void op_accesses(emit_t *em, const tl_op_t *op)
     }
     loads(em, op->init);
     loads(em, op->pad_value);
+    loads(em, op->k_valid);
+    loads(em, op->n_valid);
+    loads(em, op->unit_flag);
     int64_t limit = -1;
     if (info->cls == TL_OPC_VEC && op->code != TL_OP_GATHER && strstr(info->signature, "[s]") &&
         op->nargs == info->max_args && op->args[op->nargs - 1].kind == TL_ARG_SCALAR)

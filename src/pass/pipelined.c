@@ -149,7 +149,8 @@ static bool let_mentioned(const tl_var_t *v, const tl_stmt_t *s)
                 tl_walk_mentions(a->region.extent[d], v))
                 return true;
     }
-    return tl_walk_mentions(op->pad_value, v);
+    return tl_walk_mentions(op->pad_value, v) || tl_walk_mentions(op->k_valid, v) ||
+           tl_walk_mentions(op->n_valid, v) || tl_walk_mentions(op->unit_flag, v);
 }
 
 // Whether item i can be a stage-0 load; marks the lets it needs.
@@ -173,7 +174,9 @@ static bool is_load(pipe_t *p, int i, bool *needed)
         for (int d = 0; d < r->ndim; d++)
             if (tl_walk_has_load(r->start[d]) || tl_walk_has_load(r->extent[d])) return false;
     }
-    if (tl_walk_has_load(s->op.pad_value)) return false;
+    if (tl_walk_has_load(s->op.pad_value) || tl_walk_has_load(s->op.k_valid) ||
+        tl_walk_has_load(s->op.n_valid))
+        return false;
     memset(needed, 0, sizeof(bool) * (size_t)p->n);
     needed[i] = true;
     for (int j = i - 1; j >= 0; j--) {

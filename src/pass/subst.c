@@ -213,6 +213,9 @@ tl_stmt_t *tl_subst_stmt(tl_kernel_t *k, tl_subst_t *m, const tl_stmt_t *s)
         }
         op->init = tl_subst_expr(k, m, s->op.init);
         op->pad_value = tl_subst_expr(k, m, s->op.pad_value);
+        op->k_valid = tl_subst_expr(k, m, s->op.k_valid);
+        op->n_valid = tl_subst_expr(k, m, s->op.n_valid);
+        op->unit_flag = tl_subst_expr(k, m, s->op.unit_flag);
         break;
     }
     case TL_ST_SCOPE: r->scope.body = tl_subst_stmt(k, m, s->scope.body); break;
