@@ -13,6 +13,7 @@ void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d)
     memset(ev, 0, sizeof *ev);
     ev->arena = a;
     ev->diag = d;
+    ev->max_steps = TL_EVAL_MAX_STEPS;
     tl_map_init(&ev->files, a);
 }
 

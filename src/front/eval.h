@@ -30,7 +30,8 @@ struct tl_eval {
     tl_value_t *tilelang; // tilelang
     tl_map_t files;       // absolute path -> tl_module_rec_t* (kernel files and their imports)
     int call_depth;       // recursion guard
-    long steps;           // statements executed at compile time (bounded: see eval_stmt.c)
+    long steps;           // statements executed at compile time, at most max_steps
+    long max_steps;       // tl_front_opts_t.max_steps, else TL_EVAL_MAX_STEPS
 
     // Trace state: non-NULL while a @T.prim_func body is traced.
     tl_kernel_t *kernel;
@@ -55,6 +56,10 @@ struct tl_eval {
     const char *dropped_why;
     tl_loc_t dropped_at, dropped_stmt;
 };
+
+// The default bound on statements run at compile time (a loop that never ends
+// stops with a located error).
+enum { TL_EVAL_MAX_STEPS = 2000000 };
 
 void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d);
 // Records the first driver statement that failed while a file loaded (tolerated);

@@ -10,7 +10,7 @@
 // Compile-time evaluation is bounded so that a loop that never ends is an
 // error, not a hang: a value is allocated per operation and kept until the
 // compile ends, so the bound also caps memory (about 0.5 KiB per statement).
-enum { MAX_WHILE_ITERATIONS = 1000000, MAX_STEPS = 2000000 };
+enum { MAX_WHILE_ITERATIONS = 1000000 };
 
 // --- diagnostics checkpoints ----------------------------------------------------------------
 
@@ -428,11 +428,11 @@ static tl_flow_t exec_delete(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
 
 tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
-    if (++ev->steps > MAX_STEPS) {
+    if (++ev->steps > ev->max_steps) {
         tl_eval_fail(ev, n->loc,
-                     "compile-time evaluation ran more than %d statements (a loop that never "
+                     "compile-time evaluation ran more than %ld statements (a loop that never "
                      "ends?)",
-                     MAX_STEPS);
+                     ev->max_steps);
         return TL_FLOW_ERROR;
     }
     switch (n->kind) {

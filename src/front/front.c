@@ -11,6 +11,7 @@
 static void setup(tl_eval_t *ev, tl_arena_t *arena, tl_diag_t *d, const tl_front_opts_t *opts)
 {
     tl_eval_init(ev, arena, d);
+    if (opts && opts->max_steps > 0) ev->max_steps = opts->max_steps;
     tl_front_install_builtins(ev);
     tl_front_install_lang(ev);
     tl_front_install_tilelang(ev);

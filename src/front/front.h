@@ -31,6 +31,7 @@ typedef struct {
     int npass_configs;
     const tl_front_arg_t *pass_configs; // --pass-config KEY=VALUE
     const tl_front_chip_t *chip;        // NULL: torch.npu is not modelled (an opaque stand-in)
+    long max_steps; // statements compile-time evaluation may run; 0: TL_EVAL_MAX_STEPS
 } tl_front_opts_t;
 
 tl_status_t tl_front_compile(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts,

@@ -633,3 +633,25 @@ TEST(front_driver_arithmetic_on_opaque_values)
                    "(cannot take the truth value of 'torch.randn(...).sum(...)' at compile time)");
     result_free(&e);
 }
+
+// The statement bound is an option (the front-end fuzzer runs with a smaller
+// one, so that no input runs for seconds): the same loop stops at the given
+// bound with the located error, and runs through with the default.
+TEST(front_eval_max_steps_option)
+{
+    const char *text = "import tilelang\nimport tilelang.language as T\n\n"
+                       "@tilelang.jit\ndef f(N=4):\n    x = 0\n    for i in range(3000):\n"
+                       "        x += 1\n\n    @T.prim_func\n"
+                       "    def main(A: T.Tensor((N,), \"float32\")):\n"
+                       "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+                       "            T.printf(repr(x))\n\n    return main\n";
+    tl_front_opts_t small = {.max_steps = 1000};
+    result_t r = compile_file("t.py", text, &small);
+    CHECK(r.status != TL_OK);
+    CHECK_CONTAINS(r.diag, "t.py:8:9: error: compile-time evaluation ran more than 1000 statements");
+    result_free(&r);
+    r = compile_file("t.py", text, NULL);
+    CHECK_EQ(r.status, TL_OK);
+    CHECK_CONTAINS(r.ir ? r.ir : r.diag, "3000");
+    result_free(&r);
+}
