@@ -58,7 +58,7 @@ typedef struct {
 // follows modeled time); of two blocks, the lower block.
 typedef struct {
     const char *kind; // "RAW", "WAR", "WAW"
-    bool benign;      // two agents wrote identical bytes to GM
+    bool benign;      // cannot change the result: identical GM stores, same-source copies
     tl_scope_t space; // memory (GM, L1, L0A, L0B, L0C, UB)
     tl_sim_access_t first, second;
     int64_t count; // conflicting instruction pairs seen

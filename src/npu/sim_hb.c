@@ -20,6 +20,14 @@
 // the destination sums what arrives). A record is dropped when a later
 // access ordered after it covers its bytes (a write only by a write); a full
 // granule evicts a read first.
+//
+// Benign races (warnings): two agents' GM stores of identical bytes; and on a
+// scratchpad, a copy from a GM tensor the kernel never writes against an
+// access of bytes copied from the same source place (a write from it, or a
+// read of bytes such a write left and nothing else wrote): for every input
+// the copy leaves the bytes as they were, whichever comes first (a reload of
+// a constant tile). Only the place is compared, never the data, which a test's
+// inputs could make equal by chance.
 #include "npu/sim_int.h"
 
 #include <stdio.h>
@@ -273,8 +281,28 @@ static void report(tl_sim_t *s, const sim_agent_t *ag, const sim_inst_t *in, con
     }
 }
 
+// Do record r's bytes and bytes [lo, hi] of a granule, which come from source
+// place (src, soff at lo), come from the same source bytes where they overlap?
+static bool same_source(const sim_rec_t *r, int src, int64_t soff, int lo, int hi)
+{
+    if (!(r->flags & REC_PROV) || soff < 0 || r->spare != src) return false;
+    int at = TL_MAX(lo, (int)r->lo);
+    return (int64_t)r->aux + (at - r->lo) == soff + (at - lo) && r->lo <= hi && lo <= r->hi;
+}
+
+// A read's record: where the bytes it reads came from, when one write that
+// is ordered before it covers them all and no other write overlaps them.
+static void read_source(sim_rec_t *rec, const sim_rec_t *w, int nw)
+{
+    if (nw != 1 || !(w->flags & REC_PROV) || w->lo > rec->lo || w->hi < rec->hi) return;
+    rec->flags |= REC_PROV;
+    rec->spare = w->spare;
+    rec->aux = w->aux + (uint32_t)(rec->lo - w->lo);
+}
+
 void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
-                   int64_t off, int64_t len, bool write, const uint8_t *data)
+                   int64_t off, int64_t len, bool write, const uint8_t *data,
+                   const sim_prov_t *prov)
 {
     if (s->opts.no_races || len <= 0) return;
     bool gm = buf->scope == TL_SCOPE_GM;
@@ -288,7 +316,12 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
         int lo = (int)(TL_MAX(a0, gb) - gb), hi = (int)(TL_MIN(a1, gb + SIM_GRAN) - gb - 1);
         sim_rec_t *rs = granule(s, sh, g);
         if (!rs) return;
-        int free_slot = -1, read_slot = -1;
+        // where this write's bytes come from (-1: not a copy of a read-only tensor)
+        int64_t soff = prov && write ? sim_prov_at(prov, off + (gb + lo - a0), hi - lo + 1) : -1;
+        if (soff > UINT32_MAX) soff = -1;
+        int src = prov ? prov->src : -1;
+        int free_slot = -1, read_slot = -1, nw = 0; // nw: writes overlapping a read
+        sim_rec_t w = {0};                          // the one write before the read
         for (int j = 0; j < SIM_SLOTS; j++) {
             sim_rec_t *r = &rs[j];
             if (!r->site) {
@@ -299,6 +332,10 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
             bool same = r->block == blk && r->tid == tid && r->epoch == in->epoch;
             bool before = same || ordered(s, ag, s->tmp, r);
             bool overlap = r->lo <= hi && lo <= r->hi;
+            if (overlap && rw && !write) {
+                nw += before ? 1 : 2;
+                w = *r;
+            }
             if (overlap && (rw || write) && !before) {
                 bool ilk = in->ilk && (r->flags & REC_ILK) && r->aux == in->ilk;
                 // two atomic accumulations into GM do not conflict (SetAtomicAdd: the
@@ -309,6 +346,7 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
                     if (gm && rw && write && data && r->lo >= lo && r->hi <= hi &&
                         (r->block != blk || (r->tid >> 3) != ag->id))
                         benign = fnv(data + (gb + r->lo - a0), r->hi - r->lo + 1) == r->aux;
+                    if (!gm && write) benign = same_source(r, src, soff, lo, hi);
                     int64_t clo = gb + TL_MAX(lo, r->lo), chi = gb + TL_MIN(hi, r->hi) + 1;
                     report(s, ag, in, r, buf, clo, chi, write, benign);
                 }
@@ -321,6 +359,10 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
             if (!rw && read_slot < 0) read_slot = j;
         }
         int j = free_slot >= 0 ? free_slot : read_slot >= 0 ? read_slot : 0;
+        if (free_slot < 0 && read_slot < 0) {
+            // a write is evicted: which write a later read sees is no longer known
+            for (int i = 1; i < SIM_SLOTS; i++) rs[i].flags &= (uint8_t)~REC_PROV;
+        }
         sim_rec_t *r = &rs[j];
         r->site = in->site + 1;
         r->epoch = in->epoch;
@@ -332,7 +374,14 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
                              (gm && in->atomic ? REC_ATOMIC : 0));
         r->buf = (uint16_t)buf->id;
         r->aux = in->ilk;
+        r->spare = 0;
         if (gm && write && data) r->aux = fnv(data + (gb + lo - a0), hi - lo + 1);
+        if (!gm && !in->ilk && write && soff >= 0) {
+            r->flags |= REC_PROV;
+            r->spare = (uint16_t)src;
+            r->aux = (uint32_t)soff;
+        }
+        if (!gm && !in->ilk && !write) read_source(r, &w, nw);
     }
 }
 

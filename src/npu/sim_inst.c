@@ -59,7 +59,8 @@ void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     if (mem) {
         int size = tl_dtype_size(b->dtype);
         in.bytes = size;
-        sim_hb_access(s, ag, &in, b, ev->elem * size, size, ev->kind == TL_EXEC_EV_STORE, NULL);
+        sim_hb_access(s, ag, &in, b, ev->elem * size, size, ev->kind == TL_EXEC_EV_STORE, NULL,
+                      NULL);
     }
     sim_inst_done(s, ag, &in);
 }
@@ -85,17 +86,86 @@ static void runs_of(tl_sim_t *s, const tl_opcall_t *call)
     tl_tileop_accesses(call, collect, s);
 }
 
+// --- provenance of copied bytes (the same-source rule) ----------------------------------------
+
+// The non-unit extents of a box, in order.
+static int nonunit(const int64_t *ext, int n, int64_t *out)
+{
+    int k = 0;
+    for (int d = 0; d < n; d++)
+        if (ext[d] != 1) out[k++] = ext[d];
+    return k;
+}
+
+// Does call copy a GM tensor the kernel never writes into UB or L1, element
+// for element (same dtype, same box, no transpose, no pad fill)? Then fill p.
+static bool copy_prov(const tl_sim_t *s, const tl_opcall_t *call, sim_prov_t *p)
+{
+    const tl_op_t *op = call->op;
+    if (op->code != TL_OP_COPY || op->transpose || call->nargs < 2) return false;
+    const tl_buffer_t *sb = op->args[0].region.buf, *db = op->args[1].region.buf;
+    if (sb->scope != TL_SCOPE_GM || s->gm_written[sb->id] ||
+        (db->scope != TL_SCOPE_UB && db->scope != TL_SCOPE_L1))
+        return false;
+    const tl_view_t *sv = &call->args[0].view, *dv = &call->args[1].view;
+    tl_copy_box_t box;
+    if (sv->dtype != dv->dtype || !tl_tileop_copy_box(call, 0, 1, &box) || box.fill) return false;
+    int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
+    int na = nonunit(box.src_ext, sv->ndim, a), nb = nonunit(box.dst_ext, dv->ndim, b);
+    if (na != nb || memcmp(a, b, sizeof *a * (size_t)na)) return false;
+    *p = (sim_prov_t){.src = sb->id, .sv = sv, .dv = dv};
+    memcpy(p->sext, box.src_ext, sizeof p->sext);
+    memcpy(p->dext, box.dst_ext, sizeof p->dext);
+    return true;
+}
+
+// The source element of destination element e (flat in the destination
+// buffer), or -1 outside the copied box.
+static int64_t source_elem(const sim_prov_t *p, int64_t e)
+{
+    const tl_view_t *dv = p->dv, *sv = p->sv;
+    int64_t lin = 0, stride = 1;
+    for (int d = dv->ndim - 1; d >= 0; d--) {
+        int64_t k = e % dv->shape[d] - dv->start[d];
+        e /= dv->shape[d];
+        if (k < 0 || k >= p->dext[d]) return -1;
+        lin += k * stride;
+        stride *= p->dext[d];
+    }
+    int64_t idx[TL_MAX_DIMS];
+    for (int d = sv->ndim - 1; d >= 0; d--) {
+        idx[d] = sv->start[d] + lin % p->sext[d];
+        lin /= p->sext[d];
+    }
+    int64_t off = 0;
+    for (int d = 0; d < sv->ndim; d++) off = off * sv->shape[d] + idx[d];
+    return off;
+}
+
+int64_t sim_prov_at(const sim_prov_t *p, int64_t off, int64_t n)
+{
+    int size = tl_dtype_size(p->dv->dtype);
+    if (off % size || n % size || n <= 0) return -1;
+    int64_t e0 = off / size, e1 = (off + n) / size - 1;
+    int64_t s0 = source_elem(p, e0), s1 = source_elem(p, e1);
+    // source offsets rise with the destination's: equal spans mean consecutive
+    return s0 < 0 || s1 < 0 || s1 - s0 != e1 - e0 ? -1 : s0 * size;
+}
+
 // Checks the runs of `operand` (all when < 0) against the shadow memory.
 static void check_runs(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_opcall_t *call,
                        int operand)
 {
+    sim_prov_t prov;
+    bool copied = operand < 0 && copy_prov(s, call, &prov);
     for (int k = 0; k < 2 * s->nruns; k++) { // reads first: RAW before WAW
         const sim_run_t *r = &s->runs[k % s->nruns];
         if (r->write != (k >= s->nruns) || (operand >= 0 && r->operand != operand)) continue;
         const tl_view_t *v = &call->args[r->operand].view;
         const tl_buffer_t *b = call->op->args[r->operand].region.buf;
         const uint8_t *data = r->write && b->scope == TL_SCOPE_GM ? v->data + r->off : NULL;
-        sim_hb_access(s, ag, in, b, r->off, r->len, r->write, data);
+        sim_hb_access(s, ag, in, b, r->off, r->len, r->write, data,
+                      copied && r->write && r->operand == 1 ? &prov : NULL);
     }
 }
 
@@ -271,7 +341,7 @@ static void narrow(tl_view_t *v, bool k_is_rows, int64_t k0, int64_t kc)
 static void l0_half(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, int which, int64_t off,
                     int64_t len, bool write)
 {
-    sim_hb_access(s, ag, in, &s->l0_buf[which], off, len, write, NULL);
+    sim_hb_access(s, ag, in, &s->l0_buf[which], off, len, write, NULL, NULL);
 }
 
 static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, gemm_t *g, int c,

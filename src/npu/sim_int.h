@@ -38,7 +38,10 @@ typedef struct {
 
 // One access in shadow memory: which instruction (site, agent, pipe, epoch)
 // touched bytes [lo, hi] of a granule, and how.
-enum { REC_WRITE = 1, REC_ILK = 2, REC_ATOMIC = 4 }; // REC_ATOMIC: a GM access of atomic_add
+// REC_ATOMIC: a GM access of atomic_add; REC_PROV: scratchpad bytes that are
+// a copy of a read-only GM tensor's bytes (spare: its buffer id, aux: the
+// source byte offset of lo)
+enum { REC_WRITE = 1, REC_ILK = 2, REC_ATOMIC = 4, REC_PROV = 8 };
 typedef struct {
     uint32_t site; // site index + 1; 0 = free slot
     uint32_t epoch;
@@ -47,8 +50,8 @@ typedef struct {
     uint8_t lo, hi;
     uint8_t flags;
     uint16_t buf; // buffer id
-    uint16_t spare;
-    uint32_t aux; // GM write: hash of the bytes; REC_ILK: interlock group (1 = large tile)
+    uint16_t spare; // REC_PROV: the source tensor's buffer id
+    uint32_t aux;   // GM write: hash of the bytes; REC_ILK: interlock group (1 = large tile)
 } sim_rec_t;
 
 typedef struct {
@@ -152,6 +155,19 @@ typedef struct {
     bool atomic;  // an atomic_add (its GM accesses are one atomic accumulation)
     const tl_opcall_t *call;
 } sim_inst_t;
+
+// Where the bytes a GM -> UB / L1 copy writes come from, when its source is a
+// GM tensor the kernel never writes (sim_inst.c): such bytes are a function of
+// the source place alone, so two writes from the same place leave the same
+// bytes for every input.
+typedef struct {
+    int src; // the source tensor's buffer id
+    const tl_view_t *sv, *dv;
+    int64_t sext[TL_MAX_DIMS], dext[TL_MAX_DIMS];
+} sim_prov_t;
+// The source byte offset of destination bytes [off, off + n) (offsets as in
+// sim_run_t), or -1 unless they come from that many consecutive source bytes.
+int64_t sim_prov_at(const sim_prov_t *p, int64_t off, int64_t n);
 
 // A contiguous run of bytes an op touches (tl_tileop_accesses).
 typedef struct {
@@ -291,9 +307,11 @@ void sim_hb_end(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in);
 // One access by the current instruction: bytes [off, off + len) of memory
 // space `scope` (GM: of buffer buf's tensor; else the agent's scratchpad),
 // data = the bytes as they are after the access (GM writes: for the
-// identical-bytes rule; may be NULL).
+// identical-bytes rule; may be NULL), prov = where a scratchpad write's bytes
+// come from (the same-source rule; may be NULL).
 void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
-                   int64_t off, int64_t len, bool write, const uint8_t *data);
+                   int64_t off, int64_t len, bool write, const uint8_t *data,
+                   const sim_prov_t *prov);
 // The pipes (bit i: pipe index i) among `pipes` with an access of this agent
 // to those bytes that conflicts with the access described and is not ordered
 // before an instruction with clock clk; nothing is recorded or reported (the

@@ -78,6 +78,17 @@ static const char *agent_text(char *buf, size_t n, const tl_sim_access_t *a)
     return buf;
 }
 
+// Why a benign race cannot change the result (sim_hb.c's two rules).
+static const char *benign_why(const tl_sim_race_t *rc)
+{
+    if (!rc->benign) return "";
+    if (rc->space == TL_SCOPE_GM) return " (both wrote identical bytes)";
+    return strcmp(rc->kind, "WAW")
+               ? " (the copy brings back the bytes the read saw: the same bytes of a tensor the "
+                 "kernel never writes)"
+               : " (both copy the same bytes of a tensor the kernel never writes)";
+}
+
 void sim_report_diag(tl_sim_t *s)
 {
     const tl_sim_report_t *r = &s->report;
@@ -95,7 +106,7 @@ void sim_report_diag(tl_sim_t *s)
                        g->write ? "writes" : "reads", (long long)g->lo, (long long)g->hi, g->buffer,
                        f->op, tl_pipe_name(f->pipe), agent_text(a1, sizeof a1, f), f->loc.line,
                        f->write ? "wrote" : "read", times,
-                       rc->benign ? " (both wrote identical bytes)" : "");
+                       benign_why(rc));
         tl_diag_note(s->d, f->loc, "%s of '%s' bytes [%lld, %lld) by %s here",
                      f->write ? "write" : "read", f->buffer, (long long)f->lo, (long long)f->hi,
                      f->op);
