@@ -2,6 +2,7 @@
 """Compile every kernel of a folder of upstream TileLang-Ascend files with `tilec ir`.
 
     scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE] [--by-folder]
+                              [--only REGEX] [--sim [--sim-timeout S]]
 
 For each .py file it asks tilec which kernels the file defines (the "defines
 several kernels (...); pick one with -k NAME" error lists them), then compiles
@@ -13,16 +14,22 @@ compile, and the failures grouped into classes by their error message
 (--by-folder: the counts per folder too). Kernels of files written for
 upstream's other backend (the AscendNPU-IR "npuir" dialect: T.npuir_*, T.vadd,
 target="npuir") and of negative tests (files that test a compile error) are
-counted apart. Upstream files are read, never copied.
+counted apart. --only REGEX keeps the files whose text matches (e.g. the expert
+kernels: 'set_flag|T\\.Scope'). --sim also runs every kernel that compiles on
+`tilec sim` with the same arguments and lists its findings (races, benign
+races, sync/memory errors, each with both sides' op and line) per kernel and
+grouped by finding. Upstream files are read, never copied.
 """
 import argparse
 import ast
 import concurrent.futures
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 MISSING = re.compile(r"missing required argument '([^']+)'")
@@ -321,7 +328,32 @@ def dialect(path):
     return ""
 
 
-def check_file(tilec, path):
+def sim_kernel(cmd, timeout):
+    """Run the compiled kernel's command line on `tilec sim`; returns (status, findings)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "sim.json")
+        try:
+            p = subprocess.run([cmd[0], "sim"] + cmd[2:] + ["--json", report], capture_output=True,
+                               text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"timeout {timeout} s", []
+        if not os.path.exists(report):
+            return "failed: " + first_error(p.stderr), []
+        with open(report) as f:
+            doc = json.load(f)
+    found = []
+    for kind, key in (("race", "races"), ("benign", "benign_races")):
+        for r in doc.get(key) or []:
+            a, b = r["first"], r["second"]
+            found.append(f"{kind} {r['kind']} {r['space']} {a['op']}@{a['line']}({a['pipe']}) "
+                         f"{b['op']}@{b['line']}({b['pipe']}) '{a['buffer']}'")
+    for e in doc.get("errors") or []:
+        found.append(f"error {e.get('kind')}@{e.get('line')}: {e.get('message', '')[:160]}")
+    clean = not any(x.startswith(("race", "error")) for x in found)
+    return ("clean" if clean else "findings") + f" (exit {p.returncode})", found
+
+
+def check_file(tilec, path, sim=None):
     known, calls = file_values(path)
     rc, err, _ = run_tilec(tilec, path, None, {})
     m = SEVERAL.search(err)
@@ -330,7 +362,8 @@ def check_file(tilec, path):
     kind = dialect(path)
     for k in kernels:
         ok, msg, cmd = compile_kernel(tilec, path, k, known, calls)
-        results.append((path, k, ok, msg, cmd, kind))
+        simmed = sim_kernel(cmd, sim) if sim and ok else None
+        results.append((path, k, ok, msg, cmd, kind, simmed))
     return results
 
 
@@ -343,11 +376,18 @@ def main():
     ap.add_argument("-v", action="store_true", help="print every failing kernel with its command")
     ap.add_argument("--list", help="write one line per kernel (ok/FAIL, file, kernel, message) to this file")
     ap.add_argument("--by-folder", action="store_true", help="also print compiled/total per folder")
+    ap.add_argument("--only", help="only the files whose text matches this regular expression")
+    ap.add_argument("--sim", action="store_true", help="run each compiled kernel on tilec sim too")
+    ap.add_argument("--sim-timeout", type=int, default=600, help="seconds per simulated kernel")
     opt = ap.parse_args()
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
+    if opt.only:
+        rx = re.compile(opt.only)
+        files = [f for f in files if rx.search(open(f, encoding="utf-8", errors="replace").read())]
     results = []
+    sim = opt.sim_timeout if opt.sim else None
     with concurrent.futures.ThreadPoolExecutor(opt.j) as pool:
-        for r in pool.map(lambda p: check_file(opt.tilec, p), files):
+        for r in pool.map(lambda p: check_file(opt.tilec, p, sim), files):
             results.extend(r)
     nokernel = [r for r in results if classify(r[3]) == "no kernel in file (driver/helper)"]
     apart = [r for r in results if r not in nokernel and r[5]]
@@ -381,11 +421,29 @@ def main():
         for r in kernels:
             if not r[2]:
                 print("\nFAIL " + " ".join(r[4]) + "\n     " + r[3])
+    if opt.sim:
+        simmed = [r for r in kernels if r[6]]
+        clean = [r for r in simmed if r[6][0].startswith("clean")]
+        print(f"\nsim: {len(clean)} of {len(simmed)} compiled kernels run without race or sync error")
+        groups = {}
+        for r in simmed:
+            if not r[6][1] and not r[6][0].startswith(("clean", "findings")):
+                groups.setdefault(classify(r[6][0]), []).append(r)
+            for x in r[6][1]:
+                groups.setdefault(x, []).append(r)
+        print(f"{'count':>5}  finding (kernels)")
+        for label, rs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            names = ", ".join(sorted({os.path.relpath(r[0], opt.folder) + (f" -k {r[1]}" if r[1] else "")
+                                      for r in rs}))
+            print(f"{len(rs):5}  {label}  ({names[:300]})")
     if opt.list:
         with open(opt.list, "w") as f:
             for r in results:
                 f.write(f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}"
-                        f"\t{r[5] or '-'}\n")
+                        f"\t{r[5] or '-'}")
+                if r[6]:
+                    f.write(f"\t{r[6][0]}\t{' | '.join(r[6][1])}\t{' '.join(r[4][2:])}")
+                f.write("\n")
     return 0
 
 
