@@ -114,7 +114,7 @@ static void stmt(walk_t *w, const tl_stmt_t *s)
     }
 }
 
-uint8_t *tl_alias_plan(const tl_kernel_t *k, const tl_exec_t *x)
+uint8_t *tl_alias_plan(const tl_kernel_t *k, const tl_layout_t *layout)
 {
     size_t n = (size_t)k->buffers.len + 1;
     uint8_t *plan = calloc(n, 1), *bad = calloc(n, 1), *written = calloc(n, 1);
@@ -132,8 +132,8 @@ uint8_t *tl_alias_plan(const tl_kernel_t *k, const tl_exec_t *x)
             for (int j = 0; j < k->buffers.len; j++) {
                 const tl_buffer_t *o = k->buffers.items[j];
                 if (j == i || o->scope != b->scope) continue;
-                overlaps |= x->addr[j] < x->addr[i] + tl_buffer_bytes(b) &&
-                            x->addr[i] < x->addr[j] + tl_buffer_bytes(o);
+                overlaps |= layout->addr[j] < layout->addr[i] + tl_buffer_bytes(b) &&
+                            layout->addr[i] < layout->addr[j] + tl_buffer_bytes(o);
             }
             plan[i] = !overlaps;
         }

@@ -9,7 +9,8 @@
 #ifndef TL_CPU_ALIAS_H
 #define TL_CPU_ALIAS_H
 
-#include "exec/exec_int.h"
+#include "exec/layout.h"
+#include "exec/tileop.h"
 
 typedef struct {
     bool on;
@@ -22,7 +23,7 @@ typedef struct {
 
 // Per buffer id: L1 buffers that may alias, GM buffers that are read-only
 // inputs (heap; NULL when out of memory, which disables elision).
-uint8_t *tl_alias_plan(const tl_kernel_t *k, const tl_exec_t *x);
+uint8_t *tl_alias_plan(const tl_kernel_t *k, const tl_layout_t *layout);
 // A copy src (GM) -> dst (an aliasable L1 buffer): true when it was recorded
 // in *a instead of performed; false (and *a off) when it must run.
 bool tl_alias_copy(tl_alias_t *a, const tl_view_t *src, const tl_view_t *dst);

@@ -53,7 +53,7 @@ static int first_lane(unsigned m)
 
 static const char *lane_name(const tl_cgen_t *g, int lane)
 {
-    if (g->dev) return tl_exec_agent_name((tl_agent_t)lane);
+    if (g->dev) return tl_side_agent_name((tl_agent_t)lane);
     return lane ? "AIV" : "AIC";
 }
 
@@ -236,7 +236,7 @@ static void let_leaf(tl_cgen_t *g, const tl_stmt_t *s)
 // statements the reference rejects.
 static bool expert_runs(tl_cgen_t *g, const tl_stmt_t *s)
 {
-    tl_side_t side = tl_exec_side(g->x, s);
+    tl_side_t side = tl_side_get(g->sides, s);
     if (g->dev || side == TL_SIDE_NONE) return true;
     if (side == TL_SIDE_BOTH) {
         fail_here(g, s,
@@ -250,7 +250,7 @@ static bool expert_runs(tl_cgen_t *g, const tl_stmt_t *s)
 
 static void leaf(tl_cgen_t *g, const tl_stmt_t *s)
 {
-    tl_side_t side = tl_exec_side(g->x, s);
+    tl_side_t side = tl_side_get(g->sides, s);
     bool other = !g->dev && (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) &&
                  side != (g->lane == 0 ? TL_SIDE_CUBE : TL_SIDE_VEC); // not this agent's
     if (g->first_pass && !other) tl_cgen_view_use(g, s);
@@ -444,7 +444,7 @@ static void run(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope
                 push(g, s->scope.body, mask, side);
             return;
         }
-        mask &= tl_exec_side_lanes(g->x, side);
+        mask &= tl_side_lanes(g->lanes, side);
         if (mask) push(g, s->scope.body, mask, side);
         return;
     }
@@ -453,7 +453,7 @@ static void run(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope
     default: break;
     }
     if ((s->kind == TL_ST_SYNC && s->sync.kind == TL_SYNC_ALL) ||
-        (g->dev && tl_exec_side_once(g->x, s)))
+        (g->dev && (tl_side_flags(g->sides, s) & TL_SIDE_ONCE)))
         mask = 1u << first_lane(mask);
     int save = g->lane;
     for (int l = 0; l < TL_CGEN_LANES; l++) {
@@ -468,7 +468,7 @@ static void run(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope
 static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scope)
 {
     if (!s || g->st) return;
-    tl_side_t side = tl_exec_side(g->x, s);
+    tl_side_t side = tl_side_get(g->sides, s);
     bool compound = is_compound(s->kind);
     if (!compound && scope != TL_SIDE_NONE && (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) &&
         side != scope) {
@@ -485,9 +485,10 @@ static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scop
         if (!tl_cgen_fuse(g, &s, 1, mask, scope)) run(g, s, mask, scope);
         return;
     }
-    mask &= tl_exec_side_lanes(g->x, side);
+    mask &= tl_side_lanes(g->lanes, side);
     if (!mask) return;
-    if (compound && popcount(mask) > 1 && side != TL_SIDE_BOTH && !tl_exec_side_lockstep(g->x, s)) {
+    if (compound && popcount(mask) > 1 && side != TL_SIDE_BOTH &&
+        !(tl_side_flags(g->sides, s) & TL_SIDE_ESCAPES)) {
         for (int l = 0; l < TL_CGEN_LANES; l++)
             if (mask >> l & 1) {
                 tl_cgen_line(g, "/* %s */", lane_name(g, l));
@@ -556,8 +557,8 @@ static void prologue(tl_cgen_t *g, unsigned lanes)
         }
         for (int i = 0; g->ubview && i < k->buffers.len; i++) // UB buffers read in place
             if (g->ubview[i])
-                tl_cgen_line(g, "uint8_t *V%d_%d = M%d_%d + INT64_C(%" PRId64 "); (void)V%d_%d;",
-                             i, l, l, (int)TL_SCOPE_UB, g->x->addr[i], i, l);
+                tl_cgen_line(g, "uint8_t *V%d_%d = M%d_%d + INT64_C(%" PRId64 "); (void)V%d_%d;", i,
+                             l, l, (int)TL_SCOPE_UB, g->addr[i], i, l);
     }
     // alloc_var initial values, per agent in buffer order (exec_mem.c)
     for (int l = 0; l < TL_CGEN_LANES; l++) {
@@ -609,7 +610,7 @@ static void function(tl_cgen_t *g, const char *name, unsigned lanes, int lane)
 static void functions(tl_cgen_t *g)
 {
     if (g->dev) {
-        function(g, "tlk_block", g->x->lanes, 0);
+        function(g, "tlk_block", g->lanes, 0);
     } else {
         function(g, "tlk_cube", 1u, 0);
         function(g, "tlk_vec", 2u, 1);
@@ -639,20 +640,23 @@ static bool has_waits(const tl_stmt_t *s)
     }
 }
 
-tl_status_t tl_cgen_module(const tl_kernel_t *k, tl_exec_t *x, tl_cgen_result_t *out, tl_diag_t *d)
+tl_status_t tl_cgen_module(const tl_kernel_t *k, const tl_side_map_t *sides,
+                           const tl_layout_t *layout, tl_cgen_result_t *out, tl_diag_t *d)
 {
     memset(out, 0, sizeof *out);
     tl_cgen_t g;
     memset(&g, 0, sizeof g);
     g.k = k;
-    g.x = x;
+    g.sides = sides;
+    g.addr = layout->addr;
+    g.lanes = tl_side_block_lanes(k);
     g.d = d;
-    g.dev = x->dev;
+    g.dev = k->config.auto_cv_combine;
     size_t nv = (size_t)k->vars.len + 1;
     size_t nb = (size_t)k->buffers.len + 1;
     g.defs = calloc(nv, 1);
     g.ranges = calloc(nv, sizeof *g.ranges);
-    g.ro = tl_alias_plan(k, x);
+    g.ro = tl_alias_plan(k, layout);
     g.ubuse = calloc(nb, 1);
     tl_buf_t scratch, text;
     tl_buf_init(&scratch);

@@ -9,12 +9,14 @@
 // intra- and cross-core flags and errors are calls through the runtime table.
 //
 // The side of every statement and the scratchpad addresses come from the
-// reference executor's analysis (exec_side.c, exec_mem.c), so both backends
-// agree on what runs where and which buffers alias.
+// analyses the reference executor uses too (ir/side.h, exec/layout.h), so both
+// backends agree on what runs where and which buffers alias.
 #ifndef TL_CPU_CGEN_H
 #define TL_CPU_CGEN_H
 
-#include "exec/exec_int.h"
+#include "exec/layout.h"
+#include "exec/num.h"
+#include "ir/side.h"
 
 typedef enum {
     TL_CGEN_SITE_OP,   // a tile op
@@ -48,10 +50,12 @@ extern const char tl_cgen_prelude_f16[];
 // header for the JIT to precompile (the module keeps its own #include lines).
 extern const char tl_cgen_pch_header[];
 
-// Generates the module for k. x is an executor created for k (its side
-// analysis and memory layout are used). The source ends before the module's
-// export, which names the cache key: tl_cgen_export appends it (heap text).
-tl_status_t tl_cgen_module(const tl_kernel_t *k, tl_exec_t *x, tl_cgen_result_t *out, tl_diag_t *d);
+// Generates the module for k, whose statements run where `sides` says
+// (tl_side_run_mode(k)) and whose buffers sit where `layout` says. The source
+// ends before the module's export, which names the cache key: tl_cgen_export
+// appends it (heap text).
+tl_status_t tl_cgen_module(const tl_kernel_t *k, const tl_side_map_t *sides,
+                           const tl_layout_t *layout, tl_cgen_result_t *out, tl_diag_t *d);
 char *tl_cgen_export(const tl_cgen_result_t *r, const char *key);
 void tl_cgen_free(tl_cgen_result_t *r);
 
@@ -86,7 +90,9 @@ enum { TL_CGEN_OUTS = 16 };
 
 typedef struct {
     const tl_kernel_t *k;
-    tl_exec_t *x;
+    const tl_side_map_t *sides; // where each statement runs
+    const int64_t *addr;        // per buffer id: its scratchpad address (exec/layout.h)
+    uint8_t lanes;              // the agents of a block
     tl_diag_t *d;
     tl_buf_t *out;
     tl_cgen_site_t *sites;

@@ -54,7 +54,7 @@ static char *origin_text(const tl_cgen_t *g, const side_t *s)
         tl_buf_printf(&t, "G%d + (", b->id);
     else
         tl_buf_printf(&t, "M%d_%d + INT64_C(%" PRId64 ") + (", g->lane, (int)TL_SCOPE_UB,
-                      g->x->addr[b->id]);
+                      g->addr[b->id]);
     for (int d = 0; d < b->ndim; d++) {
         tl_buf_printf(&t, "%sn[%d] * ", d ? " + " : "", s->at + d);
         stride_text(&t, b, d);
@@ -154,7 +154,7 @@ static bool analyse(tl_cgen_t *g, const tl_op_t *op, tl_copy_layout_t *l, side_t
     *ub = (side_t){down ? dst : src, down ? 2 * src->ndim : 0, down ? l->dst_ext : l->src_ext,
                    down ? l->dmap : l->smap, down ? l->dext : l->sext};
     const tl_buffer_t *b = ub->r->buf;
-    if (g->x->addr[b->id] < 0) return false;
+    if (g->addr[b->id] < 0) return false;
     for (int d = 0; d < b->ndim; d++) {
         tl_cgen_range_t r = tl_cgen_range(g, ub->r->start[d]);
         if (!r.known || r.lo < 0 || r.hi + ub->ext[d] > b->shape[d]) return false;
@@ -288,7 +288,7 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
         tl_cgen_line(g, "} else {");
         g->indent++;
         tl_cgen_line(g, "V%d_%d = M%d_%d + INT64_C(%" PRId64 ");", vb->id, g->lane, g->lane,
-                     (int)TL_SCOPE_UB, g->x->addr[vb->id]);
+                     (int)TL_SCOPE_UB, g->addr[vb->id]);
         free(so);
         free(cont);
     }
@@ -378,7 +378,7 @@ bool tl_cgen_copy(tl_cgen_t *g, const tl_stmt_t *s)
     g->indent++;
     if (view)
         tl_cgen_line(g, "V%d_%d = M%d_%d + INT64_C(%" PRId64 ");", vb->id, g->lane, g->lane,
-                     (int)TL_SCOPE_UB, g->x->addr[vb->id]);
+                     (int)TL_SCOPE_UB, g->addr[vb->id]);
     return true;
 }
 
@@ -442,12 +442,12 @@ void tl_cgen_view_plan(tl_cgen_t *g)
     }
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];
-        int64_t at = g->x->addr[i], end = at + tl_buffer_bytes(b);
+        int64_t at = g->addr[i], end = at + tl_buffer_bytes(b);
         if (b->scope != TL_SCOPE_UB || g->ubuse[i] != USE_COPY || at < 0) continue;
         bool alone = true;
         for (int j = 0; j < k->buffers.len; j++) {
             const tl_buffer_t *o = k->buffers.items[j];
-            int64_t oa = g->x->addr[j];
+            int64_t oa = g->addr[j];
             if (j != i && o->scope == TL_SCOPE_UB && oa < end && at < oa + tl_buffer_bytes(o))
                 alone = false;
         }
@@ -462,7 +462,7 @@ void tl_cgen_ub_base(const tl_cgen_t *g, tl_buf_t *out, const tl_buffer_t *b)
         tl_buf_printf(out, "V%d_%d", b->id, g->lane);
     else
         tl_buf_printf(out, "(M%d_%d + INT64_C(%" PRId64 "))", g->lane, (int)TL_SCOPE_UB,
-                      g->x->addr[b->id]);
+                      g->addr[b->id]);
 }
 
 // --- UB buffers written in place ----------------------------------------------------------

@@ -260,7 +260,7 @@ static bool base_of(tl_cgen_t *g, tl_buf_t *b, const tl_buffer_t *buf)
     }
     // lane 0 is the cube agent in both modes; scalar access needs the owner
     if ((tl_scope_side(buf->scope) == TL_SIDE_CUBE) != (g->lane == 0)) return false;
-    tl_buf_printf(b, "(M%d_%d + %" PRId64 ")", g->lane, (int)buf->scope, g->x->addr[buf->id]);
+    tl_buf_printf(b, "(M%d_%d + %" PRId64 ")", g->lane, (int)buf->scope, g->addr[buf->id]);
     return true;
 }
 
@@ -299,7 +299,7 @@ void tl_cgen_elem(tl_cgen_t *g, tl_buf_t *b, const tl_buffer_t *buf, int n, tl_e
         return;
     } else if (!base_of(g, &base, buf)) {
         int s = tl_cgen_site(g, TL_CGEN_SITE_ERR, NULL, loc, "the %s cannot access %s buffer '%s'",
-                             g->dev    ? tl_exec_agent_name((tl_agent_t)g->lane)
+                             g->dev    ? tl_side_agent_name((tl_agent_t)g->lane)
                              : g->lane ? "AIV"
                                        : "AIC",
                              tl_scope_name(buf->scope), buf->name);
@@ -706,10 +706,10 @@ static void load(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e)
 void tl_cgen_expr(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e)
 {
     switch (e->kind) {
-    case TL_EX_INT: put_num(b, tl_exec_num_int(e->i, e->dtype)); return;
+    case TL_EX_INT: put_num(b, tl_num_int(e->i, e->dtype)); return;
     case TL_EX_FLOAT: {
         tl_num_t f = {TL_F64, 0, e->f};
-        put_num(b, tl_exec_cast(f, e->dtype));
+        put_num(b, tl_num_cast(f, e->dtype));
         return;
     }
     case TL_EX_VAR:
@@ -718,7 +718,7 @@ void tl_cgen_expr(tl_cgen_t *g, tl_buf_t *b, const tl_expr_t *e)
             int s = tl_cgen_site(g, TL_CGEN_SITE_ERR, NULL, e->loc,
                                  "'%s' has no value on the %s: it is computed only on the %s side",
                                  e->var->name,
-                                 g->dev    ? tl_exec_agent_name((tl_agent_t)g->lane)
+                                 g->dev    ? tl_side_agent_name((tl_agent_t)g->lane)
                                  : g->lane ? "AIV"
                                            : "AIC",
                                  other);

@@ -102,7 +102,7 @@ bool fuse_region_span(tl_cgen_t *g, const tl_op_t *op, int i, int64_t count, can
     const tl_region_t *r = &op->args[i].region;
     const tl_buffer_t *b = r->buf;
     if (b->scope != TL_SCOPE_UB || !vec_dtype(b->dtype) || r->ndim < 1 || r->ndim != b->ndim ||
-        g->x->addr[b->id] < 0)
+        g->addr[b->id] < 0)
         return false;
     int64_t ext[TL_MAX_DIMS], lo = 0, hi = 0, stride = 1, numel = tl_buffer_numel(b);
     tl_cgen_range_t st[TL_MAX_DIMS];
@@ -138,7 +138,7 @@ bool fuse_region_span(tl_cgen_t *g, const tl_op_t *op, int i, int64_t count, can
         tl_buf_free(&off);
         return false;
     }
-    int64_t sz = tl_dtype_size(b->dtype), base = g->x->addr[b->id];
+    int64_t sz = tl_dtype_size(b->dtype), base = g->addr[b->id];
     bool first = c->nsp == 0; // operand 0 of the candidate is its destination
     c->sp[c->nsp++] = (span_t){.buf = b,
                                .reg = r,

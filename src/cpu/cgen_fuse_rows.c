@@ -162,10 +162,10 @@ static void emit_rsum(tl_cgen_t *g, const tl_stmt_t *s, const rsum_t *o)
     tl_cgen_line(g, "{");
     g->indent++;
     tl_cgen_line(g, "float *const p%d_0 = (float *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;", b,
-                 g->lane, (int)TL_SCOPE_UB, g->x->addr[o->c.sp[0].buf->id], o->c.sp[0].off);
+                 g->lane, (int)TL_SCOPE_UB, g->addr[o->c.sp[0].buf->id], o->c.sp[0].off);
     tl_cgen_line(g,
                  "const float *const p%d_1 = (const float *)(M%d_%d + INT64_C(%" PRId64 ")) + %s;",
-                 b, g->lane, (int)TL_SCOPE_UB, g->x->addr[o->c.sp[1].buf->id], o->c.sp[1].off);
+                 b, g->lane, (int)TL_SCOPE_UB, g->addr[o->c.sp[1].buf->id], o->c.sp[1].off);
     if (code != TL_OP_REDUCE_SUM) {
         tl_cgen_line(g,
                      "_Pragma(\"GCC ivdep\") for (int64_t r = 0; r < INT64_C(%" PRId64 "); r++) {",

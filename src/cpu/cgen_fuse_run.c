@@ -16,14 +16,14 @@ bool fuse_op_lanes(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t sc
                    unsigned *lanes)
 {
     if (s->kind != TL_ST_OP) return false;
-    tl_side_t side = tl_exec_side(g->x, s);
+    tl_side_t side = tl_side_get(g->sides, s);
     if (side != TL_SIDE_VEC || (scope != TL_SIDE_NONE && scope != TL_SIDE_VEC)) return false;
     if (!g->dev) {
         *lanes = mask;
         return g->lane == 1 && mask == 2u;
     }
-    mask &= tl_exec_side_lanes(g->x, side);
-    if (!mask || (mask & 1u) || tl_exec_side_once(g->x, s)) return false;
+    mask &= tl_side_lanes(g->lanes, side);
+    if (!mask || (mask & 1u) || (tl_side_flags(g->sides, s) & TL_SIDE_ONCE)) return false;
     *lanes = mask;
     return true;
 }
@@ -68,7 +68,7 @@ static void on_foot(void *arg, const tl_access_t *a)
         ft->full = true;
         return;
     }
-    int64_t base = ft->g->x->addr[b->id];
+    int64_t base = ft->g->addr[b->id];
     foot_t f = {INT64_MIN / 2, INT64_MAX / 2, true}; // not placed: everything
     if (base >= 0) f = (foot_t){base, base + tl_buffer_bytes(b), (a->mode & TL_ACCESS_WRITE) != 0};
     ft->f[ft->n++] = f;
@@ -177,7 +177,7 @@ static void on_touch(void *arg, const tl_access_t *a)
         return;
     }
     if (a->buf->scope != TL_SCOPE_UB) return;
-    int64_t at = t->g->x->addr[a->buf->id];
+    int64_t at = t->g->addr[a->buf->id];
     t->hit |= at < 0 || (at < t->hi && t->lo < at + tl_buffer_bytes(a->buf));
 }
 
@@ -194,7 +194,7 @@ static int out_copy(tl_cgen_t *g, const tl_stmt_t *const *aside, int naside, con
                     unsigned mask, tl_side_t scope, unsigned lanes)
 {
     const tl_buffer_t *b = sp->buf;
-    int64_t base = g->x->addr[b->id];
+    int64_t base = g->addr[b->id];
     if (!sp->written || sp->red || sp->vec || sp->early || sp->lo != base ||
         sp->hi != base + tl_buffer_bytes(b))
         return -1;

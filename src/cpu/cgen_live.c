@@ -35,7 +35,7 @@ static void on_access(void *arg, const tl_access_t *a)
     probe_t *p = arg;
     const tl_buffer_t *b = a->buf;
     if (b->scope != TL_SCOPE_UB) return;
-    int64_t base = p->g->x->addr[b->id], end = base + tl_buffer_bytes(b);
+    int64_t base = p->g->addr[b->id], end = base + tl_buffer_bytes(b);
     bool known = base >= 0;
     if ((a->mode & TL_ACCESS_READ) && (!known || (base < p->hi && p->lo < end))) p->read = true;
     if ((a->mode & TL_ACCESS_WRITE) && a->full && known && base <= p->lo && p->hi <= end)

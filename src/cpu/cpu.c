@@ -1,16 +1,23 @@
-// The CPU backend's API (cpu.h): creating a kernel object (analysis by the
-// reference executor, C generation, JIT), arguments, and runs over the pool.
+// The CPU backend's API (cpu.h): creating a kernel object (the analyses it
+// shares with the reference executor, C generation, JIT), arguments, and runs
+// over the pool.
 #include "cpu/cpu_int.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 
-static tl_status_t exec_for(const tl_kernel_t *k, tl_exec_t **x, tl_diag_t *d)
+// Where k's statements run and where its buffers sit: the reference executor's
+// analyses (ir/side.h, exec/layout.h), so that both run the same program.
+static tl_status_t analyse(const tl_kernel_t *k, tl_side_map_t **sides, tl_layout_t *layout,
+                           tl_diag_t *d)
 {
     // As `tilec run`: the reference semantics do not depend on scratchpad sizes.
-    tl_exec_opts_t eo = {0};
-    for (int s = 0; s < TL_SCOPE_COUNT; s++) eo.capacity[s] = 64 << 20;
-    return tl_exec_create(x, k, &eo, d);
+    int64_t cap[TL_SCOPE_COUNT];
+    for (int s = 0; s < TL_SCOPE_COUNT; s++) cap[s] = 64 << 20;
+    tl_status_t st;
+    if ((st = tl_ir_verify(k, d)) || (st = tl_side_map_build(k, tl_side_run_mode(k), d, sides)))
+        return st;
+    return tl_layout_build(layout, k, cap, d);
 }
 
 tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opts_t *o,
@@ -24,8 +31,10 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     if (o) c->opts = *o;
     char key[40];
     tl_status_t st;
-    if ((st = tl_bind_create(&c->own_args, k, d)) || (st = exec_for(k, &c->x, d)) ||
-        (st = tl_cgen_module(k, c->x, &c->gen, d)) ||
+    c->lanes = tl_side_block_lanes(k);
+    c->dev = k->config.auto_cv_combine;
+    if ((st = tl_bind_create(&c->own_args, k, d)) || (st = analyse(k, &c->sides, &c->layout, d)) ||
+        (st = tl_cgen_module(k, c->sides, &c->layout, &c->gen, d)) ||
         (st = tl_jit_key(c->gen.source, &c->opts.jit, key, d)))
         goto fail;
     c->source = tl_cgen_export(&c->gen, key);
@@ -37,7 +46,8 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     if ((st = tl_jit_load(c->source, key, &c->opts.jit, &c->jit, d))) goto fail;
     c->mod = c->jit.module;
     if ((st = tl_pool_create(&c->pool, c->opts.threads, d))) goto fail;
-    c->alias_plan = tl_alias_plan(k, c->x);
+    c->all_resident = tl_side_all_resident(c->sides);
+    c->alias_plan = tl_alias_plan(k, &c->layout);
     c->args = c->own_args;
     *out = c;
     return TL_OK;
@@ -56,7 +66,8 @@ void tl_cpu_destroy(tl_cpu_t *c)
     tl_jit_unload(&c->jit);
     tl_cgen_free(&c->gen);
     free(c->source);
-    tl_exec_destroy(c->x);
+    tl_side_map_free(c->sides);
+    tl_layout_free(&c->layout);
     tl_bind_destroy(c->own_args);
     free(c);
 }
@@ -168,11 +179,10 @@ static tl_status_t collect(tl_cpu_t *c)
 
 tl_status_t tl_cpu_run(tl_cpu_t *c)
 {
-    tl_exec_t *x = c->x;
     tl_status_t st = tl_bind_check(c->args);
     if (st) return st;
     int64_t n = tl_bind_num_blocks(c->args);
-    if (x->all_resident && n > 64)
+    if (c->all_resident && n > 64)
         return tl_diag_report(c->d, TL_SEV_ERROR, c->k->loc, TL_ERR_RUNTIME,
                               "the kernel uses T.sync_all or mode-0 cross-core flags, which need "
                               "all %" PRId64 " blocks resident at once; at most 64 can be",
@@ -189,8 +199,8 @@ tl_status_t tl_cpu_run(tl_cpu_t *c)
     }
     c->run++;
     atomic_store(&c->failed, 0);
-    job_t j = {c, x->all_resident ? (int)n : 1};
-    tl_pool_run(c->pool, x->all_resident ? 1 : n, task, &j);
+    job_t j = {c, c->all_resident ? (int)n : 1};
+    tl_pool_run(c->pool, c->all_resident ? 1 : n, task, &j);
     st = collect(c);
 done:
     free_env(c);
@@ -200,16 +210,17 @@ done:
 
 tl_status_t tl_cpu_emit(const tl_kernel_t *k, tl_buf_t *out, tl_diag_t *d)
 {
-    tl_exec_t *x;
-    tl_status_t st = exec_for(k, &x, d);
-    if (st) return st;
+    tl_side_map_t *sides = NULL;
+    tl_layout_t layout = {0};
     tl_cgen_result_t r;
-    if (!(st = tl_cgen_module(k, x, &r, d))) {
+    tl_status_t st = analyse(k, &sides, &layout, d);
+    if (!st && !(st = tl_cgen_module(k, sides, &layout, &r, d))) {
         char *s = tl_cgen_export(&r, "(not compiled)");
         tl_buf_puts(out, s ? s : "");
         free(s);
         tl_cgen_free(&r);
     }
-    tl_exec_destroy(x);
+    tl_side_map_free(sides);
+    tl_layout_free(&layout);
     return st;
 }

@@ -11,6 +11,7 @@
 #include "cpu/coro.h"
 #include "cpu/cpu.h"
 #include "rt/pool.h"
+#include "target/arch.h"
 
 typedef struct cpu_worker cpu_worker_t;
 typedef struct cpu_block cpu_block_t;
@@ -21,10 +22,11 @@ typedef struct {
     tl_agent_t id;
     bool present;
     tl_tileop_ctx_t ctx;
-    int counter[TL_EXEC_CROSS_IDS];
-    int pending[3][TL_EXEC_CROSS_IDS];
+    // cross-core flags: counters, and sets waiting for the other participants (per mode)
+    int counter[TL_ARCH_XCORE_IDS_MAX];
+    int pending[3][TL_ARCH_XCORE_IDS_MAX];
     uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT]; // intra-core flags set, by id bit
-    int event_line[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_EXEC_EVENT_IDS]; // line of the set
+    int event_line[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX]; // line of the set
     tl_opcall_t *calls; // per site: the op's template (op == NULL: not built yet)
     tl_alias_t *alias;  // per buffer id: L1 tiles read in place (alias.h)
     tl_coro_t *co;      // when the agents run as coroutines
@@ -60,7 +62,11 @@ struct tl_cpu {
     const tl_kernel_t *k;
     tl_diag_t *d;
     tl_cpu_opts_t opts;
-    tl_exec_t *x;        // side analysis, memory layout
+    tl_side_map_t *sides; // where each statement runs (ir/side.h)
+    tl_layout_t layout;   // where the buffers sit (exec/layout.h)
+    uint8_t lanes;        // the agents of a block
+    bool dev;             // developer mode: one program per block
+    bool all_resident;    // all blocks at once (mode-0 flags or T.sync_all)
     tl_bind_t *args;     // the arguments it runs on (exec/bind.h): own_args or the caller's
     tl_bind_t *own_args; // its own
     tl_cgen_result_t gen;

@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "cpu/fexp_avx512.h"
-#include "exec/tileop_impl.h"
+#include "exec/tileop.h"
 
 #if TL_X86_64 && !defined(__clang__)
 #include <immintrin.h>
@@ -25,6 +25,8 @@
 
 // The spans of an element-wise loop are the same or disjoint (checked).
 #define IVDEP _Pragma("GCC ivdep")
+
+enum { CHUNK = 512 }; // elements widened at once through a stack buffer
 
 #ifdef HAVE_FAST
 
@@ -193,9 +195,9 @@ static FAST bool cast(const tl_opcall_t *call)
             to_int(dt, d, (const float *)s, nd);
             return true;
         }
-        float buf[TL_TILEOP_CHUNK];
-        for (int64_t c = 0; c < nd; c += TL_TILEOP_CHUNK) {
-            int64_t m = TL_MIN(TL_TILEOP_CHUNK, nd - c);
+        float buf[CHUNK];
+        for (int64_t c = 0; c < nd; c += CHUNK) {
+            int64_t m = TL_MIN(CHUNK, nd - c);
             widen(st, (const uint16_t *)s + c, buf, m);
             to_int(dt, d + c * tl_dtype_size(dt), buf, m);
         }

@@ -41,7 +41,7 @@ static tl_status_t agent_fail(cpu_agent_t *ag, tl_loc_t loc, const char *fmt, ..
     va_end(ap);
     return tl_diag_report(&ag->w->diag, TL_SEV_ERROR, loc, TL_ERR_RUNTIME,
                           "%s [block %" PRId64 " %s]", text, ag->blk->index,
-                          tl_exec_agent_name(ag->id));
+                          tl_side_agent_name(ag->id));
 }
 
 static const tl_cgen_site_t *site_of(cpu_agent_t *ag, int site)
@@ -83,14 +83,14 @@ static tl_status_t build_call(cpu_agent_t *ag, int site, tl_opcall_t **out)
             continue;
         }
         const cpu_agent_t *owner = NULL;
-        if (tl_scope_side(b->scope) == TL_SIDE_CUBE)
+        if (tl_layout_owns(TL_AGENT_AIC, b->scope))
             owner = &ag->blk->ag[TL_AGENT_AIC];
-        else if (b->scope == TL_SCOPE_UB && ag->id != TL_AGENT_AIC)
+        else if (tl_layout_owns(ag->id, b->scope))
             owner = ag;
-        if (!owner || (owner != ag && !c->x->dev))
+        if (!owner || (owner != ag && !c->dev))
             return agent_fail(ag, s->loc, "the %s cannot access %s buffer '%s'",
-                              tl_exec_agent_name(ag->id), tl_scope_name(b->scope), b->name);
-        v->data = ag->blk->lanes[owner->id].mem[b->scope] + c->x->addr[b->id];
+                              tl_side_agent_name(ag->id), tl_scope_name(b->scope), b->name);
+        v->data = ag->blk->lanes[owner->id].mem[b->scope] + c->layout.addr[b->id];
         v->bytes = (size_t)tl_buffer_bytes(b);
         memcpy(v->shape, b->shape, sizeof(int64_t) * (size_t)b->ndim);
     }
@@ -174,7 +174,7 @@ static int rt_op(tlc_lane_t *lane, int site, const int64_t *nums, const tlc_scal
             return agent_fail(ag, call->loc, "%s failed: %s", tl_op_info(op->code)->name,
                               tl_status_str(st));
         tl_diag_note(&ag->w->diag, (tl_loc_t){0}, "while the %s of block %" PRId64 " ran it",
-                     tl_exec_agent_name(ag->id), ag->blk->index);
+                     tl_side_agent_name(ag->id), ag->blk->index);
     }
     return st;
 }
@@ -198,18 +198,18 @@ static double rt_round(int t, double v, int64_t i, int is_int)
 {
     tl_num_t n = {TL_F64, 0, v};
     if (is_int) n.t = is_int == 2 ? TL_U64 : TL_I64, n.i = i;
-    return tl_exec_cast(n, (tl_dtype_t)t).f;
+    return tl_num_cast(n, (tl_dtype_t)t).f;
 }
 
 // --- cross-core flags -----------------------------------------------------------------------
 
 static tl_status_t bump(cpu_agent_t *ag, const tl_stmt_t *s, cpu_agent_t *to, int64_t id)
 {
-    if (to->counter[id] >= TL_EXEC_CROSS_MAX)
+    if (to->counter[id] >= tl_arch_default()->xcore_counter_max)
         return agent_fail(ag, s->loc,
                           "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
                           " %s overflows: %d sets are already pending without a wait",
-                          id, to->blk->index, tl_exec_agent_name(to->id), to->counter[id]);
+                          id, to->blk->index, tl_side_agent_name(to->id), to->counter[id]);
     to->counter[id]++;
     return TL_OK;
 }
@@ -220,11 +220,11 @@ static tl_status_t arrive(cpu_agent_t *ag, const tl_stmt_t *s, int mode, int64_t
                           cpu_agent_t **group, int ngroup, cpu_agent_t **targets, int ntargets)
 {
     int *mine = &ag->pending[mode][id];
-    if (*mine >= TL_EXEC_CROSS_MAX)
+    if (*mine >= tl_arch_default()->xcore_counter_max)
         return agent_fail(ag, s->loc,
                           "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
                           " %s overflows: %d sets are already pending",
-                          id, ag->blk->index, tl_exec_agent_name(ag->id), *mine);
+                          id, ag->blk->index, tl_side_agent_name(ag->id), *mine);
     ++*mine;
     int complete = 1;
     for (int i = 0; i < ngroup; i++) complete &= group[i]->pending[mode][id] > 0;
@@ -298,16 +298,17 @@ static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
         return agent_fail(ag, s->loc,
                           "%s(%s, %s): the source and destination must be two different pipes",
                           name, from, to);
-    if (id < 0 || id >= TL_EXEC_EVENT_IDS)
+    int ids = tl_arch_default()->event_ids;
+    if (id < 0 || id >= ids)
         return agent_fail(ag, s->loc, "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name, from,
-                          to, id, TL_EXEC_EVENT_IDS - 1);
+                          to, id, ids - 1);
     uint8_t bit = (uint8_t)(1u << id), *set = &ag->event[src][dst];
     if (s->sync.kind == TL_SYNC_SET_FLAG) {
         if (*set & bit)
             return agent_fail(ag, s->loc,
                               "set_flag(%s, %s, %" PRId64 ") on the %s is set twice without a "
                               "wait_flag in between (first set at line %d)",
-                              from, to, id, tl_exec_agent_name(ag->id),
+                              from, to, id, tl_side_agent_name(ag->id),
                               ag->event_line[src][dst][id]);
         *set |= bit;
         ag->event_line[src][dst][id] = s->loc.line;
@@ -317,7 +318,7 @@ static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
         return agent_fail(ag, s->loc,
                           "wait_flag(%s, %s, %" PRId64 ") on the %s has no set_flag before it: "
                           "the %s pipe would wait forever",
-                          from, to, id, tl_exec_agent_name(ag->id), to);
+                          from, to, id, tl_side_agent_name(ag->id), to);
     *set &= (uint8_t)~bit;
     return TL_OK;
 }
@@ -325,7 +326,7 @@ static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
 // The agent that stands for ag's scheduling thread (developer mode: the block).
 static cpu_agent_t *thread_of(cpu_agent_t *ag)
 {
-    return ag->w->c->x->dev ? &ag->blk->ag[TL_AGENT_AIC] : ag;
+    return ag->w->c->dev ? &ag->blk->ag[TL_AGENT_AIC] : ag;
 }
 
 static tl_status_t block_on(cpu_agent_t *ag, int site, int64_t id)
@@ -335,7 +336,7 @@ static tl_status_t block_on(cpu_agent_t *ag, int site, int64_t id)
         return agent_fail(ag, site_of(ag, site)->loc,
                           "deadlock: %s waits for cross-core flag %" PRId64
                           " that nothing can set any more",
-                          tl_exec_agent_name(ag->id), id);
+                          tl_side_agent_name(ag->id), id);
     t->wait_site = site;
     t->wait_id = id;
     tl_coro_yield(t->co);
@@ -350,9 +351,10 @@ static int rt_sync(tlc_lane_t *lane, int site, int64_t id)
     tl_sync_kind_t kind = s->sync.kind;
     tl_status_t st;
     if (kind == TL_SYNC_SET_FLAG || kind == TL_SYNC_WAIT_FLAG) return event(ag, s, id);
-    if (kind != TL_SYNC_ALL && (id < 0 || id >= TL_EXEC_CROSS_IDS))
+    int ids = tl_arch_default()->xcore_flag_ids;
+    if (kind != TL_SYNC_ALL && (id < 0 || id >= ids))
         return agent_fail(ag, s->loc, "%s: cross-core flag id %" PRId64 " is not in 0..%d",
-                          tl_sync_name(kind), id, TL_EXEC_CROSS_IDS - 1);
+                          tl_sync_name(kind), id, ids - 1);
     if (kind == TL_SYNC_SET_CROSS) return set_cross(ag, s, id);
     if (kind == TL_SYNC_WAIT_CROSS) {
         while (!ag->counter[id])
@@ -381,21 +383,13 @@ const tlc_rt_t tl_cpurt_table = {rt_op, rt_sync, rt_fail, rt_round, tl_expf};
 
 // --- workers and blocks -----------------------------------------------------------------------
 
-static bool owns(tl_agent_t a, tl_scope_t s)
-{
-    bool chip = s == TL_SCOPE_L1 || s == TL_SCOPE_L0A || s == TL_SCOPE_L0B || s == TL_SCOPE_L0C ||
-                s == TL_SCOPE_UB;
-    return chip && (a == TL_AGENT_AIC) == (tl_scope_side(s) == TL_SIDE_CUBE);
-}
-
 static bool use_coroutines(const tl_cpu_t *c)
 {
-    return c->gen.needs_coro && (!c->x->dev || c->x->all_resident);
+    return c->gen.needs_coro && (!c->dev || c->all_resident);
 }
 
 tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
 {
-    tl_exec_t *x = c->x;
     memset(w, 0, sizeof *w);
     w->c = c;
     tl_diag_init(&w->diag);
@@ -404,7 +398,8 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
     w->blocks = calloc((size_t)resident, sizeof *w->blocks);
     if (!w->blocks) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
     size_t per_agent = 0;
-    for (int s = 0; s < TL_SCOPE_COUNT; s++) per_agent += TL_ALIGN_UP((size_t)x->extent[s], 64);
+    for (int s = 0; s < TL_SCOPE_COUNT; s++)
+        per_agent += TL_ALIGN_UP((size_t)c->layout.extent[s], 64);
     w->mem = aligned_alloc(64, TL_MAX(per_agent, 64) * TL_AGENT_COUNT * (size_t)resident);
     if (!w->mem) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory for scratchpads");
     memset(w->mem, 0xFF, per_agent * TL_AGENT_COUNT * (size_t)resident);
@@ -416,19 +411,19 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
             ag->w = w;
             ag->blk = blk;
             ag->id = (tl_agent_t)a;
-            ag->present = x->lanes & TL_LANE(a);
+            ag->present = c->lanes & TL_LANE(a);
             blk->lanes[a].ag = ag;
             blk->lanes[a].vid = a == TL_AGENT_AIC ? 0 : a - 1;
             for (int s = 0; s < TL_SCOPE_COUNT; s++) {
-                if (!owns((tl_agent_t)a, (tl_scope_t)s)) continue;
+                if (!tl_layout_owns((tl_agent_t)a, (tl_scope_t)s)) continue;
                 blk->lanes[a].mem[s] = p;
-                p += TL_ALIGN_UP((size_t)x->extent[s], 64);
+                p += TL_ALIGN_UP((size_t)c->layout.extent[s], 64);
             }
             ag->calls = calloc((size_t)c->gen.nsites, sizeof *ag->calls);
             ag->alias = calloc((size_t)c->k->buffers.len + 1, sizeof *ag->alias);
             if (!ag->calls || !ag->alias)
                 return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
-            bool thread = x->dev ? a == TL_AGENT_AIC : ag->present;
+            bool thread = c->dev ? a == TL_AGENT_AIC : ag->present;
             if (use_coroutines(c) && thread) {
                 tl_status_t st = tl_coro_create(&ag->co, &w->diag);
                 if (st) return st;
@@ -473,7 +468,7 @@ static tl_status_t call_agent(cpu_agent_t *ag)
 {
     tl_cpu_t *c = ag->w->c;
     cpu_block_t *blk = ag->blk;
-    if (c->x->dev) return c->mod->block(&tl_cpurt_table, &c->env, blk->lanes, blk->index);
+    if (c->dev) return c->mod->block(&tl_cpurt_table, &c->env, blk->lanes, blk->index);
     tlc_agent_fn fn = ag->id == TL_AGENT_AIC ? c->mod->cube : c->mod->vec;
     return fn(&tl_cpurt_table, &c->env, &blk->lanes[ag->id], blk->index);
 }
@@ -496,7 +491,7 @@ static tl_status_t deadlock(cpu_worker_t *w, cpu_agent_t **th, int n)
     const tl_cgen_site_t *first = NULL;
     for (int i = 0; i < n; i++) {
         if (msg.len) tl_buf_puts(&msg, "; ");
-        const char *who = w->c->x->dev ? "lanes" : tl_exec_agent_name(th[i]->id);
+        const char *who = w->c->dev ? "lanes" : tl_side_agent_name(th[i]->id);
         if (th[i]->done) {
             tl_buf_printf(&msg, "block %" PRId64 " %s finished", th[i]->blk->index, who);
             continue;
@@ -575,7 +570,7 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
         blk->index = first + b;
         for (int a = 0; a < TL_AGENT_COUNT; a++) {
             cpu_agent_t *ag = &blk->ag[a];
-            ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->x->dev, &pool_share};
+            ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->dev, &pool_share};
             memset(ag->counter, 0, sizeof ag->counter);
             memset(ag->pending, 0, sizeof ag->pending);
             memset(ag->event, 0, sizeof ag->event);
@@ -585,7 +580,7 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
     if (use_coroutines(c)) return schedule(w);
     cpu_block_t *blk = &w->blocks[0];
     static const int order[TL_AGENT_COUNT] = {TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1};
-    for (int j = 0; j < (c->x->dev ? 1 : TL_AGENT_COUNT); j++) {
+    for (int j = 0; j < (c->dev ? 1 : TL_AGENT_COUNT); j++) {
         cpu_agent_t *ag = &blk->ag[order[j]];
         if (!ag->present) continue;
         tl_status_t st = call_agent(ag);

@@ -95,12 +95,12 @@ static tl_status_t set_scalar(tl_bind_t *args, const char *name, tl_num_t v)
     int i = find_param(args, name);
     if (i < 0 || !args->k->params[i].var) return no_param(args, name, "scalar");
     const tl_var_t *var = args->k->params[i].var;
-    tl_num_t c = tl_exec_cast(v, var->dtype);
-    tl_num_t back = tl_exec_cast(c, v.t);
-    if (!tl_dtype_is_float(var->dtype) && !tl_exec_num_same(back, v)) {
+    tl_num_t c = tl_num_cast(v, var->dtype);
+    tl_num_t back = tl_num_cast(c, v.t);
+    if (!tl_dtype_is_float(var->dtype) && !tl_num_same(back, v)) {
         tl_buf_t b;
         tl_buf_init(&b);
-        tl_exec_num_print(&b, v);
+        tl_num_print(&b, v);
         tl_status_t st =
             tl_diag_fail(args->d, TL_ERR_ARG, "value %s does not fit the %s parameter '%s'",
                          tl_buf_cstr(&b), tl_dtype_name(var->dtype), name);
@@ -143,7 +143,7 @@ tl_status_t tl_bind_set_dim(tl_bind_t *args, const char *name, int64_t v)
                             args->k->name, name);
     if (v < 0)
         return tl_diag_fail(args->d, TL_ERR_ARG, "dim '%s' = %" PRId64 " is negative", name, v);
-    args->globals[var->id] = tl_exec_num_int(v, var->dtype);
+    args->globals[var->id] = tl_num_int(v, var->dtype);
     args->gset[var->id] = 1;
     args->dim_given[var->id] = 1;
     args->bound = false;
@@ -180,7 +180,7 @@ static void infer_dims(tl_bind_t *args)
             for (int d = 0; d < p->buf->ndim && d < args->user[i]->ndim; d++) {
                 const tl_var_t *v = plain_dim(p->buf->gm_shape[d]);
                 if (!v || args->gset[v->id]) continue;
-                args->globals[v->id] = tl_exec_num_int(args->user[i]->shape[d], v->dtype);
+                args->globals[v->id] = tl_num_int(args->user[i]->shape[d], v->dtype);
                 args->gset[v->id] = 1;
             }
         }
@@ -394,7 +394,7 @@ tl_tensor_t *tl_bind_gm(const tl_bind_t *args, const tl_buffer_t *buf)
 bool tl_bind_value(const tl_bind_t *args, const tl_var_t *v, int64_t *i, double *f)
 {
     if (!args->gset[v->id]) return false;
-    tl_num_t n = tl_exec_cast(args->globals[v->id], v->dtype);
+    tl_num_t n = tl_num_cast(args->globals[v->id], v->dtype);
     *i = n.i;
     *f = n.f;
     return true;

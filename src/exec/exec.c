@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *tl_exec_agent_name(tl_agent_t a)
-{
-    static const char *names[] = {"AIC", "AIV0", "AIV1"};
-    return a < TL_AGENT_COUNT ? names[a] : "?";
-}
-
 tl_side_t tl_exec_agent_side(const tl_exec_agent_t *ag)
 {
     return ag->id == TL_AGENT_AIC ? TL_SIDE_CUBE : TL_SIDE_VEC;
@@ -30,7 +24,7 @@ tl_status_t tl_exec_fail(const tl_exec_ctx_t *c, tl_loc_t loc, const char *fmt, 
     va_end(ap);
     if (c->ag)
         tl_buf_printf(&msg, " [block %" PRId64 " %s]", c->ag->blk->index,
-                      tl_exec_agent_name(c->ag->id));
+                      tl_side_agent_name(c->ag->id));
     tl_status_t st =
         tl_diag_report(c->x->d, TL_SEV_ERROR, loc, TL_ERR_RUNTIME, "%s", tl_buf_cstr(&msg));
     tl_buf_free(&msg);
@@ -63,14 +57,15 @@ tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_
     x->d = d;
     if (opts) x->opts = *opts;
     x->dev = k->config.auto_cv_combine;
-    x->nvec = k->threads ? 1 : 2;
-    x->lanes = TL_LANE_AIC | TL_LANE(TL_AGENT_AIV0) | (x->nvec == 2 ? TL_LANE(TL_AGENT_AIV1) : 0);
+    x->lanes = tl_side_block_lanes(k);
     tl_buf_init(&x->out);
-    if ((st = tl_bind_create(&x->own_args, k, d)) || (st = tl_exec_side_build(x)) ||
-        (st = tl_exec_mem_layout(x))) {
+    if ((st = tl_bind_create(&x->own_args, k, d)) ||
+        (st = tl_side_map_build(k, tl_side_run_mode(k), d, &x->sides)) ||
+        (st = tl_layout_build(&x->layout, k, x->opts.capacity, d))) {
         tl_exec_destroy(x);
         return st;
     }
+    x->all_resident = tl_side_all_resident(x->sides);
     x->args = x->own_args;
     *out = x;
     return TL_OK;
@@ -81,7 +76,7 @@ void tl_exec_destroy(tl_exec_t *x)
     if (!x) return;
     tl_bind_destroy(x->own_args);
     tl_side_map_free(x->sides);
-    free(x->addr);
+    tl_layout_free(&x->layout);
     free(x->warned);
     tl_buf_free(&x->out);
     free(x);
@@ -89,7 +84,7 @@ void tl_exec_destroy(tl_exec_t *x)
 
 int64_t tl_exec_buffer_addr(const tl_exec_t *x, const tl_buffer_t *b)
 {
-    return b->scope == TL_SCOPE_GM ? -1 : x->addr[b->id];
+    return b->scope == TL_SCOPE_GM ? -1 : x->layout.addr[b->id];
 }
 
 bool tl_exec_all_resident(const tl_exec_t *x)

@@ -29,7 +29,7 @@
 // given at creation with the statement's source location, and TL_ERR_RUNTIME is
 // returned; the executor never exits or prints.
 //
-// Decisions where the language leaves room (details in exec_expr.c, exec_side.c):
+// Decisions where the language leaves room (details in exec_expr.c, ir/side.h):
 // - scalar float -> int casts truncate and saturate (NaN -> 0), int -> int casts
 //   wrap like the IR's constant folder, `round` is round-half-to-even;
 // - expert mode: an agent that evaluates a load of memory it does not own (a UB
@@ -45,12 +45,10 @@
 #include "exec/bind.h"
 #include "exec/tileop.h"
 #include "ir/ir.h"
+#include "ir/side.h"
 #include "rt/tensor.h"
 
 typedef struct tl_exec tl_exec_t;
-
-// The agents of one block.
-typedef enum { TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1, TL_AGENT_COUNT } tl_agent_t;
 
 // --- hooks for the simulator -------------------------------------------------------
 // Called after each executed leaf statement on each agent (and for each scalar
@@ -143,7 +141,5 @@ int64_t tl_exec_buffer_addr(const tl_exec_t *x, const tl_buffer_t *b);
 bool tl_exec_all_resident(const tl_exec_t *x);
 // Text printed by T.printf / T.dump_tensor during the run.
 const char *tl_exec_output(tl_exec_t *x);
-
-const char *tl_exec_agent_name(tl_agent_t a); // "AIC", "AIV0", "AIV1"
 
 #endif

@@ -12,145 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-// Wraps v to the width of integer type t (two's complement); bool is v != 0.
-static int64_t wrap(int64_t v, tl_dtype_t t)
-{
-    if (t == TL_BOOL) return v != 0;
-    int bits = tl_dtype_bits(t);
-    if (!tl_dtype_is_int(t) || bits >= 64) return v;
-    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)v & mask;
-    if (tl_dtype_kind(t) == TL_KIND_INT && (u >> (bits - 1))) u |= ~mask;
-    return (int64_t)u;
-}
-
-// Rounds an exact value to float type t (RINT) and returns it as a double.
-static double round_xval(tl_dtype_t t, tl_xval_t v)
-{
-    uint8_t tmp[8] = {0};
-    tl_dtype_xval_store(t, tmp, 0, v, TL_CAST_RINT);
-    return tl_load_f64(t, tmp, 0);
-}
-
-static double round_float(tl_dtype_t t, double f)
-{
-    if (t == TL_F64) return f;
-    if (t == TL_F32) return (float)f; // the FPU's conversion is RINT
-    return round_xval(t, tl_dtype_xval_f64(f));
-}
-
-tl_num_t tl_exec_cast(tl_num_t v, tl_dtype_t t)
-{
-    if (v.t == t) return v;
-    tl_num_t r = {t, 0, 0};
-    bool from_float = tl_dtype_is_float(v.t);
-    if (tl_dtype_is_float(t)) {
-        if (from_float) {
-            r.f = round_float(t, v.f);
-        } else if (v.t == TL_U64) {
-            uint64_t u = (uint64_t)v.i;
-            r.f = round_xval(t, tl_dtype_xval_load(TL_U64, &u, 0));
-        } else {
-            r.f = round_xval(t, tl_dtype_xval_i64(v.i));
-        }
-    } else if (t == TL_BOOL) {
-        r.i = from_float ? v.f != 0 : v.i != 0;
-    } else if (from_float) {
-        uint8_t tmp[8] = {0};
-        tl_dtype_xval_store(t, tmp, 0, tl_dtype_xval_f64(v.f), TL_CAST_TRUNC);
-        r = tl_exec_num_load(t, tmp);
-    } else {
-        r.i = wrap(v.i, t);
-    }
-    return r;
-}
-
-tl_num_t tl_exec_num_int(int64_t v, tl_dtype_t t)
-{
-    tl_num_t n = {TL_I64, v, 0};
-    return tl_exec_cast(n, t);
-}
-
-bool tl_exec_num_true(tl_num_t v)
-{
-    return tl_dtype_is_float(v.t) ? v.f != 0 : v.i != 0;
-}
-
-bool tl_exec_num_same(tl_num_t a, tl_num_t b)
-{
-    if (tl_dtype_is_float(a.t) != tl_dtype_is_float(b.t)) return false;
-    if (!tl_dtype_is_float(a.t)) return a.i == b.i;
-    return a.f == b.f || (isnan(a.f) && isnan(b.f));
-}
-
-void tl_exec_num_print(tl_buf_t *b, tl_num_t v)
-{
-    if (tl_dtype_is_float(v.t))
-        tl_buf_printf(b, "%.9g", v.f);
-    else if (v.t == TL_U64)
-        tl_buf_printf(b, "%" PRIu64, (uint64_t)v.i);
-    else
-        tl_buf_printf(b, "%" PRId64, v.i);
-}
-
-tl_num_t tl_exec_num_load(tl_dtype_t t, const uint8_t *p)
-{
-    tl_num_t n = {t, 0, 0};
-    if (tl_dtype_is_float(t)) {
-        n.f = tl_load_f64(t, p, 0);
-        return n;
-    }
-    switch (tl_dtype_size(t)) {
-    case 1: {
-        uint8_t u = *p;
-        n.i = t == TL_I8 ? (int8_t)u : t == TL_BOOL ? u != 0 : u;
-        break;
-    }
-    case 2: {
-        uint16_t u;
-        memcpy(&u, p, 2);
-        n.i = t == TL_I16 ? (int64_t)(int16_t)u : (int64_t)u;
-        break;
-    }
-    case 4: {
-        uint32_t u;
-        memcpy(&u, p, 4);
-        n.i = t == TL_I32 ? (int64_t)(int32_t)u : (int64_t)u;
-        break;
-    }
-    default: {
-        uint64_t u;
-        memcpy(&u, p, 8);
-        n.i = (int64_t)u;
-        break;
-    }
-    }
-    return n;
-}
-
-void tl_exec_num_store(tl_dtype_t t, uint8_t *p, tl_num_t v)
-{
-    v = tl_exec_cast(v, t);
-    if (tl_dtype_is_float(t)) {
-        tl_store_f64(t, p, 0, v.f, TL_CAST_RINT); // exact: v is already rounded to t
-        return;
-    }
-    uint64_t u = (uint64_t)v.i;
-    switch (tl_dtype_size(t)) {
-    case 1: *p = (uint8_t)u; break;
-    case 2: {
-        uint16_t h = (uint16_t)u;
-        memcpy(p, &h, 2);
-        break;
-    }
-    case 4: {
-        uint32_t w = (uint32_t)u;
-        memcpy(p, &w, 4);
-        break;
-    }
-    default: memcpy(p, &u, 8); break;
-    }
-}
-
 static tl_loc_t where(const tl_exec_ctx_t *c, const tl_expr_t *e)
 {
     if (e->loc.line > 0 || !c->st) return e->loc;
@@ -193,7 +54,7 @@ static tl_status_t float_bin(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_dtyp
             return tl_exec_fail(c, where(c, e), "operator '%s' is not defined on %s",
                                 tl_binop_text((tl_binop_t)op), tl_dtype_name(t));
         }
-        *r = round_float(t, z);
+        *r = tl_num_round(t, z);
         return TL_OK;
     }
     return tl_exec_fail(c, where(c, e), "operator '%s' is not defined on %s",
@@ -297,22 +158,22 @@ static tl_status_t eval_bin(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t
     tl_status_t st = tl_exec_eval(c, e->op.a, &a);
     if (st) return st;
     if (op == TL_BIN_LAND || op == TL_BIN_LOR) { // short-circuit, as the generated C does
-        bool av = tl_exec_num_true(a);
+        bool av = tl_num_true(a);
         if (av == (op == TL_BIN_LOR)) {
-            *out = tl_exec_num_int(av, TL_BOOL);
+            *out = tl_num_int(av, TL_BOOL);
             return TL_OK;
         }
         if ((st = tl_exec_eval(c, e->op.b, &b))) return st;
-        *out = tl_exec_num_int(tl_exec_num_true(b), TL_BOOL);
+        *out = tl_num_int(tl_num_true(b), TL_BOOL);
         return TL_OK;
     }
     if ((st = tl_exec_eval(c, e->op.b, &b))) return st;
     bool cmp = op >= TL_BIN_EQ && op <= TL_BIN_GE;
     tl_dtype_t t = cmp ? tl_ir_promote(e->op.a, e->op.b) : e->dtype;
-    a = tl_exec_cast(a, t);
-    b = tl_exec_cast(b, t);
+    a = tl_num_cast(a, t);
+    b = tl_num_cast(b, t);
     if (cmp) {
-        *out = tl_exec_num_int(compare(op, a, b), TL_BOOL);
+        *out = tl_num_int(compare(op, a, b), TL_BOOL);
         return TL_OK;
     }
     out->t = t;
@@ -321,7 +182,7 @@ static tl_status_t eval_bin(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t
     if (tl_dtype_is_float(t)) return float_bin(c, e, t, a.f, b.f, &out->f);
     int64_t r = 0;
     if ((st = int_bin(c, e, t, a.i, b.i, &r))) return st;
-    out->i = wrap(r, t);
+    out->i = tl_num_wrap(r, t);
     return TL_OK;
 }
 
@@ -362,7 +223,7 @@ static double float_un(int op, tl_dtype_t t, double a)
     case TL_UN_COS: z = cosf(x); break;
     default: z = -x; break;
     }
-    return round_float(t, z);
+    return tl_num_round(t, z);
 }
 
 static tl_status_t eval_un(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t *out)
@@ -372,11 +233,11 @@ static tl_status_t eval_un(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t 
     tl_status_t st = tl_exec_eval(c, e->op.a, &a);
     if (st) return st;
     if (op == TL_UN_NOT) {
-        *out = tl_exec_num_int(!tl_exec_num_true(a), TL_BOOL);
+        *out = tl_num_int(!tl_num_true(a), TL_BOOL);
         return TL_OK;
     }
     tl_dtype_t t = e->dtype;
-    a = tl_exec_cast(a, t);
+    a = tl_num_cast(a, t);
     *out = a;
     if (tl_dtype_is_float(t)) {
         if (op == TL_UN_BITNOT)
@@ -386,16 +247,16 @@ static tl_status_t eval_un(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t 
         return TL_OK;
     }
     switch (op) {
-    case TL_UN_NEG: out->i = wrap((int64_t)(0 - (uint64_t)a.i), t); break;
-    case TL_UN_BITNOT: out->i = wrap(~a.i, t); break;
-    case TL_UN_ABS: out->i = wrap(a.i < 0 ? (int64_t)(0 - (uint64_t)a.i) : a.i, t); break;
+    case TL_UN_NEG: out->i = tl_num_wrap((int64_t)(0 - (uint64_t)a.i), t); break;
+    case TL_UN_BITNOT: out->i = tl_num_wrap(~a.i, t); break;
+    case TL_UN_ABS: out->i = tl_num_wrap(a.i < 0 ? (int64_t)(0 - (uint64_t)a.i) : a.i, t); break;
     case TL_UN_FLOOR:
     case TL_UN_CEIL:
     case TL_UN_ROUND:
     case TL_UN_TRUNC: break;
     default: { // transcendental on an integer: computed in double, truncated
         tl_num_t d = {TL_F64, 0, float_un(op, TL_F64, (double)a.i)};
-        *out = tl_exec_cast(d, t);
+        *out = tl_num_cast(d, t);
         break;
     }
     }
@@ -410,13 +271,13 @@ static tl_status_t eval_var(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t
     case TL_VAR_DIM:
     case TL_VAR_PARAM:
         if (!x->args->gset[v->id]) return tl_exec_fail(c, where(c, e), "'%s' has no value", v->name);
-        *out = tl_exec_cast(x->args->globals[v->id], v->dtype);
+        *out = tl_num_cast(x->args->globals[v->id], v->dtype);
         return TL_OK;
     case TL_VAR_BLOCK:
     case TL_VAR_SUBBLOCK:
         if (!c->ag)
             return tl_exec_fail(c, where(c, e), "'%s' cannot be used in a tensor shape", v->name);
-        *out = tl_exec_num_int(v->kind == TL_VAR_BLOCK ? c->ag->blk->index : c->ag->vid, v->dtype);
+        *out = tl_num_int(v->kind == TL_VAR_BLOCK ? c->ag->blk->index : c->ag->vid, v->dtype);
         return TL_OK;
     default:
         if (!c->ag)
@@ -425,7 +286,7 @@ static tl_status_t eval_var(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t
             const char *other = c->ag->id == TL_AGENT_AIC ? "vector" : "cube";
             return tl_exec_fail(c, where(c, e),
                                 "'%s' has no value on the %s: it is computed only on the %s side",
-                                v->name, tl_exec_agent_name(c->ag->id), other);
+                                v->name, tl_side_agent_name(c->ag->id), other);
         }
         *out = c->ag->vals[v->id];
         return TL_OK;
@@ -445,7 +306,7 @@ static tl_status_t eval_load(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_
     int64_t elem, addr;
     if ((st = tl_exec_mem_elem(c, b, e->load.n, idx, where(c, e), &p, &elem, &addr))) return st;
     tl_exec_mem_check(c, b, elem * tl_dtype_size(b->dtype), tl_dtype_size(b->dtype), "scalar load");
-    *out = tl_exec_num_load(b->dtype, p);
+    *out = tl_num_load(b->dtype, p);
     tl_exec_event_t ev = {.kind = TL_EXEC_EV_LOAD, .buf = b, .elem = elem, .addr = addr};
     return tl_exec_hook(c, &ev);
 }
@@ -454,10 +315,10 @@ tl_status_t tl_exec_eval(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t *o
 {
     tl_status_t st;
     switch (e->kind) {
-    case TL_EX_INT: *out = tl_exec_num_int(e->i, e->dtype); return TL_OK;
+    case TL_EX_INT: *out = tl_num_int(e->i, e->dtype); return TL_OK;
     case TL_EX_FLOAT: {
         tl_num_t f = {TL_F64, 0, e->f};
-        *out = tl_exec_cast(f, e->dtype);
+        *out = tl_num_cast(f, e->dtype);
         return TL_OK;
     }
     case TL_EX_VAR: return eval_var(c, e, out);
@@ -466,7 +327,7 @@ tl_status_t tl_exec_eval(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t *o
     case TL_EX_UN: return eval_un(c, e, out);
     case TL_EX_CAST:
         if ((st = tl_exec_eval(c, e->arg, out))) return st;
-        *out = tl_exec_cast(*out, e->dtype);
+        *out = tl_num_cast(*out, e->dtype);
         return TL_OK;
     case TL_EX_REINTERPRET: {
         tl_num_t a;
@@ -475,15 +336,15 @@ tl_status_t tl_exec_eval(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t *o
             return tl_exec_fail(c, where(c, e), "cannot reinterpret %s as %s (sizes differ)",
                                 tl_dtype_name(a.t), tl_dtype_name(e->dtype));
         uint8_t tmp[8] = {0};
-        tl_exec_num_store(a.t, tmp, a);
-        *out = tl_exec_num_load(e->dtype, tmp);
+        tl_num_store(a.t, tmp, a);
+        *out = tl_num_load(e->dtype, tmp);
         return TL_OK;
     }
     case TL_EX_SELECT: {
         tl_num_t cond;
         if ((st = tl_exec_eval(c, e->sel.cond, &cond))) return st;
-        if ((st = tl_exec_eval(c, tl_exec_num_true(cond) ? e->sel.a : e->sel.b, out))) return st;
-        *out = tl_exec_cast(*out, e->dtype);
+        if ((st = tl_exec_eval(c, tl_num_true(cond) ? e->sel.a : e->sel.b, out))) return st;
+        *out = tl_num_cast(*out, e->dtype);
         return TL_OK;
     }
     }

@@ -6,27 +6,15 @@
 
 #include "exec/bind.h"
 #include "exec/exec.h"
+#include "exec/layout.h"
+#include "exec/num.h"
 #include "ir/side.h"
 
 enum {
     TL_EXEC_CROSS_IDS = 16, // cross-core flag ids per core
     TL_EXEC_CROSS_MAX = 15, // 4-bit counters
     TL_EXEC_EVENT_IDS = 8,  // intra-core event ids per pipe pair
-    TL_EXEC_ALIGN = 32,     // scratchpad placement alignment
 };
-
-// Lane bits: one per agent of a block.
-#define TL_LANE(a)     (1u << (a))
-#define TL_LANE_AIC    TL_LANE(TL_AGENT_AIC)
-#define TL_LANE_VECTOR (TL_LANE(TL_AGENT_AIV0) | TL_LANE(TL_AGENT_AIV1))
-
-// A scalar value: floats in f (already rounded to t), everything else in i
-// (wrapped to t; uint64 keeps its bits).
-typedef struct {
-    tl_dtype_t t;
-    int64_t i;
-    double f;
-} tl_num_t;
 
 // The state of a binding (bind.h).
 struct tl_bind {
@@ -113,14 +101,10 @@ struct tl_exec {
     tl_diag_t *d;
     tl_exec_opts_t opts;
     bool dev;      // developer mode (auto_cv_combine)
-    int nvec;      // vector agents per block (2, or 1 with threads=)
-    uint8_t lanes; // present agents
+    uint8_t lanes; // present agents (ir/side.h)
     tl_bind_t *args;     // the arguments it runs on (bind.h): own_args or the caller's
     tl_bind_t *own_args; // the binding tl_exec_set_* fill
-    // memory layout
-    int64_t *addr;                  // per buffer: byte address in its scratchpad
-    int64_t extent[TL_SCOPE_COUNT]; // bytes of each scratchpad in use
-    int64_t cap[TL_SCOPE_COUNT];
+    tl_layout_t layout;  // where the buffers sit (layout.h)
     // static analysis
     tl_side_map_t *sides; // ir/side.h: LOCKSTEP (developer mode) or EXPERT
     bool all_resident;    // mode-0 flags or T.sync_all
@@ -157,16 +141,8 @@ tl_side_t tl_exec_agent_side(const tl_exec_agent_t *ag);
 // --- exec_expr.c: expressions --------------------------------------------------------
 tl_status_t tl_exec_eval(const tl_exec_ctx_t *c, const tl_expr_t *e, tl_num_t *out);
 tl_status_t tl_exec_eval_int(const tl_exec_ctx_t *c, const tl_expr_t *e, int64_t *out);
-tl_num_t tl_exec_cast(tl_num_t v, tl_dtype_t t);
-tl_num_t tl_exec_num_int(int64_t v, tl_dtype_t t);
-bool tl_exec_num_true(tl_num_t v);
-bool tl_exec_num_same(tl_num_t a, tl_num_t b);
-void tl_exec_num_print(tl_buf_t *b, tl_num_t v);
-tl_num_t tl_exec_num_load(tl_dtype_t t, const uint8_t *p);
-void tl_exec_num_store(tl_dtype_t t, uint8_t *p, tl_num_t v); // v converted to t
 
 // --- exec_mem.c: memory --------------------------------------------------------------
-tl_status_t tl_exec_mem_layout(tl_exec_t *x);
 tl_status_t tl_exec_mem_block_init(tl_exec_t *x, tl_exec_block_t *b, int64_t index);
 void tl_exec_mem_block_free(tl_exec_block_t *b);
 // The memory of one element of a buffer, bounds-checked: *p, its row-major
@@ -184,15 +160,6 @@ void tl_exec_mem_check(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t off
 tl_exec_agent_t *tl_exec_mem_owner(const tl_exec_ctx_t *c, const tl_buffer_t *b);
 // Whether (st, key) has been warned about in this run; records it if not.
 bool tl_exec_warned(tl_exec_t *x, const void *st, const void *key);
-
-// --- exec_side.c: which lanes run a statement (ir/side.h's analysis) -------------------
-tl_status_t tl_exec_side_build(tl_exec_t *x);
-tl_side_t tl_exec_side(const tl_exec_t *x, const tl_stmt_t *s);
-// A compound statement a break or continue leaves: its lanes run it in lockstep.
-bool tl_exec_side_lockstep(const tl_exec_t *x, const tl_stmt_t *s);
-// A side-less GM store or print of a developer-mode kernel: run once.
-bool tl_exec_side_once(const tl_exec_t *x, const tl_stmt_t *s);
-uint8_t tl_exec_side_lanes(const tl_exec_t *x, tl_side_t side);
 
 // --- exec_sync.c: synchronisation ------------------------------------------------------
 tl_status_t tl_exec_sync(const tl_exec_ctx_t *c, tl_exec_thread_t *th, bool *blocked);

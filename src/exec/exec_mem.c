@@ -1,117 +1,16 @@
-// Executor memory: placing on-chip buffers in their scratchpads (planned or
-// pinned addresses, else declaration order with 32-byte alignment), the byte
-// arrays of each agent (filled with 0xFF at block start), bounds-checked element
+// Executor memory: the byte arrays of each agent at the addresses of the
+// layout (layout.h) (filled with 0xFF at block start), bounds-checked element
 // access, evaluated views for tile ops, and written-byte tracking for the
 // uninitialised-read warning.
 #include "exec/exec_int.h"
-#include "target/arch.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool on_chip(tl_scope_t s)
-{
-    return s == TL_SCOPE_L1 || s == TL_SCOPE_L0A || s == TL_SCOPE_L0B || s == TL_SCOPE_L0C ||
-           s == TL_SCOPE_UB;
-}
-
-static tl_status_t overflow(tl_exec_t *x, const tl_buffer_t *b, int64_t at, int64_t size)
-{
-    tl_buf_t placed;
-    tl_buf_init(&placed);
-    for (int i = 0; i < x->k->buffers.len; i++) {
-        const tl_buffer_t *o = x->k->buffers.items[i];
-        if (o == b) break;
-        if (o->scope != b->scope) continue;
-        tl_buf_printf(&placed, "%s'%s' %" PRId64 " B at %" PRId64, placed.len ? ", " : "", o->name,
-                      tl_buffer_bytes(o), x->addr[o->id]);
-    }
-    tl_status_t st =
-        tl_diag_report(x->d, TL_SEV_ERROR, b->loc, TL_ERR_RUNTIME,
-                       "%s overflow: '%s' (%" PRId64 " B at %" PRId64 ") does not fit in %" PRId64
-                       " B, %" PRId64 " B over; placed before it: %s",
-                       tl_scope_name(b->scope), b->name, size, at, x->cap[b->scope],
-                       at + size - x->cap[b->scope], placed.len ? tl_buf_cstr(&placed) : "nothing");
-    tl_buf_free(&placed);
-    return st;
-}
-
-// First 32-byte aligned address >= at where `size` bytes overlap no pinned buffer.
-static int64_t skip_pinned(const tl_exec_t *x, const tl_buffer_t *b, int64_t at, int64_t size)
-{
-    for (bool moved = true; moved;) {
-        moved = false;
-        for (int i = 0; i < x->k->buffers.len; i++) {
-            const tl_buffer_t *o = x->k->buffers.items[i];
-            if (o == b || o->scope != b->scope || o->addr < 0) continue;
-            int64_t end = o->addr + tl_buffer_bytes(o);
-            if (at < end && o->addr < at + size) {
-                at = TL_ALIGN_UP(end, TL_EXEC_ALIGN);
-                moved = true;
-            }
-        }
-    }
-    return at;
-}
-
-tl_status_t tl_exec_mem_layout(tl_exec_t *x)
-{
-    const tl_kernel_t *k = x->k;
-    for (int s = 0; s < TL_SCOPE_COUNT; s++) {
-        x->cap[s] = x->opts.capacity[s] > 0 ? x->opts.capacity[s]
-                                            : tl_arch_physical(tl_arch_default(), (tl_scope_t)s);
-        x->extent[s] = 0;
-    }
-    if (k->threads > 1 && x->opts.capacity[TL_SCOPE_UB] <= 0)
-        x->cap[TL_SCOPE_UB] *= k->threads; // one logical vector agent for both AIVs
-    x->addr = calloc((size_t)k->buffers.len + 1, sizeof *x->addr);
-    if (!x->addr) return tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
-    int64_t bump[TL_SCOPE_COUNT] = {0};
-    for (int i = 0; i < k->buffers.len; i++) {
-        const tl_buffer_t *b = k->buffers.items[i];
-        x->addr[i] = -1;
-        if (b->scope == TL_SCOPE_GM) continue;
-        if (b->scope == TL_SCOPE_SHARED || b->scope == TL_SCOPE_FRAGMENT)
-            return tl_diag_report(x->d, TL_SEV_ERROR, b->loc, TL_ERR_RUNTIME,
-                                  "buffer '%s' is still in the developer scope '%s': scope "
-                                  "inference has not run",
-                                  b->name, tl_scope_name(b->scope));
-        int64_t n = 1, at;
-        for (int d = 0; d < b->ndim; d++) {
-            if (b->shape[d] < 0 || (b->shape[d] && n > (INT64_C(1) << 40) / b->shape[d]))
-                return tl_diag_report(
-                    x->d, TL_SEV_ERROR, b->loc, TL_ERR_RUNTIME,
-                    "buffer '%s' has an impossible shape (dimension %d is %" PRId64 ")", b->name, d,
-                    b->shape[d]);
-            n *= b->shape[d];
-        }
-        int64_t bytes = tl_buffer_bytes(b);
-        if (b->scope == TL_SCOPE_VAR) {
-            at = x->extent[TL_SCOPE_VAR];
-            x->addr[i] = at;
-            x->extent[TL_SCOPE_VAR] = at + TL_ALIGN_UP(TL_MAX(bytes, 1), 8);
-            continue;
-        }
-        int64_t size = TL_ALIGN_UP(bytes, TL_EXEC_ALIGN);
-        if (b->addr >= 0) {
-            at = b->addr;
-        } else {
-            at = skip_pinned(x, b, TL_ALIGN_UP(bump[b->scope], TL_EXEC_ALIGN), size);
-            bump[b->scope] = at + size;
-        }
-        x->addr[i] = at;
-        if (at + bytes > x->cap[b->scope]) return overflow(x, b, at, bytes);
-        x->extent[b->scope] = TL_MAX(x->extent[b->scope], at + size);
-    }
-    return TL_OK;
-}
-
 static bool owns(tl_agent_t a, tl_scope_t s)
 {
-    if (s == TL_SCOPE_VAR) return true;
-    if (!on_chip(s)) return false;
-    return (a == TL_AGENT_AIC) == (tl_scope_side(s) == TL_SIDE_CUBE);
+    return s == TL_SCOPE_VAR || tl_layout_owns(a, s);
 }
 
 static tl_status_t init_vars(tl_exec_t *x, tl_exec_agent_t *ag)
@@ -123,7 +22,7 @@ static tl_status_t init_vars(tl_exec_t *x, tl_exec_agent_t *ag)
         tl_num_t v;
         tl_status_t st = tl_exec_eval(&c, b->init, &v);
         if (st) return st;
-        tl_exec_num_store(b->dtype, ag->mem[TL_SCOPE_VAR] + x->addr[i], v);
+        tl_num_store(b->dtype, ag->mem[TL_SCOPE_VAR] + x->layout.addr[i], v);
         tl_exec_mem_mark(&c, b, 0, tl_dtype_size(b->dtype));
     }
     return TL_OK;
@@ -141,13 +40,13 @@ tl_status_t tl_exec_mem_block_init(tl_exec_t *x, tl_exec_block_t *b, int64_t ind
         ag->present = x->lanes & TL_LANE(a);
         if (!ag->present) continue;
         for (int s = 0; s < TL_SCOPE_COUNT; s++) {
-            size_t len = (size_t)x->extent[s];
+            size_t len = (size_t)x->layout.extent[s];
             if (!owns(ag->id, (tl_scope_t)s) || !len) continue;
             if (!ag->mem[s]) ag->mem[s] = malloc(len);
             if (x->opts.warn_uninit && !ag->wbits[s]) ag->wbits[s] = calloc((len + 7) / 8, 1);
             if (!ag->mem[s] || (x->opts.warn_uninit && !ag->wbits[s]))
                 return tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory for the %s scratchpads",
-                                    tl_exec_agent_name(ag->id));
+                                    tl_side_agent_name(ag->id));
             memset(ag->mem[s], 0xFF, len);
             if (ag->wbits[s]) memset(ag->wbits[s], 0, (len + 7) / 8);
         }
@@ -184,15 +83,14 @@ tl_exec_agent_t *tl_exec_mem_owner(const tl_exec_ctx_t *c, const tl_buffer_t *b)
 {
     if (!c->ag) return NULL;
     if (b->scope == TL_SCOPE_VAR) return c->ag;
-    if (!on_chip(b->scope)) return NULL;
-    if (tl_scope_side(b->scope) == TL_SIDE_CUBE) return &c->ag->blk->ag[TL_AGENT_AIC];
-    return c->ag->id == TL_AGENT_AIC ? NULL : c->ag;
+    if (tl_layout_owns(TL_AGENT_AIC, b->scope)) return &c->ag->blk->ag[TL_AGENT_AIC];
+    return tl_layout_owns(c->ag->id, b->scope) ? c->ag : NULL;
 }
 
 static tl_status_t no_access(const tl_exec_ctx_t *c, tl_loc_t loc, const tl_buffer_t *b)
 {
     return tl_exec_fail(c, loc, "the %s cannot access %s buffer '%s'",
-                        c->ag ? tl_exec_agent_name(c->ag->id) : "host", tl_scope_name(b->scope),
+                        c->ag ? tl_side_agent_name(c->ag->id) : "host", tl_scope_name(b->scope),
                         b->name);
 }
 
@@ -237,13 +135,13 @@ tl_status_t tl_exec_mem_elem(const tl_exec_ctx_t *c, const tl_buffer_t *b, int n
                                 tl_scope_name(b->scope), b->name);
         tl_exec_agent_t *owner = tl_exec_mem_owner(c, b);
         if (!owner || owner != c->ag) return no_access(c, loc, b);
-        base = owner->mem[b->scope] + x->addr[b->id];
+        base = owner->mem[b->scope] + x->layout.addr[b->id];
         if (b->scope == TL_SCOPE_VAR && n != ndim) { // x[0] on a scalar register
             ndim = 1;
             one = tl_buffer_numel(b);
             shape = &one;
         } else if (b->scope != TL_SCOPE_VAR) {
-            *addr = x->addr[b->id];
+            *addr = x->layout.addr[b->id];
         }
     }
     if (n != ndim)
@@ -287,7 +185,7 @@ tl_status_t tl_exec_mem_view(const tl_exec_ctx_t *c, const tl_region_t *r, tl_lo
             return tl_exec_fail(c, loc, "alloc_var '%s' cannot be a tile operand", b->name);
         tl_exec_agent_t *owner = tl_exec_mem_owner(c, b);
         if (!owner || (owner != c->ag && !x->dev)) return no_access(c, loc, b);
-        v->data = owner->mem[b->scope] + x->addr[b->id];
+        v->data = owner->mem[b->scope] + x->layout.addr[b->id];
         v->bytes = (size_t)tl_buffer_bytes(b);
         memcpy(v->shape, b->shape, sizeof(int64_t) * (size_t)b->ndim);
     }
@@ -313,7 +211,7 @@ static uint8_t *wbits(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t *off
     }
     if (*off + *len > bytes) *len = bytes - *off;
     if (*len <= 0) return NULL;
-    *off += c->x->addr[b->id];
+    *off += c->x->layout.addr[b->id];
     return owner->wbits[b->scope];
 }
 
@@ -351,10 +249,10 @@ void tl_exec_mem_check(const tl_exec_ctx_t *c, const tl_buffer_t *b, int64_t off
     int64_t j = i;
     while (j < end && !(w[j >> 3] >> (j & 7) & 1)) j++;
     if (tl_exec_warned(c->x, c->st, b)) return;
-    int64_t base = c->x->addr[b->id];
+    int64_t base = c->x->layout.addr[b->id];
     tl_diag_warning(c->x->d, c->st ? c->st->loc : b->loc,
                     "%s on the %s reads bytes [%" PRId64 ", %" PRId64 ") of '%s' (%s) that were "
                     "never written in block %" PRId64,
-                    what, tl_exec_agent_name(c->ag->id), i - base, j - base, b->name,
+                    what, tl_side_agent_name(c->ag->id), i - base, j - base, b->name,
                     tl_scope_name(b->scope), c->ag->blk->index);
 }

@@ -168,7 +168,7 @@ tl_status_t tl_exec_op(const tl_exec_ctx_t *c)
             return tl_exec_fail(c, s->loc, "%s failed: %s", tl_op_info(op->code)->name,
                                 tl_status_str(st));
         tl_diag_note(c->x->d, (tl_loc_t){0}, "while the %s of block %" PRId64 " ran it",
-                     tl_exec_agent_name(c->ag->id), c->ag->blk->index);
+                     tl_side_agent_name(c->ag->id), c->ag->blk->index);
         return st;
     }
     if (c->x->opts.warn_uninit) track(c, &call, true);
@@ -190,7 +190,7 @@ tl_status_t tl_exec_store(const tl_exec_ctx_t *c)
     uint8_t *p;
     int64_t elem, addr;
     if ((st = tl_exec_mem_elem(c, b, s->store.n, idx, s->loc, &p, &elem, &addr))) return st;
-    tl_exec_num_store(b->dtype, p, v);
+    tl_num_store(b->dtype, p, v);
     int size = tl_dtype_size(b->dtype);
     tl_exec_mem_mark(c, b, elem * size, size);
     tl_exec_event_t ev = {.kind = TL_EXEC_EV_STORE, .buf = b, .elem = elem, .addr = addr};
@@ -264,13 +264,13 @@ static tl_status_t dump(const tl_exec_ctx_t *c, const tl_region_t *r)
     }
     tl_buf_t *out = &c->x->out;
     tl_buf_printf(out, "%s %s (block %" PRId64 " %s):", s->print.fmt ? s->print.fmt : "", v.name,
-                  c->ag->blk->index, tl_exec_agent_name(c->ag->id));
+                  c->ag->blk->index, tl_side_agent_name(c->ag->id));
     int size = tl_dtype_size(v.dtype);
     for (int64_t k = 0; k < count; k++) {
         int64_t off = 0;
         for (int i = 0; i < v.ndim; i++) off = off * v.shape[i] + idx[i];
         tl_buf_putc(out, ' ');
-        tl_exec_num_print(out, tl_exec_num_load(v.dtype, v.data + off * size));
+        tl_num_print(out, tl_num_load(v.dtype, v.data + off * size));
         for (int d = v.ndim - 1; d >= 0; d--) {
             if (++idx[d] < v.start[d] + v.extent[d]) break;
             idx[d] = v.start[d];

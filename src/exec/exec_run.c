@@ -84,7 +84,7 @@ static tl_status_t push(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, 
                         tl_side_t scope)
 {
     if (!s) return TL_OK;
-    tl_side_t side = tl_exec_side(x, s);
+    tl_side_t side = tl_side_get(x->sides, s);
     bool compound = is_compound(s->kind);
     if (!compound && scope != TL_SIDE_NONE && (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) &&
         side != scope) {
@@ -93,10 +93,10 @@ static tl_status_t push(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, 
                             leaf_name(s), side_text(side), scope == TL_SIDE_CUBE ? "C" : "V");
     }
     if (!x->dev) return push_frame(x, th, s, mask, scope, TL_FR_NORMAL);
-    mask &= tl_exec_side_lanes(x, side);
+    mask &= tl_side_lanes(x->lanes, side);
     if (!mask) return TL_OK;
-    bool perlane =
-        compound && popcount(mask) > 1 && side != TL_SIDE_BOTH && !tl_exec_side_lockstep(x, s);
+    bool perlane = compound && popcount(mask) > 1 && side != TL_SIDE_BOTH &&
+                   !(tl_side_flags(x->sides, s) & TL_SIDE_ESCAPES);
     return push_frame(x, th, s, mask, scope, perlane ? TL_FR_PERLANE : TL_FR_NORMAL);
 }
 
@@ -113,7 +113,7 @@ static tl_status_t eval_agree(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_
         if (first < 0) {
             first = l;
             *out = v;
-        } else if (!tl_exec_num_same(v, *out)) {
+        } else if (!tl_num_same(v, *out)) {
             const char *what = f->s->kind == TL_ST_FOR  ? "loop bound"
                                : f->s->kind == TL_ST_IF ? "if condition"
                                                         : "while condition";
@@ -121,13 +121,13 @@ static tl_status_t eval_agree(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_
             tl_buf_t a, b;
             tl_buf_init(&a);
             tl_buf_init(&b);
-            tl_exec_num_print(&a, *out);
-            tl_exec_num_print(&b, v);
+            tl_num_print(&a, *out);
+            tl_num_print(&b, v);
             tl_status_t r = tl_exec_fail(
                 &c, e->loc.line ? e->loc : f->s->loc,
                 "%s depends on vid in %s that mixes cube and vector statements (%s: %s, %s: %s)",
-                what, in, tl_exec_agent_name((tl_agent_t)first), tl_buf_cstr(&a),
-                tl_exec_agent_name((tl_agent_t)l), tl_buf_cstr(&b));
+                what, in, tl_side_agent_name((tl_agent_t)first), tl_buf_cstr(&a),
+                tl_side_agent_name((tl_agent_t)l), tl_buf_cstr(&b));
             tl_buf_free(&a);
             tl_buf_free(&b);
             return r;
@@ -140,7 +140,7 @@ static tl_status_t eval_agree(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_
 static tl_status_t expert_runs(tl_exec_t *x, const tl_exec_ctx_t *c, bool *runs)
 {
     const tl_stmt_t *s = c->st;
-    tl_side_t side = tl_exec_side(x, s);
+    tl_side_t side = tl_side_get(x->sides, s);
     *runs = true;
     if (x->dev || side == TL_SIDE_NONE) return TL_OK;
     if (side == TL_SIDE_BOTH && s->kind != TL_ST_OP)
@@ -174,7 +174,7 @@ static tl_status_t leaf(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_frame_
     case TL_ST_LET: {
         tl_num_t v;
         if ((st = tl_exec_eval(&c, s->let.value, &v))) return st;
-        c.ag->vals[s->let.var->id] = tl_exec_cast(v, s->let.var->dtype);
+        c.ag->vals[s->let.var->id] = tl_num_cast(v, s->let.var->dtype);
         c.ag->defined[s->let.var->id] = 1;
         tl_exec_event_t ev = {.kind = TL_EXEC_EV_LET, .addr = -1};
         return tl_exec_hook(&c, &ev);
@@ -264,7 +264,7 @@ static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
         }
         const tl_var_t *v = s->for_.var;
         for (int l = next_lane(mask, 0); l >= 0; l = next_lane(mask, l + 1)) {
-            th->blk->ag[l].vals[v->id] = tl_exec_num_int(f->i, v->dtype);
+            th->blk->ag[l].vals[v->id] = tl_num_int(f->i, v->dtype);
             th->blk->ag[l].defined[v->id] = 1;
         }
         return push(x, th, s->for_.body, mask, scope);
@@ -274,7 +274,7 @@ static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
         tl_num_t cond;
         if ((st = eval_agree(x, th, f, s->kind == TL_ST_IF ? s->if_.cond : s->while_.cond, &cond)))
             return st;
-        bool yes = tl_exec_num_true(cond);
+        bool yes = tl_num_true(cond);
         if (s->kind == TL_ST_WHILE)
             return yes ? push(x, th, s->while_.body, mask, scope) : (th->sp--, TL_OK);
         th->sp--;
@@ -287,7 +287,7 @@ static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
             if (tl_exec_agent_side(&th->blk->ag[next_lane(mask, 0)]) != side) return TL_OK;
             return push(x, th, s->scope.body, mask, side);
         }
-        mask &= tl_exec_side_lanes(x, side);
+        mask &= tl_side_lanes(x->lanes, side);
         return mask ? push(x, th, s->scope.body, mask, side) : TL_OK;
     }
     case TL_ST_BREAK:
@@ -297,7 +297,7 @@ static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
     // A leaf: run it on each lane in turn; a blocked lane resumes here later.
     // T.sync_all is one arrival per thread; side-less GM stores run once.
     if ((s->kind == TL_ST_SYNC && s->sync.kind == TL_SYNC_ALL) ||
-        (x->dev && tl_exec_side_once(x, s)))
+        (x->dev && (tl_side_flags(x->sides, s) & TL_SIDE_ONCE)))
         mask = (uint8_t)TL_LANE(next_lane(mask, 0));
     for (int l = next_lane(mask, f->lane); l >= 0; l = next_lane(mask, l + 1)) {
         if ((st = leaf(x, th, f, l, blocked))) return st;
@@ -368,12 +368,12 @@ static tl_status_t deadlock(tl_exec_t *x)
         if (th->state == TL_TH_DONE) {
             tl_buf_printf(&msg, "block %" PRId64 " %s finished", th->blk->index,
                           x->dev ? "lanes"
-                                 : tl_exec_agent_name((tl_agent_t)next_lane(th->mask, 0)));
+                                 : tl_side_agent_name((tl_agent_t)next_lane(th->mask, 0)));
             continue;
         }
         if (!first) first = th;
         tl_buf_printf(&msg, "block %" PRId64 " %s ", th->blk->index,
-                      tl_exec_agent_name((tl_agent_t)th->wait_lane));
+                      tl_side_agent_name((tl_agent_t)th->wait_lane));
         if (th->wait_id >= 0)
             tl_buf_printf(&msg, "waits for cross-core flag %" PRId64, th->wait_id);
         else
@@ -388,7 +388,7 @@ static tl_status_t deadlock(tl_exec_t *x)
         const tl_exec_thread_t *th = &x->threads[i];
         if (th->state != TL_TH_DONE && th != first)
             tl_diag_note(x->d, th->wait_stmt->loc, "block %" PRId64 " %s waits here",
-                         th->blk->index, tl_exec_agent_name((tl_agent_t)th->wait_lane));
+                         th->blk->index, tl_side_agent_name((tl_agent_t)th->wait_lane));
     }
     return st;
 }

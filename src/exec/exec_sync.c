@@ -23,7 +23,7 @@ static tl_status_t bump(const tl_exec_ctx_t *c, tl_exec_agent_t *to, int64_t id)
         return tl_exec_fail(c, c->st->loc,
                             "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
                             " %s overflows: %d sets are already pending without a wait",
-                            id, to->blk->index, tl_exec_agent_name(to->id), to->counter[id]);
+                            id, to->blk->index, tl_side_agent_name(to->id), to->counter[id]);
     to->counter[id]++;
     return TL_OK;
 }
@@ -38,7 +38,7 @@ static tl_status_t arrive(const tl_exec_ctx_t *c, int mode, int64_t id, tl_exec_
         return tl_exec_fail(c, c->st->loc,
                             "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
                             " %s overflows: %d sets are already pending",
-                            id, ag->blk->index, tl_exec_agent_name(ag->id), ag->pending[mode][id]);
+                            id, ag->blk->index, tl_side_agent_name(ag->id), ag->pending[mode][id]);
     ag->pending[mode][id]++;
     for (int i = 0; i < ngroup; i++)
         if (!group[i]->pending[mode][id]) return TL_OK;
@@ -128,7 +128,7 @@ static tl_status_t event(const tl_exec_ctx_t *c, int64_t id)
                             "set_flag(%s, %s, %" PRId64 ") on the %s is set twice without a "
                             "wait_flag in between (first set at line %d): the flag is one bit, "
                             "what the hardware does depends on timing (tilec sim checks it)",
-                            tl_pipe_name(src), tl_pipe_name(dst), id, tl_exec_agent_name(ag->id),
+                            tl_pipe_name(src), tl_pipe_name(dst), id, tl_side_agent_name(ag->id),
                             first ? first->loc.line : 0);
         }
         if (*n < UINT8_MAX) (*n)++;
@@ -139,7 +139,7 @@ static tl_status_t event(const tl_exec_ctx_t *c, int64_t id)
         return tl_exec_fail(c, s->loc,
                             "wait_flag(%s, %s, %" PRId64 ") on the %s has no set_flag before it: "
                             "the %s pipe would wait forever",
-                            tl_pipe_name(src), tl_pipe_name(dst), id, tl_exec_agent_name(ag->id),
+                            tl_pipe_name(src), tl_pipe_name(dst), id, tl_side_agent_name(ag->id),
                             tl_pipe_name(dst));
     (*n)--;
     return TL_OK;
@@ -227,7 +227,7 @@ void tl_exec_sync_residual(tl_exec_t *x, tl_exec_block_t *b)
                                     "set_flag(%s, %s, %d) on block %" PRId64 " %s is never "
                                     "waited for",
                                     tl_pipe_name((tl_pipe_t)s), tl_pipe_name((tl_pipe_t)d), id,
-                                    b->index, tl_exec_agent_name(ag->id));
+                                    b->index, tl_side_agent_name(ag->id));
                     x->warned_residual = true;
                 }
         for (int id = 0; id < TL_EXEC_CROSS_IDS; id++) {
@@ -237,7 +237,7 @@ void tl_exec_sync_residual(tl_exec_t *x, tl_exec_block_t *b)
             tl_diag_warning(x->d, (tl_loc_t){0},
                             "cross-core flag %d of block %" PRId64 " %s ends with %d set(s) "
                             "never waited for",
-                            id, b->index, tl_exec_agent_name(ag->id), n);
+                            id, b->index, tl_side_agent_name(ag->id), n);
             x->warned_residual = true;
         }
     }

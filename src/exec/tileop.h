@@ -162,6 +162,17 @@ static inline bool tl_tileop_is_sort(tl_opcode_t op)
     return op >= TL_OP_SORT && op <= TL_OP_INIT_SORT_BUF;
 }
 
+// A scalar operand converted to dtype t (floats: RINT; float -> int: truncation with
+// saturation; int -> int: two's complement wrap), stored as one element at out.
+void tl_tileop_scalar_to(tl_dtype_t t, const tl_scalar_t *s, void *out);
+// The scalar converted to float dtype t and read back as float.
+float tl_tileop_scalar_f32(tl_dtype_t t, const tl_scalar_t *s);
+// The scalar converted to integer dtype t and read back as int64.
+int64_t tl_tileop_scalar_i64(tl_dtype_t t, const tl_scalar_t *s);
+// The scalar's value as a double / an int64 (floats truncated, saturated).
+double tl_tileop_scalar_value(const tl_scalar_t *s);
+int64_t tl_tileop_scalar_int(const tl_scalar_t *s);
+
 // Number of elements of a region, and the flat element offset of its origin in
 // row-major order (vector ops work on that contiguous span).
 int64_t tl_view_count(const tl_view_t *v);

@@ -78,17 +78,6 @@ bool tl_tileop_is_vfloat(tl_dtype_t t);
 // every integer type but uint64.
 bool tl_tileop_is_vint(tl_dtype_t t);
 
-// The scalar converted to dtype t (floats: RINT; float -> int: truncation with
-// saturation; int -> int: two's complement wrap), stored as one element at out.
-void tl_tileop_scalar_to(tl_dtype_t t, const tl_scalar_t *s, void *out);
-// The scalar converted to float dtype t and read back as float.
-float tl_tileop_scalar_f32(tl_dtype_t t, const tl_scalar_t *s);
-// The scalar converted to integer dtype t and read back as int64.
-int64_t tl_tileop_scalar_i64(tl_dtype_t t, const tl_scalar_t *s);
-// The scalar's value as a double / an int64 (floats truncated, saturated).
-double tl_tileop_scalar_value(const tl_scalar_t *s);
-int64_t tl_tileop_scalar_int(const tl_scalar_t *s);
-
 // Chunk conversions: float dtypes to/from float32 (store rounds RNE), integer
 // dtypes to/from int64 (store wraps).
 void tl_tileop_load_f32(tl_dtype_t t, const uint8_t *p, int64_t n, float *out);

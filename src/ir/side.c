@@ -307,3 +307,27 @@ bool tl_side_all_resident(const tl_side_map_t *m)
 {
     return m->all_resident;
 }
+
+tl_side_mode_t tl_side_run_mode(const tl_kernel_t *k)
+{
+    return k->config.auto_cv_combine ? TL_SIDE_MODE_LOCKSTEP : TL_SIDE_MODE_EXPERT;
+}
+
+const char *tl_side_agent_name(tl_agent_t a)
+{
+    static const char *names[] = {"AIC", "AIV0", "AIV1"};
+    return a < TL_AGENT_COUNT ? names[a] : "?";
+}
+
+uint8_t tl_side_block_lanes(const tl_kernel_t *k)
+{
+    return (uint8_t)(TL_LANE_AIC | TL_LANE(TL_AGENT_AIV0) |
+                     (k->threads ? 0 : TL_LANE(TL_AGENT_AIV1)));
+}
+
+uint8_t tl_side_lanes(uint8_t lanes, tl_side_t side)
+{
+    if (side == TL_SIDE_CUBE) return lanes & TL_LANE_AIC;
+    if (side == TL_SIDE_VEC) return lanes & TL_LANE_VECTOR;
+    return lanes;
+}

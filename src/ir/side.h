@@ -57,6 +57,23 @@ unsigned tl_side_flags(const tl_side_map_t *m, const tl_stmt_t *s);
 // cross-core flag of mode 0, which counts every core of a kind).
 bool tl_side_all_resident(const tl_side_map_t *m);
 
+// The mode a backend that runs k as written uses: LOCKSTEP for a
+// developer-mode kernel (config.auto_cv_combine), else EXPERT.
+tl_side_mode_t tl_side_run_mode(const tl_kernel_t *k);
+
+// The agents (cores) of one block as a backend runs it: the AIC and two AIVs,
+// or one AIV for `T.Kernel(n, threads=k)`; lane bits name sets of them.
+typedef enum { TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1, TL_AGENT_COUNT } tl_agent_t;
+#define TL_LANE(a)     (1u << (a))
+#define TL_LANE_AIC    TL_LANE(TL_AGENT_AIC)
+#define TL_LANE_VECTOR (TL_LANE(TL_AGENT_AIV0) | TL_LANE(TL_AGENT_AIV1))
+
+const char *tl_side_agent_name(tl_agent_t a); // "AIC", "AIV0", "AIV1"
+// The lanes a block of k has.
+uint8_t tl_side_block_lanes(const tl_kernel_t *k);
+// Those of `lanes` that run a statement of side `side` (NONE, BOTH: all).
+uint8_t tl_side_lanes(uint8_t lanes, tl_side_t side);
+
 // The cores whose memory e reads (its scalar loads).
 tl_side_t tl_side_expr(const tl_expr_t *e);
 // The core a pipe belongs to (M, MTE1, FIX: cube; V, MTE3: vector; else NONE).

@@ -147,7 +147,7 @@ void sim_error(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_ag
     tl_buf_vprintf(&msg, fmt, ap);
     va_end(ap);
     if (ag)
-        tl_buf_printf(&msg, " [block %" PRId64 " %s]", ag->blk->index, tl_exec_agent_name(ag->id));
+        tl_buf_printf(&msg, " [block %" PRId64 " %s]", ag->blk->index, tl_side_agent_name(ag->id));
     if (s->nerrors == s->caperrors) {
         int cap = s->caperrors ? s->caperrors * 2 : 16;
         s->errors = tl_arena_grow(&s->arena, s->errors, sizeof *s->errors, (size_t)s->caperrors,

@@ -74,7 +74,7 @@ void sim_report_finish(tl_sim_t *s)
 
 static const char *agent_text(char *buf, size_t n, const tl_sim_access_t *a)
 {
-    snprintf(buf, n, "block %lld %s", (long long)a->block, tl_exec_agent_name(a->agent));
+    snprintf(buf, n, "block %lld %s", (long long)a->block, tl_side_agent_name(a->agent));
     return buf;
 }
 
@@ -193,7 +193,7 @@ static void json_access(tl_buf_t *b, const char *key, const tl_sim_access_t *a)
     tl_buf_printf(b,
                   ", \"pipe\": \"%s\", \"agent\": \"%s\", \"block\": %lld, \"line\": %d, "
                   "\"col\": %d, \"access\": \"%s\", \"buffer\": ",
-                  tl_pipe_name(a->pipe), tl_exec_agent_name(a->agent), (long long)a->block,
+                  tl_pipe_name(a->pipe), tl_side_agent_name(a->agent), (long long)a->block,
                   a->loc.line, a->loc.col, a->write ? "write" : "read");
     sim_json_str(b, a->buffer);
     tl_buf_printf(b, ", \"bytes\": [%lld, %lld]}", (long long)a->lo, (long long)a->hi);
@@ -262,7 +262,7 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                       "%s\n    {\"kind\": \"%s\", \"line\": %d, \"col\": %d, \"block\": %lld, "
                       "\"agent\": \"%s\", \"message\": ",
                       i ? "," : "", tl_sim_error_name(e->kind), e->loc.line, e->loc.col,
-                      (long long)e->block, e->block >= 0 ? tl_exec_agent_name(e->agent) : "");
+                      (long long)e->block, e->block >= 0 ? tl_side_agent_name(e->agent) : "");
         sim_json_str(b, e->message);
         tl_buf_putc(b, '}');
     }

@@ -109,7 +109,7 @@ static tl_status_t overflow(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, i
     sim_error(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
               "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s would "
               "pass %d: %d %s already pending without a wait_cross_flag",
-              pname(st->sync.src), id, id, tl_exec_agent_name(at->id), s->arch->xcore_counter_max,
+              pname(st->sync.src), id, id, tl_side_agent_name(at->id), s->arch->xcore_counter_max,
               pending ? at->pending[st->sync.mode][id].n : at->counter[id].n,
               pending ? "sets are" : "releases are");
     return TL_ERR_RACE;
@@ -152,10 +152,11 @@ static tl_status_t check_any_timing(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_
         if (ag->xsets[mode][id] - known < max) continue;
         sim_error(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
                   "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s can "
-                  "pass %d: this is set %" PRId64 " and only %d of the %s's wait_cross_flag(%" PRId64
+                  "pass %d: this is set %" PRId64
+                  " and only %d of the %s's wait_cross_flag(%" PRId64
                   ") are ordered before it (nothing keeps the sets from running ahead)",
-                  pname(st->sync.src), id, id, tl_exec_agent_name(targets[i]->id), max,
-                  ag->xsets[mode][id] + 1, known, tl_exec_agent_name(targets[i]->id), id);
+                  pname(st->sync.src), id, id, tl_side_agent_name(targets[i]->id), max,
+                  ag->xsets[mode][id] + 1, known, tl_side_agent_name(targets[i]->id), id);
         return TL_ERR_RACE;
     }
     return TL_OK;
@@ -544,14 +545,14 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
             if (q->n && first_time(s, q->e[0].st, 2))
                 sim_error(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
                           "cross-core flag %d ends with %d release(s) the %s never waited for", id,
-                          q->n, tl_exec_agent_name(ag->id));
+                          q->n, tl_side_agent_name(ag->id));
             for (int m = 0; m < 3; m++) {
                 q = &ag->pending[m][id];
                 if (q->n && first_time(s, q->e[0].st, 3))
                     sim_error(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
                               "set_cross_flag(%d) mode %d by the %s is never matched by its "
                               "partner core's set (%d pending)",
-                              id, m, tl_exec_agent_name(ag->id), q->n);
+                              id, m, tl_side_agent_name(ag->id), q->n);
             }
         }
     }

@@ -31,7 +31,7 @@
 // reserve (upstream's planner only logs it and its elementwise_add.py uses the
 // whole UB); past the hardware an error. A developer kernel with
 // T.Kernel(threads=k) before the vector split runs its vector side as one lane
-// with k times the UB, as the executor does (exec_mem.c).
+// with k times the UB, as the backends do (exec/layout.c).
 #include "pass/pass.h"
 
 #include "ir/access.h"

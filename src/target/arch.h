@@ -72,6 +72,10 @@ typedef struct {
     int block_overhead;        // cycles a core spends starting a block
 } tl_arch_t;
 
+// Flag ids of the chip with the most, for arrays sized at compile time: each
+// arch's xcore_flag_ids and event_ids are at most these.
+enum { TL_ARCH_XCORE_IDS_MAX = 16, TL_ARCH_EVENT_IDS_MAX = 8 };
+
 // "a2" (Atlas A2, Ascend 910B2: the default) or "a3" (one Ascend 910_9392 die);
 // NULL for other names.
 const tl_arch_t *tl_arch_get(const char *name);
