@@ -2,6 +2,7 @@
 #
 #   make                 library, tilec, test runner (build/)
 #   make check           set up (Debian packages if root), build, run every test
+#   make check-layers    only the include rules of docs/architecture.md
 #   make check-sanitize  the same tests built with ASan + UBSan (build/san/)
 #   make demo            the main demo
 #   make bench           the CPU-backend benchmarks against oneDNN / OpenBLAS / memcpy
@@ -52,8 +53,18 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libtilec.a
 
 # The test runner is started from the repository root so that it finds
 # kernels/ and tests/data/; it ends with the line "N passed, N failed".
-check: setup all check-portable
+check: setup all check-portable check-layers
 	TILEC=$(BUILD)/tilec $(BUILD)/run_tests
+
+# The include rules of docs/architecture.md's folder table, checked on src/ and
+# tools/ (scripts/check_layers.sh); then the script's own test: its verdict on
+# tests/data/layers, a small tree that breaks each rule once, against expect.txt.
+check-layers:
+	@sh scripts/check_layers.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/check_layers.sh tests/data/layers > $(BUILD)/check_layers.out; st=$$?; \
+	  if [ $$st -ne 1 ] || ! diff -u tests/data/layers/expect.txt $(BUILD)/check_layers.out; then \
+	    echo "check-layers: the verdict on tests/data/layers is not expect.txt (exit $$st)"; exit 1; fi
 
 # The library's portable fallbacks (what builds where the x86-64 paths do
 # not) compiled, not run: TILEC_PORTABLE turns TL_X86_64 off.
@@ -127,5 +138,5 @@ bench-sync: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_sync bench/bench_sync.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_sync
 
-.PHONY: all check check-portable check-sanitize setup demo format install clean bench bench-front bench-sync fuzz
+.PHONY: all check check-portable check-layers check-sanitize setup demo format install clean bench bench-front bench-sync fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

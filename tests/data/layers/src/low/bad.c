@@ -1,0 +1,2 @@
+// not allowed: libc only
+#include "mid/mid.h"

@@ -1,0 +1,2 @@
+// a folder without a row
+#include "low/own.h"
