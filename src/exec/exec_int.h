@@ -1,5 +1,5 @@
 // Internals of the functional executor shared by src/exec/exec*.c: run state
-// (blocks, agents, threads, frames), scalar values, and the functions the
+// (blocks, agents, threads, frames) and the functions the
 // files provide to each other. Not a public interface.
 #ifndef TL_EXEC_EXEC_INT_H
 #define TL_EXEC_EXEC_INT_H
@@ -9,12 +9,7 @@
 #include "exec/layout.h"
 #include "exec/num.h"
 #include "ir/side.h"
-
-enum {
-    TL_EXEC_CROSS_IDS = 16, // cross-core flag ids per core
-    TL_EXEC_CROSS_MAX = 15, // 4-bit counters
-    TL_EXEC_EVENT_IDS = 8,  // intra-core event ids per pipe pair
-};
+#include "target/arch.h"
 
 // The state of a binding (bind.h).
 struct tl_bind {
@@ -49,11 +44,11 @@ typedef struct {
     // intra-core events: pending sets per (src, dst, id) (one bit on the
     // hardware; more than one is misuse, counted so that a checker's hook can
     // judge it) and the statement that set it
-    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_EXEC_EVENT_IDS];
-    const tl_stmt_t *event_set[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_EXEC_EVENT_IDS];
+    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX];
+    const tl_stmt_t *event_set[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX];
     // cross-core flags: counters, and sets waiting for the other participants (per mode)
-    int counter[TL_EXEC_CROSS_IDS];
-    int pending[3][TL_EXEC_CROSS_IDS];
+    int counter[TL_ARCH_XCORE_IDS_MAX];
+    int pending[3][TL_ARCH_XCORE_IDS_MAX];
 } tl_exec_agent_t;
 
 struct tl_exec_block {

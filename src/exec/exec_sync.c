@@ -19,7 +19,7 @@ static bool real_pipe(tl_pipe_t p)
 
 static tl_status_t bump(const tl_exec_ctx_t *c, tl_exec_agent_t *to, int64_t id)
 {
-    if (to->counter[id] >= TL_EXEC_CROSS_MAX)
+    if (to->counter[id] >= tl_arch_default()->xcore_counter_max)
         return tl_exec_fail(c, c->st->loc,
                             "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
                             " %s overflows: %d sets are already pending without a wait",
@@ -34,7 +34,7 @@ static tl_status_t arrive(const tl_exec_ctx_t *c, int mode, int64_t id, tl_exec_
                           int ngroup, tl_exec_agent_t **targets, int ntargets)
 {
     tl_exec_agent_t *ag = c->ag;
-    if (ag->pending[mode][id] >= TL_EXEC_CROSS_MAX)
+    if (ag->pending[mode][id] >= tl_arch_default()->xcore_counter_max)
         return tl_exec_fail(c, c->st->loc,
                             "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
                             " %s overflows: %d sets are already pending",
@@ -116,10 +116,11 @@ static tl_status_t event(const tl_exec_ctx_t *c, int64_t id)
                             "%s(%s, %s): the source and destination must be two "
                             "different pipes",
                             name, tl_pipe_name(src), tl_pipe_name(dst));
+    int ids = tl_arch_default()->event_ids; // a power of two: the id field's bits
     if (id < 0)
         return tl_exec_fail(c, s->loc, "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name,
-                            tl_pipe_name(src), tl_pipe_name(dst), id, TL_EXEC_EVENT_IDS - 1);
-    id &= TL_EXEC_EVENT_IDS - 1;
+                            tl_pipe_name(src), tl_pipe_name(dst), id, ids - 1);
+    id &= ids - 1;
     uint8_t *n = &ag->event[src][dst][id];
     if (s->sync.kind == TL_SYNC_SET_FLAG) {
         if (*n && !c->x->opts.flags_checked && !tl_exec_warned(c->x, s, &twice)) {
@@ -169,10 +170,10 @@ tl_status_t tl_exec_sync(const tl_exec_ctx_t *c, tl_exec_thread_t *th, bool *blo
     }
     tl_exec_event_t pre = {.kind = TL_EXEC_EV_SYNC_BEGIN, .id = id, .addr = -1};
     if ((st = tl_exec_hook(c, &pre))) return st;
-    if ((kind == TL_SYNC_SET_CROSS || kind == TL_SYNC_WAIT_CROSS) &&
-        (id < 0 || id >= TL_EXEC_CROSS_IDS))
+    int xids = tl_arch_default()->xcore_flag_ids;
+    if ((kind == TL_SYNC_SET_CROSS || kind == TL_SYNC_WAIT_CROSS) && (id < 0 || id >= xids))
         return tl_exec_fail(c, s->loc, "%s: cross-core flag id %" PRId64 " is not in 0..%d",
-                            tl_sync_name(kind), id, TL_EXEC_CROSS_IDS - 1);
+                            tl_sync_name(kind), id, xids - 1);
     switch (kind) {
     case TL_SYNC_SET_FLAG:
     case TL_SYNC_WAIT_FLAG: st = event(c, id); break;
@@ -220,7 +221,7 @@ void tl_exec_sync_residual(tl_exec_t *x, tl_exec_block_t *b)
         if (!ag->present) continue;
         for (int s = 0; s < TL_PIPE_COUNT; s++)
             for (int d = 0; d < TL_PIPE_COUNT; d++)
-                for (int id = 0; id < TL_EXEC_EVENT_IDS; id++) {
+                for (int id = 0; id < TL_ARCH_EVENT_IDS_MAX; id++) {
                     if (!ag->event[s][d][id] || x->opts.flags_checked) continue;
                     const tl_stmt_t *set = ag->event_set[s][d][id];
                     tl_diag_warning(x->d, set ? set->loc : (tl_loc_t){0},
@@ -230,7 +231,7 @@ void tl_exec_sync_residual(tl_exec_t *x, tl_exec_block_t *b)
                                     b->index, tl_side_agent_name(ag->id));
                     x->warned_residual = true;
                 }
-        for (int id = 0; id < TL_EXEC_CROSS_IDS; id++) {
+        for (int id = 0; id < TL_ARCH_XCORE_IDS_MAX; id++) {
             int n = ag->counter[id];
             for (int m = 0; m < 3; m++) n += ag->pending[m][id];
             if (!n) continue;

@@ -2,10 +2,11 @@
 // architecture (research/ascend_model.md §6). It is the one source of every
 // hardware number tilec uses: memory planning (capacities, alignment), the
 // passes that place syncs and schedule code (pipes, latencies, interlocks),
-// the simulator (timing, race and capacity checks) and the executor's default
-// scratchpad sizes. Every value has its source next to it in arch.c, and the
-// choices where sources disagree (§8) are written there too; what an op costs
-// is priced from these numbers in cost.c.
+// the simulator (timing, race and capacity checks), and the backends that run
+// in host memory (the memory layout's default scratchpad sizes; the flag ids
+// and counters the executor and the CPU target check). Every value has its
+// source next to it in arch.c, and the choices where sources disagree (§8) are
+// written there too; what an op costs is priced from these numbers in cost.c.
 //
 // To change a constant (calibration, a new chip): edit its line in arch.c and
 // its source comment; nothing else repeats it.
