@@ -35,9 +35,11 @@ void cli_set_chip(cli_opts_t *o, const char *arch)
     o->front.chip = &o->chip;
 }
 
-bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const char *opt))
+bool cli_parse(const char *command, int argc, char **argv, cli_opts_t *o,
+               bool (*takes_value)(const char *opt))
 {
     memset(o, 0, sizeof *o);
+    o->command = command;
     o->front.args = o->args;
     o->front.pass_configs = o->pass_configs;
     cli_set_chip(o, NULL);
@@ -68,7 +70,8 @@ bool cli_parse(int argc, char **argv, cli_opts_t *o, bool (*takes_value)(const c
             o->front.kernel = val;
         } else if (!strcmp(a, "-a") || !strcmp(a, "--arg")) {
             NEED_VALUE();
-            if (o->front.nargs == CLI_MAX_ITEMS || !split_kv("-a", val, &o->args[o->front.nargs])) return false;
+            if (o->front.nargs == CLI_MAX_ITEMS || !split_kv("-a", val, &o->args[o->front.nargs]))
+                return false;
             o->front.nargs++;
         } else if (!strcmp(a, "--out-idx")) {
             NEED_VALUE();

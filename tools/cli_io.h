@@ -15,11 +15,16 @@ typedef struct {
 typedef struct {
     cli_pair_t in[CLI_IO_MAX], fill[CLI_IO_MAX], expect[CLI_IO_MAX];
     int nin, nfill, nexpect;
-    const char *dim_names[CLI_IO_MAX];
-    int64_t dim_values[CLI_IO_MAX];
-    int ndims;
+    // -d NAME=VALUE: a symbolic dimension or a scalar parameter (which one is
+    // known after cli_io_prepare)
+    cli_pair_t def[CLI_IO_MAX];
+    int ndefs;
+    bool def_is_dim[CLI_IO_MAX];
+    int64_t def_int[CLI_IO_MAX];  // the value of a dim or an integer scalar
+    double def_float[CLI_IO_MAX]; // the value of a floating-point scalar
     uint64_t seed;
     const char *outdir;
+    const char *inputs_dir; // --save-inputs DIR
     double rtol, atol;
     bool have_rtol, have_atol;
     // after cli_io_prepare: one tensor per kernel parameter (inputs only; NULL otherwise)
@@ -30,16 +35,29 @@ typedef struct {
 } cli_io_t;
 
 bool cli_io_takes_value(const char *opt);
-// Parses the rest[] options of o; `other` gets options it does not know (may be NULL).
-bool cli_io_parse(cli_opts_t *o, cli_io_t *io, bool (*other)(cli_io_t *, const char *opt, const char *val));
-// Reads -i files, binds -d dims, generates the remaining inputs.
+// A command's own options: `opt` with its value (NULL when none was given);
+// CLI_OPT_BAD after printing why the value is not accepted.
+enum { CLI_OPT_UNKNOWN, CLI_OPT_OK, CLI_OPT_BAD };
+typedef int (*cli_option_fn)(cli_io_t *io, const char *opt, const char *val);
+// Parses the rest[] options of o; `other` (may be NULL) is asked first.
+bool cli_io_parse(cli_opts_t *o, cli_io_t *io, cli_option_fn other);
+// An integer option within [lo, hi]; else prints "OPT expects an integer from LO to HI".
+bool cli_int_option(const char *opt, const char *s, long long lo, long long hi, long long *out);
+// Checks the -d values against the kernel's dims and scalar parameters (every
+// scalar parameter must be given), reads -i files, generates the remaining inputs.
 tl_status_t cli_io_prepare(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d);
-// Gives the prepared inputs and the -d dims to a binding.
+// --save-inputs DIR: the inputs (given and generated) to DIR/PARAM.npy.
+tl_status_t cli_io_save_inputs(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d);
+// Gives the prepared inputs, the -d dims and scalars to a binding.
 tl_status_t cli_io_bind(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args);
 // Writes results to -o DIR and checks --expect files; *mismatch is set when one differs.
 tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args, tl_diag_t *d,
                           bool *mismatch);
 void cli_io_free(cli_io_t *io);
+// Whether `path` can be written, before anything runs: a file (its directory
+// exists and takes files) or, is_dir, a directory (created with its parents when missing).
+// Prints "OPT PATH: why" when not.
+bool cli_check_writable(const char *opt, const char *path, bool is_dir);
 
 // A kernel run on a backend (cli_run.c), shared by `tilec run` and `tilec sim`.
 typedef struct cli_run cli_run_t;
@@ -49,6 +67,7 @@ struct cli_run {
     // set by cli_run for the callbacks
     const tl_kernel_t *k;
     void *self; // the backend instance
+    int repeat; // --repeat N: timed runs after the first
     // printing between the stages (may be NULL): after the backend was
     // created (seconds: how long that took), after the run (st: its status);
     // `ran` returns false when the command must fail (exit status 1)

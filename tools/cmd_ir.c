@@ -6,23 +6,39 @@
 #include "cli.h"
 #include "cpu/cpu.h"
 
+static bool ir_takes_value(const char *opt)
+{
+    return !strcmp(opt, "--pipeline");
+}
+
 int cmd_ir(int argc, char **argv)
 {
     cli_opts_t o;
-    if (!cli_parse(argc, argv, &o, NULL)) return 2;
+    if (!cli_parse("ir", argc, argv, &o, ir_takes_value)) return 2;
     tl_pipeline_t pipeline = TL_PIPELINE_NPU;
     for (int i = 0; i < o.nrest; i++) {
         const char *r = o.rest[i];
-        if (!strcmp(r, "--pipeline=ref"))
-            pipeline = TL_PIPELINE_REF;
-        else if (!strcmp(r, "--pipeline=npu"))
-            pipeline = TL_PIPELINE_NPU;
-        else if (!strcmp(r, "--pipeline=cpu"))
-            pipeline = TL_PIPELINE_CPU;
-        else {
-            fprintf(stderr, "tilec ir: unknown option '%s'\n", r);
+        if (!strncmp(r, "--pipeline", 10) && (r[10] == '=' || !r[10])) {
+            const char *v = r[10] ? r + 11 : i + 1 < o.nrest ? o.rest[++i] : "";
+            if (!strcmp(v, "ref"))
+                pipeline = TL_PIPELINE_REF;
+            else if (!strcmp(v, "npu"))
+                pipeline = TL_PIPELINE_NPU;
+            else if (!strcmp(v, "cpu"))
+                pipeline = TL_PIPELINE_CPU;
+            else {
+                fprintf(stderr, "tilec ir: --pipeline expects ref, npu or cpu, got '%s'\n", v);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "tilec ir: unknown option '%s' (tilec ir --help lists the options)\n",
+                    r);
             return 2;
         }
+    }
+    if (o.emit && strcmp(o.emit, "c")) {
+        fprintf(stderr, "tilec ir: --emit expects c, got '%s'\n", o.emit);
+        return 2;
     }
     if (o.dump_after && !tl_pass_exists(o.dump_after)) {
         fprintf(stderr, "tilec ir: no pass named '%s' (passes: %s, all)\n", o.dump_after,
@@ -49,8 +65,6 @@ int cmd_ir(int argc, char **argv)
             tl_status_t st = tl_cpu_emit(k, &b, &d);
             cli_print_diag(&d);
             rc = st == TL_OK ? 0 : 2;
-        } else if (o.emit) {
-            fprintf(stderr, "tilec ir: --emit takes 'c', not '%s'\n", o.emit);
         } else {
             if (!o.dump_after) tl_ir_print_kernel(&b, k);
             rc = 0;

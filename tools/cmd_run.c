@@ -11,26 +11,41 @@
 
 #include "cli_io.h"
 
-static bool run_option(cli_io_t *io, const char *opt, const char *val)
+static int run_option(cli_io_t *io, const char *opt, const char *val)
 {
     cli_run_t *r = io->extra;
-    if (!strcmp(opt, "--warn-uninit")) {
+    if (!strcmp(opt, "--warn-uninit") && !val) {
         r->opts.ref.warn_uninit = true;
-        return true;
+        return CLI_OPT_OK;
     }
-    if (!strcmp(opt, "--target") && val && tl_backend_find(val)) {
-        r->be = tl_backend_find(val);
-        return true;
+    if (!val) return CLI_OPT_UNKNOWN;
+    if (!strcmp(opt, "--target")) {
+        if (!(r->be = tl_backend_find(val))) {
+            fprintf(stderr, "tilec: --target %s: no such backend (one of:", val);
+            for (const tl_backend_t *const *be = tl_backends(); *be; be++)
+                fprintf(stderr, " %s", (*be)->name);
+            fprintf(stderr, ")\n");
+            return CLI_OPT_BAD;
+        }
+        return CLI_OPT_OK;
     }
-    if (!strcmp(opt, "-j") && val && atoi(val) > 0) {
-        r->opts.cpu.threads = atoi(val);
-        return true;
+    if (!strcmp(opt, "-j")) {
+        long long n;
+        if (!cli_int_option("-j", val, 1, 4096, &n)) return CLI_OPT_BAD;
+        r->opts.cpu.threads = (int)n;
+        return CLI_OPT_OK;
     }
-    if (!strcmp(opt, "--cflags") && val) {
+    if (!strcmp(opt, "--repeat")) {
+        long long n;
+        if (!cli_int_option("--repeat", val, 1, 1000000, &n)) return CLI_OPT_BAD;
+        r->repeat = (int)n;
+        return CLI_OPT_OK;
+    }
+    if (!strcmp(opt, "--cflags")) {
         r->opts.cpu.jit.cflags = val;
-        return true;
+        return CLI_OPT_OK;
     }
-    return false;
+    return CLI_OPT_UNKNOWN;
 }
 
 // A native backend says where it compiled the kernel.
@@ -65,7 +80,7 @@ static bool ran(cli_run_t *r, tl_status_t st, double seconds)
 int cmd_run(int argc, char **argv)
 {
     cli_opts_t o;
-    if (!cli_parse(argc, argv, &o, cli_io_takes_value)) return 2;
+    if (!cli_parse("run", argc, argv, &o, cli_io_takes_value)) return 2;
     cli_run_t r = {.be = tl_backend_find("ref"), .created = created, .ran = ran};
     // The reference semantics do not depend on scratchpad sizes: give every
     // scope room (the simulator and the memory planner check the real ones).

@@ -21,36 +21,46 @@ typedef struct {
 static const char *const value_opts[] = {"--arch",  "--l2",           "--json",
                                          "--trace", "--trace-blocks", NULL};
 
-static bool sim_option(cli_io_t *io, const char *opt, const char *val)
+static int sim_option(cli_io_t *io, const char *opt, const char *val)
 {
     sim_cli_t *c = io->extra;
-    if (!strcmp(opt, "--no-races") && !val) return c->sim.no_races = true;
-    if (!val) return false;
+    if (!strcmp(opt, "--no-races") && !val) {
+        c->sim.no_races = true;
+        return CLI_OPT_OK;
+    }
+    bool ours = false;
+    for (int i = 0; value_opts[i]; i++) ours = ours || !strcmp(opt, value_opts[i]);
+    if (!ours) return CLI_OPT_UNKNOWN;
+    if (!val) {
+        fprintf(stderr, "tilec: %s needs a value\n", opt);
+        return CLI_OPT_BAD;
+    }
     if (!strcmp(opt, "--arch")) {
         if (!tl_arch_get(val)) {
-            fprintf(stderr, "tilec: --arch %s: unknown architecture (known: %s)\n", val,
+            fprintf(stderr, "tilec: --arch %s: unknown architecture (one of: %s)\n", val,
                     tl_arch_names());
-            return false;
+            return CLI_OPT_BAD;
         }
         c->sim.arch = val;
-        return true;
-    }
-    if (!strcmp(opt, "--l2")) {
+    } else if (!strcmp(opt, "--l2")) {
         bool warm = !strcmp(val, "warm");
         if (!warm && strcmp(val, "cold")) {
             fprintf(stderr, "tilec: --l2 %s: expected cold or warm\n", val);
-            return false;
+            return CLI_OPT_BAD;
         }
         c->sim.l2 = warm ? TL_SIM_L2_WARM : TL_SIM_L2_COLD;
-        return true;
+    } else if (!strcmp(opt, "--json")) {
+        if (!cli_check_writable("--json", val, false)) return CLI_OPT_BAD;
+        c->json = val;
+    } else if (!strcmp(opt, "--trace")) {
+        if (!cli_check_writable("--trace", val, false)) return CLI_OPT_BAD;
+        c->trace = val;
+    } else { // --trace-blocks
+        long long n;
+        if (!cli_int_option("--trace-blocks", val, 1, 1 << 20, &n)) return CLI_OPT_BAD;
+        c->sim.trace_blocks = (int)n;
     }
-    if (!strcmp(opt, "--json")) return (c->json = val) != NULL;
-    if (!strcmp(opt, "--trace")) return (c->trace = val) != NULL;
-    if (!strcmp(opt, "--trace-blocks") && atoi(val) > 0) {
-        c->sim.trace_blocks = atoi(val);
-        return true;
-    }
-    return false;
+    return CLI_OPT_OK;
 }
 
 static bool write_text(const char *path, tl_buf_t *b)
@@ -145,7 +155,7 @@ static bool ran(cli_run_t *r, tl_status_t st, double seconds)
 static int sim_main(int argc, char **argv)
 {
     cli_opts_t o;
-    if (!cli_parse(argc, argv, &o, cli_io_takes_value)) return 2;
+    if (!cli_parse("sim", argc, argv, &o, cli_io_takes_value)) return 2;
     sim_cli_t sc = {0};
     cli_io_t io = {.extra = &sc};
     if (!cli_io_parse(&o, &io, sim_option)) {

@@ -385,6 +385,10 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
     if (rc < 0) {
         st = no_compiler(d, cc, err);
     } else if (rc != 0) {
+        // the source stays for a look, under one name per key (not one per attempt)
+        char failed[4300];
+        snprintf(failed, sizeof failed, "%s/%s-failed.c", dir, key);
+        if (rename(csrc, failed) == 0) snprintf(csrc, sizeof csrc, "%s", failed);
         st = tl_diag_fail(d, TL_ERR_RUNTIME,
                           "the C compiler failed (exit %d) on the generated code %s:\n%.4000s", rc,
                           csrc, text ? text : "");
@@ -394,7 +398,12 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
         char seal[128];
         if (data) seal_text(seal, sizeof seal, key, data, len);
         free(data);
-        if (!data || rename(tmp_so, so) != 0 || !write_file(tmp_ok, seal, strlen(seal)) ||
+        if (!data)
+            st = tl_diag_fail(d, TL_ERR_RUNTIME,
+                              "the C compiler '%s' exited with status 0 but wrote no shared object "
+                              "(%s): is $CC a C compiler?",
+                              cc, tmp_so);
+        else if (rename(tmp_so, so) != 0 || !write_file(tmp_ok, seal, strlen(seal)) ||
             rename(tmp_ok, ok) != 0)
             st = tl_diag_fail(d, TL_ERR_IO, "cannot store the compiled kernel in %s: %s", dir,
                               strerror(errno));

@@ -265,13 +265,17 @@ static tl_status_t check_tensor(tl_bind_t *args, const tl_param_t *p, const tl_t
     }
     if (st) {
         tl_tensor_format_dims(&have, t->ndim, t->shape);
-        if (!want.len) tl_buf_printf(&want, "rank %d", b->ndim);
         tl_buf_t expr;
         tl_buf_init(&expr);
         shape_text(&expr, b);
-        st = tl_diag_report(args->d, TL_SEV_ERROR, b->loc, TL_ERR_ARG,
-                            "tensor '%s' has shape %s, the kernel expects %s %s", p->name,
-                            tl_buf_cstr(&have), tl_buf_cstr(&want), tl_buf_cstr(&expr));
+        if (t->ndim != b->ndim) // a rank mismatch (a 0-d .npy, say): counts, not shapes
+            st = tl_diag_report(args->d, TL_SEV_ERROR, b->loc, TL_ERR_ARG,
+                                "tensor '%s' has %d dimension%s (shape %s), the kernel expects %d: %s", p->name,
+                                t->ndim, t->ndim == 1 ? "" : "s", tl_buf_cstr(&have), b->ndim, tl_buf_cstr(&expr));
+        else
+            st = tl_diag_report(args->d, TL_SEV_ERROR, b->loc, TL_ERR_ARG,
+                                "tensor '%s' has shape %s, the kernel expects %s %s", p->name,
+                                tl_buf_cstr(&have), tl_buf_cstr(&want), tl_buf_cstr(&expr));
         tl_buf_free(&expr);
     }
 done:

@@ -456,6 +456,12 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
     if (opts->npass_configs) {
         tl_value_t *d = tl_value_dict(ev->arena);
         for (int i = 0; i < opts->npass_configs; i++) {
+            const char *key = opts->pass_configs[i].name, *near, *known;
+            if (!tl_front_pass_config_known(ev, key, &near, &known)) {
+                tl_eval_fail(ev, (tl_loc_t){0}, "pass config '%s' is not known%s%s%s (known: %s)", key,
+                             near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", known);
+                return TL_ERR_COMPILE;
+            }
             tl_value_t *v = eval_text(ev, g, "--pass-config", opts->pass_configs[i].value);
             if (!v) return TL_ERR_COMPILE;
             tl_value_dict_set(ev->arena, d, tl_value_str(ev->arena, opts->pass_configs[i].name), v);

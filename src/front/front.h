@@ -50,6 +50,9 @@ const tl_source_t *tl_front_module_source(tl_module_rec_t *rec);
 // Builds the modelled modules (builtins, math, tilelang, T) into ev.
 void tl_front_install_builtins(tl_eval_t *ev);
 void tl_front_install_tilelang(tl_eval_t *ev);
+// Whether `name` is a pass config key tilec knows (either spelling: tl.ascend_auto_sync or
+// TL_ASCEND_AUTO_SYNC); when not, *near is the closest key or NULL. *known lists them.
+bool tl_front_pass_config_known(tl_eval_t *ev, const char *name, const char **near, const char **known);
 void tl_front_install_lang(tl_eval_t *ev);
 void tl_front_install_pymods(tl_eval_t *ev);
 // os (an empty environment) and the chip torch.npu describes (pyenv.c).

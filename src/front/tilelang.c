@@ -19,6 +19,26 @@ static const struct {
     {"TILEC_SCHEDULE", "tl.tilec_schedule"},
 };
 
+bool tl_front_pass_config_known(tl_eval_t *ev, const char *name, const char **near, const char **known)
+{
+    tl_map_t m;
+    tl_map_init(&m, ev->arena);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    bool found = false;
+    for (size_t i = 0; i < TL_ARRAY_LEN(pass_keys); i++) {
+        found = found || !strcmp(name, pass_keys[i].key) || !strcmp(name, pass_keys[i].string);
+        tl_map_put(&m, pass_keys[i].key, (void *)pass_keys[i].string);
+        tl_map_put(&m, pass_keys[i].string, (void *)pass_keys[i].string);
+        tl_buf_printf(&b, "%s%s", i ? ", " : "", pass_keys[i].string);
+    }
+    int dist = 99;
+    *near = found ? NULL : tl_eval_closest(&m, name, NULL, &dist);
+    *known = tl_arena_strdup(ev->arena, tl_buf_cstr(&b));
+    tl_buf_free(&b);
+    return found;
+}
+
 static tl_value_t *make_jit(tl_eval_t *ev, tl_value_t *factory, tl_call_t *cfg)
 {
     tl_value_t *j = tl_value_new(ev->arena, TL_V_JIT);

@@ -71,7 +71,7 @@ TEST(cli_run_reports_missing_dims_and_bad_options)
     CHECK_EQ(tilec(&out, "run", "kernels/ds_v4/int8_gemm.py", "-d", "M=64", "-a", "N=128", "-a", "K=128", NULL), 0);
     free(out);
     CHECK_EQ(tilec(&out, "run", "kernels/ds_v4/int8_gemm.py", "-d", "Q=64", NULL), 2);
-    CHECK_CONTAINS(out, "no symbolic dimension 'Q'");
+    CHECK_CONTAINS(out, "no symbolic dimension or scalar parameter 'Q'");
     free(out);
     CHECK_EQ(tilec(&out, "run", "kernels/ds_v4/int8_gemm.py", "--frobnicate", NULL), 2);
     CHECK_CONTAINS(out, "unknown option '--frobnicate'");

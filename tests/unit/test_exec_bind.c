@@ -94,7 +94,7 @@ TEST(exec_bind_checks_dtype_rank_and_presence)
     CHECK_CONTAINS(kb_text(&b), "tensor 'A' has dtype float16, the kernel expects float32");
     tl_exec_set_tensor(b.x, "A", kb_new_tensor(&b, TL_F32, 1, 32, 0));
     CHECK(kb_run(&b) == TL_ERR_ARG);
-    CHECK_CONTAINS(kb_text(&b), "tensor 'A' has shape [32], the kernel expects rank 2 (M, K)");
+    CHECK_CONTAINS(kb_text(&b), "tensor 'A' has 1 dimension (shape [32]), the kernel expects 2: (M, K)");
     CHECK(tl_exec_set_tensor(b.x, "Z", NULL) == TL_ERR_ARG);
     CHECK_CONTAINS(kb_text(&b), "kernel 'mkn' has no tensor parameter 'Z'");
     kb_free(&b);

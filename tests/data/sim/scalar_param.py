@@ -1,5 +1,5 @@
-# A kernel with a scalar parameter: `tilec sim` without it fails to bind the
-# arguments (before any block runs); its --json report must still be written.
+# A kernel with a scalar parameter: given with -d scale=VALUE; without it,
+# `tilec run` and `tilec sim` stop before the run with a usage error (exit 2).
 import tilelang
 import tilelang.language as T
 
