@@ -21,7 +21,10 @@
 // that conflicts with an unordered record gets the cheapest sync that orders
 // it; the program is then executed again, until nothing conflicts. A final
 // pass drops every inserted sync the others make redundant, then event ids
-// are coloured on the syncs' live ranges.
+// are coloured on the syncs' live ranges. "Again" means with the same
+// result as from the start, not from the start: a barrier right before the
+// statement the walk is at is placed on the spot, and otherwise the walk
+// resumes from a checkpoint before the change (intra_sync_resume.c).
 //
 // Exceptions the hardware makes: PIPE_S is in order; the cube accumulating into
 // one L0C tile of at least arch->mmad_interlock_fractals fractals interlocks;
@@ -45,41 +48,85 @@ const uint32_t isync_side_pipes[] = {
 };
 // --- driver --------------------------------------------------------------------------------------
 
+// The conflict in S->dep is ordered by a new sync. One that comes back after
+// its sync was placed is ordered with barrier_all (which cannot fail to
+// order it); a third time is an error.
+static bool repeated(const sim_t *S)
+{
+    return S->last_stmt == S->dep.stmt && S->last_prod == S->dep.prod.acc.stmt &&
+           S->last_index == S->dep.prod.acc_index;
+}
+
+static tl_status_t order_conflict(sim_t *S)
+{
+    if (S->rounds == MAX_ROUNDS)
+        return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, S->k->loc, TL_ERR_INTERNAL,
+                              "intra_sync: too many syncs needed");
+    S->repeats = repeated(S) ? S->repeats + 1 : 0;
+    if (S->repeats > 2)
+        return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, isync_loc_of(S, &S->dep), TL_ERR_INTERNAL,
+                              "intra_sync: cannot order this statement after line %d",
+                              S->dep.prod.acc.stmt->loc.line);
+    S->last_prod = S->dep.prod.acc.stmt;
+    S->last_index = S->dep.prod.acc_index;
+    S->last_stmt = S->dep.stmt;
+    S->rounds++;
+    return isync_insert_for(S, &S->dep, S->repeats > 0);
+}
+
+bool isync_fix_here(sim_t *S)
+{
+    if (S->rounds == MAX_ROUNDS) return false;
+    int repeats = repeated(S) ? S->repeats + 1 : 0;
+    if (repeats > 2 || !isync_inserts_here(S, &S->dep, repeats > 0)) return false;
+    S->fix_status = order_conflict(S);
+    if (S->fix_status) return false;
+    memset(&S->dep, 0, sizeof S->dep);
+    return true;
+}
+
+// The plain position before which the program changes when the conflict in
+// S->dep gets its sync: the earlier of the producer's and the consumer's
+// anchors (every sync for it goes after one of them).
+static int change_at(const sim_t *S, pos_t *at)
+{
+    const dep_t *d = &S->dep;
+    int np = isync_anchor(d->prod.path, d->prod.npath), nd = isync_anchor(d->path, d->npath);
+    bool prod_first = isync_pos_cmp(d->prod.path, np, d->path, nd) <= 0;
+    int n = prod_first ? np : nd;
+    memcpy(at, prod_first ? d->prod.path : d->path, sizeof at[0] * (size_t)n);
+    return n;
+}
+
 static tl_status_t sync_side(sim_t *S, tl_side_t side)
 {
     S->side = side;
     S->pipes = isync_side_pipes[side];
     int first = S->nitems;
-    const tl_stmt_t *last_prod = NULL, *last_stmt = NULL;
-    int last_index = -1, repeats = 0;
-    for (int round = 0; round < MAX_ROUNDS; round++) {
-        bool found = isync_simulate(S);
+    S->last_prod = S->last_stmt = NULL;
+    S->last_index = -1;
+    S->repeats = S->rounds = 0;
+    S->cp_mode = CP_BUILD;
+    S->fix_inline = true;
+    bool found = isync_simulate(S);
+    for (;;) {
+        if (S->fix_status) return S->fix_status;
         if (S->overflow)
             return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, S->k->loc, TL_ERR_INTERNAL,
                                   "intra_sync: the program nests too deeply or is too large");
-        if (!found) {
-            isync_sink_exit_waits(S, first);
-            isync_reduce(S, first);
-            return TL_OK;
-        }
-        // A conflict that comes back after its sync was placed: order it with
-        // barrier_all (cannot fail to order it).
-        bool again = last_stmt == S->dep.stmt && last_prod == S->dep.prod.acc.stmt &&
-                     last_index == S->dep.prod.acc_index;
-        repeats = again ? repeats + 1 : 0;
-        if (repeats > 2)
-            return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, isync_loc_of(S, &S->dep),
-                                  TL_ERR_INTERNAL,
-                                  "intra_sync: cannot order this statement after line %d",
-                                  S->dep.prod.acc.stmt->loc.line);
-        last_prod = S->dep.prod.acc.stmt;
-        last_index = S->dep.prod.acc_index;
-        last_stmt = S->dep.stmt;
-        tl_status_t st = isync_insert_for(S, &S->dep, repeats > 0);
+        if (!found) break;
+        pos_t at[MAXD];
+        int n = change_at(S, at);
+        tl_status_t st = order_conflict(S);
         if (st) return st;
+        found = isync_resume(S, at, n);
     }
-    return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, S->k->loc, TL_ERR_INTERNAL,
-                          "intra_sync: too many syncs needed");
+    S->fix_inline = false;
+    S->cp_mode = CP_OFF;
+    isync_cp_clear(S);
+    isync_sink_exit_waits(S, first);
+    isync_reduce(S, first);
+    return TL_OK;
 }
 
 // Baseline: barrier_all after every tile op.
@@ -141,6 +188,7 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     S.k = k;
     S.ctx = ctx;
     S.arch = tl_arch_default();
+    tl_arena_init(&S.arena);
     S.hz = tl_hazard_ctx_new(k);
     if (!S.hz) return tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     tl_status_t st = sync_side(&S, TL_SIDE_CUBE);
@@ -153,6 +201,15 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
                 S.made_else[i]->if_.else_ = NULL;
     }
     tl_hazard_ctx_free(S.hz);
+    isync_cp_clear(&S);
+    free(S.cps);
+    free(S.pend);
+    isync_tab_free(&S.anchors);
+    isync_tab_free(&S.paths);
+    isync_tab_free(&S.iters);
+    isync_tab_free(&S.accs);
+    free(S.sync_accs.a);
+    tl_arena_free(&S.arena);
     free(S.items);
     free(S.disabled);
     free(S.saved);

@@ -6,128 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// --- state ---------------------------------------------------------------------------------------
-
-static void state_free(state_t *s)
-{
-    free(s->r);
-    memset(s, 0, sizeof *s);
-}
-
-static void state_copy(sim_t *S, state_t *dst, const state_t *src)
-{
-    *dst = *src;
-    dst->r = NULL;
-    dst->cap = src->n;
-    if (src->n) {
-        dst->r = malloc(sizeof *dst->r * (size_t)src->n);
-        if (!dst->r) {
-            S->overflow = true;
-            dst->n = dst->cap = 0;
-            return;
-        }
-        memcpy(dst->r, src->r, sizeof *dst->r * (size_t)src->n);
-    }
-}
-
-static rec_t *push_rec(sim_t *S, state_t *st)
-{
-    if (st->n == st->cap) {
-        int cap = st->cap ? st->cap * 2 : 32;
-        rec_t *r = realloc(st->r, sizeof *r * (size_t)cap);
-        if (!r) {
-            S->overflow = true;
-            return NULL;
-        }
-        st->r = r;
-        st->cap = cap;
-    }
-    return &st->r[st->n++];
-}
-
-static bool same_iter(const rec_t *a, const rec_t *b)
-{
-    if (a->niter != b->niter) return false;
-    for (int i = 0; i < a->niter; i++)
-        if (a->iter[i].loop != b->iter[i].loop || a->iter[i].inst != b->iter[i].inst ||
-            a->iter[i].copy != b->iter[i].copy)
-            return false;
-    return true;
-}
-
-static bool same_rec(const rec_t *a, const rec_t *b)
-{
-    return a->acc.stmt == b->acc.stmt && a->acc_index == b->acc_index && same_iter(a, b);
-}
-
-// State after either of two paths: a record keeps the pipes ordered on both;
-// a pending flag survives when both paths have it (else a later wait on it
-// orders nothing, which is safe). The two paths may hold one flag in
-// different slots (a set placed at another point in each branch).
-static bool same_flag(const slot_t *x, const slot_t *y)
-{
-    return x->used && y->used && x->src == y->src && x->dst == y->dst && x->konst == y->konst &&
-           x->id == y->id && x->expr == y->expr;
-}
-
-// b's slot bits in a's numbering (to: b's slot -> a's, -1 none)
-static uint64_t remap(uint64_t bits, const int *to)
-{
-    uint64_t r = 0;
-    for (int t = 0; t < SLOTS; t++)
-        if ((bits >> t & 1) && to[t] >= 0) r |= 1ull << to[t];
-    return r;
-}
-
-static void meet(sim_t *S, state_t *a, state_t *b)
-{
-    if (b->dead) {
-        state_free(b);
-        return;
-    }
-    if (a->dead) {
-        state_free(a);
-        *a = *b;
-        memset(b, 0, sizeof *b);
-        return;
-    }
-    uint64_t keep = 0;
-    int to[SLOTS];
-    for (int u = 0; u < SLOTS; u++) to[u] = -1;
-    for (int t = 0; t < SLOTS; t++) {
-        slot_t *x = &a->slot[t];
-        int u = same_flag(x, &b->slot[t]) ? t : -1; // the same slot first
-        for (int v = 0; u < 0 && v < SLOTS; v++)
-            if (to[v] < 0 && same_flag(x, &b->slot[v])) u = v;
-        if (u >= 0 && to[u] < 0) {
-            keep |= 1ull << t;
-            to[u] = t;
-        } else {
-            x->used = false;
-        }
-    }
-    for (int i = 0; i < a->n; i++) {
-        rec_t *r = &a->r[i];
-        for (int j = 0; j < b->n; j++)
-            if (same_rec(r, &b->r[j])) {
-                r->ord &= b->r[j].ord;
-                r->slots &= remap(b->r[j].slots, to);
-                break;
-            }
-        r->slots &= keep;
-    }
-    for (int j = 0; j < b->n; j++) {
-        bool found = false;
-        for (int i = 0; i < a->n && !found; i++) found = same_rec(&a->r[i], &b->r[j]);
-        if (found) continue;
-        rec_t *r = push_rec(S, a);
-        if (!r) break;
-        *r = b->r[j];
-        r->slots = remap(r->slots, to) & keep;
-    }
-    state_free(b);
-}
-
 static void prune(sim_t *S)
 {
     state_t *st = &S->st;
@@ -149,11 +27,12 @@ static tl_hazard_rel_t rel(void *arg, const tl_var_t *v)
     const relarg_t *ra = arg;
     if (v->kind != TL_VAR_LOOP) return TL_HAZARD_EQ;
     const sim_t *S = ra->S;
+    const iters_t *ri = ra->r->iter;
     for (int i = S->niter - 1; i >= 0; i--) {
         const tl_stmt_t *L = S->iter[i].loop;
         if (L->kind != TL_ST_FOR || L->for_.var != v) continue;
-        for (int j = 0; j < ra->r->niter; j++) {
-            const iter_t *it = &ra->r->iter[j];
+        for (int j = 0; j < ri->n; j++) {
+            const iter_t *it = &ri->it[j];
             if (it->loop != L) continue;
             if (it->inst != S->iter[i].inst || it->copy == 0) return TL_HAZARD_ANY;
             if (it->copy == S->iter[i].copy) return TL_HAZARD_EQ;
@@ -181,10 +60,10 @@ static bool is_gemm(const tl_stmt_t *s)
 // Whether the hardware itself orders r before b (nothing to insert).
 static bool exempt(const sim_t *S, const rec_t *r, const tl_hazard_access_t *b)
 {
-    if (r->acc.pipe == TL_PIPE_S && b->pipe == TL_PIPE_S) return true;
-    if (r->acc.pipe == TL_PIPE_M && b->pipe == TL_PIPE_M && is_gemm(r->acc.stmt) &&
-        is_gemm(b->stmt) && r->acc.buf == b->buf && b->buf->scope == TL_SCOPE_L0C &&
-        large_l0c_tile(S, &r->acc) && large_l0c_tile(S, b))
+    if (r->acc->pipe == TL_PIPE_S && b->pipe == TL_PIPE_S) return true;
+    if (r->acc->pipe == TL_PIPE_M && b->pipe == TL_PIPE_M && is_gemm(r->acc->stmt) &&
+        is_gemm(b->stmt) && r->acc->buf == b->buf && b->buf->scope == TL_SCOPE_L0C &&
+        large_l0c_tile(S, r->acc) && large_l0c_tile(S, b))
         return true;
     return false;
 }
@@ -194,7 +73,13 @@ static void set_dep(sim_t *S, const rec_t *r, const tl_hazard_access_t *b, const
 {
     dep_t *d = &S->dep;
     d->found = true;
-    d->prod = *r;
+    d->prod.acc = *r->acc;
+    d->prod.acc_index = r->acc_index;
+    d->prod.ord = r->ord;
+    d->prod.npath = r->path->n;
+    memcpy(d->prod.path, r->path->p, sizeof r->path->p[0] * (size_t)r->path->n);
+    d->prod.niter = r->iter->n;
+    memcpy(d->prod.iter, r->iter->it, sizeof r->iter->it[0] * (size_t)r->iter->n);
     d->pipe = b->pipe;
     d->stmt = at;
     d->npath = S->depth;
@@ -227,14 +112,14 @@ static void check_access(void *arg, const tl_hazard_access_t *b)
     state_t *st = &S->st;
     for (int i = st->n - 1; i >= 0; i--) {
         const rec_t *r = &st->r[i];
-        if (!r->acc.write && !b->write) continue;
         if (r->ord & BIT(b->pipe)) continue;
-        if (r->acc.buf != b->buf &&
-            (r->acc.buf->scope != b->buf->scope || r->acc.buf->scope == TL_SCOPE_GM))
+        const tl_hazard_access_t *a = r->acc;
+        if (!a->write && !b->write) continue;
+        if (a->buf != b->buf && (a->buf->scope != b->buf->scope || a->buf->scope == TL_SCOPE_GM))
             continue;
         if (exempt(S, r, b)) continue;
         relarg_t ra = {S, r};
-        if (!tl_hazard_overlap(S->hz, &r->acc, b, rel, &ra)) continue;
+        if (!tl_hazard_overlap(S->hz, a, b, rel, &ra)) continue;
         set_dep(S, r, b, c->at, c->end_of_body);
         return;
     }
@@ -243,30 +128,32 @@ static void check_access(void *arg, const tl_hazard_access_t *b)
 static void check(sim_t *S, const tl_stmt_t *s, bool end_of_body)
 {
     check_t c = {S, s, end_of_body, 0};
-    tl_hazard_stmt(s, check_access, &c);
+    const accs_t *as = isync_accesses(S, s);
+    for (int i = 0; i < as->n && !S->dep.found; i++) check_access(&c, &as->a[i]);
 }
 
-typedef struct {
-    sim_t *S;
-    int index;
-} add_t;
-
-static void add_access(void *arg, const tl_hazard_access_t *a)
+static void add_accesses(sim_t *S, const tl_stmt_t *s)
 {
-    add_t *ad = arg;
-    sim_t *S = ad->S;
-    int index = ad->index++;
-    if (a->pipe == TL_PIPE_S && !a->write) return; // later instructions issue after it
-    rec_t *r = push_rec(S, &S->st);
-    if (!r) return;
-    r->acc = *a;
-    r->acc_index = index;
-    r->ord = a->pipe == TL_PIPE_S ? BIT(TL_PIPE_S) : 0;
-    r->slots = 0;
-    r->npath = S->depth;
-    memcpy(r->path, S->path, sizeof r->path[0] * (size_t)S->depth);
-    r->niter = S->niter;
-    memcpy(r->iter, S->iter, sizeof r->iter[0] * (size_t)S->niter);
+    const accs_t *as = isync_accesses(S, s);
+    const path_t *path = NULL;
+    const iters_t *iter = NULL;
+    for (int index = 0; index < as->n; index++) {
+        const tl_hazard_access_t *a = &as->a[index];
+        if (a->pipe == TL_PIPE_S && !a->write) continue; // later instructions issue after it
+        if (!path) {
+            path = isync_path(S, S->path, S->depth);
+            iter = isync_iters(S, S->iter, S->niter);
+            if (!path || !iter) return;
+        }
+        rec_t *r = isync_push_rec(S, &S->st);
+        if (!r) return;
+        r->acc = a;
+        r->acc_index = index;
+        r->ord = a->pipe == TL_PIPE_S ? BIT(TL_PIPE_S) : 0;
+        r->slots = 0;
+        r->path = path;
+        r->iter = iter;
+    }
 }
 
 // --- syncs ---------------------------------------------------------------------------------------
@@ -304,7 +191,7 @@ void isync_edge(sim_t *S, tl_pipe_t src, tl_pipe_t dst)
 {
     state_t *st = &S->st;
     for (int i = 0; i < st->n; i++)
-        if (st->r[i].acc.pipe == src || (st->r[i].ord & BIT(src))) st->r[i].ord |= BIT(dst);
+        if (st->r[i].acc->pipe == src || (st->r[i].ord & BIT(src))) st->r[i].ord |= BIT(dst);
 }
 
 static void apply_sync(sim_t *S, const tl_stmt_t *s)
@@ -329,7 +216,7 @@ static void apply_sync(sim_t *S, const tl_stmt_t *s)
         x->sig = iter_sig(S);
         for (int i = 0; i < st->n; i++) {
             rec_t *r = &st->r[i];
-            if (r->acc.pipe == src || (r->ord & BIT(src)))
+            if (r->acc->pipe == src || (r->ord & BIT(src)))
                 r->slots |= 1ull << t;
             else
                 r->slots &= ~(1ull << t);
@@ -354,7 +241,7 @@ static void apply_sync(sim_t *S, const tl_stmt_t *s)
             return;
         }
         for (int i = 0; i < st->n; i++)
-            if (st->r[i].acc.pipe == src) st->r[i].ord |= BIT(src);
+            if (st->r[i].acc->pipe == src) st->r[i].ord |= BIT(src);
         prune(S);
         return;
     case TL_SYNC_BARRIER_ALL:
@@ -407,36 +294,14 @@ static bool provably_runs(const tl_stmt_t *s, int64_t n)
            tl_ir_is_const_int(s->for_.end, &b) && b - a >= n;
 }
 
-// Records of loop L's iterations become records of "some iteration".
-static void close_loop(sim_t *S, const tl_stmt_t *L, int inst)
-{
-    state_t *st = &S->st;
-    for (int i = 0; i < st->n; i++)
-        for (int j = 0; j < st->r[i].niter; j++)
-            if (st->r[i].iter[j].loop == L && st->r[i].iter[j].inst == inst)
-                st->r[i].iter[j].copy = 0;
-    int w = 0;
-    for (int i = 0; i < st->n; i++) {
-        bool merged = false;
-        for (int j = 0; j < w && !merged; j++)
-            if (same_rec(&st->r[j], &st->r[i])) {
-                st->r[j].ord &= st->r[i].ord;
-                st->r[j].slots &= st->r[i].slots;
-                merged = true;
-            }
-        if (!merged) st->r[w++] = st->r[i];
-    }
-    st->n = w;
-}
-
 static void sim_loop(sim_t *S, tl_stmt_t *s, bool in_scope)
 {
     state_t pre;
-    state_copy(S, &pre, &S->st);
+    isync_state_copy(S, &pre, &S->st);
     int inst = S->next_inst++;
     if (S->nloops == MAXD || S->niter == MAXD) {
         S->overflow = true;
-        state_free(&pre);
+        isync_state_free(&pre);
         return;
     }
     loopframe_t *lf = &S->loops[S->nloops++];
@@ -450,25 +315,25 @@ static void sim_loop(sim_t *S, tl_stmt_t *s, bool in_scope)
         S->iter[S->niter++] = (iter_t){s, inst, copy};
         if (s->kind == TL_ST_WHILE) check(S, s, copy > 1);
         if (!S->dep.found) sim_seq(S, body, in_scope);
-        for (int i = 0; i < lf->ncont; i++) meet(S, &S->st, &lf->cont[i]);
+        for (int i = 0; i < lf->ncont; i++) isync_meet(S, &S->st, &lf->cont[i]);
         free(lf->cont);
         lf->cont = NULL;
         lf->ncont = 0;
         S->niter--;
         if (copy == 1 && !provably_runs(s, 2)) {
-            state_copy(S, &one, &S->st);
+            isync_state_copy(S, &one, &S->st);
             have_one = true;
         }
     }
-    if (have_one) meet(S, &S->st, &one);
-    for (int i = 0; i < lf->nbrk; i++) meet(S, &S->st, &lf->brk[i]);
+    if (have_one) isync_meet(S, &S->st, &one);
+    for (int i = 0; i < lf->nbrk; i++) isync_meet(S, &S->st, &lf->brk[i]);
     free(lf->brk);
     S->nloops--;
-    close_loop(S, s, inst);
+    isync_close_loop(S, s, inst);
     if (!provably_runs(s, 1))
-        meet(S, &S->st, &pre);
+        isync_meet(S, &S->st, &pre);
     else
-        state_free(&pre);
+        isync_state_free(&pre);
 }
 
 static void jump(sim_t *S, bool brk)
@@ -483,42 +348,55 @@ static void jump(sim_t *S, bool brk)
         return;
     }
     *list = grown;
-    state_copy(S, &(*list)[(*n)++], &S->st);
+    isync_state_copy(S, &(*list)[(*n)++], &S->st);
     S->st.dead = true;
 }
 
-static void sim_stmt(sim_t *S, tl_stmt_t *s, bool in_scope)
+// A conflict found at the statement the walk is at: in the first pass of
+// every loop around it, a sync inserted right before it changes nothing the
+// walk did so far, so the walk inserts it and goes on from there (the same
+// result as executing the program again from the start, without the cost).
+static bool fixed_here(sim_t *S)
 {
-    if (S->st.dead || S->dep.found || S->overflow) return;
+    if (!S->fix_inline) return false;
+    for (int i = 0; i < S->niter; i++)
+        if (S->iter[i].copy != 1) return false;
+    return isync_fix_here(S);
+}
+
+static bool sim_stmt(sim_t *S, tl_stmt_t *s, bool in_scope)
+{
+    if (S->st.dead || S->dep.found || S->overflow || S->stop) return false;
     switch (s->kind) {
-    case TL_ST_SEQ: sim_seq(S, s, in_scope); return;
+    case TL_ST_SEQ: sim_seq(S, s, in_scope); return false;
     case TL_ST_SCOPE:
         if (s->scope.side == S->side) sim_seq(S, s->scope.body, true);
-        return;
+        return false;
     case TL_ST_FOR:
         check(S, s, false);
-        if (!S->dep.found) sim_loop(S, s, in_scope);
-        return;
-    case TL_ST_WHILE: sim_loop(S, s, in_scope); return;
+        if (S->dep.found) return fixed_here(S);
+        sim_loop(S, s, in_scope);
+        return false;
+    case TL_ST_WHILE: sim_loop(S, s, in_scope); return false;
     case TL_ST_IF: {
         check(S, s, false);
-        if (S->dep.found) return;
+        if (S->dep.found) return fixed_here(S);
         state_t other;
-        state_copy(S, &other, &S->st);
+        isync_state_copy(S, &other, &S->st);
         sim_seq(S, s->if_.then_, in_scope);
         state_t then_state = S->st;
         S->st = other;
         if (s->if_.else_) sim_seq(S, s->if_.else_, in_scope);
-        meet(S, &S->st, &then_state);
-        return;
+        isync_meet(S, &S->st, &then_state);
+        return false;
     }
     case TL_ST_BREAK:
-    case TL_ST_CONTINUE: jump(S, s->kind == TL_ST_BREAK); return;
+    case TL_ST_CONTINUE: jump(S, s->kind == TL_ST_BREAK); return false;
     default: break;
     }
     if (!in_scope) {
         tl_side_t side = leaf_side(s);
-        if (side != TL_SIDE_NONE && side != S->side) return;
+        if (side != TL_SIDE_NONE && side != S->side) return false;
     }
     // T.gemm_v0's device helper orders MTE2 before its L1 loads and FIX before
     // its mmads, and after itself its loads before MTE2 and its mmads before FIX.
@@ -527,21 +405,25 @@ static void sim_stmt(sim_t *S, tl_stmt_t *s, bool in_scope)
         isync_edge(S, TL_PIPE_MTE2, TL_PIPE_MTE1);
         isync_edge(S, TL_PIPE_FIX, TL_PIPE_M);
     }
+    S->work += S->st.n + 1;
     check(S, s, false);
-    if (S->dep.found) return;
+    if (S->dep.found) return !gemm_v0 && fixed_here(S); // (its edges are applied)
     if (s->kind == TL_ST_SYNC) {
         apply_sync(S, s);
-        return;
+        return false;
     }
-    add_t ad = {S, 0};
-    tl_hazard_stmt(s, add_access, &ad);
+    add_accesses(S, s);
     if (gemm_v0) {
         isync_edge(S, TL_PIPE_MTE1, TL_PIPE_MTE2);
         isync_edge(S, TL_PIPE_M, TL_PIPE_FIX);
         prune(S);
     }
+    return false;
 }
 
+// A statement returning true had a sync inserted in front of it: the walk
+// goes on at the sync. Resuming from a checkpoint, the walk first goes down
+// the checkpoint's position.
 static void sim_seq(sim_t *S, tl_stmt_t *seq, bool in_scope)
 {
     if (S->depth == MAXD) {
@@ -551,21 +433,59 @@ static void sim_seq(sim_t *S, tl_stmt_t *seq, bool in_scope)
     int d = S->depth++;
     S->path[d].seq = seq;
     S->in_scope[d] = in_scope;
-    for (int i = 0; i < seq->seq.n && !S->dep.found && !S->st.dead && !S->overflow; i++) {
+    S->plain[d] = true;
+    if (d > 0) {
+        const pos_t *up = &S->path[d - 1];
+        const tl_stmt_t *x = up->seq->seq.items[up->index];
+        S->plain[d] = S->plain[d - 1] && (x->kind == TL_ST_SEQ || x->kind == TL_ST_SCOPE);
+    }
+    int i = 0;
+    bool visited = false; // (the checkpoint resumed from, a statement tried again)
+    if (S->resume_depth > d) {
+        i = S->resume_path[d].index;
+        if (S->resume_depth == d + 1) {
+            S->resume_depth = 0; // arrived
+            visited = true;
+        } else {
+            S->path[d].index = i;
+            sim_stmt(S, seq->seq.items[i], in_scope);
+            i++;
+        }
+    }
+    while (i < seq->seq.n && !S->dep.found && !S->st.dead && !S->overflow && !S->stop) {
         S->path[d].index = i;
-        sim_stmt(S, seq->seq.items[i], in_scope);
+        if (!visited && S->plain[d] && S->cp_mode != CP_OFF && isync_cp_visit(S, d)) break;
+        visited = sim_stmt(S, seq->seq.items[i], in_scope);
+        if (!visited) i++;
     }
     S->depth--;
+}
+
+bool isync_run(sim_t *S, const cp_t *from)
+{
+    isync_state_free(&S->st);
+    S->depth = S->niter = S->nloops = 0;
+    S->stop = false;
+    memset(&S->dep, 0, sizeof S->dep);
+    S->next_inst = 1;
+    S->resume_depth = 0;
+    if (from) {
+        isync_state_copy(S, &S->st, &from->st);
+        S->next_inst = from->next_inst;
+        S->resume_depth = from->depth;
+        memcpy(S->resume_path, from->path, sizeof from->path[0] * (size_t)from->depth);
+    }
+    S->work = S->work_at = 0;
+    sim_seq(S, S->k->body, false);
+    S->resume_depth = 0;
+    S->stop = false;
+    isync_state_free(&S->st);
+    return S->dep.found;
 }
 
 // One abstract execution of the side's program; true when a conflict was found.
 bool isync_simulate(sim_t *S)
 {
-    state_free(&S->st);
-    S->depth = S->niter = S->nloops = 0;
-    S->next_inst = 1;
-    memset(&S->dep, 0, sizeof S->dep);
-    sim_seq(S, S->k->body, false);
-    state_free(&S->st);
-    return S->dep.found;
+    if (S->cp_mode == CP_BUILD) isync_cp_clear(S);
+    return isync_run(S, NULL);
 }

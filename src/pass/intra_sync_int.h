@@ -24,15 +24,52 @@ typedef struct {
     int inst, copy; // copy 1 or 2 (the simulated iteration); 0: any (after the loop)
 } iter_t;
 
+// An interned walk position (the sequences and indices from the kernel body)
+// and an interned list of loop iterations: records share them, and two
+// records are in the same iterations exactly when their pointers are equal.
+typedef struct {
+    int n;
+    pos_t p[];
+} path_t;
+
+typedef struct {
+    int n;
+    iter_t it[];
+} iters_t;
+
+// The accesses of one statement (tl_hazard_stmt), computed once.
+typedef struct {
+    const tl_stmt_t *stmt;
+    int n;
+    tl_hazard_access_t *a;
+} accs_t;
+
+// One memory access of the abstract execution.
+typedef struct {
+    const tl_hazard_access_t *acc;
+    const path_t *path;
+    const iters_t *iter;
+    uint64_t slots; // pending set_flag tokens covering it
+    uint32_t ord;   // pipes ordered after this access
+    int acc_index;
+} rec_t;
+
+// A record spelled out (the producer of a conflict, for placing its sync).
 typedef struct {
     tl_hazard_access_t acc;
     int acc_index;
-    uint32_t ord;   // pipes ordered after this access
-    uint64_t slots; // pending set_flag tokens covering it
+    uint32_t ord;
     int npath, niter;
     pos_t path[MAXD];
     iter_t iter[MAXD];
-} rec_t;
+} prod_t;
+
+// An open-addressing set of pointers (interning, caches).
+typedef struct {
+    void **slot;
+    uint64_t *hash;
+    int cap, n;
+} isync_tab_t;
 
 typedef struct {
     bool used;
@@ -50,6 +87,17 @@ typedef struct {
     bool dead;
 } state_t;
 
+// A checkpoint of the walk: the state just before the statement at a plain
+// position (intra_sync_resume.c).
+typedef struct {
+    int depth;
+    pos_t path[MAXD];
+    state_t st;
+    int next_inst;
+} cp_t;
+
+enum { CP_OFF, CP_BUILD, CP_TRIAL };
+
 typedef struct {
     state_t *brk, *cont;
     int nbrk, ncont;
@@ -57,7 +105,7 @@ typedef struct {
 
 typedef struct {
     bool found;
-    rec_t prod;     // the unordered producer
+    prod_t prod;    // the unordered producer
     tl_pipe_t pipe; // consumer pipe
     const tl_stmt_t *stmt;
     int npath, niter;
@@ -108,20 +156,93 @@ typedef struct {
     int ndisabled, capdisabled;
     tl_stmt_t *made_else[SLOTS]; // ifs given an else for a matching sync
     int nmade;
+    // interned paths and iterations, the statements' accesses
+    tl_arena_t arena;
+    isync_tab_t paths, iters, accs;
+    accs_t sync_accs; // a sync's accesses (recomputed each time)
+    int sync_cap;
+    // ordering conflicts (intra_sync.c): syncs inserted so far, the last
+    // conflict and how often it came back; with fix_inline the walk orders
+    // a conflict at the statement it is at itself (isync_fix_here)
+    int rounds, repeats, last_index;
+    const tl_stmt_t *last_prod, *last_stmt;
+    bool fix_inline;
+    tl_status_t fix_status;
+    // checkpoints (intra_sync_resume.c): cp_mode CP_BUILD takes them after
+    // enough work, CP_TRIAL compares with them; plain[d]: level d of the walk
+    // is reached through sequences and scopes alone
+    int cp_mode;
+    cp_t *cps, *pend;
+    int ncps, capcps, npend, cappend;
+    size_t cp_bytes;
+    int cp_gap;
+    int64_t work, work_at;
+    bool plain[MAXD];
+    int resume_depth; // > 0: the walk goes to resume_path first
+    pos_t resume_path[MAXD];
+    int cursor, hi_depth; // a trial: the next reference checkpoint; converge after hi_path
+    pos_t hi_path[MAXD];
+    bool stop, converged;
+    isync_tab_t anchors; // statement -> its plain position (isync_anchor_all)
 } sim_t;
 
 // The pipes of each side (intra_sync.c).
 extern const uint32_t isync_side_pipes[];
+// Orders the conflict S->dep found at the statement the walk is at, when its
+// sync goes right before that statement; false otherwise (S->fix_status: an
+// error).
+bool isync_fix_here(sim_t *S);
+
+// --- states (intra_sync_state.c) -----------------------------------------------------------------
+const path_t *isync_path(sim_t *S, const pos_t *p, int n);
+const iters_t *isync_iters(sim_t *S, const iter_t *it, int n);
+const accs_t *isync_accesses(sim_t *S, const tl_stmt_t *s);
+void isync_tab_free(isync_tab_t *t);
+bool isync_tab_grow(isync_tab_t *t); // room for one more entry
+// The entry equal to key (eq) or the empty slot where it goes.
+void **isync_tab_find(isync_tab_t *t, uint64_t h, bool (*eq)(const void *e, const void *key),
+                      const void *key);
+void isync_tab_put(isync_tab_t *t, void **at, uint64_t h, void *v);
+void isync_state_free(state_t *s);
+void isync_state_copy(sim_t *S, state_t *dst, const state_t *src);
+rec_t *isync_push_rec(sim_t *S, state_t *st);
+// a := the state after either a or b (b is freed)
+void isync_meet(sim_t *S, state_t *a, state_t *b);
+// Records of loop L's instance inst become records of "some iteration".
+void isync_close_loop(sim_t *S, const tl_stmt_t *L, int inst);
 
 // --- the abstract execution (intra_sync_exec.c) -----------------------------------------------
 // Executes the program of S->side once; true when it found a conflict (S->dep).
 bool isync_simulate(sim_t *S);
+// The same from checkpoint `from` on (NULL: the start).
+bool isync_run(sim_t *S, const cp_t *from);
 // Pipe dst is ordered after everything complete on pipe src (a flag pair).
 void isync_edge(sim_t *S, tl_pipe_t src, tl_pipe_t dst);
+
+// --- checkpoints (intra_sync_resume.c) ----------------------------------------------------------
+// The number of leading levels of a path that are plain (its anchor).
+int isync_anchor(const pos_t *path, int n);
+// Order of two plain positions (<0, 0, >0).
+int isync_pos_cmp(const pos_t *a, int na, const pos_t *b, int nb);
+void isync_cp_clear(sim_t *S);
+// At plain level d (S->path[0..d]): takes or compares a checkpoint; true
+// when the walk stops there.
+bool isync_cp_visit(sim_t *S, int d);
+// Executes the program again from the last checkpoint at or before the position.
+bool isync_resume(sim_t *S, const pos_t *path, int n);
+// Executes the program, changed only between positions lo and hi, from the
+// last checkpoint before lo until its state equals the reference's after hi;
+// true when it found a conflict. Otherwise its states become the reference.
+bool isync_trial(sim_t *S, const pos_t *lo, int nlo, const pos_t *hi, int nhi);
+// Anchors (plain positions) of every statement, then one statement's.
+void isync_anchor_all(sim_t *S);
+const path_t *isync_anchor_of(sim_t *S, const tl_stmt_t *s);
 
 // --- placing syncs (intra_sync_place.c) -------------------------------------------------------
 // Inserts the sync ordering conflict d (force_all: barrier_all).
 tl_status_t isync_insert_for(sim_t *S, const dep_t *d, bool force_all);
+// Whether the sync for conflict d is one barrier right before d's statement.
+bool isync_inserts_here(const sim_t *S, const dep_t *d, bool force_all);
 // The source location of conflict d (for diagnostics).
 tl_loc_t isync_loc_of(const sim_t *S, const dep_t *d);
 

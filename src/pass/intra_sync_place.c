@@ -95,7 +95,7 @@ static int branch_depth(const pos_t *path, int npath, int j, bool set, place_t *
 // access, not around the whole sequence) and, with ifs, the branches holding
 // them (a wait before an if would hold its pipe for the whole branch, a set
 // after it would wait for everything in it).
-static void narrow_place(const rec_t *r, const dep_t *d, int j, place_t *p, bool ifs)
+static void narrow_place(const prod_t *r, const dep_t *d, int j, place_t *p, bool ifs)
 {
     while (j + 1 < r->npath && j + 1 < d->npath && r->path[j].index == d->path[j].index) {
         const tl_stmt_t *x = path_item(d->path, j);
@@ -129,7 +129,7 @@ static const iter_t *find_iter(const iter_t *it, int n, const tl_stmt_t *L)
 
 static bool place(const dep_t *d, place_t *p)
 {
-    const rec_t *r = &d->prod;
+    const prod_t *r = &d->prod;
     memset(p, 0, sizeof *p);
     int n = TL_MIN(r->npath, d->npath);
     for (int j = 0; j < n; j++) {
@@ -185,6 +185,16 @@ static void put(sim_t *S, item_t *it, tl_stmt_t *seq, int index, tl_stmt_t *sync
 tl_loc_t isync_loc_of(const sim_t *S, const dep_t *d)
 {
     return d->stmt ? d->stmt->loc : S->k->loc;
+}
+
+bool isync_inserts_here(const sim_t *S, const dep_t *d, bool force_all)
+{
+    place_t p;
+    if (!d->npath || !place(d, &p)) return false;
+    tl_pipe_t P = d->prod.acc.pipe, Q = d->pipe;
+    if (!(P == Q || force_all || !legal_pair(P, Q))) return false;
+    (void)S;
+    return p.wait_seq == d->path[d->npath - 1].seq && p.wait_at == d->path[d->npath - 1].index;
 }
 
 tl_status_t isync_insert_for(sim_t *S, const dep_t *d, bool force_all)

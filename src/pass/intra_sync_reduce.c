@@ -65,20 +65,46 @@ void isync_drop_disabled(sim_t *S, tl_stmt_t *s)
 }
 
 // Tries removing each inserted sync, newest first; keeps the removal when the
-// program still has no unordered conflict.
+// program still has no unordered conflict. Each try executes the program from
+// the checkpoint before the sync up to where its state is the same as with
+// the sync (isync_trial).
 void isync_reduce(sim_t *S, int first)
 {
+    isync_anchor_all(S);
+    S->cp_mode = CP_BUILD;
+    bool resumable = !S->overflow && !isync_simulate(S) && !S->overflow;
+    S->overflow = false;
     for (int i = S->nitems - 1; i >= first; i--) {
         item_t *it = &S->items[i];
+        const path_t *lo = NULL, *hi = NULL;
+        for (int j = 0; resumable && j < it->n; j++) {
+            const path_t *a = isync_anchor_of(S, it->stmts[j]);
+            if (!a) {
+                resumable = false;
+                break;
+            }
+            if (!lo || isync_pos_cmp(a->p, a->n, lo->p, lo->n) < 0) lo = a;
+            if (!hi || isync_pos_cmp(a->p, a->n, hi->p, hi->n) > 0) hi = a;
+        }
         int n = 0;
         for (int j = 0; j < it->n; j++) n += isync_disable(S, it->stmts[j]);
-        if (isync_simulate(S) || S->overflow) {
+        bool bad;
+        if (resumable && lo) {
+            bad = isync_trial(S, lo->p, lo->n, hi->p, hi->n);
+        } else {
+            S->cp_mode = CP_OFF;
+            resumable = false;
+            bad = isync_simulate(S) || S->overflow;
+        }
+        if (bad) {
             S->overflow = false;
             isync_enable_last(S, n);
         } else {
             it->removed = true;
         }
     }
+    S->cp_mode = CP_OFF;
+    isync_cp_clear(S);
 }
 
 // --- sinking the waits after loops ---------------------------------------------------------------
