@@ -7,6 +7,7 @@
 #   make demo            the main demo
 #   make bench           the CPU-backend benchmarks against oneDNN / OpenBLAS / memcpy
 #   make bench-front     the front end's speed on the sparse attention kernel
+#   make bench-scale     compile time against kernel size (statements, expression terms)
 #   make install PREFIX=/usr/local
 
 CC      ?= cc
@@ -130,6 +131,13 @@ bench-front: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_front bench/bench_front.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_front
 
+# Compile time against kernel size (bench/bench_scale.c): generated blocks of
+# N statements and T.Parallel expressions of N terms; it needs no other library.
+bench-scale: $(BUILD)/libtilec.a
+	@mkdir -p $(BUILD)/bench
+	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_scale bench/bench_scale.c $(BUILD)/libtilec.a $(LDLIBS)
+	$(BUILD)/bench/bench_scale
+
 # The developer-mode sync passes on the simulator (bench/bench_sync.c): cycles
 # with tilec's syncs, a barrier-after-every-op baseline and the busiest-pipe
 # bound for the DeepSeek-V4 kernels; it needs no other library.
@@ -138,5 +146,5 @@ bench-sync: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_sync bench/bench_sync.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_sync
 
-.PHONY: all check check-portable check-layers check-sanitize setup demo format install clean bench bench-front bench-sync fuzz
+.PHONY: all check check-portable check-layers check-sanitize setup demo format install clean bench bench-front bench-scale bench-sync fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

@@ -121,10 +121,17 @@ void cli_print_diag(tl_diag_t *d)
     fputs(tl_diag_text(d), stderr);
 }
 
+void cli_slow_step(void *arg, const char *step, double seconds)
+{
+    (void)arg;
+    if (seconds > 1.0) fprintf(stderr, "tilec: compile step '%s' took %.1f s\n", step, seconds);
+}
+
 tl_kernel_t *cli_compile(tl_arena_t *arena, const cli_opts_t *o, tl_compile_opts_t how,
                          tl_diag_t *d)
 {
     how.path = o->file;
+    how.on_step = cli_slow_step;
     how.front = o->front;
     tl_kernel_t *k = NULL;
     tl_status_t st = tl_compile(arena, &how, d, &k);

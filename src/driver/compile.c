@@ -8,16 +8,20 @@ tl_status_t tl_compile(tl_arena_t *arena, const tl_compile_opts_t *o, tl_diag_t 
 {
     *out = NULL;
     tl_kernel_t *k = NULL;
+    double t0 = tl_pass_clock();
     tl_status_t st = o->source
                          ? tl_front_compile_source(arena, o->path, o->source, &o->front, d, &k)
                          : tl_front_compile(arena, o->path, &o->front, d, &k);
+    if (o->on_step) o->on_step(o->step_arg, "front end", tl_pass_clock() - t0);
     if (st != TL_OK) return st;
     if (!o->front_only) {
         tl_pass_ctx_t ctx = {.diag = d,
                              .dump_after = o->dump_after,
                              .dump = o->dump,
                              .verify = !o->no_verify,
-                             .stop_after_dump = o->dump_after != NULL};
+                             .stop_after_dump = o->dump_after != NULL,
+                             .on_step = o->on_step,
+                             .step_arg = o->step_arg};
         if ((st = tl_pass_run_pipeline(k, o->pipeline, &ctx)) != TL_OK) return st;
     }
     *out = k;

@@ -25,6 +25,8 @@ typedef struct {
     const char *dump_after; // dump the IR after this pass (or "all") into *dump; a pass
     tl_buf_t *dump;         // name stops the pipeline there
     bool no_verify;         // skip the IR verifier between passes
+    tl_step_fn on_step;     // when set: called with the time of the front end ("front end"),
+    void *step_arg;         // each pass and each verifier run ("verify")
 } tl_compile_opts_t;
 
 tl_status_t tl_compile(tl_arena_t *arena, const tl_compile_opts_t *o, tl_diag_t *d,

@@ -112,9 +112,8 @@ static void check_access(void *arg, const tl_hazard_access_t *b)
     state_t *st = &S->st;
     for (int i = st->n - 1; i >= 0; i--) {
         const rec_t *r = &st->r[i];
-        if (r->ord & BIT(b->pipe)) continue;
+        if ((r->ord & BIT(b->pipe)) || (!r->write && !b->write)) continue;
         const tl_hazard_access_t *a = r->acc;
-        if (!a->write && !b->write) continue;
         if (a->buf != b->buf && (a->buf->scope != b->buf->scope || a->buf->scope == TL_SCOPE_GM))
             continue;
         if (exempt(S, r, b)) continue;
@@ -149,6 +148,8 @@ static void add_accesses(sim_t *S, const tl_stmt_t *s)
         if (!r) return;
         r->acc = a;
         r->acc_index = index;
+        r->pipe = (uint8_t)a->pipe;
+        r->write = a->write;
         r->ord = a->pipe == TL_PIPE_S ? BIT(TL_PIPE_S) : 0;
         r->slots = 0;
         r->path = path;
@@ -191,7 +192,7 @@ void isync_edge(sim_t *S, tl_pipe_t src, tl_pipe_t dst)
 {
     state_t *st = &S->st;
     for (int i = 0; i < st->n; i++)
-        if (st->r[i].acc->pipe == src || (st->r[i].ord & BIT(src))) st->r[i].ord |= BIT(dst);
+        if (st->r[i].pipe == src || (st->r[i].ord & BIT(src))) st->r[i].ord |= BIT(dst);
 }
 
 static void apply_sync(sim_t *S, const tl_stmt_t *s)
@@ -216,7 +217,7 @@ static void apply_sync(sim_t *S, const tl_stmt_t *s)
         x->sig = iter_sig(S);
         for (int i = 0; i < st->n; i++) {
             rec_t *r = &st->r[i];
-            if (r->acc->pipe == src || (r->ord & BIT(src)))
+            if (r->pipe == src || (r->ord & BIT(src)))
                 r->slots |= 1ull << t;
             else
                 r->slots &= ~(1ull << t);
@@ -241,7 +242,7 @@ static void apply_sync(sim_t *S, const tl_stmt_t *s)
             return;
         }
         for (int i = 0; i < st->n; i++)
-            if (st->r[i].acc->pipe == src) st->r[i].ord |= BIT(src);
+            if (st->r[i].pipe == src) st->r[i].ord |= BIT(src);
         prune(S);
         return;
     case TL_SYNC_BARRIER_ALL:

@@ -52,6 +52,8 @@ typedef struct {
     uint64_t slots; // pending set_flag tokens covering it
     uint32_t ord;   // pipes ordered after this access
     int acc_index;
+    uint8_t pipe; // acc's pipe and whether it writes (read where it matters)
+    bool write;
 } rec_t;
 
 // A record spelled out (the producer of a conflict, for placing its sync).

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static const tl_pass_t ref_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
@@ -69,7 +70,8 @@ const char *tl_pass_names(void)
             const char *n = pipelines[p].passes[i].name;
             char pat[64];
             snprintf(pat, sizeof pat, ", %s", n);
-            if (!strstr(names, pat) && strlen(names) + strlen(pat) + 1 < sizeof names) strcat(names, pat);
+            if (!strstr(names, pat) && strlen(names) + strlen(pat) + 1 < sizeof names)
+                strcat(names, pat);
         }
     return names;
 }
@@ -79,6 +81,13 @@ static void dump(const tl_kernel_t *k, tl_pass_ctx_t *ctx, const char *name)
     if (!ctx->dump) return;
     tl_buf_printf(ctx->dump, "// --- IR after %s ---\n", name);
     tl_ir_print_kernel(ctx->dump, k);
+}
+
+double tl_pass_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ctx_t *ctx)
@@ -94,11 +103,19 @@ tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ct
     }
     for (size_t i = 0; i < pipelines[which].n; i++) {
         const tl_pass_t *p = &pipelines[which].passes[i];
+        double t0 = tl_pass_clock();
         tl_status_t st = p->run(k, ctx);
+        double t1 = tl_pass_clock();
+        if (ctx->on_step) ctx->on_step(ctx->step_arg, p->name, t1 - t0);
         if (st != TL_OK) return st;
-        if (ctx->verify && (st = tl_ir_verify(k, ctx->diag)) != TL_OK) {
-            tl_diag_note(ctx->diag, (tl_loc_t){0}, "the IR verifier failed after pass '%s'", p->name);
-            return TL_ERR_INTERNAL;
+        if (ctx->verify) {
+            st = tl_ir_verify(k, ctx->diag);
+            if (ctx->on_step) ctx->on_step(ctx->step_arg, "verify", tl_pass_clock() - t1);
+            if (st != TL_OK) {
+                tl_diag_note(ctx->diag, (tl_loc_t){0}, "the IR verifier failed after pass '%s'",
+                             p->name);
+                return TL_ERR_INTERNAL;
+            }
         }
         if (want && (all || !strcmp(want, p->name))) {
             dump(k, ctx, p->name);

@@ -15,6 +15,9 @@ typedef enum {
     TL_PIPELINE_CPU, // native CPU code generation
 } tl_pipeline_t;
 
+// Called after each compile step with its name and how long it took (seconds).
+typedef void (*tl_step_fn)(void *arg, const char *step, double seconds);
+
 typedef struct {
     tl_diag_t *diag;
     const char *dump_after; // pass name, "all", or NULL
@@ -22,6 +25,8 @@ typedef struct {
     bool verify;            // run the IR verifier after every pass
     bool stop_after_dump;   // stop the pipeline after the --dump-after pass
     bool stopped;           // set when the pipeline stopped early
+    tl_step_fn on_step;     // when set: each pass's time ("verify": the verifier after it)
+    void *step_arg;
 } tl_pass_ctx_t;
 
 typedef struct {
@@ -32,6 +37,8 @@ typedef struct {
 
 // Runs the pipeline for `which` on k (in place).
 tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ctx_t *ctx);
+// Seconds since an arbitrary start (a monotonic clock), for step times.
+double tl_pass_clock(void);
 // Whether `name` names a pass of some pipeline (for --dump-after validation).
 bool tl_pass_exists(const char *name);
 // Comma-separated list of every pass name, for help texts.
