@@ -275,24 +275,37 @@ static bool copies_out(const tl_stmt_t *const *units, int end, const bool *joine
 
 int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned mask, tl_side_t scope)
 {
-    const tl_stmt_t *leaf[MAX_UNITS + 1];
-    int own[MAX_UNITS + 1];
     if (g->st || !n) return 0;
+    // (on the heap: the code generator recurses through here once per level
+    // of nested statements)
+    struct {
+        const tl_stmt_t *leaf[MAX_UNITS + 1];
+        int own[MAX_UNITS + 1];
+        bool joined[MAX_UNITS + 1], other[MAX_UNITS + 1];
+        group_t gr;
+    } *w = malloc(sizeof *w);
+    if (!w) {
+        g->st = tl_diag_fail(g->d, TL_ERR_NOMEM, "out of memory");
+        return 0;
+    }
+    const tl_stmt_t **leaf = w->leaf;
+    int *own = w->own;
+    bool *joined = w->joined, *other = w->other;
     // up to MAX_UNITS leaves, and the one after them (to see where an item ends)
     int total = flatten(items, TL_MIN(n, MAX_UNITS + 1), -1, leaf, own, 0);
     unsigned lanes = 0;
-    if (!total || !fuse_op_lanes(g, leaf[0], mask, scope, &lanes))
+    if (!total || !fuse_op_lanes(g, leaf[0], mask, scope, &lanes)) {
+        free(w);
         return fuse_rsum(g, items[0], mask, scope);
+    }
     int save = g->lane, used = TL_MIN(total, MAX_UNITS);
-    group_t gr;
-    bool joined[MAX_UNITS + 1], other[MAX_UNITS + 1];
     // the lanes see the same statements; take the window every lane agrees on
     bool first = true;
     for (int l = 0; l < TL_CGEN_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
         g->lane = l;
-        int k = classify(g, leaf, used, mask, scope, lanes, &gr, first ? joined : other);
-        fuse_group_free(&gr);
+        int k = classify(g, leaf, used, mask, scope, lanes, &w->gr, first ? joined : other);
+        fuse_group_free(&w->gr);
         for (int i = 0; !first && i < k && i < used; i++)
             if (other[i] != joined[i]) k = i;
         used = TL_MIN(used, k);
@@ -316,8 +329,10 @@ int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned ma
     int nops = 0, last = -1;
     for (int k = 0; k < end; k++)
         if (joined[k]) nops++, last = k;
-    if (!nops || (nops == 1 && is_reduce(leaf[last]->op.code)))
+    if (!nops || (nops == 1 && is_reduce(leaf[last]->op.code))) {
+        free(w);
         return fuse_rsum(g, items[0], mask, scope);
+    }
     int items_used = own[end - 1] + 1;
     // the sequence being emitted goes on after the items taken here
     if (g->nframes) {
@@ -325,5 +340,6 @@ int tl_cgen_fuse(tl_cgen_t *g, const tl_stmt_t *const *items, int n, unsigned ma
         if (!top->loop && top->items + top->next == items) top->next += items_used;
     }
     emit_run(g, leaf, end, mask, scope, lanes, joined);
+    free(w);
     return items_used;
 }

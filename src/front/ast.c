@@ -1,6 +1,7 @@
 // AST node construction, kind names and the s-expression printer.
 #include "front/ast.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "front/lex.h"
@@ -499,4 +500,187 @@ void tl_ast_print_module(tl_buf_t *out, const tl_ast_module_t *m)
         node(out, m->body.items[i], 0);
         tl_buf_putc(out, '\n');
     }
+}
+
+// --- children and nesting ----------------------------------------------------------
+
+static void each(tl_ast_list_t l, void (*fn)(void *arg, const tl_ast_node_t *c), void *arg)
+{
+    for (int i = 0; i < l.len; i++)
+        if (l.items[i]) fn(arg, l.items[i]);
+}
+
+void tl_ast_children(const tl_ast_node_t *n, void (*fn)(void *arg, const tl_ast_node_t *c),
+                     void *arg)
+{
+    const tl_ast_node_t *one[3] = {NULL, NULL, NULL};
+    switch (n->kind) {
+    case TL_AST_JOINEDSTR: each(n->fstr.values, fn, arg); break;
+    case TL_AST_FORMATTED: one[0] = n->fmt.value, one[1] = n->fmt.spec; break;
+    case TL_AST_ATTRIBUTE: one[0] = n->attr.value; break;
+    case TL_AST_SUBSCRIPT: one[0] = n->sub.value, one[1] = n->sub.index; break;
+    case TL_AST_SLICE: one[0] = n->slice.lower, one[1] = n->slice.upper, one[2] = n->slice.step; break;
+    case TL_AST_CALL:
+        one[0] = n->call.func;
+        each(n->call.args, fn, arg);
+        each(n->call.keywords, fn, arg);
+        break;
+    case TL_AST_BINOP: one[0] = n->bin.left, one[1] = n->bin.right; break;
+    case TL_AST_UNARYOP: one[0] = n->unary.operand; break;
+    case TL_AST_BOOLOP: each(n->boolop.values, fn, arg); break;
+    case TL_AST_COMPARE:
+        one[0] = n->cmp.left;
+        each(n->cmp.comparators, fn, arg);
+        break;
+    case TL_AST_IFEXP: one[0] = n->ifexp.test, one[1] = n->ifexp.body, one[2] = n->ifexp.orelse; break;
+    case TL_AST_LAMBDA:
+        each(n->lambda.params, fn, arg);
+        one[0] = n->lambda.body;
+        break;
+    case TL_AST_TUPLE:
+    case TL_AST_LIST:
+    case TL_AST_SET: each(n->seq.elts, fn, arg); break;
+    case TL_AST_DICT:
+        each(n->dict.keys, fn, arg);
+        each(n->dict.values, fn, arg);
+        break;
+    case TL_AST_LISTCOMP:
+    case TL_AST_SETCOMP:
+    case TL_AST_DICTCOMP:
+    case TL_AST_GENEXP:
+        one[0] = n->comp.elt, one[1] = n->comp.value;
+        each(n->comp.gens, fn, arg);
+        break;
+    case TL_AST_STARRED:
+    case TL_AST_YIELD:
+    case TL_AST_YIELDFROM:
+    case TL_AST_AWAIT: one[0] = n->starred.value; break;
+    case TL_AST_NAMEDEXPR: one[0] = n->named.target, one[1] = n->named.value; break;
+    case TL_AST_KEYWORD: one[0] = n->keyword.value; break;
+    case TL_AST_PARAM: one[0] = n->param.annotation, one[1] = n->param.default_value; break;
+    case TL_AST_COMPREHENSION:
+        one[0] = n->gen.target, one[1] = n->gen.iter;
+        each(n->gen.ifs, fn, arg);
+        break;
+    case TL_AST_WITHITEM: one[0] = n->withitem.context, one[1] = n->withitem.target; break;
+    case TL_AST_HANDLER:
+        one[0] = n->handler.type;
+        each(n->handler.body, fn, arg);
+        break;
+    case TL_AST_FUNCTIONDEF:
+        each(n->def.decorators, fn, arg);
+        each(n->def.params, fn, arg);
+        one[0] = n->def.returns;
+        each(n->def.body, fn, arg);
+        break;
+    case TL_AST_CLASSDEF:
+        each(n->cls.decorators, fn, arg);
+        each(n->cls.bases, fn, arg);
+        each(n->cls.keywords, fn, arg);
+        each(n->cls.body, fn, arg);
+        break;
+    case TL_AST_RETURN: one[0] = n->ret.value; break;
+    case TL_AST_EXPR: one[0] = n->expr.value; break;
+    case TL_AST_ASSIGN:
+        each(n->assign.targets, fn, arg);
+        one[0] = n->assign.value;
+        break;
+    case TL_AST_AUGASSIGN: one[0] = n->aug.target, one[1] = n->aug.value; break;
+    case TL_AST_ANNASSIGN: one[0] = n->ann.target, one[1] = n->ann.annotation, one[2] = n->ann.value; break;
+    case TL_AST_FOR:
+        one[0] = n->loop.target, one[1] = n->loop.iter;
+        each(n->loop.body, fn, arg);
+        each(n->loop.orelse, fn, arg);
+        break;
+    case TL_AST_WHILE:
+    case TL_AST_IF:
+        one[0] = n->cond.test;
+        each(n->cond.body, fn, arg);
+        each(n->cond.orelse, fn, arg);
+        break;
+    case TL_AST_WITH:
+        each(n->with.items, fn, arg);
+        each(n->with.body, fn, arg);
+        break;
+    case TL_AST_ASSERT: one[0] = n->check.test, one[1] = n->check.msg; break;
+    case TL_AST_IMPORT: each(n->import.names, fn, arg); break;
+    case TL_AST_IMPORTFROM: each(n->importfrom.names, fn, arg); break;
+    case TL_AST_RAISE: one[0] = n->raise.exc, one[1] = n->raise.cause; break;
+    case TL_AST_TRY:
+        each(n->tryblock.body, fn, arg);
+        each(n->tryblock.handlers, fn, arg);
+        each(n->tryblock.orelse, fn, arg);
+        each(n->tryblock.finalbody, fn, arg);
+        break;
+    case TL_AST_DELETE: each(n->del.targets, fn, arg); break;
+    default: break; // names, constants, pass, break, continue, global, errors, aliases
+    }
+    for (int i = 0; i < 3; i++)
+        if (one[i]) fn(arg, one[i]);
+}
+
+bool tl_ast_is_block(tl_ast_kind_t kind)
+{
+    switch (kind) {
+    case TL_AST_FUNCTIONDEF:
+    case TL_AST_CLASSDEF:
+    case TL_AST_FOR:
+    case TL_AST_WHILE:
+    case TL_AST_IF:
+    case TL_AST_WITH:
+    case TL_AST_TRY: return true;
+    default: return false;
+    }
+}
+
+typedef struct {
+    const tl_ast_node_t *n, *expr; // expr: the outermost expression holding n
+    int depth, blocks;
+} visit_t;
+
+typedef struct {
+    visit_t *v;
+    int n, cap;
+    visit_t at; // the node whose children are pushed
+    bool oom;
+} walk_t;
+
+static void push_child(void *arg, const tl_ast_node_t *c)
+{
+    walk_t *w = arg;
+    if (w->n == w->cap) {
+        int cap = w->cap ? w->cap * 2 : 256;
+        visit_t *g = realloc(w->v, sizeof *g * (size_t)cap);
+        if (!g) {
+            w->oom = true;
+            return;
+        }
+        w->v = g;
+        w->cap = cap;
+    }
+    const tl_ast_node_t *e = w->at.expr;
+    if (!tl_ast_is_expr(c->kind))
+        e = NULL;
+    else if (!e)
+        e = c;
+    w->v[w->n++] = (visit_t){c, e, w->at.depth + 1, w->at.blocks + tl_ast_is_block(c->kind)};
+}
+
+const tl_ast_node_t *tl_ast_too_deep(const tl_ast_node_t *root, bool *blocks)
+{
+    walk_t w = {0};
+    const tl_ast_node_t *bad = NULL;
+    push_child(&w, root);
+    while (w.n && !w.oom && !bad) {
+        visit_t x = w.v[--w.n];
+        if (x.depth > TL_MAX_NESTING || x.blocks > TL_MAX_BLOCKS) {
+            *blocks = x.blocks > TL_MAX_BLOCKS;
+            bad = *blocks || !x.expr ? x.n : x.expr;
+            break;
+        }
+        w.at = x;
+        tl_ast_children(x.n, push_child, &w);
+    }
+    free(w.v);
+    return w.oom && !bad ? root : bad;
 }

@@ -366,6 +366,17 @@ const char *tl_ast_binop_str(tl_ast_binop_t op);
 const char *tl_ast_unop_str(tl_ast_unop_t op);
 const char *tl_ast_cmpop_str(tl_ast_cmpop_t op);
 
+// Calls fn on each child node of n (operands, arguments, bodies, ...).
+void tl_ast_children(const tl_ast_node_t *n, void (*fn)(void *arg, const tl_ast_node_t *c),
+                     void *arg);
+// Whether a statement of this kind has a body (counts toward TL_MAX_BLOCKS).
+bool tl_ast_is_block(tl_ast_kind_t kind);
+// A node of root's tree deeper than TL_MAX_NESTING levels (counting root as
+// one; the outermost expression holding it is returned) or inside more than
+// TL_MAX_BLOCKS compound statements (*blocks set), or NULL. Walks without
+// recursion.
+const tl_ast_node_t *tl_ast_too_deep(const tl_ast_node_t *root, bool *blocks);
+
 // Dumps a node (statements with their bodies, indented by `indent` spaces
 // after the first line) or a whole module (one top-level statement per line).
 void tl_ast_print(tl_buf_t *out, const tl_ast_node_t *n, int indent);

@@ -109,8 +109,10 @@ static tl_value_t *b_abs(tl_eval_t *ev, tl_call_t *c)
     if (v->kind == TL_V_INT) return v->i < 0 ? tl_value_int(ev->arena, -v->i) : v;
     if (v->kind == TL_V_BOOL) return tl_value_int(ev->arena, v->b);
     if (v->kind == TL_V_FLOAT) return tl_value_float(ev->arena, fabs(v->f));
-    if (v->kind == TL_V_EXPR)
-        return tl_value_expr(ev->arena, tl_ir_un(tl_eval_ir(ev), TL_UN_ABS, v->expr, c->loc));
+    if (v->kind == TL_V_EXPR) {
+        tl_expr_t *x = tl_value_to_expr(ev, v, c->loc, -1); // (checks its depth)
+        return x ? tl_value_expr(ev->arena, tl_ir_un(tl_eval_ir(ev), TL_UN_ABS, x, c->loc)) : NULL;
+    }
     if (v->kind == TL_V_OPAQUE) return v;
     return tl_eval_fail(ev, c->loc, "bad operand type for abs(): '%s'", tl_value_type_name(v));
 }
@@ -135,7 +137,8 @@ static tl_value_t *b_int(tl_eval_t *ev, tl_call_t *c)
     case TL_V_EXPR: {
         int64_t k;
         if (tl_ir_is_const_int(v->expr, &k)) return tl_value_int(ev->arena, k);
-        return tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_I32, v->expr, c->loc));
+        tl_expr_t *x = tl_value_to_expr(ev, v, c->loc, -1);
+        return x ? tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_I32, x, c->loc)) : NULL;
     }
     case TL_V_OPAQUE: return v; // int(x.max().item()): unknown until a kernel needs it
     case TL_V_ERROR: tl_value_to_expr(ev, v, c->loc, -1); return NULL; // says why
@@ -160,7 +163,8 @@ static tl_value_t *b_float(tl_eval_t *ev, tl_call_t *c)
     }
     if (v->kind == TL_V_EXPR) {
         if (v->expr->kind == TL_EX_FLOAT) return tl_value_float(ev->arena, v->expr->f);
-        return tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_F32, v->expr, c->loc));
+        tl_expr_t *x = tl_value_to_expr(ev, v, c->loc, -1);
+        return x ? tl_value_expr(ev->arena, tl_ir_cast(tl_eval_ir(ev), TL_F32, x, c->loc)) : NULL;
     }
     if (v->kind == TL_V_OPAQUE) return v;
     if (v->kind == TL_V_ERROR) {

@@ -243,7 +243,9 @@ static tl_value_t *eval_ifexp(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t
     tl_expr_t *x = tl_value_to_expr(ev, a, n->ifexp.body->loc, -1);
     tl_expr_t *y = x ? tl_value_to_expr(ev, b, n->ifexp.orelse->loc, x->dtype) : NULL;
     if (!y) return NULL;
-    return tl_value_expr(ev->arena, tl_ir_select(tl_eval_ir(ev), c->expr, x, y, n->loc));
+    tl_expr_t *cond = tl_value_to_expr(ev, c, n->ifexp.test->loc, -1);
+    if (!cond) return NULL;
+    return tl_value_expr(ev->arena, tl_ir_select(tl_eval_ir(ev), cond, x, y, n->loc));
 }
 
 // --- sequences ------------------------------------------------------------------------------
@@ -757,7 +759,7 @@ tl_value_t *tl_eval_make_function(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_no
 
 // --- the dispatcher -------------------------------------------------------------------------
 
-tl_value_t *tl_eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+static tl_value_t *eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     switch (n->kind) {
     case TL_AST_NAME: return eval_name(ev, fr, n);
@@ -818,4 +820,28 @@ tl_value_t *tl_eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
     default:
         return tl_eval_fail(ev, n->loc, "%s is not supported at compile time", tl_ast_kind_name(n->kind));
     }
+}
+
+// Expressions and statements evaluate recursively (through calls too): the
+// depth is bounded so that the C stack is (tl_eval_enter).
+tl_value_t *tl_eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+{
+    if (!tl_eval_enter(ev, n->loc)) return NULL;
+    tl_value_t *v = eval_expr(ev, fr, n);
+    ev->depth--;
+    return v;
+}
+
+bool tl_eval_enter(tl_eval_t *ev, tl_loc_t loc)
+{
+    if (ev->depth >= TL_EVAL_MAX_DEPTH) {
+        tl_eval_fail(ev, loc,
+                     "compile-time evaluation nests too deeply: more than %d levels of "
+                     "expressions, statements and calls",
+                     TL_EVAL_MAX_DEPTH);
+        return false;
+    }
+    ev->depth++;
+    ev->loc = loc;
+    return true;
 }

@@ -30,6 +30,8 @@ struct tl_eval {
     tl_value_t *tilelang; // tilelang
     tl_map_t files;       // absolute path -> tl_module_rec_t* (kernel files and their imports)
     int call_depth;       // recursion guard
+    int depth;            // nested evaluations (tl_eval_enter)
+    tl_loc_t loc;         // the expression or statement evaluated last entered
     long steps;           // statements executed at compile time, at most max_steps
     long max_steps;       // tl_front_opts_t.max_steps, else TL_EVAL_MAX_STEPS
 
@@ -65,6 +67,13 @@ void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d);
 // Records the first driver statement that failed while a file loaded (tolerated);
 // `where` is the error's location, `stmt` the statement's.
 void tl_eval_note_dropped(tl_eval_t *ev, const char *why, tl_loc_t where, tl_loc_t stmt);
+
+// Expressions, statements and calls evaluated inside one another, at most
+// (TL_EVAL_MAX_BYTES, base/common.h, bounds the memory).
+enum { TL_EVAL_MAX_DEPTH = 2 * TL_MAX_NESTING };
+// One level deeper (false with an error at loc past TL_EVAL_MAX_DEPTH); the
+// caller decrements ev->depth when done.
+bool tl_eval_enter(tl_eval_t *ev, tl_loc_t loc);
 
 // Reports an error and returns NULL (for `return tl_eval_fail(...)` in value code).
 tl_value_t *tl_eval_fail(tl_eval_t *ev, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);

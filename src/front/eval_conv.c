@@ -211,7 +211,17 @@ tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint
                            has_hint && tl_dtype_is_float((tl_dtype_t)hint) ? (tl_dtype_t)hint
                                                                           : TL_F32,
                            loc);
-    case TL_V_EXPR: return v->expr;
+    case TL_V_EXPR:
+        // Kernel expressions grow one level per operation: a compile-time loop
+        // can build them deeper than anything after the front end walks.
+        if (v->expr->height > TL_MAX_NESTING) {
+            tl_eval_fail(ev, loc,
+                         "this kernel expression nests too deeply: more than %d levels (built up "
+                         "by a compile-time loop or recursion?)",
+                         TL_MAX_NESTING);
+            return NULL;
+        }
+        return v->expr;
     case TL_V_BUFFER:
         if (v->buffer->scope == TL_SCOPE_VAR) {
             tl_expr_t *zero = tl_ir_int(k, 0, TL_I32, loc);

@@ -426,7 +426,7 @@ static tl_flow_t exec_delete(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
     return TL_FLOW_NORMAL;
 }
 
-tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+static tl_flow_t exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     if (++ev->steps > ev->max_steps) {
         tl_eval_fail(ev, n->loc,
@@ -507,6 +507,14 @@ tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
         tl_eval_fail(ev, n->loc, "%s is not supported", tl_ast_kind_name(n->kind));
         return TL_FLOW_ERROR;
     }
+}
+
+tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+{
+    if (!tl_eval_enter(ev, n->loc)) return TL_FLOW_ERROR;
+    tl_flow_t f = exec_stmt(ev, fr, n);
+    ev->depth--;
+    return f;
 }
 
 // Names a statement binds, for poisoning when a module-level statement fails.

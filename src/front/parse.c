@@ -286,6 +286,25 @@ static int recover(tl_parser_t *p, int s, bool strict, tl_diag_t *d, tl_vec_t *b
 
 // --- entry points ------------------------------------------------------------------
 
+// Fails when n nests deeper than the limits (base/common.h): everything after
+// the parser walks the tree recursively.
+static void check_nesting(tl_parser_t *p, const tl_ast_node_t *n)
+{
+    bool blocks = false;
+    const tl_ast_node_t *bad = tl_ast_too_deep(n, &blocks);
+    if (!bad) return;
+    if (blocks)
+        tl_parse_fail_at(p, bad->loc,
+                         "statements nest too deeply: more than %d compound statements inside one "
+                         "another (an elif is an if inside the else before it)",
+                         TL_MAX_BLOCKS);
+    tl_parse_fail_at(p, bad->loc,
+                     "this expression nests too deeply: more than %d levels (each operator of a "
+                     "chain like a + b + c, each call, subscript and enclosing statement is a "
+                     "level); split it into smaller expressions",
+                     TL_MAX_NESTING);
+}
+
 // Parses one top-level statement at token `pos`; false after a syntax error.
 static bool top_statement(tl_parser_t *p, int pos, tl_vec_t *body)
 {
@@ -294,7 +313,9 @@ static bool top_statement(tl_parser_t *p, int pos, tl_vec_t *body)
     p->depth = 0;
     if (setjmp(jb)) return false;
     tl_parse_set_tokens(p, p->file.toks, p->file.len, pos);
+    int first = body->len;
     tl_parse_stmt_statement(p, body);
+    for (int i = first; i < body->len; i++) check_nesting(p, body->items[i]);
     return true;
 }
 
@@ -326,6 +347,7 @@ static tl_ast_node_t *expression_input(tl_parser_t *p)
     if (!tl_parse_at(p, TL_TOK_EOF))
         tl_parse_fail(p, p->tok, "expected end of expression, found %s",
                       tl_parse_describe(p, p->tok));
+    check_nesting(p, e);
     return e;
 }
 

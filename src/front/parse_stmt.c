@@ -314,22 +314,30 @@ static tl_ast_node_t *definition(tl_parser_t *p)
 
 // if_stmt = 'if' named_expression ':' block (elif_stmt | [else_block])
 // elif_stmt = 'elif' named_expression ':' block (elif_stmt | [else_block])
+// (An elif chain is parsed in a loop: each elif is an if in the else of the
+// one before.)
 static tl_ast_node_t *if_stmt(tl_parser_t *p)
 {
-    tl_token_t *t = tl_parse_next(p);
-    bool elif = t->kind == TL_TOK_ELIF;
-    tl_ast_node_t *n = tl_parse_node(p, TL_AST_IF, t);
-    n->cond.test = tl_parse_expr_named(p);
-    tl_parse_expect(p, TL_TOK_COLON, elif ? "after 'elif' condition" : "after 'if' condition");
-    n->cond.body = block(p, elif ? "'elif' statement" : "'if' statement", t);
-    if (tl_parse_at(p, TL_TOK_ELIF)) {
-        tl_vec_t v = {0};
-        tl_vec_push(p->a, &v, if_stmt(p));
-        n->cond.orelse = tl_parse_list(v);
-    } else {
-        n->cond.orelse = else_block(p);
+    tl_ast_node_t *first = NULL, *prev = NULL;
+    for (;;) {
+        tl_token_t *t = tl_parse_next(p);
+        bool elif = t->kind == TL_TOK_ELIF;
+        tl_ast_node_t *n = tl_parse_node(p, TL_AST_IF, t);
+        n->cond.test = tl_parse_expr_named(p);
+        tl_parse_expect(p, TL_TOK_COLON, elif ? "after 'elif' condition" : "after 'if' condition");
+        n->cond.body = block(p, elif ? "'elif' statement" : "'if' statement", t);
+        if (prev) {
+            tl_vec_t v = {0};
+            tl_vec_push(p->a, &v, n);
+            prev->cond.orelse = tl_parse_list(v);
+        } else {
+            first = n;
+        }
+        prev = n;
+        if (!tl_parse_at(p, TL_TOK_ELIF)) break;
     }
-    return n;
+    prev->cond.orelse = else_block(p);
+    return first;
 }
 
 // while_stmt = 'while' named_expression ':' block [else_block]

@@ -185,7 +185,9 @@ double tl_value_as_double(const tl_value_t *v)
     }
 }
 
-bool tl_value_equal(const tl_value_t *a, const tl_value_t *b)
+// (Containers inside one another compare to TL_MAX_NESTING levels: deeper
+// ones, and containers that contain themselves, compare unequal.)
+static bool equal_at(const tl_value_t *a, const tl_value_t *b, int depth)
 {
     if (a == b) return a->kind != TL_V_FLOAT || !isnan(a->f);
     if (tl_value_is_number(a) && tl_value_is_number(b)) {
@@ -199,14 +201,19 @@ bool tl_value_equal(const tl_value_t *a, const tl_value_t *b)
     case TL_V_STR: return a->str.len == b->str.len && !memcmp(a->str.s, b->str.s, a->str.len);
     case TL_V_TUPLE:
     case TL_V_LIST:
-        if (a->seq.n != b->seq.n) return false;
+        if (a->seq.n != b->seq.n || depth >= TL_MAX_NESTING) return false;
         for (int i = 0; i < a->seq.n; i++)
-            if (!tl_value_equal(a->seq.items[i], b->seq.items[i])) return false;
+            if (!equal_at(a->seq.items[i], b->seq.items[i], depth + 1)) return false;
         return true;
     case TL_V_DTYPE: return a->dtype == b->dtype;
     case TL_V_BUFFER: return a->buffer == b->buffer;
     default: return false;
     }
+}
+
+bool tl_value_equal(const tl_value_t *a, const tl_value_t *b)
+{
+    return equal_at(a, b, 0);
 }
 
 tl_value_t *tl_value_dict_get(const tl_value_t *dict, const tl_value_t *key)
@@ -255,7 +262,33 @@ static void repr_float(tl_buf_t *out, double f)
     if (!strpbrk(s, ".eEn")) tl_buf_puts(out, ".0");
 }
 
-static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote)
+// Containers being printed, outermost first: one that contains itself, or
+// one nested deeper than TL_MAX_NESTING, prints as [...] (as Python prints a
+// list that contains itself); past TL_EVAL_MAX_BYTES of text the buffer fails.
+typedef struct {
+    const tl_value_t *open[TL_MAX_NESTING];
+    int n;
+} repr_path_t;
+
+static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote, repr_path_t *p);
+
+static bool repr_enter(tl_buf_t *out, const tl_value_t *v, repr_path_t *p, const char *dots)
+{
+    if (out->len > (size_t)TL_EVAL_MAX_BYTES) {
+        out->failed = true;
+        return false;
+    }
+    bool inside = p->n == TL_MAX_NESTING;
+    for (int i = 0; i < p->n && !inside; i++) inside = p->open[i] == v;
+    if (inside) {
+        tl_buf_puts(out, dots);
+        return false;
+    }
+    p->open[p->n++] = v;
+    return true;
+}
+
+static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote, repr_path_t *p)
 {
     switch (v->kind) {
     case TL_V_NONE: tl_buf_puts(out, "None"); break;
@@ -269,23 +302,27 @@ static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote)
         break;
     case TL_V_TUPLE:
     case TL_V_LIST:
+        if (!repr_enter(out, v, p, v->kind == TL_V_TUPLE ? "(...)" : "[...]")) break;
         tl_buf_putc(out, v->kind == TL_V_TUPLE ? '(' : '[');
         for (int i = 0; i < v->seq.n; i++) {
             if (i) tl_buf_puts(out, ", ");
-            repr_impl(out, v->seq.items[i], true);
+            repr_impl(out, v->seq.items[i], true, p);
         }
         if (v->kind == TL_V_TUPLE && v->seq.n == 1) tl_buf_putc(out, ',');
         tl_buf_putc(out, v->kind == TL_V_TUPLE ? ')' : ']');
+        p->n--;
         break;
     case TL_V_DICT:
+        if (!repr_enter(out, v, p, "{...}")) break;
         tl_buf_putc(out, '{');
         for (int i = 0; i < v->dict.n; i++) {
             if (i) tl_buf_puts(out, ", ");
-            repr_impl(out, v->dict.keys[i], true);
+            repr_impl(out, v->dict.keys[i], true, p);
             tl_buf_puts(out, ": ");
-            repr_impl(out, v->dict.values[i], true);
+            repr_impl(out, v->dict.values[i], true, p);
         }
         tl_buf_putc(out, '}');
+        p->n--;
         break;
     case TL_V_FUNC: tl_buf_printf(out, "<function %s>", v->func.name); break;
     case TL_V_BUILTIN: tl_buf_printf(out, "<built-in %s>", v->builtin.name); break;
@@ -310,12 +347,24 @@ static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote)
     }
 }
 
+static void repr_top(tl_buf_t *out, const tl_value_t *v, bool quote)
+{
+    repr_path_t *p = malloc(sizeof *p);
+    if (!p) {
+        out->failed = true;
+        return;
+    }
+    p->n = 0;
+    repr_impl(out, v, quote, p);
+    free(p);
+}
+
 void tl_value_repr(tl_buf_t *out, const tl_value_t *v)
 {
-    repr_impl(out, v, true);
+    repr_top(out, v, true);
 }
 
 void tl_value_str_of(tl_buf_t *out, const tl_value_t *v)
 {
-    repr_impl(out, v, false);
+    repr_top(out, v, false);
 }

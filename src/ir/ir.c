@@ -253,7 +253,27 @@ static tl_expr_t *expr(tl_kernel_t *k, tl_expr_kind_t kind, tl_dtype_t t, tl_loc
     e->kind = kind;
     e->dtype = t;
     e->loc = loc;
+    e->height = 1;
     return e;
+}
+
+void tl_ir_fix_height(tl_expr_t *e)
+{
+    int h = 0;
+    switch (e->kind) {
+    case TL_EX_LOAD:
+        for (int i = 0; i < e->load.n; i++) h = TL_MAX(h, tl_ir_height(e->load.idx[i]));
+        break;
+    case TL_EX_BIN: h = TL_MAX(tl_ir_height(e->op.a), tl_ir_height(e->op.b)); break;
+    case TL_EX_UN: h = tl_ir_height(e->op.a); break;
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: h = tl_ir_height(e->arg); break;
+    case TL_EX_SELECT:
+        h = TL_MAX(tl_ir_height(e->sel.cond), TL_MAX(tl_ir_height(e->sel.a), tl_ir_height(e->sel.b)));
+        break;
+    default: break;
+    }
+    e->height = h + 1;
 }
 
 tl_expr_t *tl_ir_int(tl_kernel_t *k, int64_t v, tl_dtype_t t, tl_loc_t loc)
@@ -283,6 +303,7 @@ tl_expr_t *tl_ir_load(tl_kernel_t *k, tl_buffer_t *b, int n, tl_expr_t **idx, tl
     e->load.buf = b;
     e->load.n = n;
     e->load.idx = tl_arena_dup(k->arena, idx, sizeof *idx * (size_t)n);
+    tl_ir_fix_height(e);
     return e;
 }
 
@@ -456,6 +477,7 @@ tl_expr_t *tl_ir_bin(tl_kernel_t *k, tl_binop_t op, tl_expr_t *a, tl_expr_t *b, 
     e->op.op = op;
     e->op.a = a;
     e->op.b = b;
+    tl_ir_fix_height(e);
     return e;
 }
 
@@ -469,6 +491,7 @@ tl_expr_t *tl_ir_un(tl_kernel_t *k, tl_unop_t op, tl_expr_t *a, tl_loc_t loc)
     tl_expr_t *e = expr(k, TL_EX_UN, t, loc);
     e->op.op = op;
     e->op.a = a;
+    tl_ir_fix_height(e);
     return e;
 }
 
@@ -479,6 +502,7 @@ tl_expr_t *tl_ir_cast(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_t loc)
     if (a->kind == TL_EX_INT && tl_dtype_is_float(t)) return tl_ir_float(k, (double)a->i, t, loc);
     tl_expr_t *e = expr(k, TL_EX_CAST, t, loc);
     e->arg = a;
+    tl_ir_fix_height(e);
     return e;
 }
 
@@ -486,6 +510,7 @@ tl_expr_t *tl_ir_reinterpret(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_
 {
     tl_expr_t *e = expr(k, TL_EX_REINTERPRET, t, loc);
     e->arg = a;
+    tl_ir_fix_height(e);
     return e;
 }
 
@@ -497,6 +522,7 @@ tl_expr_t *tl_ir_select(tl_kernel_t *k, tl_expr_t *c, tl_expr_t *a, tl_expr_t *b
     e->sel.cond = c;
     e->sel.a = a;
     e->sel.b = b;
+    tl_ir_fix_height(e);
     return e;
 }
 

@@ -193,6 +193,7 @@ struct tl_expr {
     tl_expr_kind_t kind;
     tl_dtype_t dtype;
     tl_loc_t loc;
+    int height; // 1 for a leaf, else 1 + the largest of its operands' (tl_ir_fix_height)
     union {
         int64_t i;  // TL_EX_INT
         double f;   // TL_EX_FLOAT
@@ -468,6 +469,21 @@ tl_expr_t *tl_ir_un(tl_kernel_t *k, tl_unop_t op, tl_expr_t *a, tl_loc_t loc);
 tl_expr_t *tl_ir_cast(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_t loc);
 tl_expr_t *tl_ir_reinterpret(tl_kernel_t *k, tl_dtype_t t, tl_expr_t *a, tl_loc_t loc);
 tl_expr_t *tl_ir_select(tl_kernel_t *k, tl_expr_t *c, tl_expr_t *a, tl_expr_t *b, tl_loc_t loc);
+// Statement levels of a kernel at most (each compound statement and each body
+// sequence is a level): TL_MAX_BLOCKS from the source, two levels each, and
+// room for the loops, scopes and branches passes add.
+enum { TL_MAX_IR_DEPTH = 2 * TL_MAX_BLOCKS + 64 };
+// Checks the nesting limits on k without recursing past them: statements at
+// most TL_MAX_IR_DEPTH levels deep, expressions at most TL_MAX_NESTING high.
+// Reports the first violation at its statement (tl_ir_verify does this first).
+tl_status_t tl_ir_check_nesting(const tl_kernel_t *k, tl_diag_t *d);
+// Sets e->height from its operands' (after changing an operand of a copy).
+void tl_ir_fix_height(tl_expr_t *e);
+// The height of e (0 for NULL): compare with TL_MAX_NESTING.
+static inline int tl_ir_height(const tl_expr_t *e)
+{
+    return e ? e->height : 0;
+}
 bool tl_ir_is_const_int(const tl_expr_t *e, int64_t *out);
 
 // --- analysis (simplify.c) ------------------------------------------------------------------

@@ -33,6 +33,11 @@ static void fail(verifier_t *v, tl_loc_t loc, const char *fmt, ...)
 static void check_expr(verifier_t *v, const tl_expr_t *e)
 {
     if (!e) return;
+    tl_expr_t copy = *e; // every builder keeps the height (the nesting limit relies on it)
+    tl_ir_fix_height(&copy);
+    if (copy.height != e->height)
+        fail(v, e->loc, "internal: an expression's height is %d, its operands make it %d",
+             e->height, copy.height);
     switch (e->kind) {
     case TL_EX_INT:
     case TL_EX_FLOAT: break;
@@ -317,8 +322,82 @@ static void check_stmt(verifier_t *v, const tl_stmt_t *s)
     }
 }
 
+// --- nesting ----------------------------------------------------------------------
+
+typedef struct {
+    tl_diag_t *d;
+    tl_status_t st;
+} nest_t;
+
+static bool too_high(nest_t *n, const tl_expr_t *e, tl_loc_t loc)
+{
+    if (!e || e->height <= TL_MAX_NESTING) return false;
+    n->st = tl_diag_report(n->d, TL_SEV_ERROR, loc.line ? loc : e->loc, TL_ERR_COMPILE,
+                           "this expression nests too deeply: %d levels, more than the %d "
+                           "allowed",
+                           e->height, TL_MAX_NESTING);
+    return true;
+}
+
+static bool nest_stmt(nest_t *n, const tl_stmt_t *s, int depth)
+{
+    if (!s) return true;
+    if (depth > TL_MAX_IR_DEPTH) {
+        n->st = tl_diag_report(n->d, TL_SEV_ERROR, s->loc, TL_ERR_COMPILE,
+                               "statements nest too deeply here: more than %d levels",
+                               TL_MAX_IR_DEPTH);
+        return false;
+    }
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (!nest_stmt(n, s->seq.items[i], depth + 1)) return false;
+        return true;
+    case TL_ST_FOR:
+        return !too_high(n, s->for_.start, s->loc) && !too_high(n, s->for_.end, s->loc) &&
+               nest_stmt(n, s->for_.body, depth + 1);
+    case TL_ST_WHILE:
+        return !too_high(n, s->while_.cond, s->loc) && nest_stmt(n, s->while_.body, depth + 1);
+    case TL_ST_IF:
+        return !too_high(n, s->if_.cond, s->loc) && nest_stmt(n, s->if_.then_, depth + 1) &&
+               nest_stmt(n, s->if_.else_, depth + 1);
+    case TL_ST_SCOPE: return nest_stmt(n, s->scope.body, depth + 1);
+    case TL_ST_LET: return !too_high(n, s->let.value, s->loc);
+    case TL_ST_STORE:
+        for (int i = 0; i < s->store.n; i++)
+            if (too_high(n, s->store.idx[i], s->loc)) return false;
+        return !too_high(n, s->store.value, s->loc);
+    case TL_ST_SYNC: return !too_high(n, s->sync.id, s->loc);
+    case TL_ST_PRINT:
+        for (int i = 0; i < s->print.n; i++)
+            if (too_high(n, s->print.args[i], s->loc)) return false;
+        return true;
+    case TL_ST_OP:
+        for (int i = 0; i < s->op.nargs; i++) {
+            const tl_arg_t *a = &s->op.args[i];
+            if (a->kind == TL_ARG_SCALAR && too_high(n, a->scalar, s->loc)) return false;
+            if (a->kind == TL_ARG_REGION)
+                for (int j = 0; j < a->region.ndim; j++)
+                    if (too_high(n, a->region.start[j], s->loc) ||
+                        too_high(n, a->region.extent[j], s->loc))
+                        return false;
+        }
+        return true;
+    default: return true;
+    }
+}
+
+tl_status_t tl_ir_check_nesting(const tl_kernel_t *k, tl_diag_t *d)
+{
+    nest_t n = {d, TL_OK};
+    if (!too_high(&n, k->grid, k->loc)) nest_stmt(&n, k->body, 1);
+    return n.st;
+}
+
 tl_status_t tl_ir_verify(const tl_kernel_t *k, tl_diag_t *d)
 {
+    tl_status_t nst = tl_ir_check_nesting(k, d);
+    if (nst != TL_OK) return nst; // (the checks below recurse)
     verifier_t v = {k, d, calloc((size_t)k->vars.len + 1, 1), TL_OK};
     if (!v.defined) return TL_ERR_NOMEM;
     for (int i = 0; i < k->vars.len; i++) {

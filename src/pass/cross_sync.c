@@ -43,7 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAXD = 32, FLAG_IDS = 16, ACK_DEPTH = 4 };
+// MAXD: levels of sequences the collection goes through (the verifier bounds them).
+enum { MAXD = TL_MAX_IR_DEPTH + 8, FLAG_IDS = 16, ACK_DEPTH = 4 };
 enum { C = 0, V = 1 };
 
 typedef struct {
@@ -58,7 +59,7 @@ typedef struct {
     tl_hazard_access_t acc;
     const tl_stmt_t *stmt; // the leaf, or the compound whose bound / condition reads
     int nsteps;
-    step_t steps[MAXD];
+    step_t *steps; // in the kernel's arena
 } gacc_t;
 
 typedef struct {
@@ -123,7 +124,7 @@ static void collect_access(void *arg, const tl_hazard_access_t *a)
     g->acc = *a;
     g->stmt = c->stmt;
     g->nsteps = X->depth;
-    memcpy(g->steps, X->steps, sizeof g->steps[0] * (size_t)X->depth);
+    g->steps = tl_arena_dup(X->k->arena, X->steps, sizeof g->steps[0] * (size_t)(X->depth + 1));
 }
 
 static void collect_seq(xs_t *X, int side, tl_stmt_t *seq, const tl_stmt_t *owner, int branch);

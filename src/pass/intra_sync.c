@@ -81,7 +81,7 @@ bool isync_fix_here(sim_t *S)
     if (repeats > 2 || !isync_inserts_here(S, &S->dep, repeats > 0)) return false;
     S->fix_status = order_conflict(S);
     if (S->fix_status) return false;
-    memset(&S->dep, 0, sizeof S->dep);
+    S->dep.found = false;
     return true;
 }
 
@@ -111,9 +111,15 @@ static tl_status_t sync_side(sim_t *S, tl_side_t side)
     bool found = isync_simulate(S);
     for (;;) {
         if (S->fix_status) return S->fix_status;
+        if (S->overflow && S->deep_loop)
+            return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, S->deep_loop->loc, TL_ERR_COMPILE,
+                                  "this loop is inside %d others: automatic synchronisation "
+                                  "(TL_ASCEND_AUTO_SYNC) checks loops nested at most %d deep "
+                                  "(it runs every loop body twice, so each level doubles its work)",
+                                  MAX_LOOPS, MAX_LOOPS);
         if (S->overflow)
             return tl_diag_report(S->ctx->diag, TL_SEV_ERROR, S->k->loc, TL_ERR_INTERNAL,
-                                  "intra_sync: the program nests too deeply or is too large");
+                                  "intra_sync: out of memory");
         if (!found) break;
         pos_t at[MAXD];
         int n = change_at(S, at);
@@ -183,36 +189,40 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         baseline(k, k->body, TL_SIDE_NONE);
         return TL_OK;
     }
-    sim_t S;
-    memset(&S, 0, sizeof S);
-    S.k = k;
-    S.ctx = ctx;
-    S.arch = tl_arch_default();
-    tl_arena_init(&S.arena);
-    S.hz = tl_hazard_ctx_new(k);
-    if (!S.hz) return tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
-    tl_status_t st = sync_side(&S, TL_SIDE_CUBE);
-    if (!st) st = sync_side(&S, TL_SIDE_VEC);
-    if (!st) {
-        isync_assign_ids(&S);
-        isync_drop_disabled(&S, k->body);
-        for (int i = 0; i < S.nmade; i++) // an else left empty goes again
-            if (S.made_else[i]->if_.else_ && !S.made_else[i]->if_.else_->seq.n)
-                S.made_else[i]->if_.else_ = NULL;
+    sim_t *S = calloc(1, sizeof *S); // (large: the walk's arrays)
+    if (!S) return tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
+    S->k = k;
+    S->ctx = ctx;
+    S->arch = tl_arch_default();
+    tl_arena_init(&S->arena);
+    S->hz = tl_hazard_ctx_new(k);
+    if (!S->hz) {
+        free(S);
+        return tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     }
-    tl_hazard_ctx_free(S.hz);
-    isync_cp_clear(&S);
-    free(S.cps);
-    free(S.pend);
-    isync_tab_free(&S.anchors);
-    isync_tab_free(&S.paths);
-    isync_tab_free(&S.iters);
-    isync_tab_free(&S.accs);
-    free(S.sync_accs.a);
-    tl_arena_free(&S.arena);
-    free(S.items);
-    free(S.disabled);
-    free(S.saved);
+    tl_status_t st = sync_side(S, TL_SIDE_CUBE);
+    if (!st) st = sync_side(S, TL_SIDE_VEC);
+    if (!st) {
+        isync_assign_ids(S);
+        isync_drop_disabled(S, k->body);
+        for (int i = 0; i < S->nmade; i++) // an else left empty goes again
+            if (S->made_else[i]->if_.else_ && !S->made_else[i]->if_.else_->seq.n)
+                S->made_else[i]->if_.else_ = NULL;
+    }
+    tl_hazard_ctx_free(S->hz);
+    isync_cp_clear(S);
+    free(S->cps);
+    free(S->pend);
+    isync_tab_free(&S->anchors);
+    isync_tab_free(&S->paths);
+    isync_tab_free(&S->iters);
+    isync_tab_free(&S->accs);
+    free(S->sync_accs.a);
+    tl_arena_free(&S->arena);
+    free(S->items);
+    free(S->disabled);
+    free(S->saved);
+    free(S);
     return st;
 }
 

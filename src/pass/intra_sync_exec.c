@@ -295,22 +295,28 @@ static bool provably_runs(const tl_stmt_t *s, int64_t n)
            tl_ir_is_const_int(s->for_.end, &b) && b - a >= n;
 }
 
+// (The states a loop or an if keeps are on the heap: they are large, and the
+// walk recurses once per nesting level.)
 static void sim_loop(sim_t *S, tl_stmt_t *s, bool in_scope)
 {
-    state_t pre;
-    isync_state_copy(S, &pre, &S->st);
-    int inst = S->next_inst++;
-    if (S->nloops == MAXD || S->niter == MAXD) {
+    if (S->nloops == MAX_LOOPS) {
+        S->deep_loop = s;
         S->overflow = true;
-        isync_state_free(&pre);
         return;
     }
+    state_t *keep = malloc(2 * sizeof *keep), *pre = keep, *one = keep + 1;
+    if (!keep || S->nloops == MAXD || S->niter == MAXD) {
+        S->overflow = true;
+        free(keep);
+        return;
+    }
+    isync_state_copy(S, pre, &S->st);
+    int inst = S->next_inst++;
     loopframe_t *lf = &S->loops[S->nloops++];
     memset(lf, 0, sizeof *lf);
     tl_stmt_t *body = s->kind == TL_ST_FOR ? s->for_.body : s->while_.body;
     // The state after one iteration: unless the loop runs at least twice, the
     // loop may end there, without what the second pass ordered.
-    state_t one;
     bool have_one = false;
     for (int copy = 1; copy <= 2 && !S->dep.found; copy++) {
         S->iter[S->niter++] = (iter_t){s, inst, copy};
@@ -322,19 +328,20 @@ static void sim_loop(sim_t *S, tl_stmt_t *s, bool in_scope)
         lf->ncont = 0;
         S->niter--;
         if (copy == 1 && !provably_runs(s, 2)) {
-            isync_state_copy(S, &one, &S->st);
+            isync_state_copy(S, one, &S->st);
             have_one = true;
         }
     }
-    if (have_one) isync_meet(S, &S->st, &one);
+    if (have_one) isync_meet(S, &S->st, one);
     for (int i = 0; i < lf->nbrk; i++) isync_meet(S, &S->st, &lf->brk[i]);
     free(lf->brk);
     S->nloops--;
     isync_close_loop(S, s, inst);
     if (!provably_runs(s, 1))
-        isync_meet(S, &S->st, &pre);
+        isync_meet(S, &S->st, pre);
     else
-        isync_state_free(&pre);
+        isync_state_free(pre);
+    free(keep);
 }
 
 static void jump(sim_t *S, bool brk)
@@ -382,13 +389,18 @@ static bool sim_stmt(sim_t *S, tl_stmt_t *s, bool in_scope)
     case TL_ST_IF: {
         check(S, s, false);
         if (S->dep.found) return fixed_here(S);
-        state_t other;
-        isync_state_copy(S, &other, &S->st);
+        state_t *two = malloc(2 * sizeof *two); // [0] before the if, [1] after then
+        if (!two) {
+            S->overflow = true;
+            return false;
+        }
+        isync_state_copy(S, &two[0], &S->st);
         sim_seq(S, s->if_.then_, in_scope);
-        state_t then_state = S->st;
-        S->st = other;
+        two[1] = S->st;
+        S->st = two[0];
         if (s->if_.else_) sim_seq(S, s->if_.else_, in_scope);
-        isync_meet(S, &S->st, &then_state);
+        isync_meet(S, &S->st, &two[1]);
+        free(two);
         return false;
     }
     case TL_ST_BREAK:
@@ -467,14 +479,14 @@ bool isync_run(sim_t *S, const cp_t *from)
     isync_state_free(&S->st);
     S->depth = S->niter = S->nloops = 0;
     S->stop = false;
-    memset(&S->dep, 0, sizeof S->dep);
+    S->dep.found = false; // (the rest is set with it)
     S->next_inst = 1;
     S->resume_depth = 0;
     if (from) {
         isync_state_copy(S, &S->st, &from->st);
         S->next_inst = from->next_inst;
-        S->resume_depth = from->depth;
-        memcpy(S->resume_path, from->path, sizeof from->path[0] * (size_t)from->depth);
+        S->resume_depth = from->at->n;
+        memcpy(S->resume_path, from->at->p, sizeof from->at->p[0] * (size_t)from->at->n);
     }
     S->work = S->work_at = 0;
     sim_seq(S, S->k->body, false);

@@ -10,7 +10,10 @@
 #include "pass/hazard.h"
 #include "pass/pass.h"
 
-enum { MAXD = 32, SLOTS = 64, MAX_ROUNDS = 5000, EVENT_IDS = 8, MAX_FIX = 4 };
+// MAXD: levels of sequences the walk goes through (the verifier bounds them).
+// MAX_LOOPS: loops inside one another the abstract execution runs (every
+// body twice: each level doubles the work).
+enum { MAXD = TL_MAX_IR_DEPTH + 8, MAX_LOOPS = 12, SLOTS = 64, MAX_ROUNDS = 5000, EVENT_IDS = 8, MAX_FIX = 4 };
 
 #define BIT(p) (1u << (p))
 
@@ -92,8 +95,7 @@ typedef struct {
 // A checkpoint of the walk: the state just before the statement at a plain
 // position (intra_sync_resume.c).
 typedef struct {
-    int depth;
-    pos_t path[MAXD];
+    const path_t *at; // interned
     state_t st;
     int next_inst;
 } cp_t;
@@ -149,6 +151,7 @@ typedef struct {
     state_t st;
     dep_t dep;
     bool overflow;
+    const tl_stmt_t *deep_loop; // a loop nested more than MAX_LOOPS deep (overflow set)
     // inserted syncs
     item_t *items;
     int nitems, capitems;

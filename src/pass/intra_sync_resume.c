@@ -77,7 +77,7 @@ static int cp_before(const sim_t *S, const pos_t *path, int n)
     int lo = 0, hi = S->ncps; // first checkpoint after the position
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (isync_pos_cmp(S->cps[mid].path, S->cps[mid].depth, path, n) <= 0)
+        if (isync_pos_cmp(S->cps[mid].at->p, S->cps[mid].at->n, path, n) <= 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -95,9 +95,9 @@ static bool cp_push(sim_t *S, cp_t **list, int *n, int *cap, int depth)
         *cap = c;
     }
     cp_t *c = &(*list)[*n];
-    c->depth = depth;
-    memcpy(c->path, S->path, sizeof c->path[0] * (size_t)depth);
+    c->at = isync_path(S, S->path, depth);
     c->next_inst = S->next_inst;
+    if (!c->at) return false;
     isync_state_copy(S, &c->st, &S->st);
     if (S->overflow) return false;
     (*n)++;
@@ -155,10 +155,10 @@ bool isync_cp_visit(sim_t *S, int d)
     }
     // a trial: the reference's checkpoints at the positions passed
     while (S->cursor < S->ncps &&
-           isync_pos_cmp(S->cps[S->cursor].path, S->cps[S->cursor].depth, S->path, depth) < 0)
+           isync_pos_cmp(S->cps[S->cursor].at->p, S->cps[S->cursor].at->n, S->path, depth) < 0)
         S->cursor++;
     if (S->cursor == S->ncps ||
-        isync_pos_cmp(S->cps[S->cursor].path, S->cps[S->cursor].depth, S->path, depth) != 0)
+        isync_pos_cmp(S->cps[S->cursor].at->p, S->cps[S->cursor].at->n, S->path, depth) != 0)
         return false;
     if (isync_pos_cmp(S->path, depth, S->hi_path, S->hi_depth) > 0 &&
         same_state(S, &S->cps[S->cursor])) {

@@ -427,7 +427,7 @@ static bool fill(lower_t *L, vclass_t c, tl_dtype_t t, tl_expr_t *s, val_t *out)
 }
 
 // Converts v to dtype t as the scalar code would.
-static bool convert(lower_t *L, val_t *v, tl_dtype_t t, tl_loc_t loc)
+static TL_NOINLINE bool convert(lower_t *L, val_t *v, tl_dtype_t t, tl_loc_t loc)
 {
     tl_dtype_t u = v->t;
     if (u == t) return true;
@@ -547,17 +547,29 @@ static bool negate(lower_t *L, val_t *a, val_t *out)
     return binary_op(L, TL_OP_MUL, a, &m, a->t, out);
 }
 
+static bool bin_ops(lower_t *L, tl_expr_t *e, val_t *pa, val_t *pb, val_t *v);
+
+// (gen and gen_bin recurse once per level of the expression, up to
+// TL_MAX_NESTING levels: the ops are emitted by a separate function.)
 static bool gen_bin(lower_t *L, tl_expr_t *e, val_t *v)
 {
     tl_binop_t op = (tl_binop_t)e->op.op;
     tl_dtype_t t = e->dtype;
-    bool flt = vfloat(t);
-    if (!flt && !vint(t))
+    if (!vfloat(t) && !vint(t))
         return fail(L, e->loc, "it computes '%s' in %s", tl_binop_text(op), tl_dtype_name(t));
     val_t a, b;
     if (!gen(L, e->op.a, &a) || !gen(L, e->op.b, &b) || !convert(L, &a, t, e->loc) ||
         !convert(L, &b, t, e->loc))
         return false;
+    return bin_ops(L, e, &a, &b, v);
+}
+
+static TL_NOINLINE bool bin_ops(lower_t *L, tl_expr_t *e, val_t *pa, val_t *pb, val_t *v)
+{
+    val_t a = *pa, b = *pb;
+    tl_binop_t op = (tl_binop_t)e->op.op;
+    tl_dtype_t t = e->dtype;
+    bool flt = vfloat(t);
     tl_opcode_t code;
     switch (op) {
     case TL_BIN_ADD: code = TL_OP_ADD; break;
@@ -620,12 +632,20 @@ static bool gen_bin(lower_t *L, tl_expr_t *e, val_t *v)
     return binary_op(L, code, &a, &b, t, v);
 }
 
-static bool gen_un(lower_t *L, tl_expr_t *e, val_t *v)
+static bool un_ops(lower_t *L, tl_expr_t *e, val_t *pa, val_t *v);
+
+static TL_NOINLINE bool gen_un(lower_t *L, tl_expr_t *e, val_t *v)
 {
+    val_t a;
+    if (!gen(L, e->op.a, &a) || !convert(L, &a, e->dtype, e->loc)) return false;
+    return un_ops(L, e, &a, v);
+}
+
+static TL_NOINLINE bool un_ops(lower_t *L, tl_expr_t *e, val_t *pa, val_t *v)
+{
+    val_t a = *pa;
     tl_unop_t op = (tl_unop_t)e->op.op;
     tl_dtype_t t = e->dtype;
-    val_t a;
-    if (!gen(L, e->op.a, &a) || !convert(L, &a, t, e->loc)) return false;
     if (op == TL_UN_NEG && (vfloat(t) || vint(t))) return negate(L, &a, v);
     tl_opcode_t code;
     if (vint(t)) {
@@ -650,7 +670,7 @@ static bool gen_un(lower_t *L, tl_expr_t *e, val_t *v)
     return unary(L, code, &a, t, TL_CAST_RINT, v);
 }
 
-static bool gen_load(lower_t *L, tl_expr_t *e, val_t *v)
+static TL_NOINLINE bool gen_load(lower_t *L, tl_expr_t *e, val_t *v)
 {
     tl_buffer_t *b = e->load.buf;
     memset(v, 0, sizeof *v);
@@ -902,6 +922,11 @@ static bool lower_body(lower_t *L, const stmts_t *body, tl_stmt_t *out)
         const tl_stmt_t *s = body->items[i];
         if (s->kind == TL_ST_LET) {
             tl_expr_t *val = tl_subst_expr(k, &m, s->let.value);
+            if (tl_ir_height(val) > TL_MAX_NESTING) {
+                ok = fail(L, s->loc, "substituting its lets nests an expression more than %d levels",
+                          TL_MAX_NESTING);
+                break;
+            }
             tl_subst_var(&m, s->let.var, val);
             continue;
         }
@@ -922,6 +947,12 @@ static bool lower_body(lower_t *L, const stmts_t *body, tl_stmt_t *out)
         int n = TL_MIN(s->store.n, TL_MAX_DIMS);
         for (int d = 0; d < n; d++) idx[d] = tl_subst_expr(k, &m, s->store.idx[d]);
         tl_expr_t *value = ok ? tl_subst_expr(k, &m, s->store.value) : NULL;
+        for (int d = 0; d < n && ok; d++)
+            if (tl_ir_height(idx[d]) > TL_MAX_NESTING) value = NULL;
+        if (ok && tl_ir_height(value) > TL_MAX_NESTING) value = NULL;
+        if (ok && !value)
+            ok = fail(L, s->loc, "substituting its lets nests an expression more than %d levels",
+                      TL_MAX_NESTING);
         ok = ok && check_loads(L, value, w, nw) &&
              lower_store(L, s->store.buf, n, idx, value, s->loc);
         // lets read before this store that load its buffer are stale from here on

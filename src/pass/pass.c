@@ -108,6 +108,7 @@ tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ct
         double t1 = tl_pass_clock();
         if (ctx->on_step) ctx->on_step(ctx->step_arg, p->name, t1 - t0);
         if (st != TL_OK) return st;
+        if (!ctx->verify && (st = tl_ir_check_nesting(k, ctx->diag)) != TL_OK) return st;
         if (ctx->verify) {
             st = tl_ir_verify(k, ctx->diag);
             if (ctx->on_step) ctx->on_step(ctx->step_arg, "verify", tl_pass_clock() - t1);

@@ -272,10 +272,16 @@ static void schedule_seq(sched_t *S, tl_stmt_t *seq, bool body)
 {
     if (!seq || seq->kind != TL_ST_SEQ || !seq->seq.n || S->oom) return;
     flatten(S->k, seq);
-    unrolled_t un[64];
+    // (on the heap: schedule_items recurses into the nested sequences)
+    unrolled_t *un = malloc(sizeof *un * 64);
+    if (!un) {
+        S->oom = true;
+        return;
+    }
     int nun = sched_unroll_small(S, seq, un, 64), n0 = seq->seq.n;
     tl_stmt_t **orig = malloc(sizeof *orig * ((size_t)TL_MAX(n0, 0) * 2 + 1));
     if (!orig) {
+        free(un);
         S->oom = true;
         return;
     }
@@ -313,6 +319,7 @@ static void schedule_seq(sched_t *S, tl_stmt_t *seq, bool body)
         sched_roll_back(S, seq, un, nun);
     else
         S->unrolled += nun;
+    free(un);
     sum_put(S, &sum);
 }
 

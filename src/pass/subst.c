@@ -109,6 +109,7 @@ tl_expr_t *tl_subst_expr(tl_kernel_t *k, tl_subst_t *m, tl_expr_t *e)
         r = remake(k, e);
         r->op.a = a;
         r->op.b = b;
+        tl_ir_fix_height(r);
         return r;
     }
     case TL_EX_UN: {
@@ -116,6 +117,7 @@ tl_expr_t *tl_subst_expr(tl_kernel_t *k, tl_subst_t *m, tl_expr_t *e)
         if (a == e->op.a) return e;
         tl_expr_t *r = remake(k, e);
         r->op.a = a;
+        tl_ir_fix_height(r);
         return r;
     }
     case TL_EX_CAST:
@@ -124,6 +126,7 @@ tl_expr_t *tl_subst_expr(tl_kernel_t *k, tl_subst_t *m, tl_expr_t *e)
         if (a == e->arg) return e;
         tl_expr_t *r = remake(k, e);
         r->arg = a;
+        tl_ir_fix_height(r);
         return r;
     }
     case TL_EX_SELECT: {
@@ -134,6 +137,7 @@ tl_expr_t *tl_subst_expr(tl_kernel_t *k, tl_subst_t *m, tl_expr_t *e)
         r->sel.cond = c;
         r->sel.a = a;
         r->sel.b = b;
+        tl_ir_fix_height(r);
         return r;
     }
     default: return e;

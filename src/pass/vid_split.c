@@ -549,6 +549,7 @@ static tl_expr_t *global(rw_t *w, tl_expr_t *e)
         tl_expr_t *c = tl_arena_dup(k->arena, e, sizeof *e);
         c->op.a = a;
         c->op.b = b;
+        tl_ir_fix_height(c);
         return c;
     }
     case TL_EX_UN:
@@ -565,6 +566,7 @@ static tl_expr_t *global(rw_t *w, tl_expr_t *e)
             c->sel.b = global(w, e->sel.b);
         } else
             c->arg = global(w, e->arg);
+        tl_ir_fix_height(c);
         return c;
     }
     default: return tl_subst_expr(k, &w->sub, e);
