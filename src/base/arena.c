@@ -32,6 +32,11 @@ void tl_arena_free(tl_arena_t *a)
 
 void *tl_arena_alloc(tl_arena_t *a, size_t size)
 {
+    if (a->limit && (size > a->limit || a->used_total + size > a->limit)) {
+        a->over_limit = true;
+        if (a->oom) longjmp(*a->oom, 1);
+        return NULL;
+    }
     size = TL_ALIGN_UP(size ? size : 1, sizeof(max_align_t));
     tl_arena_chunk_t *c = a->head;
     if (!c || c->cap - c->used < size) {

@@ -14,6 +14,8 @@ typedef struct tl_arena {
     tl_arena_chunk_t *head;
     size_t used_total; // bytes handed out, for statistics
     jmp_buf *oom;      // where to jump when malloc fails (may be NULL)
+    size_t limit;      // when nonzero: used_total may not grow past it (an allocation
+    bool over_limit;   // that would fails as if out of memory, and sets over_limit)
 } tl_arena_t;
 
 void tl_arena_init(tl_arena_t *a);

@@ -475,20 +475,41 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
 static tl_status_t run(tl_arena_t *arena, const char *path, const char *text,
                        const tl_front_opts_t *opts, tl_diag_t *d, tl_kernel_t **out)
 {
+    // The evaluation may hold TL_EVAL_MAX_BYTES in the arena (values, the
+    // traced IR): past that, an allocation jumps here and the statement being
+    // evaluated gets the error. (ev is on the heap: it is read after the jump.)
+    tl_eval_t *ev = malloc(sizeof *ev);
+    if (!ev) return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_NOMEM, "out of memory");
     jmp_buf oom;
     jmp_buf *saved = arena->oom;
+    size_t saved_limit = arena->limit;
     if (setjmp(oom)) {
         arena->oom = saved;
-        return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_NOMEM, "out of memory while compiling '%s'", path);
+        arena->limit = saved_limit;
+        tl_status_t fail;
+        if (arena->over_limit) {
+            arena->over_limit = false;
+            fail = tl_diag_report(d, TL_SEV_ERROR, ev->loc, TL_ERR_COMPILE,
+                                  "compile-time evaluation needs more than %d MiB of memory here "
+                                  "(a value that doubles in a loop?)",
+                                  TL_EVAL_MAX_BYTES >> 20);
+        } else {
+            fail = tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_NOMEM,
+                                  "out of memory while compiling '%s'", path);
+        }
+        free(ev);
+        return fail;
     }
     arena->oom = &oom;
-    tl_eval_t ev;
-    setup(&ev, arena, d, opts);
+    arena->limit = arena->used_total + TL_EVAL_MAX_BYTES;
+    setup(ev, arena, d, opts);
     tl_status_t st = TL_ERR_COMPILE;
-    tl_module_rec_t *rec = text ? tl_front_load_text(&ev, path, text) : tl_front_load_file(&ev, path, "__main__");
-    if (rec) st = compile(&ev, rec, opts, out);
+    tl_module_rec_t *rec = text ? tl_front_load_text(ev, path, text) : tl_front_load_file(ev, path, "__main__");
+    if (rec) st = compile(ev, rec, opts, out);
     if (st == TL_OK && d->nerrors) st = TL_ERR_COMPILE;
     arena->oom = saved;
+    arena->limit = saved_limit;
+    free(ev);
     if (st != TL_OK && !d->nerrors) tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, st, "compilation of '%s' failed", path);
     return st == TL_OK ? TL_OK : (d->nerrors && st == TL_ERR_COMPILE ? TL_ERR_COMPILE : st);
 }
