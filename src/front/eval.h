@@ -22,6 +22,13 @@ struct tl_scope_env {
 
 typedef struct tl_module_rec tl_module_rec_t;
 
+// The names a kernel being traced uses (tl_trace_unique_name).
+typedef struct {
+    tl_kernel_t *kernel;
+    tl_map_t taken, next; // name -> non-NULL; base -> next suffix to try
+    int nvars, nbuffers;  // those of kernel's entered in taken
+} tl_trace_names_t;
+
 struct tl_eval {
     tl_arena_t *arena;
     tl_diag_t *diag;
@@ -37,6 +44,7 @@ struct tl_eval {
 
     // Trace state: non-NULL while a @T.prim_func body is traced.
     tl_kernel_t *kernel;
+    tl_trace_names_t names; // the names kernel uses (trace.c)
     tl_stmt_t *block;       // the sequence statements are appended to
     int parallel_depth;     // inside T.Parallel loops
     bool in_launch;         // inside `with T.Kernel(...)`

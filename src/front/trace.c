@@ -11,6 +11,7 @@
 
 #include "ir/walk.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,13 +27,23 @@ bool tl_trace_require(tl_eval_t *ev, tl_loc_t loc, const char *what)
     return false;
 }
 
-static bool name_taken(const tl_kernel_t *k, const char *name)
+// The names a kernel's buffers and variables have, brought up to date with
+// those added since the last call (a hash: a kernel traced from thousands of
+// statements gets thousands of lets), and per base name the next suffix.
+static tl_map_t *names_of(tl_eval_t *ev, tl_kernel_t *k)
 {
-    for (int i = 0; i < k->buffers.len; i++)
-        if (!strcmp(((tl_buffer_t *)k->buffers.items[i])->name, name)) return true;
-    for (int i = 0; i < k->vars.len; i++)
-        if (!strcmp(((tl_var_t *)k->vars.items[i])->name, name)) return true;
-    return false;
+    tl_trace_names_t *t = &ev->names;
+    if (t->kernel != k) {
+        memset(t, 0, sizeof *t);
+        t->kernel = k;
+        tl_map_init(&t->taken, ev->arena);
+        tl_map_init(&t->next, ev->arena);
+    }
+    for (; t->nbuffers < k->buffers.len; t->nbuffers++)
+        tl_map_put(&t->taken, ((tl_buffer_t *)k->buffers.items[t->nbuffers])->name, t);
+    for (; t->nvars < k->vars.len; t->nvars++)
+        tl_map_put(&t->taken, ((tl_var_t *)k->vars.items[t->nvars])->name, t);
+    return &t->taken;
 }
 
 // `base`, or `base_1`, `base_2`... so that every buffer and variable of a kernel
@@ -41,10 +52,15 @@ const char *tl_trace_unique_name(tl_eval_t *ev, const char *base)
 {
     tl_kernel_t *k = ev->kernel;
     if (!base || !*base || !strcmp(base, "_")) base = "v";
-    if (!name_taken(k, base)) return base;
-    for (int i = 1;; i++) {
-        char *n = tl_arena_printf(ev->arena, "%s_%d", base, i);
-        if (!name_taken(k, n)) return n;
+    tl_map_t *taken = names_of(ev, k);
+    if (!tl_map_has(taken, base)) return base;
+    intptr_t i = (intptr_t)tl_map_get(&ev->names.next, base);
+    for (i = i ? i : 1;; i++) {
+        char *n = tl_arena_printf(ev->arena, "%s_%d", base, (int)i);
+        if (!tl_map_has(taken, n)) {
+            tl_map_put(&ev->names.next, base, (void *)(i + 1));
+            return n;
+        }
     }
 }
 
