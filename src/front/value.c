@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,14 @@ static tl_value_t none_value = {.kind = TL_V_NONE};
 static tl_value_t true_value = {.kind = TL_V_BOOL, .b = true};
 static tl_value_t false_value = {.kind = TL_V_BOOL, .b = false};
 
+// Numbers, strings and kernel expressions take only their own field's bytes:
+// compile-time loops make millions of them, and the arena is bounded
+// (TL_EVAL_MAX_BYTES). (A value's kind never changes, nor is it copied whole.)
 tl_value_t *tl_value_new(tl_arena_t *a, tl_value_kind_t kind)
 {
-    tl_value_t *v = tl_arena_alloc(a, sizeof *v);
+    size_t small = offsetof(tl_value_t, str) + sizeof((tl_value_t *)0)->str;
+    bool scalar = kind == TL_V_INT || kind == TL_V_FLOAT || kind == TL_V_STR || kind == TL_V_EXPR;
+    tl_value_t *v = tl_arena_alloc(a, scalar ? small : sizeof *v);
     v->kind = kind;
     return v;
 }
