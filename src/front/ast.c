@@ -519,7 +519,9 @@ void tl_ast_children(const tl_ast_node_t *n, void (*fn)(void *arg, const tl_ast_
     case TL_AST_FORMATTED: one[0] = n->fmt.value, one[1] = n->fmt.spec; break;
     case TL_AST_ATTRIBUTE: one[0] = n->attr.value; break;
     case TL_AST_SUBSCRIPT: one[0] = n->sub.value, one[1] = n->sub.index; break;
-    case TL_AST_SLICE: one[0] = n->slice.lower, one[1] = n->slice.upper, one[2] = n->slice.step; break;
+    case TL_AST_SLICE:
+        one[0] = n->slice.lower, one[1] = n->slice.upper, one[2] = n->slice.step;
+        break;
     case TL_AST_CALL:
         one[0] = n->call.func;
         each(n->call.args, fn, arg);
@@ -532,7 +534,9 @@ void tl_ast_children(const tl_ast_node_t *n, void (*fn)(void *arg, const tl_ast_
         one[0] = n->cmp.left;
         each(n->cmp.comparators, fn, arg);
         break;
-    case TL_AST_IFEXP: one[0] = n->ifexp.test, one[1] = n->ifexp.body, one[2] = n->ifexp.orelse; break;
+    case TL_AST_IFEXP:
+        one[0] = n->ifexp.test, one[1] = n->ifexp.body, one[2] = n->ifexp.orelse;
+        break;
     case TL_AST_LAMBDA:
         each(n->lambda.params, fn, arg);
         one[0] = n->lambda.body;
@@ -586,7 +590,9 @@ void tl_ast_children(const tl_ast_node_t *n, void (*fn)(void *arg, const tl_ast_
         one[0] = n->assign.value;
         break;
     case TL_AST_AUGASSIGN: one[0] = n->aug.target, one[1] = n->aug.value; break;
-    case TL_AST_ANNASSIGN: one[0] = n->ann.target, one[1] = n->ann.annotation, one[2] = n->ann.value; break;
+    case TL_AST_ANNASSIGN:
+        one[0] = n->ann.target, one[1] = n->ann.annotation, one[2] = n->ann.value;
+        break;
     case TL_AST_FOR:
         one[0] = n->loop.target, one[1] = n->loop.iter;
         each(n->loop.body, fn, arg);

@@ -504,7 +504,8 @@ static tl_status_t run(tl_arena_t *arena, const char *path, const char *text,
     arena->limit = arena->used_total + TL_EVAL_MAX_BYTES;
     setup(ev, arena, d, opts);
     tl_status_t st = TL_ERR_COMPILE;
-    tl_module_rec_t *rec = text ? tl_front_load_text(ev, path, text) : tl_front_load_file(ev, path, "__main__");
+    tl_module_rec_t *rec =
+        text ? tl_front_load_text(ev, path, text) : tl_front_load_file(ev, path, "__main__");
     if (rec) st = compile(ev, rec, opts, out);
     if (st == TL_OK && d->nerrors) st = TL_ERR_COMPILE;
     arena->oom = saved;

@@ -269,7 +269,8 @@ void tl_ir_fix_height(tl_expr_t *e)
     case TL_EX_CAST:
     case TL_EX_REINTERPRET: h = tl_ir_height(e->arg); break;
     case TL_EX_SELECT:
-        h = TL_MAX(tl_ir_height(e->sel.cond), TL_MAX(tl_ir_height(e->sel.a), tl_ir_height(e->sel.b)));
+        h = TL_MAX(tl_ir_height(e->sel.cond),
+                   TL_MAX(tl_ir_height(e->sel.a), tl_ir_height(e->sel.b)));
         break;
     default: break;
     }

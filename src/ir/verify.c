@@ -343,9 +343,9 @@ static bool nest_stmt(nest_t *n, const tl_stmt_t *s, int depth)
 {
     if (!s) return true;
     if (depth > TL_MAX_IR_DEPTH) {
-        n->st = tl_diag_report(n->d, TL_SEV_ERROR, s->loc, TL_ERR_COMPILE,
-                               "statements nest too deeply here: more than %d levels",
-                               TL_MAX_IR_DEPTH);
+        n->st =
+            tl_diag_report(n->d, TL_SEV_ERROR, s->loc, TL_ERR_COMPILE,
+                           "statements nest too deeply here: more than %d levels", TL_MAX_IR_DEPTH);
         return false;
     }
     switch (s->kind) {

@@ -13,7 +13,14 @@
 // MAXD: levels of sequences the walk goes through (the verifier bounds them).
 // MAX_LOOPS: loops inside one another the abstract execution runs (every
 // body twice: each level doubles the work).
-enum { MAXD = TL_MAX_IR_DEPTH + 8, MAX_LOOPS = 12, SLOTS = 64, MAX_ROUNDS = 5000, EVENT_IDS = 8, MAX_FIX = 4 };
+enum {
+    MAXD = TL_MAX_IR_DEPTH + 8,
+    MAX_LOOPS = 12,
+    SLOTS = 64,
+    MAX_ROUNDS = 5000,
+    EVENT_IDS = 8,
+    MAX_FIX = 4
+};
 
 #define BIT(p) (1u << (p))
 

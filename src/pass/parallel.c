@@ -923,8 +923,9 @@ static bool lower_body(lower_t *L, const stmts_t *body, tl_stmt_t *out)
         if (s->kind == TL_ST_LET) {
             tl_expr_t *val = tl_subst_expr(k, &m, s->let.value);
             if (tl_ir_height(val) > TL_MAX_NESTING) {
-                ok = fail(L, s->loc, "substituting its lets nests an expression more than %d levels",
-                          TL_MAX_NESTING);
+                ok =
+                    fail(L, s->loc, "substituting its lets nests an expression more than %d levels",
+                         TL_MAX_NESTING);
                 break;
             }
             tl_subst_var(&m, s->let.var, val);

@@ -64,4 +64,37 @@ except TypeError as e:
     assert "must be float32" in str(e), str(e)
 else:
     raise AssertionError("no error for a wrong dtype")
+# Hostile nesting (issue 22) is a TilecError with the location, not a crash
+# of the Python process: a 50,000-term factory expression, a 10,000-term
+# T.Parallel expression, a 5,000-branch elif chain.
+def hostile(pre, body):
+    return (
+        "import tilelang\nimport tilelang.language as T\n\n"
+        "@tilelang.jit(out_idx=[-1])\ndef big(M=16, N=64):\n" + pre +
+        "    @T.prim_func\n"
+        "    def main(A: T.Tensor([M, N], 'float32'), B: T.Tensor([M, N], 'float32')):\n"
+        "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+        "            a = T.alloc_ub([M, N], 'float32')\n"
+        "            with T.Scope('V'):\n"
+        "                T.copy(A, a)\n" + body +
+        "                T.copy(a, B)\n"
+        "    return main\n")
+
+
+cases = [
+    (hostile("    x = " + " + ".join(["1"] * 50000) + "\n", ""), "this expression nests too deeply"),
+    (hostile("", "                for i, j in T.Parallel(M, N):\n                    a[i, j] = " +
+             " + ".join(["a[i, j]"] * 10000) + "\n"), "this expression nests too deeply"),
+    (hostile("", "".join("                %s cid == %d:\n                    T.tile.add(a, a, 1.0)\n" %
+                         ("elif" if i else "if", i) for i in range(5000))),
+     "statements nest too deeply"),
+]
+for src, want in cases:
+    try:
+        tilec.compile_string(src, name="hostile.py")
+    except tilec.TilecError as e:
+        assert "hostile.py:" in str(e) and want in str(e), str(e)[:300]
+    else:
+        raise AssertionError("no error for " + want)
+
 print("binding ok")
