@@ -2,6 +2,7 @@
 // syncs the others make redundant, and sinking loop-carried waits.
 #include "pass/intra_sync_int.h"
 #include "pass/rewrite.h"
+#include <stdint.h>
 #include <stdlib.h>
 
 // --- removing redundant syncs --------------------------------------------------------------------
@@ -64,6 +65,104 @@ void isync_drop_disabled(sim_t *S, tl_stmt_t *s)
     }
 }
 
+// --- barriers that are certainly needed ----------------------------------------------------------
+
+// A lone pipe_barrier(p) between two ops of its sequence that conflict on
+// pipe p (in the same iteration: they are next to each other) is the only
+// thing that orders them, so trying out its removal would fail. Such
+// barriers, one per dependent pair of a chain of vector ops, are most of what
+// a long T.Parallel expression gets; each trial executes the program again.
+typedef struct {
+    const tl_stmt_t *stmt;
+    int item;
+} cand_t;
+
+static int cand_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const cand_t *)a)->stmt, y = (uintptr_t)((const cand_t *)b)->stmt;
+    return x < y ? -1 : x > y;
+}
+
+static tl_hazard_rel_t same_iteration(void *arg, const tl_var_t *v)
+{
+    (void)arg, (void)v;
+    return TL_HAZARD_EQ;
+}
+
+static bool conflict_on(sim_t *S, const tl_stmt_t *a, const tl_stmt_t *b, tl_pipe_t p)
+{
+    if (a->kind != TL_ST_OP || b->kind != TL_ST_OP) return false;
+    const accs_t *x = isync_accesses(S, a), *y = isync_accesses(S, b);
+    for (int i = 0; i < x->n; i++) {
+        const tl_hazard_access_t *u = &x->a[i];
+        if (u->pipe != p) continue;
+        for (int j = 0; j < y->n; j++) {
+            const tl_hazard_access_t *w = &y->a[j];
+            if (w->pipe != p || (!u->write && !w->write)) continue;
+            if (u->buf != w->buf &&
+                (u->buf->scope != w->buf->scope || u->buf->scope == TL_SCOPE_GM))
+                continue;
+            if (tl_hazard_overlap(S->hz, u, w, same_iteration, NULL)) return true;
+        }
+    }
+    return false;
+}
+
+static void mark_needed(sim_t *S, const tl_stmt_t *s, const cand_t *c, int nc, bool *needed)
+{
+    if (!s) return;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) {
+            const tl_stmt_t *x = s->seq.items[i];
+            cand_t key = {x, 0};
+            const cand_t *hit = i > 0 && i + 1 < s->seq.n
+                                    ? bsearch(&key, c, (size_t)nc, sizeof *c, cand_cmp)
+                                    : NULL;
+            if (hit)
+                needed[hit->item] =
+                    conflict_on(S, s->seq.items[i - 1], s->seq.items[i + 1], x->sync.src);
+            else
+                mark_needed(S, x, c, nc, needed);
+        }
+        break;
+    case TL_ST_FOR: mark_needed(S, s->for_.body, c, nc, needed); break;
+    case TL_ST_WHILE: mark_needed(S, s->while_.body, c, nc, needed); break;
+    case TL_ST_IF:
+        mark_needed(S, s->if_.then_, c, nc, needed);
+        mark_needed(S, s->if_.else_, c, nc, needed);
+        break;
+    case TL_ST_SCOPE: mark_needed(S, s->scope.body, c, nc, needed); break;
+    default: break;
+    }
+}
+
+// needed[i] for the items from first on (NULL when out of memory).
+static bool *needed_barriers(sim_t *S, int first)
+{
+    int n = S->nitems - first;
+    bool *needed = calloc((size_t)n + 1, sizeof *needed);
+    cand_t *c = malloc(sizeof *c * ((size_t)n + 1));
+    if (!needed || !c) {
+        free(c);
+        free(needed);
+        return NULL;
+    }
+    int nc = 0;
+    for (int i = first; i < S->nitems; i++) {
+        const item_t *it = &S->items[i];
+        const tl_stmt_t *b = it->stmts[0];
+        if (it->n == 1 && !it->pair && b == it->syncs[0] && b->kind == TL_ST_SYNC &&
+            b->sync.kind == TL_SYNC_PIPE_BARRIER && b->sync.src != TL_PIPE_ALL &&
+            b->sync.src != TL_PIPE_S && b->sync.src != TL_PIPE_M)
+            c[nc++] = (cand_t){b, i - first};
+    }
+    qsort(c, (size_t)nc, sizeof *c, cand_cmp);
+    if (nc) mark_needed(S, S->k->body, c, nc, needed);
+    free(c);
+    return needed;
+}
+
 // Tries removing each inserted sync, newest first; keeps the removal when the
 // program still has no unordered conflict. Each try executes the program from
 // the checkpoint before the sync up to where its state is the same as with
@@ -74,8 +173,10 @@ void isync_reduce(sim_t *S, int first)
     S->cp_mode = CP_BUILD;
     bool resumable = !S->overflow && !isync_simulate(S) && !S->overflow;
     S->overflow = false;
+    bool *needed = needed_barriers(S, first);
     for (int i = S->nitems - 1; i >= first; i--) {
         item_t *it = &S->items[i];
+        if (needed && needed[i - first]) continue;
         const path_t *lo = NULL, *hi = NULL;
         for (int j = 0; resumable && j < it->n; j++) {
             const path_t *a = isync_anchor_of(S, it->stmts[j]);
@@ -103,6 +204,7 @@ void isync_reduce(sim_t *S, int first)
             it->removed = true;
         }
     }
+    free(needed);
     S->cp_mode = CP_OFF;
     isync_cp_clear(S);
 }
