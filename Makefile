@@ -72,6 +72,16 @@ check-layers:
 check-portable:
 	$(CC) $(ALL_CFLAGS) -DTILEC_PORTABLE -fsyntax-only $(LIB_SRC)
 
+# The --target pto cases (every check case but the model-sized ones, against its
+# golden) and the emitted-text goldens: they need a pto-isa checkout (docs/pto.md);
+# without one this prints one skip line.
+check-pto: all
+	@if [ -z "$(PTO_ISA_DIR)" ]; then \
+	  echo "check-pto: skipped: no pto-isa checkout (make check-pto PTO_ISA_DIR=DIR)"; \
+	else \
+	  PTO_ISA_DIR="$(PTO_ISA_DIR)" TILEC=$(BUILD)/tilec $(BUILD)/run_tests @pto pto_; \
+	fi
+
 check-sanitize: setup
 	$(MAKE) BUILD=build/san SAN=1 OPT="-O1 -g" all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -146,5 +156,5 @@ bench-sync: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_sync bench/bench_sync.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_sync
 
-.PHONY: all check check-portable check-layers check-sanitize setup demo format install clean bench bench-front bench-scale bench-sync fuzz
+.PHONY: all check check-portable check-layers check-pto check-sanitize setup demo format install clean bench bench-front bench-scale bench-sync fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

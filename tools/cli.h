@@ -46,6 +46,7 @@ void cli_print_diag(tl_diag_t *d);
 int cli_help(const char *command, FILE *f);
 
 int cmd_ir(int argc, char **argv);
+int cmd_emit(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 #endif

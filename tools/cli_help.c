@@ -56,7 +56,9 @@ static void help_run(FILE *f)
     for (const tl_backend_t *const *be = tl_backends(); *be; be++)
         fprintf(f, "                          %-5s %s\n", (*be)->name, (*be)->about);
     fprintf(f,
-            "  -j N                  cpu target: threads, 1 to 4096 (default: one per CPU)\n"
+            "  -j N                  cpu target: threads, 1 to 4096 (default: one per CPU); pto:\n"
+            "                        blocks run at once (default 8)\n"
+            "  --pto-isa DIR         pto target: the pto-isa checkout (default $PTO_ISA_DIR)\n"
             "  --repeat N            N more timed runs after the first (1 to 1000000): median, "
             "min, max\n"
             "  --cflags FLAGS        cpu target: compiler flags (default -O3 -march=native)\n\n%s",
@@ -93,7 +95,8 @@ static void help_ir(FILE *f)
             "  --dump-after=PASS     the IR after a pass of the pipeline; PASS is one of:\n"
             "                        %s, all\n"
             "  --pipeline=NAME       which pipeline --dump-after runs: ref, npu (default) or cpu\n"
-            "  --emit=c              the C that tilec run --target cpu compiles\n\n"
+            "  --emit=c              the C that tilec run --target cpu compiles\n"
+            "  --emit=pto            the kernel as PTO-ISA C++ (tilec emit --target pto)\n\n"
             "exit status: 0 ok, 2 a compile or usage error.\n",
             SELECT, tl_pass_names());
 }
@@ -113,12 +116,24 @@ static void help_demo(FILE *f)
            "exit status: 0 every operator matched, 1 one did not, 2 a usage error.\n");
 }
 
+static void help_emit(FILE *f)
+{
+    fprintf(f,
+            "usage: tilec emit FILE [kernel selection] --target pto -o DIR\n\n"
+            "Writes the kernel, after the NPU pipeline, as PTO-ISA C++ for a CANN build\n"
+            "(docs/pto.md): DIR/NAME.cpp, DIR/NAME_launch.h and DIR/tilec_pto.h.\n\n"
+            "%s\nexit status: 0 ok, 2 a compile or usage error (an op the PTO target does not\n"
+            "lower is an error at its line).\n",
+            SELECT);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tilec <command> [args]\n\n"
                "commands:\n"
                "  ir FILE [options]     print the Tile IR of a kernel\n"
-               "  run FILE [options]    run a kernel (reference semantics, or --target cpu / sim)\n"
+               "  emit FILE --target pto -o DIR   write the kernel as PTO-ISA C++\n"
+               "  run FILE [options]    run a kernel (reference semantics, or --target cpu / sim / pto)\n"
                "  sim FILE [options]    run it on the modeled Ascend core (cycles, races)\n"
                "  demo [options]        the DeepSeek-V4 operators against their goldens\n"
                "  version               print the version\n"
@@ -138,6 +153,8 @@ int cli_help(const char *command, FILE *f)
         help_ir(f);
     else if (!strcmp(command, "demo"))
         help_demo(f);
+    else if (!strcmp(command, "emit"))
+        help_emit(f);
     else if (!strcmp(command, "version") || !strcmp(command, "help"))
         usage(f);
     else {

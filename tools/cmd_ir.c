@@ -1,10 +1,12 @@
-// tilec ir FILE [-k NAME] [-a NAME=VALUE]... [--dump-after=PASS] [--emit=c]
-// Prints the Tile IR of one kernel, or (--emit=c) the C the cpu target generates.
+// tilec ir FILE [-k NAME] [-a NAME=VALUE]... [--dump-after=PASS] [--emit=c|pto]
+// Prints the Tile IR of one kernel, or (--emit=c) the C the cpu target generates,
+// or (--emit=pto) the kernel as PTO-ISA C++ (the pto target, docs/pto.md).
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cpu/cpu.h"
+#include "pto/pto.h"
 
 static bool ir_takes_value(const char *opt)
 {
@@ -36,8 +38,8 @@ int cmd_ir(int argc, char **argv)
             return 2;
         }
     }
-    if (o.emit && strcmp(o.emit, "c")) {
-        fprintf(stderr, "tilec ir: --emit expects c, got '%s'\n", o.emit);
+    if (o.emit && strcmp(o.emit, "c") && strcmp(o.emit, "pto")) {
+        fprintf(stderr, "tilec ir: --emit expects c or pto, got '%s'\n", o.emit);
         return 2;
     }
     if (o.dump_after && !tl_pass_exists(o.dump_after)) {
@@ -53,16 +55,23 @@ int cmd_ir(int argc, char **argv)
     tl_buf_init(&b);
     int rc = 2;
     bool emit_c = o.emit && !strcmp(o.emit, "c");
+    bool emit_pto = o.emit && !strcmp(o.emit, "pto");
     // --emit=c: the cpu pipeline; --dump-after: the chosen one, dumped; else the front end's IR
     tl_compile_opts_t how = {.front_only = true};
     if (emit_c)
         how = (tl_compile_opts_t){.pipeline = TL_PIPELINE_CPU};
+    else if (emit_pto)
+        how = (tl_compile_opts_t){.pipeline = TL_PIPELINE_NPU};
     else if (!o.emit && o.dump_after)
         how = (tl_compile_opts_t){.pipeline = pipeline, .dump_after = o.dump_after, .dump = &b};
     tl_kernel_t *k = cli_compile(&arena, &o, how, &d);
     if (k) {
         if (emit_c) {
             tl_status_t st = tl_cpu_emit(k, &b, &d);
+            cli_print_diag(&d);
+            rc = st == TL_OK ? 0 : 2;
+        } else if (emit_pto) {
+            tl_status_t st = tl_pto_emit(k, &b, NULL, &d);
             cli_print_diag(&d);
             rc = st == TL_OK ? 0 : 2;
         } else {

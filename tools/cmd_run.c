@@ -1,6 +1,7 @@
 // tilec run FILE [-k NAME] [-a NAME=VALUE]... [-d DIM=VALUE]... [-i PARAM=FILE.npy]...
 //           [--fill PARAM=SPEC]... [--seed N] [-o DIR] [--expect PARAM=FILE]...
 //           [--rtol R] [--atol A] [--warn-uninit] [--target NAME] [-j N] [--cflags FLAGS]
+//           [--pto-isa DIR]
 // Runs a kernel on a backend of the table (driver/backend.h): the reference
 // semantics (the functional executor, the default), natively (--target cpu:
 // generated C, compiled and cached, on -j N threads), or any other.
@@ -33,12 +34,17 @@ static int run_option(cli_io_t *io, const char *opt, const char *val)
         long long n;
         if (!cli_int_option("-j", val, 1, 4096, &n)) return CLI_OPT_BAD;
         r->opts.cpu.threads = (int)n;
+        r->opts.pto.wave = (int)n;
         return CLI_OPT_OK;
     }
     if (!strcmp(opt, "--repeat")) {
         long long n;
         if (!cli_int_option("--repeat", val, 1, 1000000, &n)) return CLI_OPT_BAD;
         r->repeat = (int)n;
+        return CLI_OPT_OK;
+    }
+    if (!strcmp(opt, "--pto-isa")) {
+        r->opts.pto.pto_isa = val;
         return CLI_OPT_OK;
     }
     if (!strcmp(opt, "--cflags")) {

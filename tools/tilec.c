@@ -27,6 +27,7 @@ int main(int argc, char **argv)
         return argc > 3 ? cli_help(NULL, stderr) : cli_help(argc == 3 ? argv[2] : NULL, stdout);
     if (wants_help(argc, argv) && strcmp(cmd, "version")) return cli_help(cmd, stdout);
     if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
+    if (!strcmp(cmd, "emit")) return cmd_emit(argc - 2, argv + 2);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "sim")) return cmd_sim(argc - 2, argv + 2);
     if (!strcmp(cmd, "demo")) return cmd_demo(argc - 2, argv + 2);

@@ -67,9 +67,7 @@ static int split(const char *s, char **store, char **argv, int max)
     return n;
 }
 
-// Runs argv with stdout and stderr into *output (heap); returns the exit
-// status, or -1 with errno set when it could not start.
-static int spawn(char **argv, char **output)
+int tl_jit_spawn(char *const *argv, char **output)
 {
     *output = NULL;
     int fd[2];
@@ -138,7 +136,7 @@ static tl_status_t identity(const char *cc, char **out, tl_diag_t *d)
     argv[n++] = "--version";
     argv[n] = NULL;
     char *text;
-    int rc = spawn(argv, &text);
+    int rc = tl_jit_spawn(argv, &text);
     int err = errno;
     free(store);
     if (rc < 0) return no_compiler(d, cc, err);
@@ -292,7 +290,7 @@ static int run_cc(const tl_jit_opts_t *o, const char *include, bool header, cons
     if (!header) argv[n++] = "-lm";
     argv[n] = NULL;
     *text = NULL;
-    int rc = argv[0] ? spawn(argv, text) : (errno = ENOENT, -1);
+    int rc = argv[0] ? tl_jit_spawn(argv, text) : (errno = ENOENT, -1);
     int err = errno;
     free(s1);
     free(s2);

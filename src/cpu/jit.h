@@ -54,5 +54,10 @@ tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t
 void tl_jit_unload(tl_jit_t *j);
 // The cache directory the options resolve to (heap string) or NULL.
 char *tl_jit_cache_dir(const tl_jit_opts_t *o);
+// Runs argv (NULL-terminated, found on $PATH) with stdout and stderr into
+// *output (heap); returns the exit status, 128 + the signal that ended it, or
+// -1 with errno set when it could not start. The pto target builds and runs
+// its kernels with it too.
+int tl_jit_spawn(char *const *argv, char **output);
 
 #endif

@@ -3,12 +3,13 @@
 
 #include <string.h>
 
-extern const tl_backend_t tl_backend_ref, tl_backend_sim, tl_backend_cpu;
+extern const tl_backend_t tl_backend_ref, tl_backend_sim, tl_backend_cpu, tl_backend_pto;
 
 static const tl_backend_t *const table[] = {
     &tl_backend_ref,
     &tl_backend_sim,
     &tl_backend_cpu,
+    &tl_backend_pto,
     NULL,
 };
 

@@ -26,12 +26,14 @@
 #include "exec/exec.h"
 #include "npu/sim.h"
 #include "pass/pass.h"
+#include "pto/pto.h"
 
 // Options of a backend: each reads its own part (all zero: the defaults).
 typedef struct {
     tl_exec_opts_t ref; // the reference executor
     tl_sim_opts_t sim;
     tl_cpu_opts_t cpu;
+    tl_pto_opts_t pto;
 } tl_backend_opts_t;
 
 // What the last run did and measured (what a backend does not measure stays 0).

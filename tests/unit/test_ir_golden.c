@@ -9,6 +9,10 @@
 // (tl_ir_print_kernel) and compares the text with <name>.ir, reporting the
 // first line that differs. A golden kernel must compile without warnings.
 //
+// tests/data/pto/<name>.args are the same command lines for the PTO target:
+// the kernel goes through the NPU pipeline and tl_pto_emit, and the C++ is
+// compared with <name>.cpp (`tilec ir --emit=pto`).
+//
 // To regenerate after an intended change, run the tests with
 // TILEC_UPDATE_GOLDEN=1 (e.g. `TILEC_UPDATE_GOLDEN=1 build/run_tests ir_golden`):
 // every .ir is then rewritten from the current output instead of compared.
@@ -19,9 +23,12 @@
 #include <dirent.h>
 #include <stdlib.h>
 
+#include "driver/compile.h"
 #include "front/front.h"
+#include "pto/pto.h"
 
 #define GOLDEN_DIR "tests/data/ir"
+#define PTO_DIR    "tests/data/pto"
 #define MAX_WORDS  64
 
 // Splits `line` in place into words (shell-style quoting); returns the count,
@@ -122,12 +129,32 @@ static void report_diff(tl_test_t *t, const char *ir_path, const char *want, con
                  *got ? "" : "(end of output)");
 }
 
-static void golden_test(tl_test_t *t, void *arg)
+// Compares got with the golden file (or rewrites it under TILEC_UPDATE_GOLDEN=1).
+static void compare_golden(tl_test_t *t, const char *path, const char *got)
 {
-    const char *name = arg;
-    char args_path[512], ir_path[512];
-    snprintf(args_path, sizeof args_path, "%s/%s/%s.args", tl_test_root(), GOLDEN_DIR, name);
-    snprintf(ir_path, sizeof ir_path, "%s/%s/%s.ir", tl_test_root(), GOLDEN_DIR, name);
+    const char *update = getenv("TILEC_UPDATE_GOLDEN");
+    if (update && !strcmp(update, "1")) {
+        CHECK(tl_test_write_file(path, got, strlen(got)));
+        return;
+    }
+    char *want = tl_test_read_file(path, NULL);
+    if (!want)
+        tl_test_fail(t, __FILE__, __LINE__, "%s is missing (TILEC_UPDATE_GOLDEN=1 writes it)",
+                     path);
+    else if (strcmp(want, got) != 0)
+        report_diff(t, path, want, got);
+    free(want);
+}
+
+// Runs the .args command line of dir/name: the IR after the front end
+// (pipeline < 0) or the PTO-ISA C++ after the NPU pipeline, compared with
+// dir/name + suffix.
+static void run_golden(tl_test_t *t, const char *dir, const char *name, const char *suffix,
+                       bool pto)
+{
+    char args_path[512], out_path[512];
+    snprintf(args_path, sizeof args_path, "%s/%s/%s.args", tl_test_root(), dir, name);
+    snprintf(out_path, sizeof out_path, "%s/%s/%s%s", tl_test_root(), dir, name, suffix);
 
     char *line = tl_test_read_file(args_path, NULL);
     REQUIRE(line != NULL);
@@ -148,33 +175,32 @@ static void golden_test(tl_test_t *t, void *arg)
     tl_diag_t d;
     tl_diag_init(&d);
     tl_kernel_t *k = NULL;
-    tl_status_t st = tl_front_compile(&arena, kernel_path, &cmd.opts, &d, &k);
+    tl_compile_opts_t how = {
+        .path = kernel_path, .front = cmd.opts, .front_only = !pto, .pipeline = TL_PIPELINE_NPU};
+    tl_status_t st = tl_compile(&arena, &how, &d, &k);
+    tl_buf_t out;
+    tl_buf_init(&out);
+    if (st == TL_OK && k)
+        st = pto ? tl_pto_emit(k, &out, NULL, &d) : (tl_ir_print_kernel(&out, k), TL_OK);
     if (st != TL_OK || !k || d.nwarnings)
         tl_test_fail(t, __FILE__, __LINE__, "%s: %s (status %d):\n%s", args_path,
                      st != TL_OK ? "does not compile" : "compiles with warnings", (int)st,
                      tl_diag_text(&d));
-    if (st == TL_OK && k) {
-        tl_buf_t out;
-        tl_buf_init(&out);
-        tl_ir_print_kernel(&out, k);
-        const char *got = tl_buf_cstr(&out);
-        const char *update = getenv("TILEC_UPDATE_GOLDEN");
-        if (update && !strcmp(update, "1")) {
-            CHECK(tl_test_write_file(ir_path, got, strlen(got)));
-        } else {
-            char *want = tl_test_read_file(ir_path, NULL);
-            if (!want)
-                tl_test_fail(t, __FILE__, __LINE__,
-                             "%s is missing (TILEC_UPDATE_GOLDEN=1 writes it)", ir_path);
-            else if (strcmp(want, got) != 0)
-                report_diff(t, ir_path, want, got);
-            free(want);
-        }
-        tl_buf_free(&out);
-    }
+    if (st == TL_OK && k) compare_golden(t, out_path, tl_buf_cstr(&out));
+    tl_buf_free(&out);
     tl_diag_free(&d);
     tl_arena_free(&arena);
     free(line);
+}
+
+static void golden_test(tl_test_t *t, void *arg)
+{
+    run_golden(t, GOLDEN_DIR, arg, ".ir", false);
+}
+
+static void pto_golden_test(tl_test_t *t, void *arg)
+{
+    run_golden(t, PTO_DIR, arg, ".cpp", true);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -183,10 +209,10 @@ static int cmp_names(const void *a, const void *b)
 }
 
 // The golden names (file names without .args), sorted; caller frees.
-static int list_golden(char ***out)
+static int list_golden(const char *sub, char ***out)
 {
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/%s", tl_test_root(), GOLDEN_DIR);
+    snprintf(dir, sizeof dir, "%s/%s", tl_test_root(), sub);
     *out = NULL;
     DIR *dp = opendir(dir);
     if (!dp) return 0;
@@ -211,11 +237,18 @@ static int list_golden(char ***out)
 TEST_GENERATOR(ir_golden)
 {
     char **names;
-    int n = list_golden(&names);
+    int n = list_golden(GOLDEN_DIR, &names);
     for (int i = 0; i < n; i++) {
         char test[300];
         snprintf(test, sizeof test, "ir_golden:%s", names[i]);
         tl_test_add(test, golden_test, names[i]); // the runner keeps names[i]
+    }
+    free(names);
+    n = list_golden(PTO_DIR, &names);
+    for (int i = 0; i < n; i++) {
+        char test[300];
+        snprintf(test, sizeof test, "pto_golden:%s", names[i]);
+        tl_test_add(test, pto_golden_test, names[i]);
     }
     free(names);
 }
@@ -224,7 +257,7 @@ TEST_GENERATOR(ir_golden)
 TEST(every_kernel_has_a_golden)
 {
     char **names;
-    int n = list_golden(&names);
+    int n = list_golden(GOLDEN_DIR, &names);
     CHECK(n >= 16);
     static const char *const kernels[] = {
         "kernels/ds_v4/sparse_attn.py",        "kernels/ds_v4/hc_split_sinkhorn.py",

@@ -1,0 +1,333 @@
+// T.copy and T.tile.atomic_add between GM and the scratchpads as TLOAD /
+// TSTORE on pto::GlobalTensor views, L1 -> L0A/L0B as TEXTRACT, UB -> UB as
+// TMOV / TCVT (emit_vec.c).
+//
+// The GM box follows tilec's copy rule (exec/tileop_copy.c) for the cases
+// lowered here: unit dimensions dropped on both sides, at most two left, the
+// GM side's last one contiguous; a start point takes the other side's
+// extents; the GM side is clipped at the tensor's edge at run time
+// (tilec_clip) and a load fills the rest of the destination tile with the pad
+// value (pto-isa's CPU TLOAD does; on the NPU the emitted TFILLPAD does).
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "pto/pto_int.h"
+
+typedef struct {
+    const char *ptr;     // element pointer of the box origin
+    const char *vr, *vc; // valid rows / columns (run-time expressions)
+    const char *ld;      // row stride in elements
+    int64_t rows, cols;  // the box before clipping
+} gm_box_t;
+
+static int64_t pad32(int64_t n, int size)
+{
+    int64_t per = 32 / size;
+    return (n + per - 1) / per * per;
+}
+
+// The GM side of a copy whose on-chip side is v (rows x cols).
+static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r, const pto_view_t *v,
+                   gm_box_t *g)
+{
+    const tl_buffer_t *b = r->buf;
+    int n = r->ndim;
+    int64_t ext[TL_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        if (r->form == TL_REGION_POINT) {
+            ext[i] = 1;
+        } else if (!tl_ir_is_const_int(r->extent[i], &ext[i])) {
+            pto_unsupported(e, s->loc, "a copy with a run-time extent of '%s'", b->name);
+            return false;
+        }
+    }
+    if (r->form == TL_REGION_POINT) { // the on-chip side's non-unit extents, right-aligned
+        int64_t want[2];
+        int k = 0;
+        if (v->rows > 1) want[k++] = v->rows;
+        if (v->cols > 1) want[k++] = v->cols;
+        for (int i = 0; i < k && i < n; i++) ext[n - k + i] = want[i];
+    }
+    int dims[TL_MAX_DIMS], nd = 0;
+    for (int i = 0; i < n; i++)
+        if (ext[i] > 1) dims[nd++] = i;
+    if (nd > 2) {
+        pto_unsupported(e, s->loc, "a copy of a %d-dimensional box of '%s'", nd, b->name);
+        return false;
+    }
+    // strides (element counts) as expressions
+    const char *stride[TL_MAX_DIMS];
+    int64_t cstride = 1, dim;
+    stride[n - 1] = "1";
+    for (int i = n - 2; i >= 0; i--) {
+        bool known = cstride > 0 && tl_ir_is_const_int(b->gm_shape[i + 1], &dim);
+        cstride = known ? cstride * dim : 0;
+        stride[i] =
+            known ? pto_fmt(e, "%" PRId64, cstride)
+                  : pto_fmt(e, "%s * (%s)", stride[i + 1], pto_expr_str(e, b->gm_shape[i + 1]));
+    }
+    tl_buf_t ptr;
+    tl_buf_init(&ptr);
+    tl_buf_printf(&ptr, "%s", b->name);
+    for (int i = 0; i < n; i++) {
+        int64_t c;
+        if (tl_ir_is_const_int(r->start[i], &c) && c == 0) continue;
+        if (!strcmp(stride[i], "1"))
+            tl_buf_printf(&ptr, " + %s", pto_expr_str(e, r->start[i]));
+        else
+            tl_buf_printf(&ptr, " + %s * %s", pto_expr_str(e, r->start[i]), stride[i]);
+    }
+    g->ptr = pto_fmt(e, "%s", tl_buf_cstr(&ptr));
+    tl_buf_free(&ptr);
+    int rd = nd == 2 ? dims[0] : nd == 1 && dims[0] != n - 1 ? dims[0] : -1;
+    int cd = nd == 2 ? dims[1] : nd == 1 && dims[0] == n - 1 ? dims[0] : -1;
+    if (cd >= 0 && cd != n - 1) {
+        pto_unsupported(e, s->loc, "a copy of a strided column box of '%s'", b->name);
+        return false;
+    }
+    g->rows = rd >= 0 ? ext[rd] : 1, g->cols = cd >= 0 ? ext[cd] : 1;
+    g->ld = rd >= 0 ? stride[rd] : "1";
+    g->vr = rd >= 0 ? pto_fmt(e, "tilec_clip(%s, %" PRId64 ", %s)", pto_expr_str(e, r->start[rd]),
+                              g->rows, pto_expr_str(e, b->gm_shape[rd]))
+                    : "1";
+    g->vc = cd >= 0 ? pto_fmt(e, "tilec_clip(%s, %" PRId64 ", %s)", pto_expr_str(e, r->start[cd]),
+                              g->cols, pto_expr_str(e, b->gm_shape[cd]))
+                    : "1";
+    // unit dimensions must start inside the tensor (tilec reports it; here the box is empty)
+    tl_buf_t in;
+    tl_buf_init(&in);
+    for (int i = 0; i < n; i++)
+        if (i != rd && i != cd)
+            tl_buf_printf(&in, " && (%s) < (%s)", pto_expr_str(e, r->start[i]),
+                          pto_expr_str(e, b->gm_shape[i]));
+    if (in.len) g->vr = pto_fmt(e, "(true%s ? %s : 0)", tl_buf_cstr(&in), g->vr);
+    tl_buf_free(&in);
+    bool fits = (g->rows == v->rows && g->cols <= v->cols) ||
+                (g->rows <= v->rows && g->cols == v->cols) ||
+                (g->rows == 1 && v->rows == 1 && g->cols <= v->cols);
+    if (!fits) {
+        pto_unsupported(e, s->loc,
+                        "a copy of a %" PRId64 " x %" PRId64 " GM box to a %" PRId64 " x %" PRId64
+                        " on-chip region",
+                        g->rows, g->cols, v->rows, v->cols);
+        return false;
+    }
+    return true;
+}
+
+static void global(pto_emit_t *e, const gm_box_t *g, tl_dtype_t t)
+{
+    pto_line(
+        e,
+        "pto::GlobalTensor<%s, pto::Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>> tl_g(%s, "
+        "pto::Shape<1, 1, 1, -1, -1>(1, 1, 1, tl_vr, tl_vc), pto::Stride<1, 1, 1, -1, 1>(1, 1, 1, "
+        "%s, 1));",
+        pto_ctype(t), g->ptr, g->ld);
+}
+
+// A UB tile over the on-chip region of a GM copy, its valid part vr x vc.
+static bool ub_tile(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *v, bool load)
+{
+    int size = tl_dtype_size(v->buf->dtype);
+    int64_t alloc = v->rows == 1 ? pad32(v->cols, size) : v->ld;
+    if (v->rows > 1 && v->ld * size % 32) {
+        pto_unsupported(e, s->loc,
+                        "a copy to rows of '%s' of %" PRId64 " bytes (PTO tiles need 32-byte rows)",
+                        v->buf->name, v->ld * size);
+        return false;
+    }
+    // pto-isa's TLOAD fills the whole tile with the pad value first
+    if (load && v->rows > 1 && v->cols != v->ld) {
+        pto_unsupported(e, s->loc, "a load into a column block of '%s'", v->buf->name);
+        return false;
+    }
+    pto_line(e,
+             "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::RowMajor, -1, -1, pto::SLayout::NoneBox, 512, pto::PadValue::%s> "
+             "tl_t((size_t)tl_vr, "
+             "(size_t)tl_vc);",
+             pto_ctype(v->buf->dtype), v->rows, alloc, load ? e->pad : "Null");
+    pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", v->addr);
+    return true;
+}
+
+static bool pad_value(pto_emit_t *e, const tl_stmt_t *s)
+{
+    e->pad = "Zero";
+    const tl_expr_t *p = s->op.pad_value;
+    if (!p) return true;
+    int64_t i;
+    if ((p->kind == TL_EX_FLOAT && p->f == 0) || (tl_ir_is_const_int(p, &i) && i == 0)) return true;
+    if (p->kind == TL_EX_FLOAT && isinf(p->f)) {
+        e->pad = p->f < 0 ? "Min" : "Max";
+        return true;
+    }
+    pto_unsupported(e, s->loc, "a pad value other than 0 or +-inf");
+    return false;
+}
+
+static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
+                         const tl_region_t *dst)
+{
+    pto_view_t v;
+    gm_box_t g;
+    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, &v, &g)) return;
+    if (src->buf->dtype != dst->buf->dtype) {
+        pto_unsupported(e, s->loc, "a copy GM -> %s that changes the dtype",
+                        tl_scope_name(dst->buf->scope));
+        return;
+    }
+    if (dst->buf->scope == TL_SCOPE_UB && !pad_value(e, s)) return;
+    pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
+    pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
+    e->indent++;
+    global(e, &g, src->buf->dtype);
+    if (dst->buf->scope == TL_SCOPE_UB) {
+        if (!ub_tile(e, s, &v, true)) return;
+        pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+        pto_line(e, "#if !defined(__CPU_SIM)");
+        pto_line(e,
+                 "if (tl_vr != %" PRId64 " || tl_vc != %" PRId64
+                 ") pto::TFILLPAD_INPLACE(tl_t, tl_t);",
+                 v.rows, v.cols);
+        pto_line(e, "#endif");
+    } else {
+        const tl_buffer_t *b = dst->buf;
+        if (b->ndim != 2 || v.rows != b->shape[0] || v.cols != b->shape[1] || b->shape[0] % 16 ||
+            b->shape[1] * tl_dtype_size(b->dtype) % 32) {
+            pto_unsupported(e, s->loc, "a copy to L1 other than to a whole [16k, 32 B k] buffer");
+            return;
+        }
+        pto_line(
+            e,
+            "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
+            ", pto::BLayout::ColMajor, -1, -1, "
+            "pto::SLayout::RowMajor, 512, pto::PadValue::Zero> tl_t((size_t)tl_vr, (size_t)tl_vc);",
+            pto_ctype(b->dtype), b->shape[0], b->shape[1]);
+        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", v.addr);
+        pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+        pto_line(e, "#if !defined(__CPU_SIM)");
+        pto_line(e, "if (tl_vr != %" PRId64 " || tl_vc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
+                 v.rows, v.cols);
+        pto_line(e, "#endif");
+    }
+    e->indent--;
+    pto_line(e, "}");
+}
+
+static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
+                         const tl_region_t *dst, bool atomic)
+{
+    pto_view_t v;
+    gm_box_t g;
+    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, &v, &g)) return;
+    const tl_buffer_t *b = src->buf;
+    const char *store = atomic ? "pto::TSTORE<pto::AtomicType::AtomicAdd>" : "pto::TSTORE";
+    if (s->op.enable_relu) {
+        pto_unsupported(e, s->loc, "a copy with enable_relu");
+        return;
+    }
+    if (b->scope == TL_SCOPE_UB && b->dtype != dst->buf->dtype) {
+        pto_unsupported(e, s->loc, "a copy UB -> GM that changes the dtype");
+        return;
+    }
+    if (b->scope == TL_SCOPE_L0C &&
+        !(b->dtype == TL_F32 &&
+          (dst->buf->dtype == TL_F32 || dst->buf->dtype == TL_F16 || dst->buf->dtype == TL_BF16)) &&
+        !(b->dtype == TL_I32 && dst->buf->dtype == TL_I32)) {
+        pto_unsupported(e, s->loc, "a copy L0C %s -> GM %s", tl_dtype_name(b->dtype),
+                        tl_dtype_name(dst->buf->dtype));
+        return;
+    }
+    pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
+    pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
+    e->indent++;
+    global(e, &g, dst->buf->dtype);
+    if (b->scope == TL_SCOPE_UB) {
+        if (!ub_tile(e, s, &v, false)) return;
+    } else if (b->scope == TL_SCOPE_L0C) {
+        if (b->ndim != 2 || v.rows != b->shape[0] || v.cols != b->shape[1]) {
+            pto_unsupported(e, s->loc, "a copy from a part of L0C buffer '%s'", b->name);
+            return;
+        }
+        pto_line(e,
+                 "pto::TileAcc<%s, %" PRId64 ", %" PRId64
+                 ", -1, -1> tl_t((size_t)tl_vr, (size_t)tl_vc);",
+                 pto_ctype(b->dtype), b->shape[0], b->shape[1]);
+        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", v.addr);
+    } else {
+        pto_unsupported(e, s->loc, "a copy %s -> GM", tl_scope_name(b->scope));
+        return;
+    }
+    pto_line(e, "%s(tl_g, tl_t);", store);
+    e->indent--;
+    pto_line(e, "}");
+}
+
+// L1 -> L0A / L0B: TEXTRACT of the region's block; transpose reads the L1
+// bytes as the transposed matrix (NZ of A is ZN of A's transpose).
+static void l1_to_l0(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
+                     const tl_region_t *dst)
+{
+    const tl_buffer_t *l1 = src->buf, *l0 = dst->buf;
+    pto_view_t v;
+    if (!pto_view(e, dst, &v, s->loc)) return;
+    if (l1->ndim != 2 || l0->ndim != 2 || v.rows != l0->shape[0] || v.cols != l0->shape[1] ||
+        l1->dtype != l0->dtype) {
+        pto_unsupported(e, s->loc, "a copy L1 -> %s other than to a whole 2-D buffer",
+                        tl_scope_name(l0->scope));
+        return;
+    }
+    const char *ct = pto_ctype(l1->dtype);
+    int64_t R = l1->shape[0], C = l1->shape[1];
+    if (s->op.transpose)
+        pto_line(e,
+                 "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
+                 ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64
+                 ", pto::SLayout::ColMajor, 512> tl_m;",
+                 ct, C, R, C, R);
+    else
+        pto_line(e,
+                 "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
+                 ", pto::BLayout::ColMajor, %" PRId64 ", %" PRId64
+                 ", pto::SLayout::RowMajor, 512> tl_m;",
+                 ct, R, C, R, C);
+    pto_line(e, "pto::TASSIGN(tl_m, (uintptr_t)%" PRId64 ");", l1->addr);
+    bool left = l0->scope == TL_SCOPE_L0A;
+    pto_line(e,
+             "pto::Tile<pto::TileType::%s, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> tl_l0;",
+             left ? "Left" : "Right", ct, l0->shape[0], l0->shape[1], l0->shape[0], l0->shape[1],
+             left ? "RowMajor" : "ColMajor");
+    pto_line(e, "pto::TASSIGN(tl_l0, (uintptr_t)%" PRId64 ");", l0->addr);
+    const char *r0 = pto_expr_str(e, src->start[s->op.transpose ? 1 : 0]);
+    const char *c0 = pto_expr_str(e, src->start[s->op.transpose ? 0 : 1]);
+    pto_line(e, "pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(%s), (uint16_t)(%s));", r0, c0);
+}
+
+void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s)
+{
+    const tl_region_t *a = &s->op.args[0].region, *b = &s->op.args[1].region;
+    bool atomic = s->op.code == TL_OP_ATOMIC_ADD;
+    // T.copy(src, dst); atomic_add(dst, src)
+    const tl_region_t *src = atomic ? b : a, *dst = atomic ? a : b;
+    tl_scope_t ss = src->buf->scope, ds = dst->buf->scope;
+    if (ss == TL_SCOPE_UB && ds == TL_SCOPE_UB && !atomic) {
+        pto_emit_vec(e, s);
+        return;
+    }
+    pto_line(e, "{");
+    e->indent++;
+    if (ss == TL_SCOPE_GM && (ds == TL_SCOPE_UB || ds == TL_SCOPE_L1) && !atomic)
+        gm_to_onchip(e, s, src, dst);
+    else if ((ss == TL_SCOPE_UB || ss == TL_SCOPE_L0C) && ds == TL_SCOPE_GM)
+        onchip_to_gm(e, s, src, dst, atomic);
+    else if (ss == TL_SCOPE_L1 && (ds == TL_SCOPE_L0A || ds == TL_SCOPE_L0B) && !atomic)
+        l1_to_l0(e, s, src, dst);
+    else
+        pto_unsupported(e, s->loc, "%s %s -> %s", atomic ? "T.tile.atomic_add" : "T.copy",
+                        tl_scope_name(ss), tl_scope_name(ds));
+    e->indent--;
+    pto_line(e, "}");
+}

@@ -1,0 +1,529 @@
+// Vector tile ops as PTO-ISA instructions on UB tiles.
+//
+// Element-wise ops work on flat spans (exec/tileop_vec.c): when every operand
+// is contiguous they become one-row tiles of the span's length, else tiles of
+// the operands' rows (which must then agree). Scalar forms follow tilec's
+// numerics: the scalar is converted to the dtype first, sub by s is add by -s,
+// div by s is mul by the float reciprocal of s. Per-row vectors (reduction
+// results, row_expand and broadcast operands) are column tiles.
+//
+// What is not lowered (a located error): ops without a PTO instruction or whose
+// PTO instruction needs a scratch tile tilec does not plan yet (bitwise_xor,
+// silu in place, sort, gather, compare/select, ...), reductions merging into
+// their output (clear=False), casts whose rounding mode pto-isa's CPU TCVT
+// ignores (float -> narrower float with ROUND/FLOOR/CEIL/TRUNC/ODD).
+#include <inttypes.h>
+
+#include "pto/pto_int.h"
+#include "target/arch.h"
+
+static const tl_region_t *region(const tl_stmt_t *s, int i)
+{
+    return i < s->op.nargs && s->op.args[i].kind == TL_ARG_REGION ? &s->op.args[i].region : NULL;
+}
+
+static const tl_expr_t *scalar(const tl_stmt_t *s, int i)
+{
+    return i < s->op.nargs && s->op.args[i].kind == TL_ARG_SCALAR ? s->op.args[i].scalar : NULL;
+}
+
+// The count operand of ops with an optional trailing `count` (signature "[s]").
+static const tl_expr_t *count_arg(const tl_stmt_t *s)
+{
+    const char *sig = tl_op_info(s->op.code)->signature;
+    const char *opt = strchr(sig, '[');
+    if (!opt) return NULL;
+    int i = (int)(opt - sig);
+    return scalar(s, i);
+}
+
+typedef struct {
+    pto_view_t v[4];
+    int n;
+    bool flat;
+} operands_t;
+
+// Views of the region operands listed in idx (-1 ends) with one layout for all.
+static bool views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, operands_t *o)
+{
+    o->n = 0;
+    o->flat = true;
+    const tl_expr_t *count = count_arg(s);
+    for (int k = 0; idx[k] >= 0; k++) {
+        const tl_region_t *r = region(s, idx[k]);
+        if (!r) continue;
+        if (r->buf->scope != TL_SCOPE_UB) {
+            pto_unsupported(e, s->loc, "%s on %s buffer '%s'", tl_op_info(s->op.code)->spelling,
+                            tl_scope_name(r->buf->scope), r->buf->name);
+            return false;
+        }
+        if (!pto_view(e, r, &o->v[o->n], s->loc)) return false;
+        if (!pto_view_contiguous(&o->v[o->n])) o->flat = false;
+        o->n++;
+    }
+    int64_t c;
+    for (int i = 0; i < o->n; i++) {
+        pto_view_t *v = &o->v[i];
+        if (!o->flat) {
+            if (v->rows != o->v[0].rows || v->cols != o->v[0].cols) {
+                pto_unsupported(e, s->loc, "%s on operands of different shapes",
+                                tl_op_info(s->op.code)->spelling);
+                return false;
+            }
+            if (v->ld * tl_dtype_size(v->buf->dtype) % 32) {
+                pto_unsupported(e, s->loc,
+                                "%s on rows of '%s' of %" PRId64
+                                " bytes (PTO tiles need 32-byte rows)",
+                                tl_op_info(s->op.code)->spelling, v->buf->name,
+                                v->ld * tl_dtype_size(v->buf->dtype));
+                return false;
+            }
+        } else if (count && tl_ir_is_const_int(count, &c)) {
+            if (c > v->rows * v->cols) {
+                pto_unsupported(e, s->loc, "a count past the operand '%s'", v->buf->name);
+                return false;
+            }
+            v->rows = 1, v->cols = c;
+        } else if (count) {
+            v->vcols = pto_expr_str(e, count);
+        } else if (v->rows * v->cols != o->v[0].rows * o->v[0].cols) {
+            pto_unsupported(e, s->loc, "%s on operands of different lengths",
+                            tl_op_info(s->op.code)->spelling);
+            return false;
+        }
+    }
+    if (count && !o->flat) {
+        pto_unsupported(e, s->loc, "a count on strided operands");
+        return false;
+    }
+    return true;
+}
+
+static void tiles(pto_emit_t *e, const operands_t *o)
+{
+    static const char *const names[] = {"tl_d", "tl_a", "tl_b", "tl_c"};
+    for (int i = 0; i < o->n; i++) pto_vec_tile(e, names[i], &o->v[i], o->flat);
+}
+
+// The scalar operand i converted to the dtype of the tiles (as tilec does).
+static const char *typed_scalar(pto_emit_t *e, const tl_stmt_t *s, int i, tl_dtype_t t)
+{
+    const tl_expr_t *x = scalar(s, i);
+    return x ? pto_fmt(e, "(%s)(%s)", pto_ctype(t), pto_expr_str(e, x)) : "0";
+}
+
+static const char *round_mode(tl_round_t m)
+{
+    static const char *const names[] = {"CAST_NONE", "CAST_RINT",  "CAST_ROUND", "CAST_FLOOR",
+                                        "CAST_CEIL", "CAST_TRUNC", "CAST_ODD"};
+    return names[m];
+}
+
+static void cast(pto_emit_t *e, const tl_stmt_t *s, tl_dtype_t dt, tl_dtype_t st, tl_round_t mode,
+                 const char *d, const char *a)
+{
+    bool ff = tl_dtype_is_float(dt) && tl_dtype_is_float(st);
+    if (ff && dt == st) {
+        pto_unsupported(e, s->loc, "a %s -> %s cast (a rounding to integral values)",
+                        tl_dtype_name(st), tl_dtype_name(dt));
+        return;
+    }
+    if (ff && tl_dtype_size(dt) < tl_dtype_size(st) && mode != TL_CAST_NONE &&
+        mode != TL_CAST_RINT) {
+        pto_unsupported(
+            e, s->loc,
+            "a %s -> %s cast with %s (pto-isa's CPU TCVT always rounds to nearest even, so "
+            "tilec cannot check it)",
+            tl_dtype_name(st), tl_dtype_name(dt), tl_round_name(mode));
+        return;
+    }
+    if (tl_dtype_is_int(dt) && tl_dtype_is_float(st))
+        pto_line(e, "pto::TCVT(%s, %s, pto::RoundMode::%s, pto::SaturationMode::ON);", d, a,
+                 round_mode(mode));
+    else
+        pto_line(e, "pto::TCVT(%s, %s, pto::RoundMode::%s);", d, a, round_mode(mode));
+}
+
+// UB scratch for an op: past every planned buffer (so it overlaps no live
+// data on the NPU; pto-isa's CPU build gives every agent its own UB).
+static bool scratch(pto_emit_t *e, const tl_stmt_t *s, int64_t bytes, int64_t *addr)
+{
+    *addr = e->ub_top;
+    if (e->ub_top + bytes > tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
+        pto_unsupported(e, s->loc,
+                        "%s: its %lld-byte scratch does not fit in UB past the planned buffers",
+                        tl_op_info(s->op.code)->spelling, (long long)bytes);
+        return false;
+    }
+    return true;
+}
+
+// A flat tile named `name` of dtype t over n elements at byte address addr.
+static void flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const char *addr)
+{
+    pto_view_t v = {.buf = &(tl_buffer_t){.dtype = t}, .addr = addr, .rows = 1, .cols = n, .ld = n};
+    pto_vec_tile(e, name, &v, true);
+}
+
+// T.tile.round (rint) of float32, exactly, from PTO's float -> int32 TCVT:
+// c = clamp(x, +-2^23) (|x| >= 2^23 is integral already), r = rint(c) through
+// int32, then x + (r - c) (r - c is exact and 0 for |x| >= 2^23) with x's
+// sign bit OR-ed in (rint keeps the sign: -0.0 and (-0.5, 0) give -0.0).
+// Two scratch tiles past the planned UB buffers.
+static void round_op(pto_emit_t *e, const tl_stmt_t *s, operands_t *o)
+{
+    if (o->v[0].buf->dtype != TL_F32 || o->v[1].buf->dtype != TL_F32 || !o->flat || o->v[0].vcols) {
+        pto_unsupported(e, s->loc, "T.tile.round of %s", tl_dtype_name(o->v[1].buf->dtype));
+        return;
+    }
+    int64_t n = o->v[0].rows * o->v[0].cols, bytes = (n * 4 + 31) / 32 * 32, at;
+    if (!scratch(e, s, 2 * bytes, &at)) return;
+    tiles(e, o);
+    const char *sa = pto_fmt(e, "%lld", (long long)at),
+               *sb = pto_fmt(e, "%lld", (long long)(at + bytes));
+    flat_at(e, "tl_sa", TL_F32, n, sa);
+    flat_at(e, "tl_sb", TL_F32, n, sb);
+    flat_at(e, "tl_sai", TL_I32, n, sa);
+    flat_at(e, "tl_sbi", TL_I32, n, sb);
+    flat_at(e, "tl_ai", TL_I32, n, o->v[1].addr);
+    flat_at(e, "tl_di", TL_I32, n, o->v[0].addr);
+    pto_line(e, "pto::TMAXS(tl_sa, tl_a, -8388608.0f);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TMINS(tl_sa, tl_sa, 8388608.0f);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TCVT(tl_sbi, tl_sa, pto::RoundMode::CAST_RINT, pto::SaturationMode::ON);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TCVT(tl_sb, tl_sbi, pto::RoundMode::CAST_NONE);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TSUB(tl_sb, tl_sb, tl_sa);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TEXPANDS(tl_sai, (int32_t)INT32_MIN);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TAND(tl_sai, tl_ai, tl_sai);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TADD(tl_d, tl_a, tl_sb);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TOR(tl_di, tl_di, tl_sai);");
+}
+
+static void unary(pto_emit_t *e, const tl_stmt_t *s)
+{
+    static const int idx[] = {0, 1, -1};
+    operands_t o;
+    if (!views(e, s, idx, &o) || o.n != 2) return;
+    tl_dtype_t dt = o.v[0].buf->dtype, st = o.v[1].buf->dtype;
+    if (s->op.code == TL_OP_ROUND) {
+        round_op(e, s, &o);
+        return;
+    }
+    if (s->op.code == TL_OP_CAST && dt == TL_F32 && st == TL_F32 &&
+        (s->op.round == TL_CAST_RINT || s->op.round == TL_CAST_NONE)) {
+        round_op(e, s, &o); // a float32 -> float32 cast rounds to integral values
+        return;
+    }
+    if (s->op.code == TL_OP_CAST) {
+        tiles(e, &o);
+        cast(e, s, dt, st, s->op.round, "tl_d", "tl_a");
+        return;
+    }
+    if (dt != st) {
+        pto_unsupported(e, s->loc, "%s between dtypes", tl_op_info(s->op.code)->spelling);
+        return;
+    }
+    const char *inst = NULL;
+    switch (s->op.code) {
+    case TL_OP_EXP: inst = "TEXP"; break;
+    case TL_OP_LN: inst = "TLOG"; break;
+    case TL_OP_ABS: inst = "TABS"; break;
+    case TL_OP_RECIPROCAL: inst = "TRECIP"; break;
+    case TL_OP_SQRT: inst = "TSQRT"; break;
+    case TL_OP_RSQRT: inst = "TRSQRT"; break;
+    case TL_OP_RELU: inst = "TRELU"; break;
+    case TL_OP_NOT: inst = "TNOT"; break;
+    case TL_OP_SIGMOID: break;
+    default:
+        pto_unsupported(e, s->loc, "%s (no PTO-ISA instruction)", tl_op_info(s->op.code)->spelling);
+        return;
+    }
+    tiles(e, &o);
+    if (inst) {
+        pto_line(e, "pto::%s(tl_d, tl_a);", inst);
+        return;
+    }
+    // sigmoid: 1 / (1 + exp(-x)), each step on the destination
+    pto_line(e, "pto::TMULS(tl_d, tl_a, (%s)(-1.0f));", pto_ctype(dt));
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TEXP(tl_d, tl_d);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TADDS(tl_d, tl_d, (%s)(1.0f));", pto_ctype(dt));
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TRECIP(tl_d, tl_d);");
+}
+
+static void binary(pto_emit_t *e, const tl_stmt_t *s)
+{
+    static const int idx[] = {0, 1, 2, -1};
+    operands_t o;
+    if (!views(e, s, idx, &o)) return;
+    tl_dtype_t t = o.v[0].buf->dtype;
+    for (int i = 1; i < o.n; i++)
+        if (o.v[i].buf->dtype != t) {
+            pto_unsupported(e, s->loc, "%s between dtypes", tl_op_info(s->op.code)->spelling);
+            return;
+        }
+    bool f = tl_dtype_is_float(t);
+    tl_opcode_t c = s->op.code;
+    if (o.n == 3) {
+        const char *inst = c == TL_OP_ADD   ? "TADD"
+                           : c == TL_OP_SUB ? "TSUB"
+                           : c == TL_OP_MUL ? "TMUL"
+                           : c == TL_OP_DIV ? "TDIV"
+                           : c == TL_OP_MAX ? "TMAX"
+                           : c == TL_OP_MIN ? "TMIN"
+                           : c == TL_OP_AND ? "TAND"
+                           : c == TL_OP_OR  ? "TOR"
+                                            : NULL;
+        if (!inst || (!f && c == TL_OP_DIV)) {
+            pto_unsupported(e, s->loc, "%s of two tiles", tl_op_info(c)->spelling);
+            return;
+        }
+        tiles(e, &o);
+        pto_line(e, "pto::%s(tl_d, tl_a, tl_b);", inst);
+        return;
+    }
+    const char *sv = typed_scalar(e, s, 2, t), *ct = pto_ctype(t);
+    tiles(e, &o);
+    switch (c) {
+    case TL_OP_ADD: pto_line(e, "pto::TADDS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_SUB: pto_line(e, "pto::TADDS(tl_d, tl_a, (%s)(-(%s)));", ct, sv); break;
+    case TL_OP_MUL: pto_line(e, "pto::TMULS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_DIV:
+        if (f)
+            pto_line(e, "pto::TMULS(tl_d, tl_a, (%s)(1.0f / (float)(%s)));", ct, sv);
+        else
+            pto_line(e, "pto::TDIVS(tl_d, tl_a, %s);", sv);
+        break;
+    case TL_OP_MAX: pto_line(e, "pto::TMAXS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_MIN: pto_line(e, "pto::TMINS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_OR: pto_line(e, "pto::TORS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_LEAKY_RELU: pto_line(e, "pto::TLRELU(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_CLAMP_MAX: pto_line(e, "pto::TMINS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_CLAMP_MIN: pto_line(e, "pto::TMAXS(tl_d, tl_a, %s);", sv); break;
+    case TL_OP_CLAMP:
+        pto_line(e, "pto::TMAXS(tl_d, tl_a, %s);", sv);
+        pto_line(e, "pipe_barrier(PIPE_V);");
+        pto_line(e, "pto::TMINS(tl_d, tl_d, %s);", typed_scalar(e, s, 3, t));
+        break;
+    default: pto_unsupported(e, s->loc, "%s with a scalar", tl_op_info(c)->spelling); break;
+    }
+}
+
+static void fill(pto_emit_t *e, const tl_stmt_t *s)
+{
+    static const int idx[] = {0, -1};
+    operands_t o;
+    if (!views(e, s, idx, &o) || o.n != 1) return;
+    tiles(e, &o);
+    pto_line(e, "pto::TEXPANDS(tl_d, %s);", typed_scalar(e, s, 1, o.v[0].buf->dtype));
+}
+
+// A flat operand as one row of n elements (broadcast's per-column source).
+static void row_tile(pto_emit_t *e, const char *name, const pto_view_t *v)
+{
+    pto_view_t r = *v;
+    r.rows = 1, r.cols = v->rows * v->cols;
+    pto_vec_tile(e, name, &r, true);
+}
+
+static bool rows_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
+{
+    const tl_region_t *r = region(s, i);
+    if (!r || r->buf->scope != TL_SCOPE_UB) {
+        pto_unsupported(e, s->loc, "%s outside UB", tl_op_info(s->op.code)->spelling);
+        return false;
+    }
+    if (!pto_view(e, r, v, s->loc)) return false;
+    if (v->ld * tl_dtype_size(v->buf->dtype) % 32 && v->rows > 1) {
+        pto_unsupported(
+            e, s->loc, "%s on rows of '%s' of %" PRId64 " bytes (PTO tiles need 32-byte rows)",
+            tl_op_info(s->op.code)->spelling, v->buf->name, v->ld * tl_dtype_size(v->buf->dtype));
+        return false;
+    }
+    if (v->rows == 1) v->ld = v->cols; // one row: its own length (padded by the tile type)
+    return true;
+}
+
+static void vec_2d(pto_emit_t *e, const char *name, pto_view_t *v)
+{
+    if (v->rows == 1) {
+        pto_vec_tile(e, name, v, true);
+    } else {
+        pto_vec_tile(e, name, v, false);
+    }
+}
+
+static void broadcast(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_view_t d, a;
+    if (!rows_view(e, s, 0, &d) || !rows_view(e, s, 1, &a)) return;
+    int64_t n = a.rows * a.cols;
+    bool per_row = s->op.dim == 1 || (s->op.dim < 0 && n == d.rows && n != d.cols);
+    bool per_col = s->op.dim == 0 || (s->op.dim < 0 && n == d.cols);
+    if (!(per_row && n == d.rows) && !(per_col && n == d.cols)) {
+        pto_unsupported(e, s->loc,
+                        "this broadcast (%" PRId64 " values to %" PRId64 " x %" PRId64 ")", n,
+                        d.rows, d.cols);
+        return;
+    }
+    vec_2d(e, "tl_d", &d);
+    if (per_row && n == d.rows) {
+        pto_col_tile(e, "tl_a", &a, n);
+        pto_line(e, "pto::TROWEXPAND(tl_d, tl_a);");
+    } else {
+        row_tile(e, "tl_a", &a);
+        pto_line(e, "pto::TCOLEXPAND(tl_d, tl_a);");
+    }
+}
+
+static void row_expand(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_view_t d, a, b;
+    if (!rows_view(e, s, 0, &d) || !rows_view(e, s, 1, &a) || !rows_view(e, s, 2, &b)) return;
+    if (a.rows != d.rows || a.cols != d.cols || b.rows * b.cols != d.rows) {
+        pto_unsupported(e, s->loc, "%s on these shapes", tl_op_info(s->op.code)->spelling);
+        return;
+    }
+    vec_2d(e, "tl_d", &d);
+    vec_2d(e, "tl_a", &a);
+    pto_col_tile(e, "tl_b", &b, d.rows);
+    const char *inst = s->op.code == TL_OP_ROW_EXPAND_MUL   ? "TROWEXPANDMUL"
+                       : s->op.code == TL_OP_ROW_EXPAND_SUB ? "TROWEXPANDSUB"
+                                                            : "TROWEXPANDDIV";
+    pto_line(e, "pto::%s(tl_d, tl_a, tl_b);", inst);
+}
+
+// reduce_*(src, dst): dim -1 one result per row (a column tile), dim 0 one per column.
+static void reduce(pto_emit_t *e, const tl_stmt_t *s)
+{
+    if (!s->op.clear) {
+        pto_unsupported(e, s->loc, "%s with clear=False", tl_op_info(s->op.code)->spelling);
+        return;
+    }
+    pto_view_t a, d;
+    if (!rows_view(e, s, 0, &a) || !rows_view(e, s, 1, &d)) return;
+    int64_t rows = s->op.real_shape[0] ? s->op.real_shape[0] : a.rows;
+    int64_t cols = s->op.real_shape[1] ? s->op.real_shape[1] : a.cols;
+    if (rows > a.rows || cols > a.cols) {
+        pto_unsupported(e, s->loc, "a real_shape past the input");
+        return;
+    }
+    int64_t out = s->op.dim == 0 ? cols : rows;
+    if (d.rows * d.cols < out) {
+        pto_unsupported(e, s->loc,
+                        "a reduction output of %" PRId64 " elements for %" PRId64 " results",
+                        d.rows * d.cols, out);
+        return;
+    }
+    const char *ct = pto_ctype(a.buf->dtype);
+    int64_t alloc = a.rows == 1 ? (a.cols * tl_dtype_size(a.buf->dtype) + 31) / 32 * 32 /
+                                      tl_dtype_size(a.buf->dtype)
+                                : a.ld;
+    // pto-isa wants the result column as tall as the input tile, and a
+    // column tile of a multiple of 32 bytes: the input tile's rows are padded
+    // (never read: its valid shape is rows x cols), within UB
+    int per = 32 / tl_dtype_size(d.buf->dtype);
+    int64_t arows = (a.rows + per - 1) / per * per;
+    if (a.buf->addr + tl_buffer_bytes(a.buf) +
+            (arows - a.rows) * alloc * tl_dtype_size(a.buf->dtype) >
+        tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
+        pto_unsupported(e, s->loc, "%s over %lld rows this close to the end of UB",
+                        tl_op_info(s->op.code)->spelling, (long long)a.rows);
+        return;
+    }
+    a.rows = arows;
+    pto_line(e,
+             "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 "> tl_a;",
+             ct, a.rows, alloc, rows, cols);
+    pto_line(e, "pto::TASSIGN(tl_a, (uintptr_t)(%s));", a.addr);
+    static const char *const row_inst[] = {"TROWSUM", "TROWMAX", "TROWMIN"};
+    static const char *const col_inst[] = {"TCOLSUM", "TCOLMAX", "TCOLMIN"};
+    int which = s->op.code == TL_OP_REDUCE_SUM ? 0 : s->op.code == TL_OP_REDUCE_MAX ? 1 : 2;
+    if (s->op.dim == 0) {
+        row_tile(e, "tl_d",
+                 &(pto_view_t){.buf = d.buf, .addr = d.addr, .rows = 1, .cols = out, .ld = out});
+        pto_line(e, "pto::%s(tl_d, tl_a);", col_inst[which]);
+    } else {
+        pto_line(
+            e, "pto::Tile<pto::TileType::Vec, %s, %lld, 1, pto::BLayout::ColMajor, %lld, 1> tl_d;",
+            pto_ctype(d.buf->dtype), (long long)a.rows, (long long)out);
+        pto_line(e, "pto::TASSIGN(tl_d, (uintptr_t)(%s));", d.addr);
+        // the NPU's row reductions take a scratch tile of the input's shape
+        int64_t at;
+        if (!scratch(e, s, a.rows * alloc * tl_dtype_size(a.buf->dtype), &at)) return;
+        pto_line(e, "decltype(tl_a) tl_tmp;");
+        pto_line(e, "pto::TASSIGN(tl_tmp, (uintptr_t)%lld);", (long long)at);
+        pto_line(e, "pto::%s(tl_d, tl_a, tl_tmp);", row_inst[which]);
+    }
+}
+
+static void copy_ub(pto_emit_t *e, const tl_stmt_t *s)
+{
+    static const int idx[] = {1, 0, -1};
+    operands_t o;
+    if (!views(e, s, idx, &o) || o.n != 2) return;
+    tiles(e, &o); // the destination (operand 1) is tl_d
+    tl_dtype_t dt = o.v[0].buf->dtype, st = o.v[1].buf->dtype;
+    if (dt == st)
+        pto_line(e, "pto::TMOV(tl_d, tl_a);");
+    else
+        cast(e, s, dt, st, tl_cast_copy_mode(dt, st), "tl_d", "tl_a");
+}
+
+void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_line(e, "{");
+    e->indent++;
+    switch (s->op.code) {
+    case TL_OP_FILL: fill(e, s); break;
+    case TL_OP_CAST:
+    case TL_OP_EXP:
+    case TL_OP_LN:
+    case TL_OP_ABS:
+    case TL_OP_RECIPROCAL:
+    case TL_OP_SQRT:
+    case TL_OP_RSQRT:
+    case TL_OP_RELU:
+    case TL_OP_SIGMOID:
+    case TL_OP_SILU:
+    case TL_OP_SIN:
+    case TL_OP_COS:
+    case TL_OP_ROUND:
+    case TL_OP_NOT: unary(e, s); break;
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_MUL:
+    case TL_OP_DIV:
+    case TL_OP_MAX:
+    case TL_OP_MIN:
+    case TL_OP_AND:
+    case TL_OP_OR:
+    case TL_OP_SHL:
+    case TL_OP_SHR:
+    case TL_OP_LEAKY_RELU:
+    case TL_OP_CLAMP:
+    case TL_OP_CLAMP_MAX:
+    case TL_OP_CLAMP_MIN: binary(e, s); break;
+    case TL_OP_BROADCAST: broadcast(e, s); break;
+    case TL_OP_ROW_EXPAND_MUL:
+    case TL_OP_ROW_EXPAND_SUB:
+    case TL_OP_ROW_EXPAND_DIV: row_expand(e, s); break;
+    case TL_OP_REDUCE_SUM:
+    case TL_OP_REDUCE_MAX:
+    case TL_OP_REDUCE_MIN: reduce(e, s); break;
+    case TL_OP_COPY: copy_ub(e, s); break;
+    default: pto_unsupported(e, s->loc, "%s", tl_op_info(s->op.code)->spelling); break;
+    }
+    e->indent--;
+    pto_line(e, "}");
+}

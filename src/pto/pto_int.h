@@ -1,0 +1,64 @@
+// Internals of the PTO emitter (src/pto): the emission context and the
+// helpers the statement, operand, copy and op files share.
+#ifndef TL_PTO_INT_H
+#define TL_PTO_INT_H
+
+#include "base/buf.h"
+#include "ir/ir.h"
+#include "ir/side.h"
+
+typedef struct {
+    const tl_kernel_t *k;
+    tl_diag_t *d;
+    tl_buf_t *out;
+    const tl_side_map_t *sides;
+    tl_side_t prog; // the program being written: TL_SIDE_CUBE or TL_SIDE_VEC
+    int indent;
+    int tmp;                           // counter for fresh names
+    bool failed;                       // an error was reported (the rest is not emitted)
+    const char *pad;                   // the pad value of the load being written (emit_copy.c)
+    const char *gemm_a[2], *gemm_b[2]; // gemm_v0's operand starts in their L1 views (emit_cube.c)
+    int64_t ub_top; // the first UB byte past every planned buffer: op scratch goes there
+    const tl_var_t *declared[256]; // lets declared in the C++ blocks being written
+    int ndeclared;
+} pto_emit_t;
+
+// --- emit.c: text and expressions ---------------------------------------------------------
+void pto_line(pto_emit_t *e, const char *fmt, ...) TL_PRINTF(2, 3);
+// Reports an unsupported construct at loc (once per emission): "... not lowered to PTO yet".
+void pto_unsupported(pto_emit_t *e, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
+// The C++ text of a scalar expression into b (values computed in their dtype).
+void pto_expr(pto_emit_t *e, tl_buf_t *b, const tl_expr_t *x);
+// The expression as a string in the kernel's arena.
+const char *pto_expr_str(pto_emit_t *e, const tl_expr_t *x);
+// The C++ element type of a dtype ("float", "half", "TILEC_BF16", "int8_t", ...), or NULL.
+const char *pto_ctype(tl_dtype_t t);
+char *pto_fmt(pto_emit_t *e, const char *fmt, ...) TL_PRINTF(2, 3); // arena string
+
+// --- emit_view.c: on-chip operands as tiles ----------------------------------------------
+// An on-chip region seen as rows x cols elements with a row pitch of ld
+// elements, starting at byte address addr (a C++ expression).
+typedef struct {
+    const tl_buffer_t *buf;
+    const char *addr;
+    int64_t rows, cols, ld;
+    const char *vcols; // a run-time element count (flat views of `count` operands), or NULL
+} pto_view_t;
+
+bool pto_view(pto_emit_t *e, const tl_region_t *r, pto_view_t *v, tl_loc_t loc);
+bool pto_view_contiguous(const pto_view_t *v);
+// Declares a UB tile named `name` over v (ND rows, or one flat row when flat)
+// and assigns its address.
+void pto_vec_tile(pto_emit_t *e, const char *name, const pto_view_t *v, bool flat);
+// A UB tile of n elements laid out as one column (per-row scalars: reduction
+// results, row_expand operands).
+void pto_col_tile(pto_emit_t *e, const char *name, const pto_view_t *v, int64_t n);
+
+// --- emit_copy.c, emit_vec.c, emit_cube.c
+// ----------------------------------------------------------
+void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s);
+void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s);
+void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s);
+void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s);
+
+#endif

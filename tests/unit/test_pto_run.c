@@ -1,0 +1,68 @@
+// The pto target (src/pto) against the golden references: every case of the
+// check runner (src/check/cases.c) on --target pto, one test per case, the
+// model-sized ones left out (pto-isa's CPU implementation runs element by
+// element, 50-300x slower than the reference executor).
+//
+// The runs need a pto-isa checkout: `make check-pto PTO_ISA_DIR=DIR`. Without
+// $PTO_ISA_DIR there is one test, reported as skipped.
+#include "../test.h"
+
+#include <stdlib.h>
+
+#include "check/check.h"
+
+static void run_case(tl_test_t *t, void *arg)
+{
+    const tl_check_case_t *c = arg;
+    tl_diag_t d;
+    tl_diag_init(&d);
+    tl_check_result_t r;
+    tl_check_target_t pto = tl_check_target("pto");
+    tl_status_t st = tl_check_run(c, tl_test_root(), &pto, &r, &d);
+    if (st != TL_OK)
+        tl_test_fail(t, __FILE__, __LINE__, "%s did not run on --target pto:\n%s", c->name,
+                     tl_diag_text(&d));
+    else if (!r.passed)
+        tl_test_fail(t, __FILE__, __LINE__, "%s on --target pto differs from its golden: %s",
+                     c->name, r.summary);
+    tl_diag_free(&d);
+}
+
+static void skipped(tl_test_t *t, void *arg)
+{
+    (void)arg;
+    tl_test_skip(
+        t, "no pto-isa checkout: the --target pto cases run with `make check-pto PTO_ISA_DIR=DIR`");
+}
+
+TEST_GENERATOR(pto_cases)
+{
+    const char *dir = getenv("PTO_ISA_DIR");
+    if (!dir || !*dir) {
+        tl_test_add("kernels:pto_cases", skipped, NULL);
+        return;
+    }
+    for (const tl_check_case_t *const *c = tl_check_cases(); *c; c++) {
+        if ((*c)->slow || (*c)->cpu_only) continue;
+        char name[256];
+        snprintf(name, sizeof name, "kernels:%s@pto", (*c)->name);
+        tl_test_add(name, run_case, (void *)*c);
+    }
+}
+
+// Without a pto-isa checkout --target pto says what it needs (exit 2, no crash).
+TEST(pto_needs_a_checkout)
+{
+    char *argv[] = {(char *)tl_test_tilec(),
+                    "run",
+                    "kernels/examples/elementwise_add.py",
+                    "--target",
+                    "pto",
+                    "--pto-isa",
+                    "/nonexistent/pto-isa",
+                    NULL};
+    char *out = NULL;
+    CHECK_EQ(tl_test_run(argv, &out), 2);
+    CHECK_CONTAINS(out, "/nonexistent/pto-isa is not a pto-isa checkout");
+    free(out);
+}
