@@ -11,9 +11,8 @@
 static tl_status_t analyse(const tl_kernel_t *k, tl_side_map_t **sides, tl_layout_t *layout,
                            tl_diag_t *d)
 {
-    // As `tilec run`: the reference semantics do not depend on scratchpad sizes.
-    int64_t cap[TL_SCOPE_COUNT];
-    for (int s = 0; s < TL_SCOPE_COUNT; s++) cap[s] = 64 << 20;
+    int64_t cap[TL_SCOPE_COUNT]; // as `tilec run`: sizes do not change the semantics
+    tl_layout_unbounded(cap);
     tl_status_t st;
     if ((st = tl_ir_verify(k, d)) || (st = tl_side_map_build(k, tl_side_run_mode(k), d, sides)))
         return st;

@@ -42,7 +42,7 @@ tl_status_t tl_exec_hook(const tl_exec_ctx_t *c, tl_exec_event_t *ev)
 
 void tl_exec_opts_unbounded(tl_exec_opts_t *o)
 {
-    for (int s = 0; s < TL_SCOPE_COUNT; s++) o->capacity[s] = 64 << 20;
+    tl_layout_unbounded(o->capacity);
 }
 
 tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_opts_t *opts,

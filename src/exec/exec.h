@@ -103,8 +103,7 @@ typedef struct {
     int wave;
 } tl_exec_opts_t;
 
-// Scratchpad capacities that never limit a kernel: the reference semantics do
-// not depend on sizes (the memory planner and the simulator check the real ones).
+// Scratchpad capacities that never limit a kernel (layout.h's tl_layout_unbounded).
 void tl_exec_opts_unbounded(tl_exec_opts_t *o);
 
 tl_status_t tl_exec_create(tl_exec_t **out, const tl_kernel_t *k, const tl_exec_opts_t *opts,

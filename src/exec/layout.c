@@ -106,6 +106,11 @@ void tl_layout_free(tl_layout_t *l)
     l->addr = NULL;
 }
 
+void tl_layout_unbounded(int64_t capacity[TL_SCOPE_COUNT])
+{
+    for (int s = 0; s < TL_SCOPE_COUNT; s++) capacity[s] = 64 << 20;
+}
+
 bool tl_layout_owns(tl_agent_t a, tl_scope_t s)
 {
     bool chip = s == TL_SCOPE_L1 || s == TL_SCOPE_L0A || s == TL_SCOPE_L0B || s == TL_SCOPE_L0C ||

@@ -27,6 +27,10 @@ typedef struct {
 tl_status_t tl_layout_build(tl_layout_t *l, const tl_kernel_t *k, const int64_t *capacity,
                             tl_diag_t *d);
 void tl_layout_free(tl_layout_t *l);
+// Capacities that never limit a kernel (64 MiB per scope): the reference
+// semantics do not depend on scratchpad sizes (memory planning and the
+// simulator check the real ones).
+void tl_layout_unbounded(int64_t capacity[TL_SCOPE_COUNT]);
 
 // Whether scratchpad s is agent a's (L1, L0A, L0B, L0C: the AIC's; UB: each
 // AIV's own).
