@@ -116,6 +116,9 @@ install: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec
 	cp $(BUILD)/tilec $(DESTDIR)$(PREFIX)/bin/
 	cp include/tilec.h $(DESTDIR)$(PREFIX)/include/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tilec.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilec.pc
+	mkdir -p $(DESTDIR)$(PREFIX)/share/tilec/python
+	cp -R kernels $(DESTDIR)$(PREFIX)/share/tilec/
+	cp python/tilec.py $(DESTDIR)$(PREFIX)/share/tilec/python/
 
 clean:
 	rm -rf build

@@ -2,20 +2,50 @@
 // TileLang-Ascend language, look at its parameters, run it on caller-owned
 // memory and check the result.
 //
-//   cc embed.c $(pkg-config --cflags --libs tilec) -o embed && ./embed kernel.py
+//   cc embed.c $(pkg-config --cflags --libs tilec) -o embed && ./embed [kernel.py]
+//
+// Without a file it compiles the element-wise addition below (the same as
+// kernels/examples/elementwise_add.py), so it runs from any directory.
 #include <stdio.h>
 #include <stdlib.h>
 #include <tilec.h>
 
+static const char *const ADD =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[-1])\n"
+    "def elementwise_add(M=1024, N=1024, block_M=64, block_N=256, dtype=\"float32\"):\n"
+    "    half = block_M // 2\n"
+    "\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor([M, N], dtype), B: T.Tensor([M, N], dtype), C: T.Tensor([M, N], dtype)):\n"
+    "        with T.Kernel(M // block_M, is_npu=True) as (cid, vid):\n"
+    "            r0 = cid * block_M + vid * half\n"
+    "            a_ub = T.alloc_ub([half, block_N], dtype)\n"
+    "            b_ub = T.alloc_ub([half, block_N], dtype)\n"
+    "            c_ub = T.alloc_ub([half, block_N], dtype)\n"
+    "            with T.Scope(\"V\"):\n"
+    "                for j in T.serial(N // block_N):\n"
+    "                    T.copy(A[r0, j * block_N], a_ub)\n"
+    "                    T.copy(B[r0, j * block_N], b_ub)\n"
+    "                    T.barrier_all()\n"
+    "                    T.tile.add(c_ub, a_ub, b_ub)\n"
+    "                    T.barrier_all()\n"
+    "                    T.copy(c_ub, C[r0, j * block_N])\n"
+    "\n"
+    "    return main\n";
+
 int main(int argc, char **argv)
 {
-    const char *path = argc > 1 ? argv[1] : "kernels/examples/elementwise_add.py";
     tilec_context_t *ctx;
     if (tilec_context_create(&ctx) != TILEC_OK) return 1;
     tilec_arg_t args[] = {{"M", "128"}, {"N", "512"}};
     tilec_compile_options_t opts = {.args = args, .nargs = 2};
     tilec_kernel_t *k;
-    if (tilec_compile_file(ctx, path, &opts, &k) != TILEC_OK) {
+    tilec_status_t st = argc > 1 ? tilec_compile_file(ctx, argv[1], &opts, &k)
+                                 : tilec_compile_string(ctx, "elementwise_add.py", ADD, &opts, &k);
+    if (st != TILEC_OK) {
         fprintf(stderr, "%s", tilec_context_error(ctx));
         return 2;
     }

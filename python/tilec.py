@@ -13,7 +13,8 @@ workspaces, as upstream TileLang does; symbolic dims come from their shapes.
 bfloat16 and fp8 tensors are passed as uint16 / uint8 arrays holding the bits.
 
 The library is found through $TILEC_LIB, then ../build/libtilec.so next to this
-file, then the system's libtilec.so.
+file, then (installed by `make install` as PREFIX/share/tilec/python/tilec.py)
+PREFIX/lib/libtilec.so, then the system's libtilec.so.
 """
 
 import ctypes
@@ -70,7 +71,8 @@ class _Report(ctypes.Structure):
 
 def _load():
     here = os.path.dirname(os.path.abspath(__file__))
-    for path in (os.environ.get("TILEC_LIB"), os.path.join(here, "..", "build", "libtilec.so"), "libtilec.so"):
+    installed = os.path.join(here, "..", "..", "..", "lib", "libtilec.so")  # PREFIX/share/tilec/python
+    for path in (os.environ.get("TILEC_LIB"), os.path.join(here, "..", "build", "libtilec.so"), installed, "libtilec.so"):
         if not path:
             continue
         try:

@@ -48,5 +48,7 @@ int cli_help(const char *command, FILE *f);
 int cmd_ir(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

@@ -55,14 +55,17 @@ static void help_run(FILE *f)
             SELECT, RUN_IO);
     for (const tl_backend_t *const *be = tl_backends(); *be; be++)
         fprintf(f, "                          %-5s %s\n", (*be)->name, (*be)->about);
-    fprintf(f,
-            "  -j N                  cpu target: threads, 1 to 4096 (default: one per CPU); pto:\n"
-            "                        blocks run at once (default 8)\n"
-            "  --pto-isa DIR         pto target: the pto-isa checkout (default $PTO_ISA_DIR)\n"
-            "  --repeat N            N more timed runs after the first (1 to 1000000): median, "
-            "min, max\n"
-            "  --cflags FLAGS        cpu target: compiler flags (default -O3 -march=native)\n\n%s",
-            EXIT);
+    fprintf(
+        f,
+        "  -j N                  cpu target: threads, 1 to 4096 (default: one per CPU); pto:\n"
+        "                        blocks run at once (default 8)\n"
+        "  --pto-isa DIR         pto target: the pto-isa checkout (default $PTO_ISA_DIR)\n"
+        "  --json FILE           the run's facts as JSON: kernel, target, blocks, times, outputs\n"
+        "                        (the simulator's report too with --target sim)\n"
+        "  --repeat N            N more timed runs after the first (1 to 1000000): median, "
+        "min, max\n"
+        "  --cflags FLAGS        cpu target: compiler flags (default -O3 -march=native)\n\n%s",
+        EXIT);
 }
 
 static void help_sim(FILE *f)
@@ -110,9 +113,11 @@ static void help_demo(FILE *f)
            "options:\n"
            "  --root DIR            the directory holding kernels/ (default: found from the tilec\n"
            "                        binary's location, else the current directory)\n"
-           "  --traces DIR          where the Chrome traces go (default build/demo-traces)\n"
+           "  --traces DIR          where the Chrome traces go (default build/demo-traces in the\n"
+           "                        source tree, else $TMPDIR/tilec-demo-traces)\n"
            "  --all                 every check case too (every kernel under kernels/)\n"
-           "  --no-cpu              the simulator alone\n\n"
+           "  --no-cpu              the simulator alone\n"
+           "  --list                list the cases and the kernel files found, run nothing\n\n"
            "exit status: 0 every operator matched, 1 one did not, 2 a usage error.\n");
 }
 
@@ -127,18 +132,46 @@ static void help_emit(FILE *f)
             SELECT);
 }
 
+static void help_list(FILE *f)
+{
+    fprintf(f,
+            "usage: tilec list FILE\n\n"
+            "Lists what -k can select in FILE: each @tilelang.jit factory and builder (a function\n"
+            "returning a prim_func) with its parameters and defaults, and each module-level\n"
+            "@T.prim_func with its parameters (role, dtype, shape).\n\n"
+            "exit status: 0 ok, 2 the file does not load.\n");
+}
+
+static void help_cache(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: tilec cache info|clean\n\n"
+        "The cpu target's compile cache: $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, else\n"
+        "~/.cache/tilec. It is capped at $TILEC_CACHE_MAX_MB MiB (default 2048): after a compile\n"
+        "the least recently used kernels go. A compiler run is stopped after $TILEC_CC_TIMEOUT\n"
+        "seconds (default 300). When the directory cannot be written, kernels are compiled in a\n"
+        "temporary directory, not cached (a warning says so).\n\n"
+        "  info                  where it is, its kernels and their size against the cap\n"
+        "  clean                 remove every file tilec made there (nothing else)\n");
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tilec <command> [args]\n\n"
-               "commands:\n"
-               "  ir FILE [options]     print the Tile IR of a kernel\n"
-               "  emit FILE --target pto -o DIR   write the kernel as PTO-ISA C++\n"
-               "  run FILE [options]    run a kernel (reference semantics, or --target cpu / sim / pto)\n"
-               "  sim FILE [options]    run it on the modeled Ascend core (cycles, races)\n"
-               "  demo [options]        the DeepSeek-V4 operators against their goldens\n"
-               "  version               print the version\n"
-               "  help [COMMAND]        this text, or a command's options with their values\n\n"
-               "tilec COMMAND --help is the same as tilec help COMMAND.\n");
+    fprintf(
+        f,
+        "usage: tilec <command> [args]\n\n"
+        "commands:\n"
+        "  list FILE             the kernels, factories and builders of a file, with parameters\n"
+        "  ir FILE [options]     print the Tile IR of a kernel\n"
+        "  emit FILE --target pto -o DIR   write the kernel as PTO-ISA C++\n"
+        "  run FILE [options]    run a kernel (reference semantics, or --target cpu / sim / pto)\n"
+        "  sim FILE [options]    run it on the modeled Ascend core (cycles, races)\n"
+        "  demo [options]        the DeepSeek-V4 operators against their goldens\n"
+        "  cache info|clean      the cpu target's compile cache: its size, or remove it\n"
+        "  version               print the version\n"
+        "  help [COMMAND]        this text, or a command's options with their values\n\n"
+        "tilec COMMAND --help is the same as tilec help COMMAND.\n");
 }
 
 int cli_help(const char *command, FILE *f)
@@ -155,6 +188,10 @@ int cli_help(const char *command, FILE *f)
         help_demo(f);
     else if (!strcmp(command, "emit"))
         help_emit(f);
+    else if (!strcmp(command, "list"))
+        help_list(f);
+    else if (!strcmp(command, "cache"))
+        help_cache(f);
     else if (!strcmp(command, "version") || !strcmp(command, "help"))
         usage(f);
     else {

@@ -28,7 +28,7 @@ bool cli_io_takes_value(const char *opt)
     static const char *opts[] = {"-i",       "-d",       "--fill", "--seed",
                                  "-o",       "--expect", "--rtol", "--atol",
                                  "--target", "--cflags", "-j",     "--save-inputs",
-                                 "--repeat", "--pto-isa", NULL};
+                                 "--repeat", "--pto-isa", "--json", NULL};
     for (int i = 0; opts[i]; i++)
         if (!strcmp(opts[i], opt)) return true;
     return false;

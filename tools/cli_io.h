@@ -67,7 +67,8 @@ struct cli_run {
     // set by cli_run for the callbacks
     const tl_kernel_t *k;
     void *self; // the backend instance
-    int repeat; // --repeat N: timed runs after the first
+    int repeat;       // --repeat N: timed runs after the first
+    tl_bind_t *args;  // the run's arguments (for the callbacks)
     // printing between the stages (may be NULL): after the backend was
     // created (seconds: how long that took), after the run (st: its status);
     // `ran` returns false when the command must fail (exit status 1)

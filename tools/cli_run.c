@@ -83,6 +83,7 @@ int cli_run(cli_opts_t *o, cli_io_t *io, cli_run_t *r)
         tl_bind_check(args) != TL_OK)
         goto out;
     rc = 1;
+    r->args = args;
     t0 = now();
     tl_status_t st = be->run(r->self, args);
     bool ok = r->ran ? r->ran(r, st, now() - t0) : true;

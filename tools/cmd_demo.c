@@ -1,12 +1,17 @@
-// tilec demo [--root DIR] [--traces DIR] [--all] [--no-cpu]
+// tilec demo [--root DIR] [--traces DIR] [--all] [--no-cpu] [--list]
 // The four DeepSeek-V4 operators written in the TileLang-Ascend language
 // (kernels/ds_v4/) at model-like shapes: each runs on the modeled Ascend core
 // (after the developer-mode passes: CV split, syncs, memory planning) and
 // natively on this CPU, is checked against its independent golden reference
 // (src/ref/), and lands in one table. Chrome traces of the simulated runs go to
 // a folder (open them at https://ui.perfetto.dev). `--all` runs every case.
+// The kernels are found from any directory: in the current one, beside the
+// tilec binary's folder (the source tree's build/tilec) or in an installed
+// tree's share/tilec (`make install`).
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,10 +37,37 @@ static int64_t total_syncs(const int64_t *n)
     return t;
 }
 
+static bool has_kernels(const char *root)
+{
+    char path[4300];
+    struct stat st;
+    return snprintf(path, sizeof path, "%s/kernels/ds_v4", root) < (int)sizeof path &&
+           stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The directory holding kernels/: the current one, else the tilec binary's
+// parent (build/tilec in the source tree), else its ../share/tilec (installed).
+static bool find_root(char *out, size_t n)
+{
+    snprintf(out, n, ".");
+    if (has_kernels(out)) return true;
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return false;
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    *slash = 0; // the binary's folder
+    snprintf(out, n, "%s/..", exe);
+    if (has_kernels(out)) return true;
+    snprintf(out, n, "%s/../share/tilec", exe);
+    return has_kernels(out);
+}
+
 int cmd_demo(int argc, char **argv)
 {
-    const char *root = ".", *traces = "build/demo-traces";
-    bool all = false, cpu = true;
+    const char *root = NULL, *traces = NULL;
+    bool all = false, cpu = true, list_only = false;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc)
             root = argv[++i];
@@ -45,13 +77,35 @@ int cmd_demo(int argc, char **argv)
             all = true;
         else if (!strcmp(argv[i], "--no-cpu"))
             cpu = false;
+        else if (!strcmp(argv[i], "--list"))
+            list_only = true;
         else {
-            fprintf(stderr, "usage: tilec demo [--root DIR] [--traces DIR] [--all] [--no-cpu]\n");
+            fprintf(stderr,
+                    "tilec demo: unknown option '%s' (tilec demo --help lists the options)\n",
+                    argv[i]);
             return 2;
         }
     }
-    mkdir("build", 0777);
-    mkdir(traces, 0777);
+    static char found[4200], tmp_traces[4200];
+    if (root && !has_kernels(root)) {
+        fprintf(stderr, "tilec demo: --root %s: no kernels/ds_v4 there\n", root);
+        return 2;
+    }
+    if (!root && !find_root(found, sizeof found)) {
+        fprintf(stderr,
+                "tilec demo: cannot find the demo's kernels (kernels/ds_v4) in the current "
+                "directory, beside the tilec binary or in its ../share/tilec; give --root DIR\n");
+        return 2;
+    }
+    root = root ? root : found;
+    if (!traces && !strcmp(root, ".")) {
+        traces = "build/demo-traces";
+        mkdir("build", 0777);
+    } else if (!traces) { // not in the source tree: leave the current directory alone
+        const char *t = getenv("TMPDIR");
+        snprintf(tmp_traces, sizeof tmp_traces, "%s/tilec-demo-traces", t && *t ? t : "/tmp");
+        traces = tmp_traces;
+    }
     // the demo's cases, after every check case with --all
     const tl_check_case_t *list[512];
     int total = 0;
@@ -60,6 +114,15 @@ int cmd_demo(int argc, char **argv)
             list[total++] = *cp;
     for (const tl_check_case_t *const *cp = tl_check_demo_cases(); *cp && total < 512; cp++)
         list[total++] = *cp;
+    if (list_only) { // what would run, with the kernel files it found
+        for (int i = 0; i < total; i++) printf("%-28s %s/%s\n", list[i]->name, root, list[i]->file);
+        return 0;
+    }
+    if (mkdir(traces, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "tilec demo: --traces %s: cannot create the directory: %s\n", traces,
+                strerror(errno));
+        return 2;
+    }
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     printf(
         "tilec demo: DeepSeek-V4 operators in the TileLang-Ascend language, compiled in developer\n"
@@ -75,10 +138,11 @@ int cmd_demo(int argc, char **argv)
         n++;
         tl_diag_t d;
         tl_diag_init(&d);
-        char trace[1024];
-        snprintf(trace, sizeof trace, "%s/%s.json", traces, c->op);
+        char trace[4400];
+        if (snprintf(trace, sizeof trace, "%s/%s.json", traces, c->op) >= (int)sizeof trace)
+            trace[0] = 0;
         tl_check_target_t si = tl_check_target("sim"), ci = tl_check_target("cpu");
-        si.trace_path = trace;
+        si.trace_path = trace[0] ? trace : NULL;
         ci.repeats = 3;
         tl_check_result_t rs, rc = {0};
         tl_status_t st = TL_OK;

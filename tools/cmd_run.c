@@ -1,20 +1,27 @@
-// tilec run FILE [-k NAME] [-a NAME=VALUE]... [-d DIM=VALUE]... [-i PARAM=FILE.npy]...
-//           [--fill PARAM=SPEC]... [--seed N] [-o DIR] [--expect PARAM=FILE]...
+// tilec run FILE [-k NAME] [-a NAME=VALUE]... [-d NAME=VALUE]... [-i PARAM=FILE.npy]...
+//           [--fill PARAM=SPEC]... [--seed N] [--save-inputs DIR] [-o DIR] [--expect PARAM=FILE]...
 //           [--rtol R] [--atol A] [--warn-uninit] [--target NAME] [-j N] [--cflags FLAGS]
-//           [--pto-isa DIR]
+//           [--pto-isa DIR] [--repeat N] [--json FILE]
 // Runs a kernel on a backend of the table (driver/backend.h): the reference
 // semantics (the functional executor, the default), natively (--target cpu:
 // generated C, compiled and cached, on -j N threads), or any other.
 // Exit status: 0 ok, 1 an --expect mismatch or a run-time error, 2 a compile or usage error.
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_io.h"
 
+typedef struct {
+    const char *json; // --json FILE
+    double create_s;  // creating the backend (a native one compiles then)
+} run_cli_t;
+
 static int run_option(cli_io_t *io, const char *opt, const char *val)
 {
     cli_run_t *r = io->extra;
+    run_cli_t *c = r->extra;
     if (!strcmp(opt, "--warn-uninit") && !val) {
         r->opts.ref.warn_uninit = true;
         return CLI_OPT_OK;
@@ -47,6 +54,11 @@ static int run_option(cli_io_t *io, const char *opt, const char *val)
         r->opts.pto.pto_isa = val;
         return CLI_OPT_OK;
     }
+    if (!strcmp(opt, "--json")) {
+        if (!cli_check_writable("--json", val, false)) return CLI_OPT_BAD;
+        c->json = val;
+        return CLI_OPT_OK;
+    }
     if (!strcmp(opt, "--cflags")) {
         r->opts.cpu.jit.cflags = val;
         return CLI_OPT_OK;
@@ -57,11 +69,71 @@ static int run_option(cli_io_t *io, const char *opt, const char *val)
 // A native backend says where it compiled the kernel.
 static void created(cli_run_t *r, double seconds)
 {
+    ((run_cli_t *)r->extra)->create_s = seconds;
     tl_backend_report_t rep;
     r->be->report(r->self, &rep);
     if (r->be->native)
         printf("compiled %s for the %s in %.3f s (%s)\n", r->k->name, r->be->name, seconds,
                rep.cached ? "cached" : "cc");
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+// --json FILE: the run's facts (the sim target's report included), like tilec sim's.
+static bool write_json(cli_run_t *r, const tl_backend_report_t *rep, double seconds,
+                       const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "tilec: --json %s: cannot write: %s\n", path, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\n  \"kernel\": ");
+    json_str(f, r->k->name);
+    fprintf(f, ",\n  \"target\": \"%s\", \"blocks\": %lld, \"run_s\": %.6f", r->be->name,
+            (long long)rep->blocks, seconds);
+    if (r->be->native)
+        fprintf(f, ", \"compile_s\": %.6f, \"cached\": %s", ((run_cli_t *)r->extra)->create_s,
+                rep->cached ? "true" : "false");
+    fprintf(f, ",\n  \"outputs\": [");
+    int n = 0;
+    for (int p = 0; p < r->k->nparams; p++) {
+        const tl_param_t *par = &r->k->params[p];
+        tl_tensor_t *t =
+            par->buf && par->role == TL_ROLE_OUTPUT ? tl_bind_tensor(r->args, par->name) : NULL;
+        if (!t) continue;
+        fprintf(f, "%s{\"name\": ", n++ ? ", " : "");
+        json_str(f, par->name);
+        fprintf(f, ", \"dtype\": \"%s\", \"shape\": [", tl_dtype_name(t->dtype));
+        for (int d = 0; d < t->ndim; d++)
+            fprintf(f, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "]");
+    tl_buf_t doc;
+    tl_buf_init(&doc);
+    r->be->write(r->self, TL_BACKEND_JSON, &doc);
+    if (doc.len) fprintf(f, ",\n  \"%s\": %s", r->be->name, tl_buf_cstr(&doc));
+    tl_buf_free(&doc);
+    fprintf(f, "\n}\n");
+    bool ok = !ferror(f);
+    if (fclose(f) != 0 || !ok) {
+        fprintf(stderr, "tilec: --json %s: cannot write\n", path);
+        return false;
+    }
+    return true;
 }
 
 static bool ran(cli_run_t *r, tl_status_t st, double seconds)
@@ -80,14 +152,16 @@ static bool ran(cli_run_t *r, tl_status_t st, double seconds)
                (long long)rep.blocks, seconds);
     else
         printf("ran %s: %lld blocks in %.3f s\n", r->k->name, (long long)rep.blocks, seconds);
-    return true;
+    const char *json = ((run_cli_t *)r->extra)->json;
+    return !json || write_json(r, &rep, seconds, json);
 }
 
 int cmd_run(int argc, char **argv)
 {
     cli_opts_t o;
     if (!cli_parse("run", argc, argv, &o, cli_io_takes_value)) return 2;
-    cli_run_t r = {.be = tl_backend_find("ref"), .created = created, .ran = ran};
+    run_cli_t rc = {0};
+    cli_run_t r = {.be = tl_backend_find("ref"), .created = created, .ran = ran, .extra = &rc};
     // The reference semantics do not depend on scratchpad sizes: give every
     // scope room (the simulator and the memory planner check the real ones).
     tl_exec_opts_unbounded(&r.opts.ref);

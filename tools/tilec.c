@@ -31,6 +31,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "sim")) return cmd_sim(argc - 2, argv + 2);
     if (!strcmp(cmd, "demo")) return cmd_demo(argc - 2, argv + 2);
+    if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+    if (!strcmp(cmd, "cache")) return cmd_cache(argc - 2, argv + 2);
     fprintf(stderr, "tilec: unknown command '%s'\n", cmd);
     return cli_help(NULL, stderr);
 }

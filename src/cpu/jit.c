@@ -4,7 +4,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +69,17 @@ static int split(const char *s, char **store, char **argv, int max)
     return n;
 }
 
-int tl_jit_spawn(char *const *argv, char **output)
+// How long a compiler run may take: $TILEC_CC_TIMEOUT seconds, else 300.
+static double cc_timeout(void)
+{
+    const char *e = getenv("TILEC_CC_TIMEOUT");
+    double t = e && *e ? strtod(e, NULL) : 0;
+    return t > 0 ? t : 300;
+}
+
+// tl_jit_spawn with a time limit in seconds (0: none): past it the process is
+// killed and the result is TL_JIT_TIMED_OUT (*output has what it printed).
+static int spawn_limited(char *const *argv, char **output, double limit)
 {
     *output = NULL;
     int fd[2];
@@ -90,9 +102,23 @@ int tl_jit_spawn(char *const *argv, char **output)
     tl_buf_t out;
     tl_buf_init(&out);
     char buf[4096];
-    ssize_t r;
-    while ((r = read(fd[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
-        if (r > 0) tl_buf_putn(&out, buf, (size_t)r);
+    double deadline = now() + limit;
+    bool timed_out = false;
+    for (;;) {
+        double left = deadline - now();
+        struct pollfd p = {fd[0], POLLIN, 0};
+        int ready = limit <= 0 ? poll(&p, 1, -1) : left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) { // the compiler ran out of time (its children may keep the pipe open)
+            timed_out = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        ssize_t r = read(fd[0], buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        tl_buf_putn(&out, buf, (size_t)r);
+    }
     close(fd[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0)
@@ -102,8 +128,20 @@ int tl_jit_spawn(char *const *argv, char **output)
         }
     *output = tl_buf_take(&out);
     if (!*output) *output = strdup("");
+    if (timed_out) return TL_JIT_TIMED_OUT;
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int tl_jit_spawn(char *const *argv, char **output)
+{
+    return spawn_limited(argv, output, 0);
+}
+
+// A compiler run: stopped after $TILEC_CC_TIMEOUT seconds.
+static int spawn_cc(char *const *argv, char **output)
+{
+    return spawn_limited(argv, output, cc_timeout());
 }
 
 static tl_status_t no_compiler(tl_diag_t *d, const char *cc, int err)
@@ -136,9 +174,13 @@ static tl_status_t identity(const char *cc, char **out, tl_diag_t *d)
     argv[n++] = "--version";
     argv[n] = NULL;
     char *text;
-    int rc = tl_jit_spawn(argv, &text);
+    int rc = spawn_cc(argv, &text);
     int err = errno;
     free(store);
+    if (rc == TL_JIT_TIMED_OUT) {
+        free(text);
+        return tl_diag_fail(d, TL_ERR_UNSUPPORTED, "'%s --version' did not finish within %g s", cc, cc_timeout());
+    }
     if (rc < 0) return no_compiler(d, cc, err);
     if (rc != 0) {
         tl_status_t st = tl_diag_fail(d, TL_ERR_UNSUPPORTED, "'%s --version' failed: %s", cc, text);
@@ -290,7 +332,7 @@ static int run_cc(const tl_jit_opts_t *o, const char *include, bool header, cons
     if (!header) argv[n++] = "-lm";
     argv[n] = NULL;
     *text = NULL;
-    int rc = argv[0] ? tl_jit_spawn(argv, text) : (errno = ENOENT, -1);
+    int rc = argv[0] ? spawn_cc(argv, text) : (errno = ENOENT, -1);
     int err = errno;
     free(s1);
     free(s2);
@@ -380,7 +422,12 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
     }
     int err = errno;
     tl_status_t st = TL_OK;
-    if (rc < 0) {
+    if (rc == TL_JIT_TIMED_OUT) {
+        st = tl_diag_fail(d, TL_ERR_RUNTIME,
+                          "the C compiler '%s' did not finish within %g s and was stopped "
+                          "($TILEC_CC_TIMEOUT sets the limit)",
+                          cc, cc_timeout());
+    } else if (rc < 0) {
         st = no_compiler(d, cc, err);
     } else if (rc != 0) {
         // the source stays for a look, under one name per key (not one per attempt)
@@ -411,11 +458,50 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
         char keep[4300];
         snprintf(keep, sizeof keep, "%s/%s.c", dir, key);
         rename(csrc, keep);
-    } else if (rc == 0 || rc < 0) {
+    } else if (rc == 0 || rc < 0) { // the compiler is not to blame: no source kept
         unlink(csrc);
     }
     unlink(tmp_so);
     unlink(tmp_ok);
+    return st;
+}
+
+// Compiles into `dir` and loads the result (out->path, out->cached false).
+static tl_status_t compile_into(const char *source, const char *dir, const char *key, const tl_jit_opts_t *o,
+                                tl_jit_t *out, tl_diag_t *d)
+{
+    char ok[4200];
+    snprintf(out->path, sizeof out->path, "%s/%s.so", dir, key);
+    snprintf(ok, sizeof ok, "%s/%s.ok", dir, key);
+    unlink(ok);
+    double t0 = now();
+    tl_status_t st = compile(source, dir, key, o, out->path, ok, &out->pch_used, d);
+    out->compile_s = now() - t0;
+    if (!st && !try_open(out->path, ok, key, out))
+        st = tl_diag_fail(d, TL_ERR_RUNTIME, "cannot load the compiled kernel %s: %s", out->path, dlerror());
+    return st;
+}
+
+// The cache directory cannot be written: compile in a private temporary
+// directory, load, and remove it (the mapping stays); said as a warning.
+static tl_status_t compile_uncached(const char *source, const char *dir, const char *why, const char *key,
+                                    const tl_jit_opts_t *o, tl_jit_t *out, tl_diag_t *d)
+{
+    const char *t = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/tilec-jit-XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(tmp))
+        return tl_diag_fail(d, TL_ERR_IO, "the cache directory %s cannot be written (%s), nor a temporary one: %s",
+                            dir, why, strerror(errno));
+    tl_diag_report(d, TL_SEV_WARNING, (tl_loc_t){0}, TL_OK,
+                   "the cache directory %s cannot be written (%s): the kernel is compiled in a temporary "
+                   "directory and not cached (set $TILEC_CACHE_DIR)",
+                   dir, why);
+    tl_jit_opts_t plain = o ? *o : (tl_jit_opts_t){0};
+    plain.pch_header = NULL; // a precompiled header would be made for one use
+    tl_status_t st = compile_into(source, tmp, key, &plain, out, d);
+    tl_jit_cache_clean_dir(tmp, NULL, NULL);
+    rmdir(tmp);
     return st;
 }
 
@@ -432,17 +518,12 @@ tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t
     tl_status_t st = TL_OK;
     if (try_open(out->path, ok, key, out)) {
         out->cached = true;
-    } else if (mkdirs(dir) != 0) {
-        st = tl_diag_fail(d, TL_ERR_IO, "cannot create the cache directory %s: %s", dir,
-                          strerror(errno));
+        tl_jit_cache_touch(ok); // used now: the last to be evicted
+    } else if (mkdirs(dir) != 0 || access(dir, W_OK) != 0) {
+        st = compile_uncached(source, dir, strerror(errno), key, o, out, d);
     } else {
-        unlink(ok);
-        double t0 = now();
-        st = compile(source, dir, key, o, out->path, ok, &out->pch_used, d);
-        out->compile_s = now() - t0;
-        if (!st && !try_open(out->path, ok, key, out))
-            st = tl_diag_fail(d, TL_ERR_RUNTIME, "cannot load the compiled kernel %s: %s",
-                              out->path, dlerror());
+        st = compile_into(source, dir, key, o, out, d);
+        if (st == TL_OK) tl_jit_cache_trim(dir, key);
     }
     free(dir);
     return st;

@@ -7,7 +7,9 @@
 // aliasing). It runs through posix_spawnp with an argument vector.
 //
 // The cache directory is $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, else
-// ~/.cache/tilec. An entry is KEY.so plus KEY.ok (size and content hash of the
+// ~/.cache/tilec. When it cannot be written the kernel is compiled in a
+// temporary directory removed after loading, with a warning. A compiler run
+// longer than $TILEC_CC_TIMEOUT seconds (default 300) is stopped. An entry is KEY.so plus KEY.ok (size and content hash of the
 // .so), both written to temporary names and renamed; KEY hashes the source,
 // the tilec version, the ABI, the compiler's `--version` output and the
 // flags. An entry whose .ok is missing or does not match, that fails to load,
@@ -24,6 +26,8 @@
 // time). TILEC_PCH=0 turns it off.
 #ifndef TL_CPU_JIT_H
 #define TL_CPU_JIT_H
+
+#include <stdint.h>
 
 #include "base/diag.h"
 
@@ -57,7 +61,32 @@ char *tl_jit_cache_dir(const tl_jit_opts_t *o);
 // Runs argv (NULL-terminated, found on $PATH) with stdout and stderr into
 // *output (heap); returns the exit status, 128 + the signal that ended it, or
 // -1 with errno set when it could not start. The pto target builds and runs
-// its kernels with it too.
+// its kernels with it too. (The cpu target's own compiler runs are stopped
+// after $TILEC_CC_TIMEOUT seconds and then give TL_JIT_TIMED_OUT.)
 int tl_jit_spawn(char *const *argv, char **output);
+enum { TL_JIT_TIMED_OUT = -2 };
+
+// --- the cache's upkeep (jit_cache.c) ---------------------------------------------------------
+// Its size cap: $TILEC_CACHE_MAX_MB MiB, else 2048 MiB. After a compile the
+// least recently used entries go until the entries take 90 % of it.
+uint64_t tl_jit_cache_max_bytes(void);
+void tl_jit_cache_trim(const char *dir, const char *keep_key);
+void tl_jit_cache_touch(const char *ok_path); // marks an entry used now
+
+typedef struct {
+    char dir[4096];
+    bool missing;           // the directory does not exist (yet)
+    int entries;            // compiled kernels
+    uint64_t entry_bytes;   // their .so, .ok and .c files
+    int pch_dirs;           // precompiled system headers
+    uint64_t pch_bytes;
+    int other_files;        // failed sources, temporaries of stopped compiles
+    uint64_t other_bytes;
+    uint64_t max_bytes;     // the cap
+} tl_jit_cache_info_t;
+tl_status_t tl_jit_cache_info(const tl_jit_opts_t *o, tl_jit_cache_info_t *info, tl_diag_t *d);
+// Removes every file tilec made in the cache directory (nothing else).
+tl_status_t tl_jit_cache_clean(const tl_jit_opts_t *o, int *removed, uint64_t *bytes, tl_diag_t *d);
+void tl_jit_cache_clean_dir(const char *dir, int *removed, uint64_t *bytes); // NULLs are fine
 
 #endif

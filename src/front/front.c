@@ -526,3 +526,98 @@ tl_status_t tl_front_compile_source(tl_arena_t *arena, const char *path, const c
 {
     return run(arena, path, text, opts, d, out);
 }
+
+// --- tilec list ------------------------------------------------------------------------------
+
+// `(a, b=2, *args)` of a function value: defaults as repr() of what the
+// module evaluated.
+static void list_signature(tl_buf_t *out, const tl_value_t *fn)
+{
+    const tl_ast_list_t *ps = &fn->func.def->def.params;
+    tl_buf_puts(out, "(");
+    for (int i = 0; i < ps->len; i++) {
+        const tl_ast_node_t *p = ps->items[i];
+        const char *star = p->param.kind == TL_PARAM_VARARG ? "*" : p->param.kind == TL_PARAM_KWARG ? "**" : "";
+        tl_buf_printf(out, "%s%s%s", i ? ", " : "", star, p->param.name);
+        if (fn->func.defaults && fn->func.defaults[i]) {
+            tl_buf_puts(out, "=");
+            tl_value_repr(out, fn->func.defaults[i]);
+        }
+    }
+    tl_buf_puts(out, ")\n");
+}
+
+// A module-level prim_func's parameters: `  A: in float32[M, N]`, `  alpha: float32`.
+static void list_kernel_params(tl_buf_t *out, const tl_kernel_t *k)
+{
+    static const char *const roles[] = {"in", "out", "workspace"};
+    for (int i = 0; i < k->nparams; i++) {
+        const tl_param_t *p = &k->params[i];
+        if (!p->buf) {
+            tl_buf_printf(out, "    %s: %s\n", p->name, p->var ? tl_dtype_name(p->var->dtype) : "?");
+            continue;
+        }
+        tl_buf_printf(out, "    %s: %s %s[", p->name, roles[p->role], tl_dtype_name(p->buf->dtype));
+        for (int j = 0; j < p->buf->ndim; j++) {
+            if (j) tl_buf_puts(out, ", ");
+            tl_ir_print_expr(out, p->buf->gm_shape[j]);
+        }
+        tl_buf_puts(out, "]\n");
+    }
+}
+
+tl_status_t tl_front_list(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts, tl_buf_t *out,
+                          tl_diag_t *d)
+{
+    jmp_buf oom;
+    jmp_buf *saved = arena->oom;
+    if (setjmp(oom)) {
+        arena->oom = saved;
+        return tl_diag_report(d, TL_SEV_ERROR, (tl_loc_t){0}, TL_ERR_NOMEM, "out of memory while loading '%s'", path);
+    }
+    arena->oom = &oom;
+    tl_eval_t ev;
+    setup(&ev, arena, d, opts);
+    tl_module_rec_t *rec = tl_front_load_file(&ev, path, "__main__");
+    tl_status_t st = rec ? TL_OK : TL_ERR_COMPILE;
+    if (rec) {
+        tl_env_t *g = tl_front_module_globals(rec);
+        const tl_ast_module_t *ast = tl_front_module_ast(rec);
+        tl_vec_t names = {0}, builders = {0};
+        top_names(&ev, ast, &names);
+        find_builders(&ev, ast, &builders);
+        int shown = 0;
+        for (int i = 0; i < names.len; i++) {
+            const char *name = names.items[i];
+            bool dup = false;
+            for (int j = 0; j < i; j++) dup = dup || !strcmp(names.items[j], name);
+            tl_value_t *v = dup ? NULL : tl_env_lookup(g, name);
+            if (!is_kernel_candidate(v)) continue;
+            shown++;
+            if (v->kind == TL_V_JIT) {
+                tl_buf_printf(out, "factory   %s", name);
+                list_signature(out, v->jit.factory);
+                continue;
+            }
+            tl_buf_printf(out, "prim_func %s\n", name);
+            if (!v->kernel.kernel && v->kernel.pending) {
+                tl_value_t *t = tl_front_trace(&ev, v->kernel.pending, (tl_loc_t){0});
+                if (t) v->kernel.kernel = t->kernel.kernel;
+            }
+            if (v->kernel.kernel) list_kernel_params(out, v->kernel.kernel);
+            else tl_buf_puts(out, "    (its parameters need a trace that failed: see tilec ir -k NAME)\n");
+        }
+        for (int i = 0; i < builders.len; i++) {
+            tl_value_t *v = lookup_path(&ev, rec, builders.items[i]);
+            if (!v || v->kind != TL_V_FUNC) continue;
+            shown++;
+            tl_buf_printf(out, "builder   %s", (const char *)builders.items[i]);
+            list_signature(out, v);
+        }
+        if (!shown) tl_buf_printf(out, "(no kernel, factory or builder in %s)\n", path);
+        // a failed trace above reported errors that are not the listing's
+        tl_diag_clear(d);
+    }
+    arena->oom = saved;
+    return st;
+}

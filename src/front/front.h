@@ -36,6 +36,11 @@ typedef struct {
 
 tl_status_t tl_front_compile(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts,
                              tl_diag_t *d, tl_kernel_t **out);
+// `tilec list`: the file's @tilelang.jit factories and builders with their
+// parameters and defaults, and its module-level prim_funcs with their
+// parameters, one entry a line (appended to out).
+tl_status_t tl_front_list(tl_arena_t *arena, const char *path, const tl_front_opts_t *opts, tl_buf_t *out,
+                          tl_diag_t *d);
 // The same with the file's text given (path used for messages and imports).
 tl_status_t tl_front_compile_source(tl_arena_t *arena, const char *path, const char *text,
                                     const tl_front_opts_t *opts, tl_diag_t *d, tl_kernel_t **out);

@@ -4,6 +4,7 @@
 #include "../test.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 TEST(install_and_embed_with_pkg_config)
 {
@@ -62,5 +63,19 @@ TEST(install_and_embed_with_pkg_config)
     CHECK_EQ(rc, 0);
     CHECK_CONTAINS(out, "compiled main: 3 parameters");
     CHECK_CONTAINS(out, "0 of 65536 elements wrong");
+    free(out);
+    // From another directory: embed's own kernel, and the installed tilec
+    // finds the demo's kernels in PREFIX/share/tilec.
+    char bin[1100], kernels[1200];
+    snprintf(bin, sizeof bin, "%s/bin/tilec", prefix);
+    snprintf(kernels, sizeof kernels, "%s/bin/../share/tilec/kernels/ds_v4/", prefix);
+    REQUIRE(chdir(tl_test_tmpdir()) == 0); // this test's process alone
+    char *run_here[] = {exe, NULL};
+    CHECK_EQ(tl_test_run(run_here, &out), 0);
+    CHECK_CONTAINS(out, "0 of 65536 elements wrong");
+    free(out);
+    char *demo[] = {bin, "demo", "--list", NULL};
+    CHECK_EQ(tl_test_run(demo, &out), 0);
+    CHECK_CONTAINS(out, kernels);
     free(out);
 }
