@@ -159,5 +159,13 @@ bench-sync: $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $(BUILD)/bench/bench_sync bench/bench_sync.c $(BUILD)/libtilec.a $(LDLIBS)
 	$(BUILD)/bench/bench_sync
 
+# The simulator against published NPU measurements (bench/calibration.rows,
+# bench/calibration.sh; docs/simulator.md "Calibration"): predicted and measured
+# time per row, ending "calibration: A of B within [0.80, 1.25]". Rows on
+# upstream kernel files run when TILEC_UPSTREAM (default /work/upstream) has them.
+.PHONY: bench-calibration
+bench-calibration: $(BUILD)/tilec
+	TILEC=$(BUILD)/tilec sh bench/calibration.sh
+
 .PHONY: all check check-portable check-layers check-pto check-sanitize setup demo format install clean bench bench-front bench-scale bench-sync fuzz
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
