@@ -3,7 +3,8 @@
 # For each record of bench/calibration.rows: `tilec sim` of the same work, its
 # device time (time_us: kernel start + the busiest core), the measured time,
 # their ratio and what the row's role makes of it. Ends with the line
-# "calibration: A of B within [0.80, 1.25]" over the fit and test rows that ran.
+# "calibration: A of B within [0.80, 1.25]" over the fit and test rows that ran
+# (the developer-mode brackets and the bounds are counted on lines of their own).
 #
 #   sh bench/calibration.sh [ID...]     (from the repository root)
 #   TILEC=build/tilec                   the binary
@@ -21,10 +22,11 @@ json_dir=${BENCH_JSON_DIR:-$tmp}
 ids="$*"
 mkdir -p "$json_dir" || exit 2
 
-# One line per record, fields separated by the unit separator (an empty field stays one): id role measured arch source chip method work note run.
+# One line per record, fields separated by the unit separator (an empty field
+# stays one): id role measured arch source chip method work note run pipes.
 awk -v OFS="$(printf '\037')" '
 function flush() {
-    if (id != "") print id, role, meas, arch, f["source"], f["chip"], f["method"], f["work"], f["note"], f["run"]
+    if (id != "") print id, role, meas, arch, f["source"], f["chip"], f["method"], f["work"], f["note"], f["run"], f["pipes"]
     id = ""; split("", f)
 }
 /^#/ || /^[ \t]*$/ { next }
@@ -37,7 +39,11 @@ fit=0
 fit_ok=0
 skipped=""
 sep=$(printf '\037')
-while IFS="$sep" read -r id role meas arch source chip method work note run; do
+brackets=0
+brackets_ok=0
+bounds=0
+bounds_ok=0
+while IFS="$sep" read -r id role meas arch source chip method work note run pipes; do
     case " ${ids:-$id} " in *" $id "*) ;; *) continue ;; esac
     if [ "$run" = "-" ]; then
         printf '%-5s %-7s %11s %11s %7s  %s\n' "$id" "$role" - "$meas" - "not runnable: $note"
@@ -65,9 +71,18 @@ while IFS="$sep" read -r id role meas arch source chip method work note run; do
         continue
     fi
     pred=$(sed -n 's/.*"time_us": \([0-9.]*\).*/\1/p' "$js" | head -n 1)
-    verdict=$(awk -v p="$pred" -v m="$meas" -v r="$role" -v lo=$LO -v hi=$HI 'BEGIN {
+    base=0
+    if [ "$role" = bracket ]; then # the same kernel with a barrier after every op
+        "$TILEC" sim "$kernel" "$@" --arch "$arch" --no-races --json "$tmp/base.json" \
+            --pass-config tl.tilec_sync_baseline=True >"$tmp/out" 2>&1 &&
+            base=$(sed -n 's/.*"time_us": \([0-9.]*\).*/\1/p' "$tmp/base.json" | head -n 1)
+    fi
+    verdict=$(awk -v p="$pred" -v b="$base" -v m="$meas" -v r="$role" -v lo=$LO -v hi=$HI 'BEGIN {
         q = p / m
         if (r == "fit" || r == "test") v = (q >= lo && q <= hi) ? "ok" : "OUT"
+        else if (r == "bracket")
+            v = sprintf("%s: tilec sync %.3f, barrier after every op %.3f (%.2f us)",
+                        q <= hi && b / m >= lo ? "bracket holds" : "bracket FAILS", q, b / m, b)
         else if (r == "bound") v = q >= lo ? "bound ok" : "bound violated (tilec faster than the measured implementation)"
         else if (r == "host") v = q <= hi ? "bound ok (host-inclusive measurement)" : "bound violated"
         else if (r == "outlier") v = "outlier"
@@ -77,10 +92,39 @@ while IFS="$sep" read -r id role meas arch source chip method work note run; do
     verdict=${verdict#* }
     [ "$role" = outlier ] && verdict="outlier: $note"
     printf '%-5s %-7s %11.2f %11.2f %7s  %s\n' "$id" "$role" "$pred" "$meas" "$ratio" "$verdict"
-    if [ "$role" = fit ] || [ "$role" = test ]; then
+    if [ -n "$pipes" ]; then # msprof's per-pipe time per vector core against tilec's
+        awk -v want="$pipes" -v js="$js" 'BEGIN {
+            while ((getline l < js) > 0) {
+                if (l ~ /"cycles":/) { c = l; sub(/.*"cycles": /, "", c); sub(/,.*/, "", c) }
+                if (l ~ /"clock_mhz":/) { k = l; sub(/.*"clock_mhz": /, "", k); sub(/,.*/, "", k) }
+                if (l ~ /"aiv":/) { v = l; sub(/.*"aiv": \{/, "", v); sub(/\}.*/, "", v) }
+            }
+            n = split(v, kv, /, /)
+            for (i = 1; i <= n; i++) { split(kv[i], x, /": /); gsub(/"/, "", x[1]); pct[x[1]] = x[2] }
+            line = "      per vector core, tilec / msprof us:"
+            n = split(want, w, / /)
+            for (i = 1; i <= n; i++) {
+                split(w[i], x, /=/)
+                line = line sprintf(" %s %.0f / %s", x[1], pct[x[1]] / 100 * c / k, x[2])
+            }
+            print line }'
+    fi
+    case $role in
+    fit | test)
         fit=$((fit + 1))
         [ "$verdict" = ok ] && fit_ok=$((fit_ok + 1))
-    fi
+        ;;
+    bracket)
+        brackets=$((brackets + 1))
+        case $verdict in "bracket holds"*) brackets_ok=$((brackets_ok + 1)) ;; esac
+        ;;
+    bound | host)
+        bounds=$((bounds + 1))
+        case $verdict in "bound ok"*) bounds_ok=$((bounds_ok + 1)) ;; esac
+        ;;
+    esac
 done <"$tmp/rows"
 [ -n "$skipped" ] && echo "skipped (upstream kernel file not under $UP):$skipped"
+echo "developer-mode brackets: $brackets_ok of $brackets hold (measured between tilec's sync and a barrier after every op)"
+echo "bounds (other implementations, host-inclusive timings): $bounds_ok of $bounds hold"
 echo "calibration: $fit_ok of $fit within [$LO, $HI]"

@@ -108,7 +108,7 @@ typedef struct {
 typedef struct {
     double seconds;       /* host wall time of the launch */
     int64_t cycles;       /* simulated cycles */
-    double time_us;       /* at the modeled clock */
+    double time_us;       /* device time: kernel start + cycles at the modeled clock */
     int races;            /* races and sync misuse found (benign races excluded) */
     int benign_races;
     char *json;           /* the full report as JSON (free with tilec_free), or NULL */

@@ -185,10 +185,12 @@ int cmd_demo(int argc, char **argv)
     printf("%-18s %-40s %-5s %8s %9s %14s %9s %6s %s\n", "operator", "shape", "check", "max err",
            "cpu ms", "cpu rate", "sim us", "syncs", "peak KiB UB/L1/L0A/L0C");
     for (int i = 0; i < rows; i++) printf("%s\n", table[i]);
-    printf("\nmax err: largest |result - golden| over the simulator's and the CPU's outputs.\n"
-           "cpu ms: best of 3 runs on this machine (%ld threads); sim us: modeled device time at\n"
-           "1.8 GHz, without the launch overhead; syncs: flags and barriers the passes inserted.\n",
-           ncpu);
+    printf(
+        "\nmax err: largest |result - golden| over the simulator's and the CPU's outputs.\n"
+        "cpu ms: best of 3 runs on this machine (%ld threads); sim us: modeled device time at\n"
+        "1.8 GHz (kernel start included, host launch not); syncs: flags and barriers the passes\n"
+        "inserted.\n",
+        ncpu);
     printf(
         "Chrome traces of the simulated runs: %s/<operator>.json (open in https://ui.perfetto.dev\n"
         "or chrome://tracing: one process per core, one thread per pipe, arrows from set to "

@@ -118,9 +118,10 @@ typedef struct {
     int64_t cycles;       // device time: the busiest core
     int64_t ideal_cycles; // bound: per core the sum of its blocks' busiest pipe; the max
     const int64_t *core_cycles; // per core (arch->num_aic): when its last block ends
-    double time_us;       // cycles at the modeled clock
-    double launch_us;     // kernel launch overhead (arch table)
-    double total_us;      // time_us + launch_us
+    double start_us;            // kernel start on the device (arch->kernel_start_us)
+    double time_us;        // device time (msprof Task Duration): start_us + cycles at the clock
+    double host_launch_us; // one launch from the host, around the device time (not in time_us)
+    double total_us;       // time_us + host_launch_us: what a Python loop sees per call
     // busy cycles of each pipe over the agents' run time, percent;
     // [0] the cube cores (AIC), [1] the vector cores (AIV); indexed by tl_pipe_t
     double busy[2][TL_PIPE_COUNT];

@@ -52,7 +52,8 @@ void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     in.pipe = SIM_S;
     in.site = sim_site(s, ev->stmt, ev->kind == TL_EXEC_EV_LOAD ? STEP_LOAD : STEP_STMT, TL_PIPE_S,
                        names[ev->kind]);
-    in.occ = tl_cost_scalar(s->arch, mem ? b->scope : TL_SCOPE_VAR);
+    in.occ =
+        tl_cost_scalar(s->arch, mem ? b->scope : TL_SCOPE_VAR, mem && ev->kind == TL_EXEC_EV_STORE);
     if (mem)
         sim_auto_scalar(s, ag, ev, ev->elem * tl_dtype_size(b->dtype), tl_dtype_size(b->dtype));
     sim_inst_issue(s, ag, &in);
@@ -247,7 +248,7 @@ static void price(tl_sim_t *s, const tl_work_t *w, sim_inst_t *in)
     in->lat = p.lat;
 }
 
-// A vector instruction: 256-byte repeats of its widest operand.
+// A vector instruction: the bytes of its operands' runs, read and written.
 static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
 {
     tl_work_t w = {.pipe = TL_PIPE_V, .cost = tl_op_info(call->op->code)->cost};
@@ -255,6 +256,7 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
         if (!call->args[i].is_view) continue;
         int64_t r = operand_bytes(s, i, 0), wr = operand_bytes(s, i, 1);
         w.bytes = TL_MAX(w.bytes, TL_MAX(r, wr));
+        w.moved += r + wr;
         w.reads += r > 0;
     }
     tl_tileop_sort_work(call, &w.sort_pairs, &w.sort_rounds);

@@ -28,9 +28,10 @@ void sim_report_finish(tl_sim_t *s)
         r->ideal_cycles = TL_MAX(r->ideal_cycles, s->core_bound[c]);
     }
     r->core_cycles = s->core_time;
-    r->time_us = (double)r->cycles / a->clock_mhz;
-    r->launch_us = a->launch_overhead_us;
-    r->total_us = r->time_us + r->launch_us;
+    r->start_us = a->kernel_start_us;
+    r->time_us = r->start_us + (double)r->cycles / a->clock_mhz;
+    r->host_launch_us = a->host_launch_us;
+    r->total_us = r->time_us + r->host_launch_us;
     for (int kind = 0; kind < 2; kind++)
         for (int p = 0; p < SIM_NP; p++)
             r->busy[kind][SIM_PIPE(p)] =
@@ -169,8 +170,11 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
                   s->k->name, a->name, a->soc, a->num_aic, a->clock_mhz, (long long)r->blocks,
                   (long long)r->waves, r->waves == 1 ? "" : "s");
     tl_buf_printf(
-        out, "  time %lld cycles = %.2f us (+ %.1f us launch = %.2f us), %lld instructions\n",
-        (long long)r->cycles, r->time_us, r->launch_us, r->total_us, (long long)r->instructions);
+        out,
+        "  time %.2f us on the device = %.2f us kernel start + %lld cycles; %lld "
+        "instructions\n  (host launch not included: about %.0f us per call from Python)\n",
+        r->time_us, r->start_us, (long long)r->cycles, (long long)r->instructions,
+        r->host_launch_us);
     tl_buf_printf(out, "  busiest-pipe bound %lld cycles (%.2fx)\n", (long long)r->ideal_cycles,
                   r->ideal_cycles ? (double)r->cycles / (double)r->ideal_cycles : 0.0);
     busy_line(out, r, 0);
@@ -227,10 +231,11 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                   a->name, a->soc, a->clock_mhz, a->num_aic);
     tl_buf_printf(b,
                   "  \"blocks\": %lld, \"waves\": %lld, \"cycles\": %lld, \"time_us\": %.4f, "
-                  "\"launch_us\": %.2f, \"total_us\": %.4f, \"instructions\": %lld,\n"
+                  "\"start_us\": %.2f, \"host_launch_us\": %.2f, \"total_us\": %.4f, "
+                  "\"instructions\": %lld,\n"
                   "  \"ideal_cycles\": %lld, \"core_cycles\": [",
                   (long long)r->blocks, (long long)r->waves, (long long)r->cycles, r->time_us,
-                  r->launch_us, r->total_us, (long long)r->instructions,
+                  r->start_us, r->host_launch_us, r->total_us, (long long)r->instructions,
                   (long long)r->ideal_cycles);
     for (int c = 0; c < a->num_aic; c++) // none when the run stopped before it started
         tl_buf_printf(b, "%s%lld", c ? ", " : "",

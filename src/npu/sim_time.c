@@ -1,15 +1,14 @@
-// The timing model's core: in-order issue by the scalar unit (one cycle per
-// instruction, queues of arch->queue_depth entries per pipe whose fullness
-// stalls issue), in-order pipes whose consecutive instructions overlap (the
-// next may start when the previous one's occupancy ends; its latency runs on),
-// and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once
-// touched, until the L2 is full; a line read from HBM is there when its data
-// arrives, and a request for it before then waits for it; empty at the start,
-// or holding the input tensors with opts.l2 warm) and the chip's L2 and HBM bandwidth shared
-// by every transfer in flight, in buckets of absolute time, each transfer at
-// most at its pipe's per-core rate, first come first served: the executor
-// runs the agents of a wave in the order of modeled time (sim.c), so a
-// transfer books what earlier transfers of any block left.
+// The timing model's core: in-order issue by the scalar unit (arch
+// issue_cycles per tile instruction, scalar_cycles per scalar one; queues of
+// arch->queue_depth entries per pipe whose fullness stalls issue), in-order pipes whose consecutive
+// instructions overlap (the next may start when the previous one's occupancy ends; its latency runs
+// on), and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once touched, until
+// the L2 is full; a line read from HBM is there when its data arrives, and a request for it before
+// then waits for it; empty at the start, or holding the input tensors with opts.l2 warm) and the
+// chip's L2 and HBM bandwidth shared by every transfer in flight, in buckets of absolute time, each
+// transfer at most at its pipe's per-core rate, first come first served: the executor runs the
+// agents of a wave in the order of modeled time (sim.c), so a transfer books what earlier transfers
+// of any block left.
 #include "npu/sim_int.h"
 
 #include <math.h>
@@ -42,8 +41,8 @@ void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn co
     in->end = start + in->occ + in->lat;
     ag->done[p] = TL_MAX(ag->done[p], in->end);
     ag->busy[p] += in->occ;
-    ag->issue = t + s->arch->scalar_cycles;
-    ag->busy[SIM_S] += s->arch->scalar_cycles;
+    ag->issue = t + s->arch->issue_cycles;
+    ag->busy[SIM_S] += s->arch->issue_cycles;
 }
 
 int64_t sim_time_drained(const sim_agent_t *ag, int p)

@@ -59,7 +59,7 @@ static bool count_load(void *arg, const tl_expr_t *e)
 {
     loads_t *l = arg;
     if (e->kind == TL_EX_LOAD && e->load.buf->scope != TL_SCOPE_VAR)
-        l->cycles += tl_cost_scalar(l->a, e->load.buf->scope);
+        l->cycles += tl_cost_scalar(l->a, e->load.buf->scope, false);
     return true;
 }
 
@@ -80,7 +80,7 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
     if (info->cls == TL_OPC_VEC && strstr(info->signature, "[s]") && op->nargs == info->max_args &&
         op->args[op->nargs - 1].kind == TL_ARG_SCALAR)
         count = const_or(op->args[op->nargs - 1].scalar, -1);
-    int64_t widest = 0, bytes[2] = {0, 0};
+    int64_t widest = 0, moved = 0, bytes[2] = {0, 0};
     int reads = 0;
     for (int i = 0; i < op->nargs; i++) {
         const tl_arg_t *g = &op->args[i];
@@ -95,6 +95,7 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
         // a reduction that clears its output does not read it
         if (info->cls == TL_OPC_REDUCE && i == 1) role = op->clear ? 'w' : 'x';
         reads += role == 'r' || role == 'v' || role == 'x';
+        moved += role == 'x' ? 2 * b : b; // 'x' is read and written
         if (i < 2) bytes[i] = b;
     }
     // The work as the chip model prices it (target/cost.h); the operands'
@@ -116,7 +117,10 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
         w.in = A->buf->dtype;
         break;
     }
-    default: w.bytes = widest; break;
+    default:
+        w.bytes = widest;
+        w.moved = moved;
+        break;
     }
     tl_price_t p = tl_cost_price(a, &w);
     n->occ = TL_MAX(p.occ, 1);
@@ -140,16 +144,16 @@ void sched_leaf_cost(sched_t *S, node_t *n)
         return;
     case TL_ST_LET:
         n->kind = N_SCALAR;
-        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR) + load_cycles(a, s->let.value);
+        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR, false) + load_cycles(a, s->let.value);
         return;
     case TL_ST_STORE:
         n->kind = N_SCALAR;
-        n->occ = tl_cost_scalar(a, s->store.buf->scope) + load_cycles(a, s->store.value);
+        n->occ = tl_cost_scalar(a, s->store.buf->scope, true) + load_cycles(a, s->store.value);
         for (int i = 0; i < s->store.n; i++) n->occ += load_cycles(a, s->store.idx[i]);
         return;
     default:
         n->kind = N_SCALAR;
-        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR);
+        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR, false);
         return;
     }
 }
@@ -214,7 +218,7 @@ int64_t sched_place(const sched_t *S, model_t *m, slot_t *slot, int i, bool comm
         tl_pipe_t p = n->pipe;
         start = TL_MAX(TL_MAX(issue + 1, m->free[p]), gate);
         if (commit) {
-            m->issue = issue + S->arch->scalar_cycles;
+            m->issue = issue + S->arch->issue_cycles;
             m->free[p] = start + n->occ;
             m->done[p] = TL_MAX(m->done[p], start + n->occ + n->lat);
             if (uses(barrier, p)) m->epoch[p]++;

@@ -65,6 +65,18 @@ static const tl_arch_t arch_a2 = {
     .mte2_bpc = 110,                   // row 25, D/E: ini l2_read_rate, pypto fit ~106
     .mte3_bpc = 86,                    // row 26, D/E: ini l2_write_rate, pypto fit ~84
     .hbm_share_bpc = 32,               // row 27, D: ini ddr_rate (we share chip bandwidth instead)
+    // Start-up of one GM transfer beyond bytes / rate, from bench/
+    // calibration.rows C14 (mhc_post, msprof per pipe over 48 AIVs): MTE2
+    // 8,348 us for 1,706 4 KB loads per AIV = 189 cycles each, 37 at 110
+    // B/cycle -> 150; MTE3 9,980 us for 1,365 4 KB stores = 282 cycles, 48 at
+    // 86 B/cycle -> 230. Modeled as latency, not occupancy: the pipe takes the
+    // next transfer meanwhile. As occupancy, C18 (sparse MLA decode, about
+    // 2,300 gathered 128 B - 1 KB rows per AIV, 127 us measured) was predicted
+    // at 314 us (ratio 2.47); as latency at 170 us, while C14, whose loads
+    // and stores wait for each other through flags, still sees it (972 us as
+    // occupancy, 894 as latency). S22-S24 (pto-isa GEMM) test it.
+    .mte2_startup = 150,
+    .mte3_startup = 230,
     .gm_block_bytes = 32,              // E: whole 32 B DataBlocks (the bursts below not modeled)
     .gm_burst_bytes = {128, 256, 512}, // row 28, D
     .gm_best_align = 512,              // row 28, D
@@ -92,6 +104,16 @@ static const tl_arch_t arch_a2 = {
     .vec_max_repeat = 255,             // row 43, D
     .vec_cycles_unary = 1,             // row 44, E: peak-TOPS derivation
     .vec_cycles_binary = 2,            // row 44, E: pypto
+    // A vector instruction streams every byte it reads and writes through the
+    // UB at one 256 B repeat per cycle (row 43's repeat per beat, shared by
+    // the reads and the writes), plus a start-up per instruction, fitted on
+    // bench/calibration.rows C14 (mhc_post): msprof's vector time 21,701 us
+    // over 48 AIVs = 2,451 cycles per 2048-column chunk; its 29 instructions
+    // move 569 KB (casts 12 KB, muls 16 KB, axpys 24 KB) = 2,224 cycles, so
+    // (2,451 - 2,224) / 29 = 8. Before: 1 or 2 cycles per 256 B repeat of the
+    // widest operand, 1.7x short on C14.
+    .vec_ub_bpc = 256,
+    .vec_startup = 8,
     .vec_latency =
         {
             [TL_COST_VADD] = 6,     // row 45, C/E: pypto INHERENT_LATENCY_IN_OP (add, sub)
@@ -107,13 +129,28 @@ static const tl_arch_t arch_a2 = {
             [TL_COST_MOVE] = 6,     // E: a UB -> UB copy on the vector pipe, like add
             [TL_COST_CUBE] = 6,     // not a vector op (the cube's is mmad_startup); as other
         },
-    .vec_bank_conflict_max = 8,          // row 46, D (not applied: layouts are logical)
-    .datacopy_max_blocks = 4095,         // row 47, D: DataCopy API
-    .datacopy_max_block_32b = 65535,     // row 47, D
-    .datacopy_max_gap_32b = 65535,       // row 47, D
-    .queue_depth = 32,                   // rows 48-49, D/E
-    .scalar_cycles = 1,                  // row 50, E
-    .scalar_gm_cycles = 20,              // E: a data-cache access; unpublished
+    .vec_bank_conflict_max = 8,      // row 46, D (not applied: layouts are logical)
+    .datacopy_max_blocks = 4095,     // row 47, D: DataCopy API
+    .datacopy_max_block_32b = 65535, // row 47, D
+    .datacopy_max_gap_32b = 65535,   // row 47, D
+    .queue_depth = 32,               // rows 48-49, D/E
+    .scalar_cycles = 1,              // row 50, E
+    // An Ascend C tile API call is scalar code before the instruction (address,
+    // repeat, stride and mask set-up). Fitted on bench/calibration.rows C14
+    // (mhc_post): msprof's scalar time 6,921 us over 48 AIVs = 780 cycles per
+    // 2048-column chunk, for 38 tile instructions and 21 scalar statements:
+    // (780 - 21) / 38 = 20.
+    .issue_cycles = 20,
+    .scalar_gm_cycles = 20, // E: a data-cache access; unpublished
+    // A scalar store into UB as upstream-built kernels run it (the store and
+    // what the build puts around it: TL_ASCEND_AUTO_SYNC issues a PIPE_ALL
+    // barrier before every BufferStore, tilelang-ascend issue #482). Fitted on
+    // bench/calibration.rows C3, C6, C7 (RoPE, one block per core, the same
+    // work per block but for the sign row's 64 / 128 / 256 scalar stores:
+    // 6.99, 9.43, 12.98 us): least-squares slope 30.7 ns = 57 cycles per
+    // store. A bare store in an expert kernel is likely cheaper (no row
+    // separates the two).
+    .scalar_ub_store_cycles = 57,
     .icache_bytes = 32768,               // row 51, D
     .dcache_bytes = 32768,               // row 51, D
     .dcache_line = 64,                   // row 51, D
@@ -123,8 +160,28 @@ static const tl_arch_t arch_a2 = {
     .xcore_counter_max = 15,             // row 55, D
     .xcore_latency = 200,                // row 58, E
     .xcore_wait_blocks_all_pipes = true, // row 57, D
-    .launch_overhead_us = 20,            // row 62, D/E: empty-kernel TaskDuration on A2
-    .block_overhead = 100,               // E: per-block start (scalar init, argument loads)
+    // Kernel start inside msprof's Task Duration (task dispatch, instruction
+    // fetch, argument and variable set-up of the first block on each core).
+    // Fitted last (after the issue, transfer, vector, store and block costs):
+    // the median residual of bench/calibration.rows C1, C3, C4, C8, C9 (RoPE,
+    // one wave of 1-8 blocks of the same work, 6,971 modeled cycles = 3.77
+    // us; measured 7.98, 6.99, 7.34, 7.61, 9.90 us: residuals 4.21, 3.22,
+    // 3.57, 3.84, 6.13). Not the 20-21 us "full-core launch overhead" of
+    // catlass's bottleneck_analysis doc (an empty kernel's TaskDuration, row
+    // 62): whole kernels are measured at 5-8 us (C1, C3, S26).
+    .kernel_start_us = 3.8,
+    // One launch from Python (do_bench) around the device time: tilelang-ascend
+    // examples/mhc_pre/benchmark.md @1c94fb0, "Host overhead (3 launches) |
+    // 0.16 ms". Reported apart, not modeled further.
+    .host_launch_us = 53,
+    // Start of a block on a core (scalar init, argument loads). An estimate,
+    // kept: bench/calibration.rows C4 -> C5 (RoPE, 8 -> 32 blocks: one more
+    // block on 8 of the 24 cores costs 2.75 us measured = 5,088 cycles)
+    // leaves nothing for it once the block's modeled work (6,871 cycles with
+    // its 64 sign-row stores) is counted, and the RoPE rows carry +-1-2 us of
+    // noise (C3 / C8, C4 / C9: the same work measured 0.6 and 2.6 us apart).
+    // Without the stores priced, the same two rows gave 1,800.
+    .block_overhead = 100,
 };
 
 static tl_arch_t arch_a3;

@@ -42,6 +42,7 @@ typedef struct {
     int l2_hit_latency, l2_miss_extra_latency;
     int gm_read_latency, gm_write_latency;
     double mte2_bpc, mte3_bpc, hbm_share_bpc; // bytes per cycle per core
+    int mte2_startup, mte3_startup; // a GM transfer's start-up latency beyond the memory's
     int gm_block_bytes;                       // transfers move whole blocks of this size
     int gm_burst_bytes[3], gm_best_align, gm_min_efficient_xfer;
     double gm_misalign_32b_efficiency;
@@ -56,20 +57,28 @@ typedef struct {
     int mmad_interlock_fractals; // (m/16)(n/16) at or above: same-L0C mmads need no barrier
     // vector unit
     int vec_bytes_per_repeat, vec_max_repeat;
-    int vec_cycles_unary, vec_cycles_binary;
+    int vec_cycles_unary, vec_cycles_binary; // per repeat: the sorting ops' Sort32 and merges
+    double vec_ub_bpc;              // UB bytes per cycle a vector instruction reads and writes
+    int vec_startup;                // cycles of a vector instruction beyond its bytes
     int vec_latency[TL_COST_COUNT]; // by cost class (ir/ops.h): after the last repeat
     int vec_bank_conflict_max;
     // issue, queues, synchronisation
     int datacopy_max_blocks, datacopy_max_block_32b, datacopy_max_gap_32b;
     int queue_depth;
     int scalar_cycles;    // a scalar instruction (let, element load/store)
+    int issue_cycles;     // the scalar unit's work to issue one tile instruction to a pipe
     int scalar_gm_cycles; // extra cycles of a scalar GM access (data cache)
+    int scalar_ub_store_cycles; // a scalar store of an element into UB
     int icache_bytes, dcache_bytes, dcache_line;
     int event_ids;    // per pipe pair
     int flag_latency; // set_flag firing to wait_flag release
     int xcore_flag_ids, xcore_counter_max, xcore_latency;
     bool xcore_wait_blocks_all_pipes;
-    double launch_overhead_us; // whole kernel, all cores
+    // A kernel's device time (msprof's Task Duration) is kernel_start_us plus
+    // the busiest core's cycles; host_launch_us is what one launch from Python
+    // adds around it (reported apart, never in the device time).
+    double kernel_start_us;
+    double host_launch_us;
     int block_overhead;        // cycles a core spends starting a block
 } tl_arch_t;
 

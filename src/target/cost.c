@@ -1,14 +1,15 @@
 // Instruction prices from the arch table (see cost.h).
 //
-// MTE2 (GM -> L1 / UB): bytes at the core's read rate, the L2's hit latency,
-// an HBM read more on a miss. MTE3 (UB -> GM / L1): bytes at the core's write
-// rate, the GM write latency when it writes GM. MTE1 (L1 -> L0A / L0B): bytes
+// MTE2 (GM -> L1 / UB): the bytes at the core's read rate, the L2's hit
+// latency and the transfer's start-up, an HBM read more on a miss. MTE3 (UB ->
+// GM / L1): bytes at the core's write rate, and into GM the GM write latency
+// and the start-up. MTE1 (L1 -> L0A / L0B): bytes
 // at that path's rate, its latency. FIX (L0C -> GM / L1): elements at its rate,
 // its latency (and the GM write latency into GM). M: ceil(m/16) ceil(n/16)
 // ceil(k/k0) fractal steps, k0 the multiply-accumulates per cycle / 256, and the
-// mmad start-up. V: 256-byte repeats of the widest operand at the unary or
-// binary rate (Sort32 and merge rounds for the sorting ops), and the cost
-// class's latency.
+// mmad start-up. V: the bytes it reads and writes at the UB's rate and a
+// start-up (the sorting ops: 256-byte repeats of Sort32 and merge rounds at the
+// unary or binary rate), and the cost class's latency.
 #include "target/cost.h"
 
 #include <math.h>
@@ -40,12 +41,12 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
     switch (w->pipe) {
     case TL_PIPE_MTE2:
         p.occ = at_rate(w->bytes, a->mte2_bpc);
-        p.lat = a->l2_hit_latency;
+        p.lat = a->l2_hit_latency + a->mte2_startup;
         p.miss = a->gm_read_latency;
         break;
     case TL_PIPE_MTE3:
         p.occ = at_rate(w->bytes, a->mte3_bpc);
-        p.lat = w->dst == TL_SCOPE_GM ? a->gm_write_latency : 0;
+        p.lat = w->dst == TL_SCOPE_GM ? a->gm_write_latency + a->mte3_startup : 0;
         break;
     case TL_PIPE_MTE1:
         p.occ = at_rate(w->bytes, w->dst == TL_SCOPE_L0A ? a->mte1_l0a_bpc : a->mte1_l0b_bpc);
@@ -61,15 +62,22 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
         p.lat = a->mmad_startup;
         break;
     }
-    default: // the vector pipe (and what no other pipe runs)
-        p.occ = vector_repeats(a, w) * (w->reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
+    default: { // the vector pipe (and what no other pipe runs)
+        int64_t moved = w->moved > 0 ? w->moved : w->bytes * (TL_MAX(w->reads, 1) + 1);
+        if (w->sort_pairs > 0)
+            p.occ =
+                vector_repeats(a, w) * (w->reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
+        else
+            p.occ = a->vec_startup + at_rate(moved, a->vec_ub_bpc);
         p.lat = a->vec_latency[w->cost];
         break;
+    }
     }
     return p;
 }
 
-int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s)
+int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s, bool store)
 {
+    if (store && s == TL_SCOPE_UB) return a->scalar_ub_store_cycles;
     return a->scalar_cycles + (s == TL_SCOPE_GM ? a->scalar_gm_cycles : 0);
 }

@@ -23,6 +23,9 @@ typedef struct {
     int64_t elems;   // FIX: elements moved
     tl_scope_t dst;  // MTE1 / MTE3 / FIX: the destination's scope
     int reads;       // V: operands read (two or more: the binary rate)
+    // V: bytes read plus bytes written over all operands (0: estimated as
+    // bytes x (reads + 1))
+    int64_t moved;
     tl_dtype_t in;   // M: the input dtype
     int64_t m, n, k; // M: the mmad's shape
     // VSORT: (value, index) pairs sorted or merged and the 4-way merge rounds
@@ -42,7 +45,7 @@ typedef struct {
 tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w);
 
 // Cycles of a scalar instruction that accesses an element in scope s (a
-// register: TL_SCOPE_VAR; GM goes through the data cache).
-int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s);
+// register: TL_SCOPE_VAR; GM goes through the data cache), a store when store.
+int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s, bool store);
 
 #endif
