@@ -121,8 +121,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID2);
             set_flag(PIPE_M, PIPE_MTE1, EVENT_ID1);
             set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID3);
-            set_flag(PIPE_M, PIPE_MTE1, EVENT_ID2);
             set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
+            set_flag(PIPE_M, PIPE_MTE1, EVENT_ID2);
+            set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
             set_flag(PIPE_M, PIPE_MTE1, EVENT_ID3);
             wait_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
             for (int64_t k_group = 0; k_group < 7; k_group++) {
@@ -140,7 +141,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         #endif
                     }
                 }
-                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
+                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID6);
                 wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
                 wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
                 // copy a_l1, a_l0
@@ -166,7 +167,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         #endif
                     }
                 }
-                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID6);
+                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
                 wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID1);
                 // copy b_l1, b_l0 [transpose]
                 {
@@ -228,8 +229,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_l0, (uintptr_t)16384);
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
-                set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID5);
                 set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
+                set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID5);
+                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
                 wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID2);
                 // copy a_l1_v2, a_l0_v2
                 {
@@ -239,6 +241,17 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_l0, (uintptr_t)32768);
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
+                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
+                // copy b_l1_v2, b_l0_v2 [transpose]
+                {
+                    pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
+                    pto::TASSIGN(tl_m, (uintptr_t)81920);
+                    pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
+                    pto::TASSIGN(tl_l0, (uintptr_t)32768);
+                    pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
+                }
+                set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID6);
+                set_flag(PIPE_MTE1, PIPE_M, EVENT_ID2);
                 wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
                 // mma a_l0, b_l0, acc_l0c [init=k_group * 4 == 0]
                 {
@@ -254,17 +267,6 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
                 }
                 set_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
-                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
-                // copy b_l1_v2, b_l0_v2 [transpose]
-                {
-                    pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)81920);
-                    pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)32768);
-                    pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
-                }
-                set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID6);
-                set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
                 wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID7);
                 // copy A[(t * 24 + cid) / 32 * 128 +: 128, (k_group * 4 + 5) * 128 +: 128], a_l1_v1
                 {
@@ -280,6 +282,21 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     }
                 }
                 set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID2);
+                wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID5);
+                // copy B[(t * 24 + cid) % 32 * 128 +: 128, (k_group * 4 + 5) * 128 +: 128], b_l1_v1
+                {
+                    const int64_t tl_vr = tilec_clip(((((t * 24) + cid) % 32) * 128), 128, 4096), tl_vc = tilec_clip((((k_group * 4) + 5) * 128), 128, 4096);
+                    if (tl_vr > 0 && tl_vc > 0) {
+                        pto::GlobalTensor<int8_t, pto::Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>> tl_g(B + ((((t * 24) + cid) % 32) * 128) * 4096 + (((k_group * 4) + 5) * 128), pto::Shape<1, 1, 1, -1, -1>(1, 1, 1, tl_vr, tl_vc), pto::Stride<1, 1, 1, -1, 1>(1, 1, 1, 4096, 1));
+                        pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, -1, -1, pto::SLayout::RowMajor, 512, pto::PadValue::Zero> tl_t((size_t)tl_vr, (size_t)tl_vc);
+                        pto::TASSIGN(tl_t, (uintptr_t)(49152));
+                        pto::TLOAD(tl_t, tl_g);
+                        #if !defined(__CPU_SIM)
+                        if (tl_vr != 128 || tl_vc != 128) pto::TFILLPAD(tl_t, tl_t);
+                        #endif
+                    }
+                }
+                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID3);
                 wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
                 // mma a_l0_v1, b_l0_v1, acc_l0c [init=k_group * 4 + 1 == 0]
                 {
@@ -295,20 +312,6 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
                 }
                 set_flag(PIPE_M, PIPE_MTE1, EVENT_ID1);
-                wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID5);
-                // copy B[(t * 24 + cid) % 32 * 128 +: 128, (k_group * 4 + 5) * 128 +: 128], b_l1_v1
-                {
-                    const int64_t tl_vr = tilec_clip(((((t * 24) + cid) % 32) * 128), 128, 4096), tl_vc = tilec_clip((((k_group * 4) + 5) * 128), 128, 4096);
-                    if (tl_vr > 0 && tl_vc > 0) {
-                        pto::GlobalTensor<int8_t, pto::Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>> tl_g(B + ((((t * 24) + cid) % 32) * 128) * 4096 + (((k_group * 4) + 5) * 128), pto::Shape<1, 1, 1, -1, -1>(1, 1, 1, tl_vr, tl_vc), pto::Stride<1, 1, 1, -1, 1>(1, 1, 1, 4096, 1));
-                        pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, -1, -1, pto::SLayout::RowMajor, 512, pto::PadValue::Zero> tl_t((size_t)tl_vr, (size_t)tl_vc);
-                        pto::TASSIGN(tl_t, (uintptr_t)(49152));
-                        pto::TLOAD(tl_t, tl_g);
-                        #if !defined(__CPU_SIM)
-                        if (tl_vr != 128 || tl_vc != 128) pto::TFILLPAD(tl_t, tl_t);
-                        #endif
-                    }
-                }
                 wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID6);
                 // copy A[(t * 24 + cid) / 32 * 128 +: 128, (k_group * 4 + 6) * 128 +: 128], a_l1_v2
                 {
@@ -323,8 +326,8 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         #endif
                     }
                 }
-                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID3);
-                wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
+                wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID2);
                 // mma a_l0_v2, b_l0_v2, acc_l0c [init=k_group * 4 + 2 == 0]
                 {
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
@@ -339,7 +342,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
                 }
                 set_flag(PIPE_M, PIPE_MTE1, EVENT_ID2);
-                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
+                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID6);
                 wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID3);
                 // copy a_l1_v3, a_l0_v3
                 {
@@ -363,8 +366,8 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         #endif
                     }
                 }
-                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
-                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID6);
+                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
+                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
                 // copy b_l1_v3, b_l0_v3 [transpose]
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
@@ -391,7 +394,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 }
                 set_flag(PIPE_M, PIPE_MTE1, EVENT_ID3);
             }
-            wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
+            wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
             wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID3);
             // copy a_l1, a_l0
             {
@@ -452,7 +455,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     #endif
                 }
             }
-            set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
+            set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
             // copy a_l1_v1, a_l0_v1
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
@@ -517,7 +520,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 else
                     pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
             }
-            wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
+            wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
             // copy a_l1_v3, a_l0_v3
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
@@ -573,6 +576,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID2);
             wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID1);
             wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID3);
+            wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID4);
             wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID2);
         }
         for (int64_t t_1 = 0; t_1 < tilec_min<int64_t>(4, ((((((M + 127) / 128) * 32) - cid) + 23) / 24)); t_1++) {
