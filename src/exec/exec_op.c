@@ -48,16 +48,6 @@ static void track_rect(const tl_exec_ctx_t *c, const tl_buffer_t *b, const tl_vi
     }
 }
 
-// Extents of a start-point copy operand from the other operand (surface §2.3).
-static void point_extents(const tl_view_t *v, const tl_view_t *other, int64_t *ext)
-{
-    int rp = v->ndim, ro = other->ndim;
-    for (int i = 0; i < rp; i++) {
-        int j = i - (rp - ro);
-        ext[i] = j >= 0 && j < ro && other->form != TL_REGION_POINT ? other->extent[j] : 1;
-    }
-}
-
 static void track(const tl_exec_ctx_t *c, const tl_opcall_t *call, bool write)
 {
     const tl_op_t *op = call->op;
@@ -103,8 +93,11 @@ static void track(const tl_exec_ctx_t *c, const tl_opcall_t *call, bool write)
         }
         int64_t ext[TL_MAX_DIMS];
         memcpy(ext, v->extent, sizeof ext);
-        if (v->form == TL_REGION_POINT && call->nargs >= 2 && call->args[1 - (i & 1)].is_view)
-            point_extents(v, &call->args[1 - (i & 1)].view, ext);
+        const tl_view_t *o = call->nargs >= 2 && call->args[1 - (i & 1)].is_view
+                                 ? &call->args[1 - (i & 1)].view
+                                 : NULL;
+        if (v->form == TL_REGION_POINT && o && o->form != TL_REGION_POINT)
+            tl_copy_point_extents(v->ndim, o->extent, o->ndim, ext);
         track_rect(c, b, v, ext, write, info->name);
     }
 }

@@ -24,6 +24,7 @@
 #define TL_EXEC_TILEOP_H
 
 #include "base/diag.h"
+#include "ir/copy_plan.h"
 #include "ir/ir.h"
 
 // A buffer region with numbers: `data` is the buffer's first byte, shape the
@@ -94,48 +95,28 @@ typedef struct {
 // TL_ERR_RUNTIME (or TL_ERR_UNSUPPORTED).
 tl_status_t tl_tileop_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 
-// The extents (TL_MAX_DIMS entries) a copy operand written as a start point
-// (`A[i, j]`, form TL_REGION_POINT) takes from the other operand: the other's
-// non-unit extents, right-aligned into the point's dimensions (reversed for a
-// transposing copy). Other operands' extents are returned unchanged, as are a
-// point's when the other operand has more non-unit dimensions than it has
-// (T.copy reports that as an error).
-void tl_tileop_copy_point_extents(const tl_view_t *point, const tl_view_t *other, bool transpose,
-                                  int64_t *ext);
-
 // What a copy (operands si -> di of `call`, as evaluated for tl_tileop_run)
-// moves, in each side's own dimensions from its view's start: the box read
-// and the box written, plus for a GM -> UB / L1 copy that fills the rest of
-// its destination region that region's extents. False if the copy is not
-// valid (tl_tileop_run would fail on it).
+// does, by the device's rule (ir/copy_plan.h) with the run's numbers: the box
+// after the GM side is clipped at the tensor (rows x cols), whether the fill
+// runs (plan.fill elements from plan.o[1]) and each row's tail (GM -> UB). A
+// start-point operand's extents are its region's (the front end took them
+// from the other operand). False, with the reason reported to ctx (which may
+// have no diag), when the copy is not valid.
 typedef struct {
-    int64_t src_ext[TL_MAX_DIMS], dst_ext[TL_MAX_DIMS];
+    tl_copy_plan_t plan;
+    int64_t rows, cols;
     bool fill;
-    int64_t fill_ext[TL_MAX_DIMS];
-} tl_copy_box_t;
-bool tl_tileop_copy_box(const tl_opcall_t *call, int si, int di, tl_copy_box_t *out);
+    tl_copy_tail_t tail;
+    int64_t tail_end;
+} tl_copy_exec_t;
+bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, int di,
+                         tl_copy_exec_t *x);
 
 // On-chip -> GM copies into GM tensors of at least this many bytes use
 // streaming stores (about where memcpy switches to them on machines with a few
 // MiB of cache per core): whole lines, no read for ownership, no eviction of
 // the inputs.
 enum { TL_COPY_STREAM_BYTES = 8 << 20 };
-
-// The part of a copy's plan that the operands' forms, scopes, ranks and
-// extents decide (neither starts nor shapes are read): the moved dimensions,
-// each with the dimension of either side it runs along (-1: none) and both
-// sides' extents along it, and each side's region extents (a start point's
-// inferred from the other side). The run then checks bounds, clips the GM
-// side at the tensor's shape and, for a clipped GM -> UB / L1 copy, fills the
-// rest of the destination region (dst_ext). k == 0: a single element. False
-// when tl_tileop_run would fail on the extents alone.
-typedef struct {
-    int k;
-    int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS];
-    int64_t sext[TL_MAX_DIMS], dext[TL_MAX_DIMS];
-    int64_t src_ext[TL_MAX_DIMS], dst_ext[TL_MAX_DIMS];
-} tl_copy_layout_t;
-bool tl_tileop_copy_layout(const tl_opcall_t *call, tl_copy_layout_t *out);
 
 // The memory a tile op reads and writes, as runs of bytes of its operands'
 // buffers: fn is called for each contiguous run with the operand index, whether
@@ -152,7 +133,8 @@ void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *a
 // element ranges their sizes decide, not their operand regions: the ranges
 // (first element from the region origin, count) that operand i reads or writes,
 // at most two; returns how many. The call must be one tl_tileop_run accepted.
-int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2], int64_t count[2]);
+int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2],
+                          int64_t count[2]);
 // The work of sort / topk (pairs sorted: N, and the 4-way merge rounds after
 // Sort32) and of merge_sort (pairs merged, one round), for cost models; 0 pairs
 // for the other ops.

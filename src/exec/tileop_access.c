@@ -1,6 +1,7 @@
 // The bytes a tile op reads and writes (tileop.h: tl_tileop_accesses), for
 // race detectors and cost models. The shapes follow the op implementations:
-// copies the box tl_tileop_copy_box computes, gemm and reduction inputs their
+// copies the plan tl_tileop_copy_plan computes (the box's rows on each side,
+// the fill, the rows' completed blocks), gemm and reduction inputs their
 // region rectangles, vector operands flat spans from the region origin
 // (tileop.c), with the same per-op exceptions the ops make.
 #include "exec/tileop_impl.h"
@@ -52,16 +53,44 @@ static void span(const tl_view_t *v, int64_t count, int operand, bool write, tl_
     if (count > 0) fn(arg, operand, write, tl_view_offset(v) * size, count * size);
 }
 
+// The rows x cols box of side i (0 source, 1 destination) of a copy plan.
+static void box_rows(const tl_copy_exec_t *cx, int i, const tl_view_t *v, int operand, bool write,
+                     tl_tileop_access_fn fn, void *arg)
+{
+    const tl_copy_plan_t *p = &cx->plan;
+    int64_t size = tl_dtype_size(v->dtype);
+    for (int64_t r = 0; r < cx->rows && cx->cols > 0; r++) {
+        int64_t row = p->o[i] + r * p->rs[i];
+        if (p->cs[i] == 1)
+            fn(arg, operand, write, row * size, cx->cols * size);
+        else
+            for (int64_t c = 0; c < cx->cols; c++)
+                fn(arg, operand, write, (row + c * p->cs[i]) * size, size);
+    }
+}
+
 static void copy(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
 {
     bool atomic = call->op->code == TL_OP_ATOMIC_ADD;
     int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
-    tl_copy_box_t box;
-    if (!tl_tileop_copy_box(call, si, di, &box)) return;
+    tl_copy_exec_t cx;
+    tl_tileop_ctx_t quiet = {0};
+    if (!tl_tileop_copy_plan(&quiet, call, si, di, &cx)) return;
     const tl_view_t *sv = &call->args[si].view, *dv = &call->args[di].view;
-    rect(sv, box.src_ext, si, false, fn, arg);
-    if (atomic) rect(dv, box.dst_ext, di, false, fn, arg);
-    rect(dv, box.fill ? box.fill_ext : box.dst_ext, di, true, fn, arg);
+    int64_t size = tl_dtype_size(dv->dtype);
+    box_rows(&cx, 0, sv, si, false, fn, arg);
+    if (atomic) box_rows(&cx, 1, dv, di, false, fn, arg);
+    if (cx.fill) fn(arg, di, true, cx.plan.o[1] * size, cx.plan.fill * size);
+    box_rows(&cx, 1, dv, di, true, fn, arg);
+    if (cx.tail == TL_COPY_TAIL_NONE) return;
+    int64_t numel = 1;
+    for (int d = 0; d < dv->ndim; d++) numel *= dv->shape[d];
+    for (int64_t r = 0; r < cx.rows; r++) { // the rows' completed blocks
+        int64_t row = cx.plan.o[1] + r * cx.plan.rs[1], end = TL_MIN(row + cx.tail_end, numel);
+        if (cx.tail == TL_COPY_TAIL_FIRST) fn(arg, di, false, row * size, size);
+        if (end > row + cx.cols)
+            fn(arg, di, true, (row + cx.cols) * size, (end - row - cx.cols) * size);
+    }
 }
 
 // The optional trailing element count of a vector op (-1: none).

@@ -3,58 +3,38 @@
 // Paths (surface §2.3): GM->L1 and GM->UB (MTE2), L1->L0A/L0B (MTE1, optional
 // transpose), L0C->GM (FIX: accumulator conversion with RINT, optional ReLU,
 // int32->float16 through the deq scale), UB->GM (MTE3), UB->UB (V: same dtype
-// moves, different dtypes cast with CAST_NONE for the widening pairs of the
-// upstream table and CAST_RINT otherwise; int32->float16 uses the deq scale)
-// and, with ctx->allow_virtual_copies, L0C->UB (like FIX) and UB->L1 as direct
-// moves. Every other pair is an error naming both scopes. Layouts are logical
+// moves, different dtypes cast with the mode of upstream's copy_ub_to_ub,
+// base/dtype.h tl_cast_copy_mode; int32->float16 uses the deq scale) and, with
+// ctx->allow_virtual_copies, L0C->UB (like FIX) and UB->L1 as direct moves.
+// Every other pair is an error naming both scopes. Layouts are logical
 // row-major on every scope.
 //
-// Shape rule (ours, a superset of upstream's 2-D behaviour): a start-point
-// operand (`A[i, j]`) takes the other side's extents; operands of equal rank
-// line up dimension by dimension when the source fits; otherwise each side
-// drops its unit-extent dimensions and the remaining lists are right-aligned
-// (the shorter padded with leading 1s); the GM side is clipped at the tensor
-// boundary per dimension; the moved box is the element-wise minimum. Where
-// upstream silently goes wrong we do the following instead:
-// - any number of dimensions is moved (upstream moves 2: rows x columns), and
-//   column regions (`A[a:b, j]`) move the right elements;
-// - a source larger than an on-chip destination is an error (upstream copies
-//   the source's valid region over whatever follows the destination);
-// - a GM start index of a unit dimension outside the tensor is an error
-//   (upstream reads or writes out of bounds); a start at or past the end of a
-//   clipped dimension moves nothing;
-// - GM->UB fills the rest of the destination region with the pad value for
-//   every dtype (upstream skips 8-bit tiles); GM->L1 zero-fills the rest of
-//   the destination region (upstream only when the copy targets the tile base).
+// What moves where is the device's rule, ir/copy_plan.h (tl_copy_plan): a box
+// of rows x columns, each side's elements at an origin and two strides; the GM
+// side clipped at the tensor (a unit dimension's start outside the tensor is
+// an error, a start at or past the end of the box's rows or columns moves
+// nothing); GM->UB sets the pad value first where the device's Duplicate
+// does (16- and 32-bit types) and completes each row's 32-byte block as
+// DataCopyPad does; GM->L1 clears the L1 tile when the device does (a copy to
+// the tile's base that does not cover it). A copy the device would move
+// differently from what its operands say is an error (copy_plan.c says why).
 //
 // real_k / real_n (L1 -> L0A/L0B, tilelang-ascend's sparse flash MLA) limit
 // the load to the valid K and N of the destination, rounded up to whole
-// fractals (clip_valid); unit_flag (out of L0C) orders the copy against the
-// mmads on the hardware and changes no value.
+// fractals; unit_flag (out of L0C) orders the copy against the mmads on the
+// hardware and changes no value.
 #include "exec/tileop_impl.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-// One operand of a transfer.
-typedef struct {
-    const tl_view_t *v;
-    int64_t ext[TL_MAX_DIMS]; // region extents (inferred for a start point)
-    int nd;                   // number of non-unit dimensions
-    int dims[TL_MAX_DIMS];    // their indices, in order
-    bool gm;
-} side_t;
-
-// The box that moves: per aligned dimension its size and each side's stride.
+// The box that moves: its size and each side's element strides.
 typedef struct {
     int k;
-    int64_t box[TL_MAX_DIMS];
-    int64_t ss[TL_MAX_DIMS], ds[TL_MAX_DIMS]; // element strides
-    uint8_t *src, *dst;                       // box origins
-    bool partial;                             // box smaller than the destination region
-    int64_t dext[TL_MAX_DIMS];                // destination region extents (inferred)
-    int smap[TL_MAX_DIMS], dmap[TL_MAX_DIMS]; // each side's dimension per box dimension, or -1
+    int64_t box[2];
+    int64_t ss[2], ds[2]; // element strides
+    uint8_t *src, *dst;   // box origins
 } xfer_t;
 
 typedef enum { ROW_MOVE, ROW_CONVERT, ROW_ADD } row_kind_t;
@@ -69,209 +49,85 @@ typedef struct {
     bool stream; // moves bypass the caches (stream_move)
 } row_op_t;
 
-static void find_dims(side_t *s)
+// A view as the copy rule's operand; `base` from the IR region's starts (every
+// one the constant 0), or the view's when there is no region (library tests).
+static void side_of(const tl_view_t *v, const tl_region_t *r, tl_copy_side_t *s)
 {
-    s->nd = 0;
-    for (int d = 0; d < s->v->ndim; d++)
-        if (s->ext[d] != 1) s->dims[s->nd++] = d;
+    bool base = true;
+    for (int d = 0; d < v->ndim; d++)
+        base &= r ? r->start[d] && r->start[d]->kind == TL_EX_INT && r->start[d]->i == 0
+                  : v->start[d] == 0;
+    *s = (tl_copy_side_t){
+        v->scope, v->dtype, v->ndim, v->shape, v->start, v->extent, v->form == TL_REGION_POINT,
+        base};
 }
 
-static void init_side(side_t *s, const tl_view_t *v)
+bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, int di,
+                         tl_copy_exec_t *x)
 {
-    s->v = v;
-    s->gm = v->scope == TL_SCOPE_GM;
-    memcpy(s->ext, v->extent, sizeof s->ext);
-    find_dims(s);
-}
-
-// The extents of an index operand (`A[i, j]`) from the other operand. The
-// callers pass views of the same kind of copy, so both sides see one rule.
-void tl_tileop_copy_point_extents(const tl_view_t *point, const tl_view_t *other, bool transpose,
-                                  int64_t *ext)
-{
-    side_t o;
-    init_side(&o, other);
-    memcpy(ext, point->extent, sizeof o.ext);
-    if (point->form != TL_REGION_POINT || other->form == TL_REGION_POINT || o.nd > point->ndim)
-        return;
-    int lead = point->ndim - o.nd;
-    for (int d = 0; d < point->ndim; d++) {
-        int i = d - lead;
-        ext[d] = i < 0 ? 1 : o.ext[o.dims[transpose ? o.nd - 1 - i : i]];
-    }
-}
-
-// A start point takes the other side's non-unit extents, right-aligned.
-static tl_status_t infer_point(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, side_t *p,
-                               const side_t *o, bool reverse)
-{
-    char a[128];
-    if (o->nd > p->v->ndim)
-        return tl_tileop_fail(
-            ctx, call, TL_ERR_RUNTIME, "cannot place a %s tile at a %d-dimensional index of '%s'",
-            tl_tileop_dims(a, sizeof a, o->ext, o->v->ndim), p->v->ndim, p->v->name);
-    tl_tileop_copy_point_extents(p->v, o->v, reverse, p->ext);
-    find_dims(p);
-    return TL_OK;
-}
-
-// Aligned extents of a side (its non-unit extents, right-aligned into k).
-static void aligned(const side_t *s, int k, bool reverse, int *map, int64_t *ext)
-{
-    for (int a = 0; a < k; a++) {
-        int i = a - (k - s->nd);
-        map[a] = i < 0 ? -1 : s->dims[reverse ? s->nd - 1 - i : i];
-        ext[a] = map[a] < 0 ? 1 : s->ext[map[a]];
-    }
-}
-
-static int64_t dim_stride(const tl_view_t *v, int d)
-{
-    int64_t s = 1;
-    for (int i = d + 1; i < v->ndim; i++) s *= v->shape[i];
-    return s;
-}
-
-static tl_status_t check_bounds(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const side_t *s)
-{
-    const tl_view_t *v = s->v;
-    char a[128], b[128], c[128];
-    for (int d = 0; d < v->ndim; d++) {
-        if (s->gm) {
-            if (s->ext[d] == 1 && v->start[d] >= v->shape[d])
-                return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                                      "index %lld is out of bounds for dimension %d of '%s' "
-                                      "(size %lld)",
-                                      (long long)v->start[d], d, v->name, (long long)v->shape[d]);
-        } else if (v->start[d] + s->ext[d] > v->shape[d]) {
-            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                                  "region at %s with extents %s is outside '%s' %s",
-                                  tl_tileop_dims(a, sizeof a, v->start, v->ndim),
-                                  tl_tileop_dims(b, sizeof b, s->ext, v->ndim), v->name,
-                                  tl_tileop_dims(c, sizeof c, v->shape, v->ndim));
-        }
-    }
-    return TL_OK;
-}
-
-static uint8_t *origin(const tl_view_t *v)
-{
-    int64_t off = 0;
-    for (int d = 0; d < v->ndim; d++) off += v->start[d] * dim_stride(v, d);
-    return v->data + off * tl_dtype_size(v->dtype);
-}
-
-// The part of plan() that depends only on the operands' forms, scopes, ranks
-// and extents (bounds checked in between when `bounds`): a start point's
-// extents, and the moved dimensions paired between the sides.
-static tl_status_t layout(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
-                          const tl_view_t *dv, bool transpose, bool bounds, tl_copy_layout_t *out)
-{
-    side_t s, d;
-    init_side(&s, sv);
-    init_side(&d, dv);
-    tl_status_t st = TL_OK;
-    if (sv->form == TL_REGION_POINT && dv->form != TL_REGION_POINT)
-        st = infer_point(ctx, call, &s, &d, transpose);
-    else if (dv->form == TL_REGION_POINT && sv->form != TL_REGION_POINT)
-        st = infer_point(ctx, call, &d, &s, transpose);
-    if (st != TL_OK) return st;
-    char a[128], b[128];
-    if (transpose && s.nd > 2)
-        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                              "transpose needs a 2-D source, '%s' has extents %s", sv->name,
-                              tl_tileop_dims(a, sizeof a, s.ext, sv->ndim));
-    if (bounds && ((st = check_bounds(ctx, call, &s)) != TL_OK ||
-                   (st = check_bounds(ctx, call, &d)) != TL_OK))
-        return st;
-    // Operands of the same rank line up dimension by dimension when that fits
-    // (a GM column [32, 1] into a UB tile [32, 8] fills its first column);
-    // otherwise unit dimensions are dropped and the rest right-aligned.
-    if (sv->ndim == dv->ndim && !transpose) {
-        bool fits = true;
-        for (int i = 0; i < sv->ndim; i++) fits = fits && (d.gm || s.ext[i] <= d.ext[i]);
-        if (fits) {
-            s.nd = d.nd = sv->ndim;
-            for (int i = 0; i < sv->ndim; i++) s.dims[i] = d.dims[i] = i;
-        }
-    }
-    int k = TL_MAX(s.nd, d.nd);
-    aligned(&s, k, transpose, out->smap, out->sext);
-    aligned(&d, k, false, out->dmap, out->dext);
-    if (!d.gm)
-        for (int i = 0; i < k; i++)
-            if (out->sext[i] > out->dext[i])
-                return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                                      "source %s does not fit destination '%s' %s (source '%s')",
-                                      tl_tileop_dims(a, sizeof a, out->sext, k), dv->name,
-                                      tl_tileop_dims(b, sizeof b, out->dext, k), sv->name);
-    out->k = k;
-    memcpy(out->src_ext, s.ext, sizeof s.ext);
-    memcpy(out->dst_ext, d.ext, sizeof d.ext);
-    return TL_OK;
-}
-
-// real_k / real_n of an L1 -> L0A/L0B load: only the valid K rows (L0B; L0A:
-// columns) and N columns of the destination move, in whole fractals (K in
-// 32-byte units, N in 16s) as LoadData moves them; the rest keeps its data.
-static void clip_valid(const tl_opcall_t *call, const tl_view_t *dv, xfer_t *x)
-{
-    if (call->op->code != TL_OP_COPY || (!call->has_k_valid && !call->has_n_valid)) return;
-    bool l0b = dv->scope == TL_SCOPE_L0B;
-    int kdim = dv->ndim - (l0b ? 2 : 1), ndim = l0b ? dv->ndim - 1 : -1;
-    int64_t k0 = TL_MAX(1, 32 / tl_dtype_size(dv->dtype));
-    for (int i = 0; i < x->k; i++) {
-        if (call->has_k_valid && x->dmap[i] == kdim && kdim >= 0)
-            x->box[i] = TL_MIN(x->box[i], (call->k_valid + k0 - 1) / k0 * k0);
-        if (call->has_n_valid && x->dmap[i] == ndim && ndim >= 0)
-            x->box[i] = TL_MIN(x->box[i], (call->n_valid + 15) / 16 * 16);
-    }
-}
-
-static tl_status_t plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const tl_view_t *sv,
-                        const tl_view_t *dv, bool transpose, xfer_t *x)
-{
-    tl_copy_layout_t l;
-    tl_status_t st = layout(ctx, call, sv, dv, transpose, true, &l);
-    if (st != TL_OK) return st;
-    bool sgm = sv->scope == TL_SCOPE_GM, dgm = dv->scope == TL_SCOPE_GM;
-    int k = l.k;
-    x->k = k;
-    x->partial = false;
-    memcpy(x->smap, l.smap, sizeof l.smap);
-    memcpy(x->dmap, l.dmap, sizeof l.dmap);
-    for (int i = 0; i < k; i++) {
-        int64_t se = l.sext[i], de = l.dext[i];
-        if (sgm && l.smap[i] >= 0)
-            se = TL_MAX(0, TL_MIN(se, sv->shape[l.smap[i]] - sv->start[l.smap[i]]));
-        if (dgm && l.dmap[i] >= 0)
-            de = TL_MAX(0, TL_MIN(de, dv->shape[l.dmap[i]] - dv->start[l.dmap[i]]));
-        x->box[i] = TL_MIN(se, de);
-        x->partial |= x->box[i] < l.dext[i];
-        x->ss[i] = l.smap[i] < 0 ? 0 : dim_stride(sv, l.smap[i]);
-        x->ds[i] = l.dmap[i] < 0 ? 0 : dim_stride(dv, l.dmap[i]);
-    }
-    if (k == 0) { // a single element
-        x->k = 1;
-        x->box[0] = 1;
-        x->ss[0] = x->ds[0] = 0;
-        x->smap[0] = x->dmap[0] = -1;
-    }
-    x->src = origin(sv);
-    x->dst = origin(dv);
-    memcpy(x->dext, l.dst_ext, sizeof x->dext);
-    clip_valid(call, dv, x);
-    return TL_OK;
-}
-
-bool tl_tileop_copy_layout(const tl_opcall_t *call, tl_copy_layout_t *out)
-{
-    tl_tileop_ctx_t quiet = {0};
-    memset(out, 0, sizeof *out);
-    if (call->nargs != 2 || !call->args[0].is_view || !call->args[1].is_view) return false;
+    const tl_view_t *sv = &call->args[si].view, *dv = &call->args[di].view;
+    const tl_region_t *sr = NULL, *dr = NULL;
+    if (call->op->nargs > TL_MAX(si, di) && call->op->args[di].kind == TL_ARG_REGION)
+        sr = &call->op->args[si].region, dr = &call->op->args[di].region;
+    tl_copy_side_t s, d;
+    side_of(sv, sr, &s);
+    side_of(dv, dr, &d);
     bool transpose = call->op->code == TL_OP_COPY && call->op->transpose;
-    return layout(&quiet, call, &call->args[0].view, &call->args[1].view, transpose, false, out) ==
-           TL_OK;
+    char why[400];
+    memset(x, 0, sizeof *x);
+    if (!tl_copy_plan(&s, &d, transpose, &x->plan, why, sizeof why)) {
+        tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "%s", why);
+        return false;
+    }
+    const tl_copy_plan_t *p = &x->plan;
+    x->rows = p->rows;
+    x->cols = p->cols;
+    for (int i = 0; i < 2; i++) { // a GM side: starts >= 0, unit dimensions inside, the box clipped
+        const tl_view_t *v = i ? dv : sv;
+        if (v->scope != TL_SCOPE_GM) continue;
+        for (int dd = 0; dd < v->ndim; dd++)
+            if (v->start[dd] < 0 ||
+                (dd != p->row_dim[i] && dd != p->col_dim[i] && v->start[dd] >= v->shape[dd])) {
+                tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                               "index %lld is out of bounds for dimension %d of '%s' (size %lld)",
+                               (long long)v->start[dd], dd, v->name, (long long)v->shape[dd]);
+                return false;
+            }
+        int rd = p->row_dim[i], cd = p->col_dim[i];
+        if (rd >= 0) x->rows = TL_MAX(0, TL_MIN(x->rows, v->shape[rd] - v->start[rd]));
+        x->cols = TL_MAX(0, TL_MIN(x->cols, v->shape[cd] - v->start[cd]));
+    }
+    x->fill = p->fill > 0 && (x->rows != p->full_rows || x->cols != p->full_cols);
+    if (x->fill && p->fill_past) {
+        tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "%s", tl_copy_plan_fill_text(p, why, sizeof why));
+        return false;
+    }
+    int ui = sv->scope == TL_SCOPE_UB ? 0 : 1;
+    const tl_view_t *uv = ui ? dv : sv, *ov = ui ? sv : dv;
+    if (uv->scope == TL_SCOPE_UB && ov->scope == TL_SCOPE_GM && x->rows > 1 &&
+        tl_copy_plan_pitch(uv->dtype, p->width, x->cols) != p->rs[ui]) {
+        tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                       "the tensor's edge clips the GM rows to %lld of %lld columns, and the "
+                       "device then lays them %lld elements apart in UB (whole 32-byte blocks), "
+                       "not %lld as the rows of '%s'",
+                       (long long)x->cols, (long long)p->cols,
+                       (long long)tl_copy_plan_pitch(uv->dtype, p->width, x->cols),
+                       (long long)p->rs[ui], uv->name);
+        return false;
+    }
+    if (sv->scope == TL_SCOPE_GM && dv->scope == TL_SCOPE_UB)
+        x->tail = tl_copy_plan_tail(p, dv->dtype, x->cols, &x->tail_end);
+    // real_k / real_n: only the valid K rows (L0B; L0A: columns) and N columns
+    // of the L0 tile move, in whole fractals (K in 32-byte units, N in 16s) as
+    // LoadData moves them; the rest keeps its data
+    bool l0a = dv->scope == TL_SCOPE_L0A, l0b = dv->scope == TL_SCOPE_L0B;
+    if (call->op->code == TL_OP_COPY && (l0a || l0b)) {
+        int64_t k0 = TL_MAX(1, 32 / tl_dtype_size(dv->dtype));
+        int64_t *kx = l0b ? &x->rows : &x->cols;
+        if (call->has_k_valid) *kx = TL_MIN(*kx, (call->k_valid + k0 - 1) / k0 * k0);
+        if (call->has_n_valid && l0b) x->cols = TL_MIN(x->cols, (call->n_valid + 15) / 16 * 16);
+    }
+    return true;
 }
 
 // Copies n elements of size sz with an element stride into a contiguous buffer.
@@ -485,40 +341,47 @@ static void run_xfer(const row_op_t *op, const xfer_t *x)
     }
 }
 
-// Fills the region of v at its start with extents ext with one element value
-// (elem: dtype-sized bytes).
-static void fill_region(const tl_view_t *v, const int64_t *ext, const uint8_t *elem)
+// The box of a plan as a transfer between the views.
+static void to_xfer(const tl_copy_exec_t *cx, const tl_view_t *sv, const tl_view_t *dv, xfer_t *x)
 {
-    int nd = v->ndim, sz = tl_dtype_size(v->dtype);
-    int64_t idx[TL_MAX_DIMS] = {0}, row = ext[nd - 1];
-    for (int d = 0; d < nd; d++)
-        if (ext[d] <= 0) return;
+    const tl_copy_plan_t *p = &cx->plan;
+    x->k = 2;
+    x->box[0] = cx->rows;
+    x->box[1] = cx->cols;
+    x->ss[0] = p->rs[0], x->ss[1] = p->cs[0];
+    x->ds[0] = p->rs[1], x->ds[1] = p->cs[1];
+    x->src = sv->data + p->o[0] * tl_dtype_size(sv->dtype);
+    x->dst = dv->data + p->o[1] * tl_dtype_size(dv->dtype);
+}
+
+// n elements of v from element `at` set to one value (elem: dtype-sized bytes).
+static void fill_run(const tl_view_t *v, int64_t at, int64_t n, const uint8_t *elem)
+{
+    int sz = tl_dtype_size(v->dtype);
+    uint8_t *p = v->data + at * sz;
     bool zero = true;
     for (int i = 0; i < sz; i++) zero &= elem[i] == 0;
-    // a region of whole rows (every dimension after its first non-unit one
-    // complete) is one run of memory
-    int first = 0;
-    while (first < nd - 1 && ext[first] == 1) first++;
-    bool run = true;
-    int64_t total = ext[first];
-    for (int d = first + 1; d < nd; d++) run &= ext[d] == v->shape[d], total *= ext[d];
-    if (run && zero) {
-        int64_t off = 0;
-        for (int d = 0; d < nd; d++) off += v->start[d] * dim_stride(v, d);
-        memset(v->data + off * sz, 0, (size_t)(total * sz));
+    if (zero) {
+        memset(p, 0, (size_t)(n * sz));
         return;
     }
-    for (;;) {
-        int64_t off = 0;
-        for (int d = 0; d < nd; d++) off += (v->start[d] + idx[d]) * dim_stride(v, d);
-        uint8_t *p = v->data + off * sz;
-        if (zero)
-            memset(p, 0, (size_t)(row * sz));
-        else
-            for (int64_t j = 0; j < row; j++) memcpy(p + j * sz, elem, (size_t)sz);
-        int d = nd - 2;
-        while (d >= 0 && ++idx[d] == ext[d]) idx[d--] = 0;
-        if (d < 0) return;
+    for (int64_t i = 0; i < n; i++) memcpy(p + i * sz, elem, (size_t)sz);
+}
+
+// GM -> UB: every moved row's 32-byte block completed as DataCopyPad does,
+// with the pad value or the row's first element, inside the buffer's elements
+// (past them is the allocation's padding: the plan allows nothing else).
+static void complete_rows(const tl_copy_exec_t *cx, const tl_view_t *dv, const uint8_t *pad)
+{
+    const tl_copy_plan_t *p = &cx->plan;
+    int sz = tl_dtype_size(dv->dtype);
+    int64_t numel = 1;
+    for (int d = 0; d < dv->ndim; d++) numel *= dv->shape[d];
+    for (int64_t r = 0; r < cx->rows; r++) {
+        int64_t row = p->o[1] + r * p->rs[1];
+        const uint8_t *elem = cx->tail == TL_COPY_TAIL_PAD ? pad : dv->data + row * sz;
+        int64_t end = TL_MIN(row + cx->tail_end, numel);
+        if (end > row + cx->cols) fill_run(dv, row + cx->cols, end - row - cx->cols, elem);
     }
 }
 
@@ -607,19 +470,20 @@ tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     }
     if (st != TL_OK) return st;
 
+    tl_copy_exec_t cx;
+    if (!tl_tileop_copy_plan(ctx, call, 0, 1, &cx)) return TL_ERR_RUNTIME;
+    uint8_t pad[8] = {0};
+    if (gm_ub && call->has_pad) tl_tileop_scalar_to(dv->dtype, &call->pad, pad);
+    if (cx.fill) fill_run(dv, cx.plan.o[1], cx.plan.fill, pad);
     xfer_t x;
-    if ((st = plan(ctx, call, sv, dv, call->op->transpose, &x)) != TL_OK) return st;
-    if (x.partial && (gm_ub || gm_l1)) {
-        uint8_t pad[8] = {0};
-        if (gm_ub && call->has_pad) tl_tileop_scalar_to(dv->dtype, &call->pad, pad);
-        fill_region(dv, x.dext, pad);
-    }
+    to_xfer(&cx, sv, dv, &x);
     // the source must not overlap the destination (on-chip -> GM never does)
     op.stream = ub_out && d == TL_SCOPE_GM && dv->bytes >= TL_COPY_STREAM_BYTES;
     run_xfer(&op, &x);
 #if defined(__SSE2__)
     if (op.stream) _mm_sfence(); // the streaming stores are visible before the next access
 #endif
+    if (cx.tail != TL_COPY_TAIL_NONE) complete_rows(&cx, dv, pad);
     return TL_OK;
 }
 
@@ -645,27 +509,11 @@ tl_status_t tl_tileop_copy_atomic_add(tl_tileop_ctx_t *ctx, const tl_opcall_t *c
         return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
                               "L0C '%s' (%s) cannot be added into %s '%s'", sv->name,
                               tl_dtype_name(sv->dtype), tl_dtype_name(dv->dtype), dv->name);
+    tl_copy_exec_t cx;
+    if (!tl_tileop_copy_plan(ctx, call, 1, 0, &cx)) return TL_ERR_RUNTIME;
     xfer_t x;
-    if ((st = plan(ctx, call, sv, dv, false, &x)) != TL_OK) return st;
+    to_xfer(&cx, sv, dv, &x);
     row_op_t op = {.kind = ROW_ADD, .st = sv->dtype, .dt = dv->dtype, .mode = TL_CAST_RINT};
     run_xfer(&op, &x);
     return TL_OK;
-}
-
-bool tl_tileop_copy_box(const tl_opcall_t *call, int si, int di, tl_copy_box_t *out)
-{
-    tl_tileop_ctx_t quiet = {0};
-    const tl_view_t *sv = &call->args[si].view, *dv = &call->args[di].view;
-    bool transpose = call->op->code == TL_OP_COPY && call->op->transpose;
-    xfer_t x;
-    memset(out, 0, sizeof *out);
-    if (plan(&quiet, call, sv, dv, transpose, &x) != TL_OK) return false;
-    for (int d = 0; d < TL_MAX_DIMS; d++) out->src_ext[d] = out->dst_ext[d] = 1;
-    for (int i = 0; i < x.k; i++) {
-        if (x.smap[i] >= 0) out->src_ext[x.smap[i]] = x.box[i];
-        if (x.dmap[i] >= 0) out->dst_ext[x.dmap[i]] = x.box[i];
-    }
-    out->fill = x.partial && sv->scope == TL_SCOPE_GM && dv->scope != TL_SCOPE_GM;
-    if (out->fill) memcpy(out->fill_ext, x.dext, sizeof out->fill_ext);
-    return true;
 }

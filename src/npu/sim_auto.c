@@ -120,8 +120,9 @@ void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     if (!s->auto_sync || call->nargs < 2 || call->args[0].view.scope != TL_SCOPE_GM ||
         call->args[1].view.scope != TL_SCOPE_UB)
         return;
-    tl_copy_box_t box;
-    if (!tl_tileop_copy_box(call, 0, 1, &box) || !box.fill) return; // not clipped
+    tl_copy_exec_t cx;
+    tl_tileop_ctx_t quiet = {0};
+    if (!tl_tileop_copy_plan(&quiet, call, 0, 1, &cx) || !cx.fill) return; // not clipped
     // Its flags are id 0 of MTE2->V, MTE3->V and V->MTE2; the kernel's own
     // flags of those ids are not checked against them here: tilec's
     // intra_sync assigns id 0 around such copies (docs/simulator.md).
@@ -130,15 +131,14 @@ void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_MTE3), v);
     // the Duplicate of the pad value over the destination, on V
     const tl_view_t *dv = &call->args[1].view;
-    int64_t bytes = tl_dtype_size(dv->dtype);
-    for (int d = 0; d < dv->ndim; d++) bytes *= box.fill_ext[d];
+    int64_t bytes = tl_dtype_size(dv->dtype) * cx.plan.fill;
     sim_inst_t dup = {0};
     dup.pipe = v;
     dup.site = sim_site(s, ev->stmt, STEP_LOAD_A, TL_PIPE_V, "T.copy tail fill (Duplicate)");
     dup.bytes = bytes;
-    tl_price_t p = tl_cost_price(s->arch, &(tl_work_t){.pipe = TL_PIPE_V,
-                                                       .cost = tl_op_info(TL_OP_FILL)->cost,
-                                                       .bytes = bytes});
+    tl_price_t p = tl_cost_price(
+        s->arch,
+        &(tl_work_t){.pipe = TL_PIPE_V, .cost = tl_op_info(TL_OP_FILL)->cost, .bytes = bytes});
     dup.occ = p.occ;
     dup.lat = p.lat;
     sim_inst_issue(s, ag, &dup);

@@ -89,17 +89,9 @@ static void runs_of(tl_sim_t *s, const tl_opcall_t *call)
 
 // --- provenance of copied bytes (the same-source rule) ----------------------------------------
 
-// The non-unit extents of a box, in order.
-static int nonunit(const int64_t *ext, int n, int64_t *out)
-{
-    int k = 0;
-    for (int d = 0; d < n; d++)
-        if (ext[d] != 1) out[k++] = ext[d];
-    return k;
-}
-
 // Does call copy a GM tensor the kernel never writes into UB or L1, element
-// for element (same dtype, same box, no transpose, no pad fill)? Then fill p.
+// for element (same dtype, no transpose, no pad fill, no completed row
+// blocks)? Then fill p.
 static bool copy_prov(const tl_sim_t *s, const tl_opcall_t *call, sim_prov_t *p)
 {
     const tl_op_t *op = call->op;
@@ -109,38 +101,23 @@ static bool copy_prov(const tl_sim_t *s, const tl_opcall_t *call, sim_prov_t *p)
         (db->scope != TL_SCOPE_UB && db->scope != TL_SCOPE_L1))
         return false;
     const tl_view_t *sv = &call->args[0].view, *dv = &call->args[1].view;
-    tl_copy_box_t box;
-    if (sv->dtype != dv->dtype || !tl_tileop_copy_box(call, 0, 1, &box) || box.fill) return false;
-    int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
-    int na = nonunit(box.src_ext, sv->ndim, a), nb = nonunit(box.dst_ext, dv->ndim, b);
-    if (na != nb || memcmp(a, b, sizeof *a * (size_t)na)) return false;
+    tl_tileop_ctx_t quiet = {0};
     *p = (sim_prov_t){.src = sb->id, .sv = sv, .dv = dv};
-    memcpy(p->sext, box.src_ext, sizeof p->sext);
-    memcpy(p->dext, box.dst_ext, sizeof p->dext);
-    return true;
+    return sv->dtype == dv->dtype && tl_tileop_copy_plan(&quiet, call, 0, 1, &p->cx) &&
+           !p->cx.fill && p->cx.tail == TL_COPY_TAIL_NONE && p->cx.plan.cs[0] == 1 &&
+           p->cx.plan.cs[1] == 1;
 }
 
-// The source element of destination element e (flat in the destination
-// buffer), or -1 outside the copied box.
+// The source element (flat in the source buffer) of destination element e
+// (flat in the destination buffer), or -1 outside the copied box.
 static int64_t source_elem(const sim_prov_t *p, int64_t e)
 {
-    const tl_view_t *dv = p->dv, *sv = p->sv;
-    int64_t lin = 0, stride = 1;
-    for (int d = dv->ndim - 1; d >= 0; d--) {
-        int64_t k = e % dv->shape[d] - dv->start[d];
-        e /= dv->shape[d];
-        if (k < 0 || k >= p->dext[d]) return -1;
-        lin += k * stride;
-        stride *= p->dext[d];
-    }
-    int64_t idx[TL_MAX_DIMS];
-    for (int d = sv->ndim - 1; d >= 0; d--) {
-        idx[d] = sv->start[d] + lin % p->sext[d];
-        lin /= p->sext[d];
-    }
-    int64_t off = 0;
-    for (int d = 0; d < sv->ndim; d++) off = off * sv->shape[d] + idx[d];
-    return off;
+    const tl_copy_plan_t *pl = &p->cx.plan;
+    int64_t rel = e - pl->o[1], r = 0, c = rel;
+    if (rel < 0) return -1;
+    if (p->cx.rows > 1) r = rel / pl->rs[1], c = rel % pl->rs[1];
+    if (r >= p->cx.rows || c >= p->cx.cols) return -1;
+    return pl->o[0] + r * pl->rs[0] + c;
 }
 
 int64_t sim_prov_at(const sim_prov_t *p, int64_t off, int64_t n)

@@ -163,7 +163,7 @@ typedef struct {
 typedef struct {
     int src; // the source tensor's buffer id
     const tl_view_t *sv, *dv;
-    int64_t sext[TL_MAX_DIMS], dext[TL_MAX_DIMS];
+    tl_copy_exec_t cx; // the copy as the device moves it (exec/tileop.h)
 } sim_prov_t;
 // The source byte offset of destination bytes [off, off + n) (offsets as in
 // sim_run_t), or -1 unless they come from that many consecutive source bytes.

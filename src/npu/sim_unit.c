@@ -111,9 +111,12 @@ static bool l0c_rect(const tl_opcall_t *call, int64_t *base, int64_t *m0, int64_
     if (mma) {
         if (call->has_n_valid) ext[v->ndim - 1] = TL_MIN(ext[v->ndim - 1], call->n_valid);
     } else {
-        tl_copy_box_t box;
-        if (!tl_tileop_copy_box(call, 0, 1, &box)) return false;
-        memcpy(ext, box.src_ext, sizeof ext);
+        tl_copy_exec_t cx; // the box of the L0C tile's last two dimensions it moves
+        tl_tileop_ctx_t quiet = {0};
+        if (!tl_tileop_copy_plan(&quiet, call, 0, 1, &cx)) return false;
+        for (int d = 0; d < v->ndim; d++) ext[d] = 1;
+        if (v->ndim >= 2) ext[v->ndim - 2] = cx.rows;
+        ext[v->ndim - 1] = cx.cols;
     }
     int nd = v->ndim, r = nd >= 2 ? nd - 2 : -1;
     int64_t M = r >= 0 ? v->shape[r] : 1, N = v->shape[nd - 1], lead = 0;

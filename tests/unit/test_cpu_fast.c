@@ -199,7 +199,7 @@ TEST(cpu_copy_into_a_large_tensor_streams_the_same_bytes)
 {
     fx_t f;
     fx_init(&f);
-    enum { GR = 2048, GC = 4099, UR = 3, UC = 200 };
+    enum { GR = 2048, GC = 4099, UR = 3, UC = 224 };
     int8_t *g = malloc((size_t)GR * GC), *want = malloc((size_t)GR * GC);
     int8_t u[UR * UC];
     REQUIRE(g && want);
@@ -208,11 +208,13 @@ TEST(cpu_copy_into_a_large_tensor_streams_the_same_bytes)
     tl_op_t op = top(TL_OP_COPY);
     static const int64_t at[][3] = {{5, 1, 200}, {700, 3001, 63}, {GR - 3, GC - 65, 65}, {9, 0, 1}};
     for (int c = 0; c < 4; c++) {
-        int64_t r0 = at[c][0], c0 = at[c][1], n = at[c][2];
+        // the UB tile's rows are whole 32-byte blocks (the device reads the box's
+        // rows from UB at that pitch)
+        int64_t r0 = at[c][0], c0 = at[c][1], n = at[c][2], w = (n + 31) / 32 * 32;
         tl_view_t gv = tv(g, (size_t)GR * GC, TL_I8, TL_SCOPE_GM, "g", 2, DIMS(GR, GC));
-        tl_view_t uv = tv_sub(UB(u, TL_I8, UR, UC), DIMS(0, 0), DIMS(UR, n));
+        tl_view_t uv = tv_sub(UB(u, TL_I8, UR, w), DIMS(0, 0), DIMS(UR, n));
         REQUIRE(RUN(&f, op, OV(uv), OV(tv_sub(gv, DIMS(r0, c0), DIMS(UR, n)))) == TL_OK);
-        for (int r = 0; r < UR; r++) memcpy(want + (r0 + r) * GC + c0, u + r * UC, (size_t)n);
+        for (int r = 0; r < UR; r++) memcpy(want + (r0 + r) * GC + c0, u + r * w, (size_t)n);
     }
     CHECK(!memcmp(g, want, (size_t)GR * GC));
     free(g);
@@ -245,8 +247,13 @@ TEST(cpu_copy_short_rows_move_the_box)
                 bad += u[r * 16 + j] != want;
             }
         CHECK_EQ(bad, 0);
+        // back out from a tile whose rows are n columns rounded up to whole
+        // 32-byte blocks (the pitch at which the device reads the box's rows)
+        float u2[5 * 16];
+        int w = (n + 7) / 8 * 8;
+        for (int r = 0; r < 5; r++) memcpy(u2 + r * w, u + (r + 1) * 16, sizeof(float) * (size_t)n);
         memcpy(back, g, sizeof back);
-        REQUIRE(RUN(&f, op, OV(tv_sub(UB(u, TL_F32, 6, 16), DIMS(1, 0), DIMS(5, n))),
+        REQUIRE(RUN(&f, op, OV(tv_sub(UB(u2, TL_F32, 5, w), DIMS(0, 0), DIMS(5, n))),
                     OV(tv_sub(GM(back, TL_F32, GR, GC), DIMS(r0 + 1, c0 + 1), DIMS(5, n)))) ==
                 TL_OK);
         bad = 0;

@@ -3,13 +3,12 @@
 // payload): chains of float32 ops with tile and scalar operands, in place and
 // out of place, row_expand, clamp, fill, float32 -> int32 -> float32,
 // bfloat16 -> float32, float32 <-> float16 and float16 -> int8 (chunked
-// loops), a UB -> UB copy, row sums, maxima and minima (whole rows and a
-// real_shape corner; rows of signed zeros, rows with NaN),
-// and spans that overlap without being equal (which must not be fused) on
-// data with NaN, infinities, signed zeros, float16 subnormals and overflow.
-// Each kernel also checks that the module has the inline loops, so the
-// comparison is not vacuous. The cases run with 64 and 37 columns (vector
-// loops with and without a scalar tail) and without AVX-512 (-O2).
+// loops), a UB -> UB copy (one 32-byte block: DataCopy moves whole blocks), row sums, maxima and
+// minima (whole rows and a real_shape corner; rows of signed zeros, rows with NaN), and spans that
+// overlap without being equal (which must not be fused) on data with NaN, infinities, signed zeros,
+// float16 subnormals and overflow. Each kernel also checks that the module has the inline loops, so
+// the comparison is not vacuous. The cases run with 64 and 37 columns (vector loops with and
+// without a scalar tail) and without AVX-512 (-O2).
 #include "../test.h"
 #include "test_cpu_util.h"
 
@@ -32,10 +31,10 @@ static const char *fuse_src =
     "def fuse(R=8, C=64):\n"
     "    h = R // 2\n"
     "    @T.prim_func\n"
-    "    def main(A: T.Tensor((R, C), 'float32'), V: T.Tensor((R,), 'float32'),\n"
-    "             B: T.Tensor((R, C), 'bfloat16'), OF: T.Tensor((R, C), 'float32'),\n"
-    "             OH: T.Tensor((R, C), 'float16'), OI: T.Tensor((R, C), 'int8'),\n"
-    "             OG: T.Tensor((R, C), 'float32'), OJ: T.Tensor((R, C), 'int32'),\n"
+    "    def main(A: T.Tensor((R * C,), 'float32'), V: T.Tensor((R,), 'float32'),\n"
+    "             B: T.Tensor((R * C,), 'bfloat16'), OF: T.Tensor((R * C,), 'float32'),\n"
+    "             OH: T.Tensor((R * C,), 'float16'), OI: T.Tensor((R * C,), 'int8'),\n"
+    "             OG: T.Tensor((R * C,), 'float32'), OJ: T.Tensor((R * C,), 'int32'),\n"
     "             OS: T.Tensor((2, R), 'float32'), OM: T.Tensor((4, R), 'float32')):\n"
     "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
     "            a = T.alloc_ub([h, C], 'float32')\n"
@@ -49,9 +48,9 @@ static const char *fuse_src =
     "            mz = T.alloc_ub([h, C], 'float32')\n"
     "            with T.Scope('V'):\n"
     "                r0 = vid * h\n"
-    "                T.copy(A[r0 : r0 + h, :], a)\n"
+    "                T.copy(A[r0 * C : (r0 + h) * C], a)\n"
     "                T.copy(V[r0 : r0 + h], v)\n"
-    "                T.copy(B[r0 : r0 + h, :], bb)\n"
+    "                T.copy(B[r0 * C : (r0 + h) * C], bb)\n"
     "                T.tile.min(mz, a, 0.0)\n"
     "                T.reduce_max(mz, rs, dim=-1)\n"
     "                T.copy(rs, OM[0, r0 : r0 + h])\n"
@@ -74,8 +73,8 @@ static const char *fuse_src =
     "                T.tile.clamp(b, b, -1e30, 1e30, h * C)\n"
     "                T.tile.cast(x, b, mode='CAST_RINT', count=h * C)\n"
     "                T.tile.cast(q, x, mode='CAST_NONE', count=h * C)\n"
-    "                T.copy(x, OH[r0 : r0 + h, :])\n"
-    "                T.copy(q, OI[r0 : r0 + h, :])\n"
+    "                T.copy(x, OH[r0 * C : (r0 + h) * C])\n"
+    "                T.copy(q, OI[r0 * C : (r0 + h) * C])\n"
     "                T.tile.cast(b, x, mode='CAST_NONE', count=h * C)\n"
     "                T.tile.abs(a, a)\n"
     "                T.tile.sqrt(a, a)\n"
@@ -84,7 +83,7 @@ static const char *fuse_src =
     "                T.tile.relu(a, a)\n"
     "                T.tile.div(b, b, a)\n"
     "                T.tile.mul(b, b, a)\n"
-    "                T.copy(b, OF[r0 : r0 + h, :])\n"
+    "                T.copy(b, OF[r0 * C : (r0 + h) * C])\n"
     "                T.reduce_sum(b, rs, dim=-1)\n"
     "                T.copy(rs, OS[0, r0 : r0 + h])\n"
     "                T.reduce_sum(b, rs, dim=-1, real_shape=[h, C - 5])\n"
@@ -92,14 +91,14 @@ static const char *fuse_src =
     "                T.tile.cast(a, bb, mode='CAST_NONE', count=h * C)\n"
     "                T.tile.cast(n, a, mode='CAST_RINT', count=h * C)\n"
     "                T.tile.cast(b, n, mode='CAST_NONE', count=h * C)\n"
-    "                T.copy(n, OJ[r0 : r0 + h, :])\n"
+    "                T.copy(n, OJ[r0 * C : (r0 + h) * C])\n"
     "                # shifted overlapping spans: left to the runtime\n"
     "                T.tile.add(a[1 : h, :], a[0 : h - 1, :], b[0 : h - 1, :])\n"
     "                T.tile.fill(b[0, :], 2.0)\n"
     "                T.tile.sub(b, b, a)\n"
-    "                T.copy(b, a)\n"
+    "                T.copy(b[0, 0:8], a[0, 0:8])\n"
     "                T.tile.mul(a, a, b)\n"
-    "                T.copy(a, OG[r0 : r0 + h, :])\n"
+    "                T.copy(a, OG[r0 * C : (r0 + h) * C])\n"
     "\n"
     "    return main\n";
 
@@ -136,9 +135,9 @@ static void fuse_case(tl_test_t *t, int64_t rows, int64_t cols, const char *cfla
     snprintf(rv, sizeof rv, "%" PRId64, rows);
     tl_front_arg_t fa[] = {{"C", cv}, {"R", rv}};
     REQUIRE((k = tl_test_cpu_kernel(&arena, &d, "fuse.py", fuse_src, 2, fa)));
-    int64_t s2[2] = {rows, cols}, s1[1] = {rows};
-    tl_tensor_t *a = tensor(TL_F32, 2, s2, 0), *v = tensor(TL_F32, 1, s1, 5),
-                *b = tensor(TL_BF16, 2, s2, 11);
+    int64_t s2[1] = {rows * cols}, s1[1] = {rows};
+    tl_tensor_t *a = tensor(TL_F32, 1, s2, 0), *v = tensor(TL_F32, 1, s1, 5),
+                *b = tensor(TL_BF16, 1, s2, 11);
     REQUIRE(a && v && b);
     tl_tensor_set_flat(v, 2, 0.0); // a row divided by zero
     tl_exec_t *x;

@@ -29,10 +29,10 @@ static const char *runs_src =
     "def runs(R=8, C=64, K=3):\n"
     "    h = R // 2\n"
     "    @T.prim_func\n"
-    "    def main(A: T.Tensor((R, C), 'float32'), B: T.Tensor((R, C), 'bfloat16'),\n"
-    "             Z: T.Tensor((R, C), 'float32'), OA: T.Tensor((K, R), 'float32'),\n"
-    "             OB: T.Tensor((K, R), 'float32'), OQ: T.Tensor((K, R, C), 'int8'),\n"
-    "             OF: T.Tensor((R, C), 'float32'), OG: T.Tensor((R, C), 'float32'),\n"
+    "    def main(A: T.Tensor((R * C,), 'float32'), B: T.Tensor((R * C,), 'bfloat16'),\n"
+    "             Z: T.Tensor((R * C,), 'float32'), OA: T.Tensor((K, R), 'float32'),\n"
+    "             OB: T.Tensor((K, R), 'float32'), OQ: T.Tensor((K, R * C), 'int8'),\n"
+    "             OF: T.Tensor((R * C,), 'float32'), OG: T.Tensor((R * C,), 'float32'),\n"
     "             OC: T.Tensor((K, R), 'float32')):\n"
     "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
     "            a = T.alloc_ub([h, C], 'float32')\n"
@@ -48,9 +48,9 @@ static const char *runs_src =
     "            mz = T.alloc_ub([h], 'float32')\n"
     "            with T.Scope('V'):\n"
     "                r0 = vid * h\n"
-    "                T.copy(A[r0 : r0 + h, :], a)\n"
-    "                T.copy(B[r0 : r0 + h, :], bb)\n"
-    "                T.copy(Z[r0 : r0 + h, :], z)\n"
+    "                T.copy(A[r0 * C : (r0 + h) * C], a)\n"
+    "                T.copy(B[r0 * C : (r0 + h) * C], bb)\n"
+    "                T.copy(Z[r0 * C : (r0 + h) * C], z)\n"
     "                for k in T.serial(K):\n"
     "                    T.tile.cast(x, bb, mode='CAST_NONE', count=h * C)\n"
     "                    T.tile.abs(t, x)\n"
@@ -66,13 +66,13 @@ static const char *runs_src =
     "                    T.copy(mn, OB[k, r0 : r0 + h])\n"
     "                    T.copy(mz, OC[k, r0 : r0 + h])\n"
     "                    T.tile.cast(q, xh, mode='CAST_NONE', count=h * C)\n"
-    "                    T.copy(q, OQ[k, r0 : r0 + h, :])\n"
+    "                    T.copy(q, OQ[k, r0 * C : (r0 + h) * C])\n"
     "                    T.tile.add(a, a, 0.25)\n"
     "                    T.tile.row_expand_mul(y, a, mx)\n"
     "                    T.tile.add(y, y, x)\n"
     "                    T.tile.sub(a, a, 0.25)\n"
-    "                T.copy(x, OF[r0 : r0 + h, :])\n"
-    "                T.copy(y, OG[r0 : r0 + h, :])\n"
+    "                T.copy(x, OF[r0 * C : (r0 + h) * C])\n"
+    "                T.copy(y, OG[r0 * C : (r0 + h) * C])\n"
     "\n"
     "    return main\n";
 
@@ -111,11 +111,11 @@ static void runs_case(tl_test_t *t, int64_t cols, const char *cflags)
     snprintf(cv, sizeof cv, "%" PRId64, cols);
     tl_front_arg_t fa[] = {{"C", cv}};
     REQUIRE((k = tl_test_cpu_kernel(&arena, &d, "runs.py", runs_src, 1, fa)));
-    int64_t s2[2] = {R, cols};
+    int64_t s2[1] = {R * cols};
     tl_tensor_t *in[3];
     static const tl_dtype_t types[] = {TL_F32, TL_BF16, TL_F32};
     for (int i = 0; i < 3; i++) {
-        REQUIRE(!tl_tensor_create(&in[i], types[i], 2, s2, NULL));
+        REQUIRE(!tl_tensor_create(&in[i], types[i], 1, s2, NULL));
         for (int64_t e = 0; e < R * cols; e++)
             tl_tensor_set_flat(in[i], (size_t)e,
                                i == 2 ? zrow(e / cols, e % cols) : special(e * 7 + i * 5));
@@ -171,8 +171,8 @@ static const char *absmax_src =
     "@tilelang.jit(out_idx=[1, 2])\n"
     "def absmax(R=8, C=64):\n"
     "    @T.prim_func\n"
-    "    def main(B: T.Tensor((R, C), 'bfloat16'), OM: T.Tensor((R,), 'float32'),\n"
-    "             OX: T.Tensor((R, C), 'float32')):\n"
+    "    def main(B: T.Tensor((R * C,), 'bfloat16'), OM: T.Tensor((R,), 'float32'),\n"
+    "             OX: T.Tensor((R * C,), 'float32')):\n"
     "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
     "            bb = T.alloc_ub([R, C], 'bfloat16')\n"
     "            x = T.alloc_ub([R, C], 'float32')\n"
@@ -214,9 +214,9 @@ static void absmax_case(tl_test_t *t, int64_t cols, const char *cflags)
     snprintf(cv, sizeof cv, "%" PRId64, cols);
     tl_front_arg_t fa[] = {{"C", cv}};
     REQUIRE((k = tl_test_cpu_kernel(&arena, &d, "absmax.py", absmax_src, 1, fa)));
-    int64_t s2[2] = {R, cols};
+    int64_t s2[1] = {R * cols};
     tl_tensor_t *in;
-    REQUIRE(!tl_tensor_create(&in, TL_BF16, 2, s2, NULL));
+    REQUIRE(!tl_tensor_create(&in, TL_BF16, 1, s2, NULL));
     for (int64_t e = 0; e < R * cols; e++)
         tl_tensor_set_flat(in, (size_t)e, absmax_value(e / cols, e % cols, cols));
     static const uint16_t nans[] = {0x7f81, 0xffa5, 0x7fc3}; // two signalling, one quiet
@@ -230,7 +230,8 @@ static void absmax_case(tl_test_t *t, int64_t cols, const char *cflags)
     snprintf(label, sizeof label, "absmax C=%" PRId64 " %s", cols, cflags ? cflags : "native");
     REQUIRE(tl_test_cpu_compare(t, x, c, ins, &in, 1, outs, 2, label));
     static const uint32_t quiet[] = {0x7fc10000u, 0xffe50000u, 0x7fc30000u};
-    const uint32_t *want = tl_exec_tensor(x, "OX")->data, *got = tl_bind_tensor(tl_cpu_args(c), "OX")->data;
+    const uint32_t *want = tl_exec_tensor(x, "OX")->data,
+                   *got = tl_bind_tensor(tl_cpu_args(c), "OX")->data;
     for (int i = 0; i < 3; i++) {
         CHECK_EQ(want[7 * cols + 3 * i + 1], quiet[i]);
         CHECK_EQ(got[7 * cols + 3 * i + 1], quiet[i]);

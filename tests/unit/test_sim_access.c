@@ -1,4 +1,4 @@
-// tl_tileop_accesses / tl_tileop_copy_box (src/exec/tileop_access.c): the byte
+// tl_tileop_accesses / tl_tileop_copy_plan (src/exec/tileop_access.c): the byte
 // runs the race detector checks, per op shape rule.
 #include "test_tileop.h"
 
@@ -37,19 +37,24 @@ TEST(sim_access_gm_tile_copy_reads_its_rows_and_writes_the_whole_ub_tile)
     tl_op_t op = top(TL_OP_COPY);
     // a 4 x 8 tile at [4, 6] of a 6 x 10 tensor: 2 x 4 elements are in bounds
     runs_t r = ACC(op, OV(tv_at(GM(gm, TL_F32, 6, 10), DIMS(4, 6))), OV(UB(ub, TL_F32, 4, 8)));
-    REQUIRE(r.n == 3);
+    REQUIRE(r.n == 7);
     CHECK(!r.write[0] && r.operand[0] == 0 && r.off[0] == (4 * 10 + 6) * 4 && r.len[0] == 16);
     CHECK(!r.write[1] && r.off[1] == (5 * 10 + 6) * 4 && r.len[1] == 16);
-    // the clipped tile's rest is pad-filled: the whole destination in one run
+    // the clipped tile is pad-filled first (Duplicate over the whole destination,
+    // one run), then its two rows are written
     CHECK(r.write[2] && r.operand[2] == 1 && r.off[2] == 0 && r.len[2] == 4 * 8 * 4);
-    tl_copy_box_t box;
+    CHECK(r.write[3] && r.off[3] == 0 && r.len[3] == 16 && r.write[4] && r.off[4] == 32);
+    // and each row's 32-byte block completed with the pad value (DataCopyPad)
+    CHECK(r.write[5] && r.off[5] == 16 && r.len[5] == 16 && r.write[6] && r.off[6] == 48);
+    tl_copy_exec_t x;
     tl_opcall_t c = tcall(
         &op, 2,
         (tl_operand_t[]){OV(tv_at(GM(gm, TL_F32, 6, 10), DIMS(4, 6))), OV(UB(ub, TL_F32, 4, 8))});
-    REQUIRE(tl_tileop_copy_box(&c, 0, 1, &box));
-    CHECK(box.src_ext[0] == 2 && box.src_ext[1] == 4);
-    CHECK(box.dst_ext[0] == 2 && box.dst_ext[1] == 4);
-    CHECK(box.fill && box.fill_ext[0] == 4 && box.fill_ext[1] == 8);
+    tl_tileop_ctx_t quiet = {0};
+    REQUIRE(tl_tileop_copy_plan(&quiet, &c, 0, 1, &x));
+    CHECK(x.plan.rows == 4 && x.plan.cols == 8 && x.rows == 2 && x.cols == 4);
+    CHECK(x.plan.rs[1] == 8 && x.plan.rs[0] == 10 && x.fill && x.plan.fill == 32);
+    CHECK(x.tail == TL_COPY_TAIL_PAD && x.tail_end == 8);
 }
 
 TEST(sim_access_ub_to_gm_copy_writes_only_the_clipped_rows)
@@ -57,10 +62,10 @@ TEST(sim_access_ub_to_gm_copy_writes_only_the_clipped_rows)
     static float gm[6][10], ub[4][8];
     tl_op_t op = top(TL_OP_COPY);
     runs_t r = ACC(op, OV(UB(ub, TL_F32, 4, 8)), OV(tv_at(GM(gm, TL_F32, 6, 10), DIMS(3, 0))));
-    REQUIRE(r.n == 4); // 3 rows read (one run: whole rows), 3 rows written
-    CHECK(!r.write[0] && r.off[0] == 0 && r.len[0] == 3 * 8 * 4);
-    for (int i = 1; i < 4; i++)
-        CHECK(r.write[i] && r.operand[i] == 1 && r.off[i] == (3 + i - 1) * 40 && r.len[i] == 32);
+    REQUIRE(r.n == 6); // 3 rows read, 3 rows written
+    for (int i = 0; i < 3; i++) CHECK(!r.write[i] && r.off[i] == i * 32 && r.len[i] == 32);
+    for (int i = 3; i < 6; i++)
+        CHECK(r.write[i] && r.operand[i] == 1 && r.off[i] == (3 + i - 3) * 40 && r.len[i] == 32);
 }
 
 TEST(sim_access_vector_ops_touch_flat_spans_with_their_count)

@@ -1,0 +1,96 @@
+// What a T.copy moves, as an Ascend A2/A3 device running upstream's build
+// moves it: the one rule the executor, the simulator, the CPU code generator,
+// the access analysis and the verifier share (docs/language.md, "Copy shapes",
+// has the matrix and the evidence).
+//
+// Upstream lowers T.copy to one helper per path (tl_templates/ascend/common.h,
+// src/op/ascend.cc AscendCopy::Lower):
+// - GM side: a box of rows x columns. The columns are the region's last
+//   dimension, the rows its last other dimension of extent > 1 (the one before
+//   the last when there is none); both are clipped at the tensor's shape.
+//   Other dimensions of extent > 1 are not moved at all (an error here).
+// - GM <-> UB: DataCopyPad. The UB side is rows of the box at a pitch of
+//   ceil(cols / 32 B) + floor((N - cols) / 32 B) blocks, N the UB region's
+//   last extent, from the region's start (32-byte aligned). A GM -> UB copy
+//   whose clipped box is not rows x N (rows = the UB region's second-to-last
+//   extent) first sets the M x N elements from the start to the pad value
+//   (Duplicate; 16- and 32-bit types only), and completes each row's last
+//   32-byte block: with the pad value when cols != N, else with the row's
+//   first element (asc-devkit DataCopyPad: dummy data).
+// - GM -> L1 and L0C -> GM: the box at the same rows and columns of the
+//   on-chip region's last two dimensions (zN / NZ layouts: the column start a
+//   whole fractal). GM -> L1 clears the whole L1 tile (the buffer's last two
+//   dimensions) first when the clipped box is not that tile and the copy
+//   targets the tile's base (every start the constant 0).
+// - L1 -> L0A / L0B: the L0 tile (the buffer's last two dimensions, whatever
+//   the region) from the L1 region's start, transposed with `transpose`.
+// - UB -> UB: DataCopy / Cast. When both regions' last extents are their
+//   buffers' widths, one run of the destination's element count; else rows of
+//   the source's last extent at both buffers' row pitches, as many as the
+//   source's second-to-last extent. A same-dtype run must be whole 32-byte
+//   blocks (DataCopy rounds the count down).
+// - L0C -> UB and UB -> L1 (developer mode, through a GM workspace): as their
+//   two halves.
+// A copy the device would move differently from what its operands say (a
+// partial move, elements outside a region, a pitch that is not the buffer's)
+// is an error saying so, never a different copy.
+#ifndef TL_IR_COPY_PLAN_H
+#define TL_IR_COPY_PLAN_H
+
+#include "ir/ir.h"
+
+// One operand, as numbers. Unknown values (the static check): shape NULL for a
+// GM tensor, start NULL, an extent -1.
+typedef struct {
+    tl_scope_t scope;
+    tl_dtype_t dtype;
+    int ndim;
+    const int64_t *shape;
+    const int64_t *start;
+    const int64_t *ext; // a start point's taken from the other operand
+    bool point;         // written as a start point (`A[i, j]`)
+    bool base;          // every start is the constant 0
+} tl_copy_side_t;
+
+typedef enum { TL_COPY_TAIL_NONE, TL_COPY_TAIL_PAD, TL_COPY_TAIL_FIRST } tl_copy_tail_t;
+
+// Element (r, c) of the box moves from src offset o[0] + r * rs[0] + c * cs[0]
+// to dst offset o[1] + r * rs[1] + c * cs[1] (elements from the buffers'
+// starts; o and GM strides only when starts and shapes are known).
+typedef struct {
+    int64_t rows, cols;         // the box, the GM side's before clipping
+    int row_dim[2], col_dim[2]; // a GM side's dimensions of rows and columns (-1: one row)
+    int64_t o[2], rs[2], cs[2];
+    // GM -> UB / L1: when the clipped box is not full_rows x full_cols, `fill`
+    // elements from o[1] (UB: the pad value; L1: zeros, only when base) are set
+    // before the move
+    int64_t full_rows, full_cols, fill;
+    bool fill_zero;
+    bool fill_past;      // ... and those elements are not the UB region: an error when it runs
+    int64_t width;       // GM <-> UB: the UB region's last extent (its rows' pitch depends on it)
+    tl_copy_tail_t tail; // GM -> UB: every row's last 32-byte block (see above)
+    int64_t tail_end;    // ... up to this column (elements)
+} tl_copy_plan_t;
+
+// The plan of a copy from src to dst, or false with the reason in why.
+bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool transpose,
+                  tl_copy_plan_t *p, char *why, size_t cap);
+
+// The extents of an operand written as a start point (`A[i, j]`, ndim
+// indices): the other operand's trailing extents, with leading 1s when it has
+// more indices (upstream's rule, tilelang/language/copy.py).
+void tl_copy_point_extents(int ndim, const int64_t *other, int other_ndim, int64_t *out);
+
+// The pitch (elements) at which the device lays the rows of a GM <-> UB copy
+// of `cols` columns in a UB region whose last extent is `width`: whole
+// 32-byte blocks for the columns, then the whole blocks of the rest (-1 when
+// cols > width).
+int64_t tl_copy_plan_pitch(tl_dtype_t t, int64_t width, int64_t cols);
+// The error of a fill that would run past the UB region (fill_past).
+const char *tl_copy_plan_fill_text(const tl_copy_plan_t *p, char *buf, size_t cap);
+
+// The tail of a GM -> UB copy whose box was clipped to `cols` columns: the
+// kind, and the column its row's 32-byte block ends at.
+tl_copy_tail_t tl_copy_plan_tail(const tl_copy_plan_t *p, tl_dtype_t t, int64_t cols, int64_t *end);
+
+#endif
