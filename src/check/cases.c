@@ -252,6 +252,22 @@ static tl_status_t golden_mma_valid(const tl_check_case_t *c, tl_check_io_t *io,
     return st;
 }
 
+// T.tile.fill with a buffer's element as the value: B = A[3], C = A[5] everywhere.
+static tl_status_t golden_fill_value(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    tl_tensor_t *b = tl_check_expected(io, "B", d), *cc = tl_check_expected(io, "C", d);
+    tl_status_t st = !a ? TL_ERR_NOMEM : !b || !cc ? missing(d, "fill_value needs B and C") : TL_OK;
+    for (size_t i = 0; st == TL_OK && i < tl_tensor_numel(b); i++) {
+        tl_tensor_set_flat(b, i, a[3]);
+        tl_tensor_set_flat(cc, i, a[5]);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -506,6 +522,9 @@ static const tl_check_case_t cases[] = {
     {.name = "cast_round/modes", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
      .fills = {"A=int:-40:40"}, .outputs = {"R", "F", "C", "D", "Z"}, .golden = golden_cast_round,
      .shape = "M=64 N=64 f32, 5 modes"},
+    // ... and T.tile.fill's value may be a buffer element or a one-element buffer
+    {.name = "fill_value/elements", .op = "fill_value", .file = "tests/data/kernels/fill_value.py",
+     .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},
 
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,

@@ -82,6 +82,22 @@ static bool operand(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, char role, const
     return true;
 }
 
+// T.tile.fill's value given as a one-element buffer (upstream's
+// group_norm: `T.tile.fill(mean_col, total)` with `total` a UB [1]): its
+// element, read when the fill runs (a scalar read of the buffer, as
+// `total[0]` is). False for any other value.
+static bool one_element_value(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_arg_t *out)
+{
+    tl_buffer_t *b = v->kind == TL_V_BUFFER ? v->buffer : NULL;
+    if (!b || b->scope == TL_SCOPE_VAR || tl_buffer_numel(b) != 1 || b->ndim > TL_MAX_DIMS)
+        return false;
+    tl_expr_t *idx[TL_MAX_DIMS];
+    for (int d = 0; d < b->ndim; d++) idx[d] = tl_ir_int(ev->kernel, 0, TL_I32, loc);
+    out->kind = TL_ARG_SCALAR;
+    out->scalar = tl_ir_load(ev->kernel, b, b->ndim, idx, loc);
+    return out->scalar != NULL;
+}
+
 static tl_stmt_t *new_op(tl_eval_t *ev, tl_opcode_t code, tl_loc_t loc, int nargs)
 {
     tl_stmt_t *s = tl_ir_stmt(ev->kernel, TL_ST_OP, loc);
@@ -208,6 +224,11 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
             continue;
         }
         const char *what = tl_arena_printf(ev->arena, "%s argument '%s'", fname, names[i]);
+        if (op->code == TL_OP_FILL && role == 's' &&
+            one_element_value(ev, vals[i], locs[i], &op->args[op->nargs])) {
+            op->nargs++;
+            continue;
+        }
         if (!operand(ev, vals[i], locs[i], role, what, &op->args[op->nargs])) return NULL;
         op->nargs++;
     }

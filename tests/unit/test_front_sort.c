@@ -152,8 +152,10 @@ TEST(front_sort_errors)
                  "reads 72 elements (8 per repeat) of 'p', which has 64");
     expect_error(t, "T.tile.brcb_experiment(p, a, 2, 1, 8)",
                  "writes 32-byte blocks over 128 elements of 'p'");
-    expect_error(t, "T.tile.fill(a, o)",
+    expect_error(t, "T.tile.leaky_relu(a, a, o)",
                  "must be a scalar, got buffer 'o' (for its element write 'o[0, 0]')");
+    expect_error(t, "T.tile.fill(a, p)",
+                 "T.tile.fill argument 'value' must be a scalar, got buffer 'p'");
     expect_error(t, "T.tile.sort32(a, a, u)",
                  "T.tile.sort32 is a TileLang-Ascend op tilec does not implement");
 }
