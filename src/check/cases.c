@@ -268,6 +268,78 @@ static tl_status_t golden_fill_value(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// The repeat-form reductions of tests/data/kernels/repeat_reduce.py on integer
+// inputs (every sum exact in float32, whatever the order): two repeats of 64
+// lanes, A's halves.
+static tl_status_t golden_repeat_reduce(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    static const char *outs[] = {"BS", "BM", "WS", "WM", "WN"};
+    tl_tensor_t *o[5];
+    tl_status_t st = a ? TL_OK : TL_ERR_NOMEM;
+    for (int i = 0; i < 5 && st == TL_OK; i++)
+        if (!(o[i] = tl_check_expected(io, outs[i], d))) st = missing(d, "repeat_reduce's outputs");
+    for (int r = 0; st == TL_OK && r < 2; r++) {
+        const float *x = a + 64 * r;
+        float sum = 0, mn = x[0];
+        uint32_t at = 0;
+        for (int j = 0; j < 64; j++) {
+            sum += x[j];
+            mn = x[j] < mn ? x[j] : mn;
+            at = x[j] > x[at] ? (uint32_t)j : at;
+        }
+        for (int b = 0; b < 8; b++) {
+            float bs = 0, bm = x[8 * b];
+            for (int e = 0; e < 8; e++)
+                bs += x[8 * b + e], bm = x[8 * b + e] > bm ? x[8 * b + e] : bm;
+            tl_tensor_set_flat(o[0], (size_t)(8 * r + b), bs);
+            tl_tensor_set_flat(o[1], (size_t)(8 * r + b), b < 5 ? bm : -1.0); // mask 40: 5 blocks
+        }
+        tl_tensor_set_flat(o[2], (size_t)r, sum);
+        tl_tensor_set_flat(o[3], (size_t)(2 * r), x[at]);
+        memcpy((float *)o[3]->data + 2 * r + 1, &at, 4); // the index's bits
+        tl_tensor_set_flat(o[4], (size_t)r, mn);
+    }
+    for (int i = 2; st == TL_OK && i < 5; i++) // the rest of WS, WM and WN: the fills' 0
+        for (size_t k = i == 3 ? 4 : 2; k < 8; k++) tl_tensor_set_flat(o[i], k, 0.0);
+    floats_free(&fs);
+    return st;
+}
+
+// Sort32 and Gatherb of tests/data/kernels/sort32_gatherb.py.
+static tl_status_t golden_sort32_gatherb(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *g = floats(&fs, io, "G"), *idx = floats(&fs, io, "I"),
+          *o = floats(&fs, io, "O");
+    tl_tensor_t *sw = tl_check_expected(io, "S", d), *gw = tl_check_expected(io, "GB", d);
+    tl_status_t st = !a || !g || !idx || !o ? TL_ERR_NOMEM
+                     : !sw || !gw           ? missing(d, "sort32_gatherb needs S and GB")
+                                            : TL_OK;
+    for (int r = 0; st == TL_OK && r < 2; r++) {
+        int order[32];
+        for (int k = 0; k < 32; k++) order[k] = k;
+        for (int k = 1; k < 32; k++) // stable: a later equal score stays after
+            for (int j = k; j > 0 && a[32 * r + order[j - 1]] < a[32 * r + order[j]]; j--) {
+                int t = order[j];
+                order[j] = order[j - 1], order[j - 1] = t;
+            }
+        for (int k = 0; k < 32; k++) {
+            uint32_t bits = (uint32_t)idx[32 * r + order[k]];
+            ((float *)sw->data)[2 * (32 * r + k)] = a[32 * r + order[k]];
+            memcpy((float *)sw->data + 2 * (32 * r + k) + 1, &bits, 4);
+        }
+    }
+    for (int k = 0; st == TL_OK && k < 16; k++)
+        for (int e = 0; e < 8; e++)
+            tl_tensor_set_flat(gw, (size_t)(8 * k + e), g[8 * (int)o[k] + e]);
+    floats_free(&fs);
+    return st;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -525,6 +597,13 @@ static const tl_check_case_t cases[] = {
     // ... and T.tile.fill's value may be a buffer element or a one-element buffer
     {.name = "fill_value/elements", .op = "fill_value", .file = "tests/data/kernels/fill_value.py",
      .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},
+    // ... and AscendC's repeat-form reductions (block_reduce_*, wholereduce*) as asc-devkit has them
+    {.name = "repeat_reduce/f32", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
+     .fills = {"A=int:-40:40"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,
+     .golden = golden_repeat_reduce, .shape = "2 repeats x 64 f32"},
+    {.name = "sort32_gatherb/f32", .op = "sort32_gatherb", .file = "tests/data/kernels/sort32_gatherb.py",
+     .fills = {"A=int:-20:20", "I=int:0:100000", "O=int:0:7"}, .outputs = {"S", "GB"}, .rtol = 0,
+     .atol = 0, .golden = golden_sort32_gatherb, .shape = "2 x 32 f32, 16 blocks"},
 
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,

@@ -129,19 +129,23 @@ enum { TL_COPY_STREAM_BYTES = 8 << 20 };
 typedef void (*tl_tileop_access_fn)(void *arg, int operand, bool write, int64_t off, int64_t len);
 void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg);
 
-// The sorting ops (sort, topk, merge_sort, gather_mask, init_sort_buf) touch
+// The sorting ops (sort, topk, merge_sort, gather_mask, init_sort_buf, brcb) and
+// the repeat-form reductions (block_reduce_*, wholereduce*) touch
 // element ranges their sizes decide, not their operand regions: the ranges
 // (first element from the region origin, count) that operand i reads or writes,
 // at most two; returns how many. The call must be one tl_tileop_run accepted.
 int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2],
                           int64_t count[2]);
+// The same for the repeat-form reductions (tileop_repeat.c; one range each).
+int tl_tileop_repeat_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2],
+                            int64_t count[2]);
 // The work of sort / topk (pairs sorted: N, and the 4-way merge rounds after
 // Sort32) and of merge_sort (pairs merged, one round), for cost models; 0 pairs
 // for the other ops.
 void tl_tileop_sort_work(const tl_opcall_t *call, int64_t *pairs, int *rounds);
 static inline bool tl_tileop_is_sort(tl_opcode_t op)
 {
-    return op >= TL_OP_SORT && op <= TL_OP_INIT_SORT_BUF;
+    return op >= TL_OP_SIZED_FIRST && op <= TL_OP_SIZED_LAST;
 }
 
 // A scalar operand converted to dtype t (floats: RINT; float -> int: truncation with

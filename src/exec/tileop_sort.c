@@ -156,6 +156,17 @@ static int64_t topk_written(tl_dtype_t t, int64_t k)
     return (2 * k + per_block - 1) / per_block * per_block;
 }
 
+// The elements of dst's buffer from its region's origin: topk's DataCopy of
+// 2*K rounded up to 32 bytes may end in the buffer's 32-byte allocation
+// padding (upstream's testing topk: K = 10 float16 into a [20] buffer), which
+// holds nothing; only what lands in the buffer is stored.
+static int64_t room_of(const tl_view_t *v)
+{
+    int64_t n = 1;
+    for (int d = 0; d < v->ndim; d++) n *= v->shape[d];
+    return n - tl_view_offset(v);
+}
+
 static tl_status_t sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     const tl_view_t *dv, *sv;
@@ -176,9 +187,12 @@ static tl_status_t sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                               "K=%lld is more than the %lld elements sorted", (long long)k,
                               (long long)n);
+    // past the buffer but inside its 32-byte allocation: only what is the buffer's is stored
+    int64_t room = room_of(dv), per = 32 / tl_dtype_size(t);
+    int64_t stored = topk && written > room && written <= (room + per - 1) / per * per ? room : written;
     tl_span_t src, dst;
     if ((st = tl_tileop_span(ctx, call, sv, n, &src)) ||
-        (st = tl_tileop_span(ctx, call, dv, written, &dst)))
+        (st = tl_tileop_span(ctx, call, dv, stored, &dst)))
         return st;
     pair_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
     float *vals = malloc(sizeof *vals * (size_t)(2 * n + 1));
@@ -202,7 +216,7 @@ static tl_status_t sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
             vals[2 * i] = p[i].v;
             memcpy(&vals[2 * i + 1], &p[i].idx, 4);
         }
-        tl_tileop_store_f32(t, dst.p, written, vals); // float16: RINT, as the device's final cast
+        tl_tileop_store_f32(t, dst.p, stored, vals); // float16: RINT, as the device's final cast
     }
     free(p);
     free(vals);
@@ -475,8 +489,10 @@ int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t fi
         if (i == 0) {
             if (!write) return 0;
             int64_t k = topk ? tl_tileop_scalar_int(&call->args[2].scalar) : 0;
+            const tl_view_t *dv = &call->args[0].view;
             count[0] =
-                topk ? TL_MIN(2 * n, topk_written(call->args[0].view.dtype, TL_MAX(k, 0))) : 2 * n;
+                topk ? TL_MIN(TL_MIN(2 * n, topk_written(dv->dtype, TL_MAX(k, 0))), room_of(dv))
+                     : 2 * n;
             return 1;
         }
         if (i != 1) return 0;
@@ -517,6 +533,6 @@ int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t fi
     case TL_OP_INIT_SORT_BUF:
         if (i != 0 || !write) return 0;
         return init_ranges(tl_tileop_scalar_int(&call->args[1].scalar), first, count);
-    default: return 0;
+    default: return tl_tileop_repeat_ranges(call, i, write, first, count);
     }
 }

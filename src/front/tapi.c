@@ -860,11 +860,15 @@ void tl_front_install_lang(tl_eval_t *ev)
     static const char *missing_t[] = {"shmem_put_nbi", "shmem_get_nbi", "shmem_ub_put_nbi", "shmem_ub_get_nbi",
                                       "reduce_abssum", "reduce_absmax", "cumsum", "init_flag", "clear_flag",
                                       "grid", "thread_binding"};
-    static const char *missing_tile[] = {"sort32", "gatherb", "block_reduce_max", "block_reduce_min",
-                                         "block_reduce_sum", "wholereducemax", "wholereducemin", "wholereducesum",
-                                         "brcb", "sub_experiment", "abs_experiment", "mins_experiment",
-                                         "sum_experiment", "reduce_sum_experiment", "reduce_sum_mask_experiment",
-                                         "gathermask_experiment", "datacachecleanandinvalid_experiment",
+    static const char *missing_tile[] = {"brcb",
+                                         "sub_experiment",
+                                         "abs_experiment",
+                                         "mins_experiment",
+                                         "sum_experiment",
+                                         "reduce_sum_experiment",
+                                         "reduce_sum_mask_experiment",
+                                         "gathermask_experiment",
+                                         "datacachecleanandinvalid_experiment",
                                          "bilinear_interpolation"};
     for (size_t i = 0; i < TL_ARRAY_LEN(missing_t); i++)
         removed(ev, T, missing_t[i],

@@ -129,6 +129,24 @@ static bool parse_mode(tl_eval_t *ev, tl_op_t *op, tl_value_t *v, tl_loc_t loc)
         TL_SEL_MODES(X)
 #undef X
     };
+    static const char *orders[] = {
+#define X(id, name) name,
+        TL_REDUCE_ORDERS(X)
+#undef X
+    };
+    if (op->code == TL_OP_WHOLE_REDUCE_MAX || op->code == TL_OP_WHOLE_REDUCE_MIN) {
+        const char *o = strncmp(m, "AscendC::ReduceOrder::", 22) ? m : m + 22;
+        for (int i = 0; i < TL_ORDER_COUNT; i++)
+            if (!strcmp(orders[i], o)) {
+                op->order = (tl_reduce_order_t)i;
+                return true;
+            }
+        tl_eval_fail(ev, loc,
+                     "unknown ReduceOrder \"%s\" (ORDER_VALUE_INDEX, ORDER_INDEX_VALUE, "
+                     "ORDER_ONLY_VALUE, ORDER_ONLY_INDEX)",
+                     m);
+        return false;
+    }
     if (op->code == TL_OP_COMPARE) {
         for (int i = 0; i < TL_CMPMODE_COUNT; i++)
             if (!strcmp(cmp[i], m)) {
@@ -192,6 +210,10 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     for (int i = 0; i < np; i++) {
         if (roles[i] == '~') continue;
         if (roles[i] == '@') {
+            // wholereducemax/min's ReduceOrder defaults to ORDER_VALUE_INDEX (upstream's default)
+            if (!vals[i] &&
+                (op->code == TL_OP_WHOLE_REDUCE_MAX || op->code == TL_OP_WHOLE_REDUCE_MIN))
+                continue;
             if (!vals[i]) return tl_eval_fail(ev, c->loc, "%s needs its %s argument", fname, names[i]);
             if (!parse_mode(ev, op, vals[i], locs[i])) return NULL;
             continue;
@@ -234,7 +256,8 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     }
     if (op->nargs < info->min_args)
         return tl_eval_fail(ev, c->loc, "%s needs %d operands, got %d", fname, info->min_args, op->nargs);
-    if (op->code >= TL_OP_SORT && op->code <= TL_OP_INIT_SORT_BUF && !tl_front_check_sort_op(ev, op, c->loc))
+    if (op->code >= TL_OP_SIZED_FIRST && op->code <= TL_OP_SIZED_LAST &&
+        !tl_front_check_sort_op(ev, op, c->loc))
         return NULL;
     tl_trace_emit(ev, s);
     return tl_value_none();

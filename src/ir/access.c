@@ -66,7 +66,14 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     switch (op->code) {
     case TL_OP_GATHER:
     case TL_OP_COMPARE:
-    case TL_OP_REINTERPRETCAST: return false;
+    case TL_OP_REINTERPRETCAST:
+    // the repeat-form reductions write the slots their strides pick
+    case TL_OP_BLOCK_REDUCE_SUM:
+    case TL_OP_BLOCK_REDUCE_MAX:
+    case TL_OP_BLOCK_REDUCE_MIN:
+    case TL_OP_WHOLE_REDUCE_SUM:
+    case TL_OP_WHOLE_REDUCE_MAX:
+    case TL_OP_WHOLE_REDUCE_MIN: return false;
     case TL_OP_COPY: {
         // GM sources fill the rest of the region; on-chip sources must match.
         const tl_region_t *src = &op->args[0].region;

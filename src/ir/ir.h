@@ -284,6 +284,19 @@ typedef enum {
     TL_SEL_COUNT
 } tl_sel_mode_t;
 
+// ReduceOrder of WholeReduceMax/Min (asc-devkit ReduceRepeat.md).
+#define TL_REDUCE_ORDERS(X)                                                                        \
+    X(TL_ORDER_VALUE_INDEX, "ORDER_VALUE_INDEX")                                                   \
+    X(TL_ORDER_INDEX_VALUE, "ORDER_INDEX_VALUE")                                                   \
+    X(TL_ORDER_ONLY_VALUE, "ORDER_ONLY_VALUE")                                                     \
+    X(TL_ORDER_ONLY_INDEX, "ORDER_ONLY_INDEX")
+typedef enum {
+#define X(id, name) id,
+    TL_REDUCE_ORDERS(X)
+#undef X
+        TL_ORDER_COUNT
+} tl_reduce_order_t;
+
 typedef struct {
     tl_opcode_t code;
     int nargs;
@@ -306,6 +319,7 @@ typedef struct {
     int64_t real_shape[2]; // reductions: valid rows/cols (0 = full)
     tl_dtype_t dtype;      // reinterpretcast target
     int pattern;           // gather_mask: fixed pattern 1..7 (P0101..P1111), 0 = pattern buffer
+    tl_reduce_order_t order; // wholereducemax/min: where the value and its index go
 } tl_op_t;
 
 // The pipe that executes an op, from the op table and (for copies) the scopes.

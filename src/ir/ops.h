@@ -157,12 +157,52 @@
     X(TL_OP_BRCB, "brcb_experiment", "wrsss", VEC, V, VOTHER, tl_tileop_sort_run, bind,            \
       "T.tile.brcb_experiment :dst :src :repeat_times :dst_blk_stride :dst_repeat_stride")         \
     X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", VEC, V, VOTHER, tl_tileop_sort_run, bind,       \
-      "T.tile.init_sort_buf :buffer :num :rsv")
+      "T.tile.init_sort_buf :buffer :num :rsv")                                                    \
+    /* vector: AscendC's repeat-form instructions (sized ranges, tileop_repeat.c) */               \
+    X(TL_OP_BLOCK_REDUCE_SUM, "block_reduce_sum", "wrsssss", VEC, V, VREDUCE,                      \
+      tl_tileop_repeat_run, bind,                                                                  \
+      "T.tile.block_reduce_sum :dst :src :repeat :mask :dstRepStride :srcBlkStride "               \
+      ":srcRepStride")                                                                             \
+    X(TL_OP_BLOCK_REDUCE_MAX, "block_reduce_max", "wrsssss", VEC, V, VREDUCE,                      \
+      tl_tileop_repeat_run, bind,                                                                  \
+      "T.tile.block_reduce_max :dst :src :repeat :mask :dstPepStride :srcBlkStride "               \
+      ":srcRepStride")                                                                             \
+    X(TL_OP_BLOCK_REDUCE_MIN, "block_reduce_min", "wrsssss", VEC, V, VREDUCE,                      \
+      tl_tileop_repeat_run, bind,                                                                  \
+      "T.tile.block_reduce_min :dst :src :repeat :mask :dstRepStride :srcBlkStride "               \
+      ":srcRepStride")                                                                             \
+    X(TL_OP_WHOLE_REDUCE_SUM, "wholereducesum", "wrsssss", VEC, V, VREDUCE, tl_tileop_repeat_run,  \
+      bind,                                                                                        \
+      "T.tile.wholereducesum :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
+      ":srcrepstride")                                                                             \
+    X(TL_OP_WHOLE_REDUCE_MAX, "wholereducemax", "wrsssss", VEC, V, VREDUCE, tl_tileop_repeat_run,  \
+      bind,                                                                                        \
+      "T.tile.wholereducemax :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
+      ":srcrepstride @ReduceOrder")                                                                \
+    X(TL_OP_WHOLE_REDUCE_MIN, "wholereducemin", "wrsssss", VEC, V, VREDUCE, tl_tileop_repeat_run,  \
+      bind,                                                                                        \
+      "T.tile.wholereducemin :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
+      ":srcrepstride @ReduceOrder")                                                                \
+    X(TL_OP_SORT32, "sort32", "wrr", VEC, V, VSORT, tl_tileop_repeat_run, bind,                    \
+      "T.tile.sort32 :dst :src0 :src1")                                                            \
+    X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VOTHER, tl_tileop_repeat_run, bind,              \
+      "T.tile.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")
+
+// The ops whose operands' touched elements their sizes decide (sort .. the
+// repeat-form instructions): tl_tileop_sort_ranges, not their regions.
+#define TL_OP_SIZED_FIRST TL_OP_SORT
+#define TL_OP_SIZED_LAST  TL_OP_GATHERB
 
 // Further spellings of an op: X(id, front, api) as in TL_OPS.
 #define TL_OP_ALIASES(X)                                                                           \
     X(TL_OP_ROW_EXPAND_MUL, bind, "T.tile.row_expand_mul_experiment :dst :src0 :src1 ~tmp")        \
     X(TL_OP_REINTERPRETCAST, reinterpret, "T.tile.reinterpretcast")                                \
+    X(TL_OP_BLOCK_REDUCE_SUM, bind,                                                                \
+      "T.block_reduce_sum :dst :src :repeat :mask :dstRepStride :srcBlkStride :srcRepStride")      \
+    X(TL_OP_BLOCK_REDUCE_MAX, bind,                                                                \
+      "T.block_reduce_max :dst :src :repeat :mask :dstPepStride :srcBlkStride :srcRepStride")      \
+    X(TL_OP_BLOCK_REDUCE_MIN, bind,                                                                \
+      "T.block_reduce_min :dst :src :repeat :mask :dstRepStride :srcBlkStride :srcRepStride")      \
     X(TL_OP_FILL, clear, "T.tile.clear")
 
 // Cost classes: what the chip model prices an op as. MOVE: a transfer priced

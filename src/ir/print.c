@@ -216,6 +216,14 @@ static void print_op(tl_buf_t *o, const tl_op_t *op)
     if (op->code == TL_OP_COMPARE) tl_buf_printf(&attrs, ", %s", cmp_names[op->cmp]);
     if (op->code == TL_OP_SELECT) tl_buf_printf(&attrs, ", %s", sel_names[op->sel]);
     if (op->code == TL_OP_REINTERPRETCAST) tl_buf_printf(&attrs, ", %s", tl_dtype_name(op->dtype));
+    if ((op->code == TL_OP_WHOLE_REDUCE_MAX || op->code == TL_OP_WHOLE_REDUCE_MIN) && op->order) {
+        static const char *orders[] = {
+#define X(id, name) name,
+            TL_REDUCE_ORDERS(X)
+#undef X
+        };
+        tl_buf_printf(&attrs, ", %s", orders[op->order]);
+    }
     if (op->code == TL_OP_GATHER_MASK && op->pattern)
         tl_buf_printf(&attrs, ", %s", tl_gather_pattern_name(op->pattern));
     if (info->cls == TL_OPC_REDUCE) {

@@ -246,12 +246,12 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
             }
         }
         // Element-wise ops need equal element counts on their full-size operands.
-        bool elementwise = info->cls == TL_OPC_VEC && op->code != TL_OP_BROADCAST &&
-                           op->code != TL_OP_GATHER && op->code != TL_OP_COMPARE &&
-                           op->code != TL_OP_SELECT && op->code != TL_OP_REINTERPRETCAST &&
-                           op->code != TL_OP_TRANSPOSE && !(op->code >= TL_OP_ROW_EXPAND_MUL &&
-                                                            op->code <= TL_OP_ROW_EXPAND_DIV) &&
-                           !(op->code >= TL_OP_SORT && op->code <= TL_OP_INIT_SORT_BUF);
+        bool elementwise =
+            info->cls == TL_OPC_VEC && op->code != TL_OP_BROADCAST && op->code != TL_OP_GATHER &&
+            op->code != TL_OP_COMPARE && op->code != TL_OP_SELECT &&
+            op->code != TL_OP_REINTERPRETCAST && op->code != TL_OP_TRANSPOSE &&
+            !(op->code >= TL_OP_ROW_EXPAND_MUL && op->code <= TL_OP_ROW_EXPAND_DIV) &&
+            !(op->code >= TL_OP_SIZED_FIRST && op->code <= TL_OP_SIZED_LAST);
         if (!elementwise) break;
         for (int i = 0; i < op->nargs; i++) {
             const tl_arg_t *a = &op->args[i];

@@ -100,6 +100,27 @@ TEST(tileop_topk_float16_rounds_indices)
     fx_free(&f);
 }
 
+// topk's DataCopy of 2*K elements rounded up to 32 bytes: K = 10 float16 writes
+// 32 halves, 12 past a [20] buffer, into its 32-byte allocation padding (upstream's
+// testing topk, K = 10 into a [2 * K] buffer); only the 20 that are the buffer's
+// are stored.
+TEST(tileop_topk_rounded_write_ends_in_the_padding)
+{
+    fx_t f;
+    fx_init(&f);
+    tl_op_t op = top(TL_OP_TOPK);
+    uint16_t src[64], dst[24], wide[32];
+    for (int i = 0; i < 64; i++) src[i] = hf((float)((i * 37) % 64));
+    for (int i = 0; i < 24; i++) dst[i] = 0xBEEF;
+    REQUIRE(RUN(&f, op, OV(UB(dst, TL_F16, 20)), OV(UB(src, TL_F16, 64)), OI(10), OI(64)) == TL_OK);
+    REQUIRE(RUN(&f, op, OV(UB(wide, TL_F16, 32)), OV(UB(src, TL_F16, 64)), OI(10), OI(64)) ==
+            TL_OK);
+    for (int i = 0; i < 20; i++) CHECK(dst[i] == wide[i]);
+    for (int i = 20; i < 24; i++) CHECK(dst[i] == 0xBEEF);
+    CHECK(hf2f(dst[0]) == 63.0f && hf2f(dst[2]) == 62.0f && hf2f(dst[18]) == 54.0f);
+    fx_free(&f);
+}
+
 TEST(tileop_merge_sort_stable_across_lists)
 {
     fx_t f;

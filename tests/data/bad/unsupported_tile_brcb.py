@@ -14,7 +14,7 @@ def kernel(M=256, N=128, block_M=64, dtype="float16"):
                 row = cid * block_M + vid * (block_M // 2)
                 T.copy(A[row, 0], a)
                 T.copy(B[row, 0], b)
-                T.tile.wholereducesum(a, a, b)
+                T.tile.brcb(a, b, 1, 1, 8)
                 T.copy(a, C[row, 0])
 
     return main
