@@ -203,6 +203,9 @@
       "T.block_reduce_max :dst :src :repeat :mask :dstPepStride :srcBlkStride :srcRepStride")      \
     X(TL_OP_BLOCK_REDUCE_MIN, bind,                                                                \
       "T.block_reduce_min :dst :src :repeat :mask :dstRepStride :srcBlkStride :srcRepStride")      \
+    X(TL_OP_SORT32, bind, "T.sort32 :dst :src0 :src1")                                             \
+    X(TL_OP_GATHERB, bind,                                                                         \
+      "T.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")                 \
     X(TL_OP_FILL, clear, "T.tile.clear")
 
 // Cost classes: what the chip model prices an op as. MOVE: a transfer priced

@@ -1,7 +1,8 @@
 # AscendC's Sort32 and Gatherb (upstream's T.tile.sort32, T.tile.gatherb):
 # S holds A's two groups of 32 scores sorted descending as (score, index)
 # records (the index, from I, in the high float's bits; equal scores keep their
-# order); GB gathers 16 blocks of 8 floats of G, block k from G's block O[k].
+# order); GB gathers 16 blocks of 8 floats of G, block k from G's block O[k]
+# (spelt T.gatherb, as upstream's examples/elementwise/elementwise_gatherb.py does).
 import tilelang
 import tilelang.language as T
 
@@ -32,7 +33,7 @@ def sort32_gatherb():
                     T.copy(O[0:16], o)
                     T.tile.sort32(s, a, idx)
                     T.tile.mul(o, o, 32)
-                    T.tile.gatherb(gb, g, o, 2, 1, 8)
+                    T.gatherb(gb, g, o, 2, 1, 8)  # the T-level spelling of T.tile.gatherb
                     T.copy(s, S[0:128])
                     T.copy(gb, GB[0:128])
 
