@@ -470,9 +470,10 @@ tl_status_t cli_io_prepare(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d)
                 goto done;
             }
         }
-        if ((st = tl_tensor_create(&io->tensors[p], par->buf->dtype, par->buf->ndim, shape, d)) !=
-            TL_OK)
+        if ((st = tl_tensor_create(&io->tensors[p], par->buf->dtype, par->buf->ndim, shape, d)) != TL_OK) {
+            tl_diag_fail(d, st, "input '%s' cannot be generated", par->name);
             goto done;
+        }
         io->owned[p] = true;
         const char *spec = NULL;
         for (int f = 0; f < io->nfill; f++)

@@ -310,8 +310,9 @@ static tl_status_t alloc_gm(tl_bind_t *args)
         }
         int64_t shape[TL_MAX_DIMS];
         tl_status_t st = u ? TL_OK : gm_shape(args, b, shape);
-        if (!st)
-            st = tl_tensor_create(&args->gm[i], b->dtype, b->ndim, u ? u->shape : shape, args->d);
+        if (!st && (st = tl_tensor_create(&args->gm[i], b->dtype, b->ndim, u ? u->shape : shape, args->d)))
+            tl_diag_fail(args->d, st, "the kernel's %s '%s' cannot be allocated", u ? "argument copy of" : "tensor",
+                         b->name);
         if (st) return st;
         args->gm_owned[i] = true;
         if (u) { // a strided argument: run on a contiguous copy

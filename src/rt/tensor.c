@@ -63,14 +63,19 @@ tl_status_t tl_tensor_create(tl_tensor_t **out, tl_dtype_t dtype, int ndim, cons
     tl_status_t s = check_shape(ndim, shape, &numel, dtype, d);
     if (s != TL_OK) return s;
     size_t bytes = numel * (size_t)tl_dtype_size(dtype);
-    if (bytes > SIZE_MAX - TL_TENSOR_ALIGN) return err(d, TL_ERR_NOMEM, "out of memory");
-    tl_tensor_t *t = new_header(dtype, ndim, shape);
+    tl_tensor_t *t = bytes > SIZE_MAX - TL_TENSOR_ALIGN ? NULL : new_header(dtype, ndim, shape);
     // aligned_alloc wants a size that is a multiple of the alignment.
     void *data =
         t ? aligned_alloc(TL_TENSOR_ALIGN, TL_ALIGN_UP(TL_MAX(bytes, 1), TL_TENSOR_ALIGN)) : NULL;
-    if (!data) {
+    if (!data) { // the shape and the bytes: a typo in a dimension shows
         free(t);
-        return err(d, TL_ERR_NOMEM, "out of memory");
+        tl_buf_t b;
+        tl_buf_init(&b);
+        tl_tensor_format_dims(&b, ndim, shape);
+        tl_status_t st = tl_diag_fail(d, TL_ERR_NOMEM, "tensor: cannot allocate %s%s (%.3g bytes): out of memory",
+                                      tl_dtype_name(dtype), tl_buf_cstr(&b), (double)numel * tl_dtype_size(dtype));
+        tl_buf_free(&b);
+        return st;
     }
     memset(data, 0, bytes);
     t->data = data;

@@ -12,6 +12,7 @@
 //   make-file PATH      creates an empty file
 //   make-script PATH TEXT  creates an executable file holding TEXT (\n: a newline)
 //   env NAME=VALUE      set for the commands after it
+//   not-sanitized WHY   skip the test under the sanitizers
 // Every command must be followed by its `exit` line.
 #include "../test.h"
 
@@ -100,6 +101,11 @@ static void run_cli_case(tl_test_t *t, void *arg)
     for (char *raw = strtok_r(text, "\n", &save); raw; raw = strtok_r(NULL, "\n", &save)) {
         if (!*raw || *raw == '#') continue;
         char *l = expand(raw, tmp);
+        if (!strncmp(l, "not-sanitized ", 14) && tl_test_sanitized()) {
+            tl_test_skip(t, l + 14);
+            free(l);
+            break;
+        }
         if (!strncmp(l, "tilec ", 6)) {
             if (!checked_exit) tl_test_fail(t, path, 0, "a command without its 'exit N' line");
             char *argv[MAX_ARGS + 1];
