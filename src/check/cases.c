@@ -4,6 +4,8 @@
 // examples. Goldens come from src/ref/ and never from the tile-op library.
 #include "check/check.h"
 
+#include "base/fexp.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +342,29 @@ static tl_status_t golden_sort32_gatherb(const tl_check_case_t *c, tl_check_io_t
     return st;
 }
 
+// experiment_rows: the *_experiment ops on column slices (the kernel file
+// states the formula); float32 steps as the device does them, exp by tl_expf.
+static tl_status_t golden_experiment_rows(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *want = tl_check_expected(io, "C", d), *half = tl_check_expected(io, "H", d);
+    if (!want || !half) return missing(d, "experiment_rows needs C and H");
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *m = floats(&fs, io, "M"), *s = floats(&fs, io, "S"),
+          *p = floats(&fs, io, "P");
+    tl_status_t st = a && m && s && p ? TL_OK : TL_ERR_NOMEM;
+    int64_t rows = want->shape[0], n = want->shape[1], hn = half->shape[1], blk = 8;
+    for (int64_t r = 0; st == TL_OK && r < rows; r++)
+        for (int64_t j = 0; j < n; j++) {
+            float x = a[r * n + j] - m[r];
+            x = j < 64 ? x * s[r] : tl_expf(x) / p[r * blk + j % blk];
+            tl_tensor_set_flat(want, (size_t)(r * n + j), x);
+            if (j < hn) tl_tensor_set_flat(half, (size_t)(r * hn + j), x);
+        }
+    floats_free(&fs);
+    return st;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -604,6 +629,11 @@ static const tl_check_case_t cases[] = {
     {.name = "sort32_gatherb/f32", .op = "sort32_gatherb", .file = "tests/data/kernels/sort32_gatherb.py",
      .fills = {"A=int:-20:20", "I=int:0:100000", "O=int:0:7"}, .outputs = {"S", "GB"}, .rtol = 0,
      .atol = 0, .golden = golden_sort32_gatherb, .shape = "2 x 32 f32, 16 blocks"},
+
+    {.name = "experiment_rows/small", .op = "experiment_rows",
+     .file = "tests/data/kernels/experiment_rows.py", .args = {"R=32", "N=128"},
+     .fills = {"P=uniform:1:2"}, .outputs = {"C", "H"}, .rtol = RTOL_F32,
+     .golden = golden_experiment_rows, .shape = "R=32 N=128 f32, column slices"},
 
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,

@@ -52,7 +52,7 @@ static void track(const tl_exec_ctx_t *c, const tl_opcall_t *call, bool write)
 {
     const tl_op_t *op = call->op;
     const tl_opinfo_t *info = tl_op_info(op->code);
-    bool rect = info->cls == TL_OPC_COPY || info->cls == TL_OPC_GEMM;
+    bool rect = info->cls == TL_OPC_COPY || info->cls == TL_OPC_GEMM || tl_tileop_is_rows(op->code);
     int64_t limit = -1; // optional trailing element count of vector ops
     if (!rect && op->nargs == info->max_args && strstr(info->signature, "[s]") &&
         !call->args[op->nargs - 1].is_view && !call->args[op->nargs - 1].scalar.is_float)

@@ -147,6 +147,12 @@ static inline bool tl_tileop_is_sort(tl_opcode_t op)
 {
     return op >= TL_OP_SIZED_FIRST && op <= TL_OP_SIZED_LAST;
 }
+// The *_experiment ops: one 256-byte repeat per row of a (column-sliced)
+// region, tileop_rows.c.
+static inline bool tl_tileop_is_rows(tl_opcode_t op)
+{
+    return op >= TL_OP_ROW_EXPAND_MUL_X && op <= TL_OP_EXP_X;
+}
 
 // A scalar operand converted to dtype t (floats: RINT; float -> int: truncation with
 // saturation; int -> int: two's complement wrap), stored as one element at out.

@@ -104,10 +104,33 @@ static int64_t count_limit(const tl_opcall_t *call, const tl_opinfo_t *info)
     return a->is_view ? -1 : tl_tileop_scalar_int(&a->scalar);
 }
 
+// The *_experiment ops (tileop_rows.c): src0 and dst their region
+// rectangles (a column slice is strided), src1 its Brcb blocks, one per row,
+// or with a tmp one element per row, and tmp written (brcb) and read.
+static void rows_op(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
+{
+    const tl_view_t *d = &call->args[0].view;
+    int64_t width = TL_MAX(1, d->extent[d->ndim - 1]);
+    int64_t rows = tl_view_count(d) / width, epb = 32 / tl_dtype_size(d->dtype);
+    bool tmp = call->nargs > 3 && call->args[3].is_view;
+    rect(&call->args[1].view, call->args[1].view.extent, 1, false, fn, arg);
+    if (call->nargs > 2 && call->args[2].is_view)
+        span(&call->args[2].view, tmp ? rows : rows * epb, 2, false, fn, arg);
+    if (tmp) {
+        span(&call->args[3].view, rows * epb, 3, true, fn, arg);
+        span(&call->args[3].view, rows * epb, 3, false, fn, arg);
+    }
+    rect(d, d->extent, 0, true, fn, arg);
+}
+
 static void vector(const tl_opcall_t *call, const tl_opinfo_t *info, tl_tileop_access_fn fn,
                    void *arg)
 {
     const tl_op_t *op = call->op;
+    if (tl_tileop_is_rows(op->code)) {
+        rows_op(call, fn, arg);
+        return;
+    }
     int64_t limit = count_limit(call, info);
     if (tl_tileop_is_sort(op->code)) {
         for (int i = 0; i < call->nargs; i++) {

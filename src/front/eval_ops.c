@@ -42,58 +42,88 @@ static bool is_intlike(const tl_value_t *v)
 
 static tl_value_t *overflow(tl_eval_t *ev, tl_loc_t loc)
 {
-    return tl_eval_fail(ev, loc, "integer overflow at compile time (tilec keeps Python ints in 64 bits)");
+    return tl_eval_fail(ev, loc,
+                        "integer overflow at compile time (tilec keeps Python ints in 128 bits)");
 }
 
-static int64_t floordiv64(int64_t a, int64_t b)
+// Python's ints are unbounded; tilec computes int arithmetic in 128 bits, so
+// an intermediate past int64 such as the 1 << 63 of (1 << 63) - 1 (int64 max,
+// a lightning-indexer default) is a TL_V_WIDE value that only int arithmetic
+// and comparisons accept; a result back in range is an int again.
+typedef __int128 wide_t;
+
+#define WIDE_MAX ((wide_t)(((unsigned __int128)1 << 127) - 1))
+#define WIDE_MIN (-WIDE_MAX - 1)
+
+static bool is_intish(const tl_value_t *v)
 {
-    int64_t q = a / b;
+    return is_intlike(v) || v->kind == TL_V_WIDE;
+}
+
+static wide_t as_wide(const tl_value_t *v)
+{
+    if (v->kind != TL_V_WIDE) return as_int(v);
+    return (wide_t)(((unsigned __int128)(uint64_t)v->wide.hi << 64) | v->wide.lo);
+}
+
+static tl_value_t *wide_value(tl_eval_t *ev, wide_t r)
+{
+    if (r >= INT64_MIN && r <= INT64_MAX) return tl_value_int(ev->arena, (int64_t)r);
+    tl_value_t *v = tl_value_new(ev->arena, TL_V_WIDE);
+    v->wide.hi = (int64_t)(r >> 64);
+    v->wide.lo = (uint64_t)r;
+    return v;
+}
+
+static wide_t floordiv_wide(wide_t a, wide_t b)
+{
+    wide_t q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-static tl_value_t *int_pow(tl_eval_t *ev, int64_t base, int64_t e, tl_loc_t loc)
+static tl_value_t *int_pow(tl_eval_t *ev, wide_t base, wide_t e, tl_loc_t loc)
 {
     if (e < 0) return tl_value_float(ev->arena, pow((double)base, (double)e));
-    int64_t r = 1;
+    wide_t r = 1;
     while (e-- > 0)
         if (__builtin_mul_overflow(r, base, &r)) return overflow(ev, loc);
-    return tl_value_int(ev->arena, r);
+    return wide_value(ev, r);
 }
 
-static tl_value_t *int_op(tl_eval_t *ev, int op, int64_t a, int64_t b, tl_loc_t loc)
+static tl_value_t *int_op(tl_eval_t *ev, int op, wide_t a, wide_t b, tl_loc_t loc)
 {
     tl_arena_t *ar = ev->arena;
-    int64_t r;
+    wide_t r;
     switch (op) {
     case TL_BIN_ADD:
         if (__builtin_add_overflow(a, b, &r)) return overflow(ev, loc);
-        return tl_value_int(ar, r);
+        return wide_value(ev, r);
     case TL_BIN_SUB:
         if (__builtin_sub_overflow(a, b, &r)) return overflow(ev, loc);
-        return tl_value_int(ar, r);
+        return wide_value(ev, r);
     case TL_BIN_MUL:
         if (__builtin_mul_overflow(a, b, &r)) return overflow(ev, loc);
-        return tl_value_int(ar, r);
+        return wide_value(ev, r);
     case TL_PYOP_TRUEDIV:
         if (b == 0) return tl_eval_fail(ev, loc, "division by zero");
         return tl_value_float(ar, (double)a / (double)b);
     case TL_PYOP_FLOORDIV:
     case TL_BIN_MOD:
         if (b == 0) return tl_eval_fail(ev, loc, "integer division or modulo by zero");
-        if (a == INT64_MIN && b == -1) return overflow(ev, loc);
-        r = floordiv64(a, b);
-        return tl_value_int(ar, op == TL_BIN_MOD ? a - r * b : r);
+        if (a == WIDE_MIN && b == -1) return overflow(ev, loc);
+        r = floordiv_wide(a, b);
+        return wide_value(ev, op == TL_BIN_MOD ? a - r * b : r);
     case TL_BIN_POW: return int_pow(ev, a, b, loc);
-    case TL_BIN_AND: return tl_value_int(ar, a & b);
-    case TL_BIN_OR: return tl_value_int(ar, a | b);
-    case TL_BIN_XOR: return tl_value_int(ar, a ^ b);
+    case TL_BIN_AND: return wide_value(ev, a & b);
+    case TL_BIN_OR: return wide_value(ev, a | b);
+    case TL_BIN_XOR: return wide_value(ev, a ^ b);
     case TL_BIN_SHL:
         if (b < 0) return tl_eval_fail(ev, loc, "negative shift count");
-        if (b > 62 || (a != 0 && (a << b) >> b != a)) return overflow(ev, loc);
-        return tl_value_int(ar, a << b);
+        if (b > 126 || __builtin_mul_overflow(a, (wide_t)1 << b, &r)) return overflow(ev, loc);
+        return wide_value(ev, r);
     case TL_BIN_SHR:
         if (b < 0) return tl_eval_fail(ev, loc, "negative shift count");
-        return tl_value_int(ar, b > 63 ? (a < 0 ? -1 : 0) : a >> b);
+        return wide_value(ev, b > 127 ? (a < 0 ? -1 : 0) : a >> b);
     case TL_BIN_EQ: return tl_value_bool(a == b);
     case TL_BIN_NE: return tl_value_bool(a != b);
     case TL_BIN_LT: return tl_value_bool(a < b);
@@ -305,6 +335,11 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
     }
     if (is_ir(a) || is_ir(b)) return ir_binop(ev, op, a, b, loc);
 
+    if (is_intish(a) && is_intish(b)) {
+        tl_value_t *r = int_op(ev, op, as_wide(a), as_wide(b), loc);
+        if (r || ev->diag->nerrors) return r;
+        return type_error(ev, op, a, b, loc);
+    }
     if (tl_value_is_number(a) && tl_value_is_number(b)) {
         tl_value_t *r;
         if (is_intlike(a) && is_intlike(b)) r = int_op(ev, op, as_int(a), as_int(b), loc);
@@ -368,13 +403,13 @@ tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t lo
                                 tl_dtype_name(x->dtype));
         return tl_value_expr(ev->arena, tl_ir_un(tl_eval_ir(ev), op, x, loc));
     }
-    if (is_intlike(a)) {
-        int64_t v = as_int(a);
+    if (is_intish(a)) {
+        wide_t v = as_wide(a);
         if (op == TL_UN_NEG) {
-            if (v == INT64_MIN) return overflow(ev, loc);
-            return tl_value_int(ev->arena, -v);
+            if (v == WIDE_MIN) return overflow(ev, loc);
+            return wide_value(ev, -v);
         }
-        if (op == TL_UN_BITNOT) return tl_value_int(ev->arena, ~v);
+        if (op == TL_UN_BITNOT) return wide_value(ev, ~v);
     }
     if (a->kind == TL_V_FLOAT && op == TL_UN_NEG) return tl_value_float(ev->arena, -a->f);
     return tl_eval_fail(ev, loc, "bad operand type for unary %s: '%s'", tl_unop_text(op),
@@ -389,6 +424,7 @@ bool tl_eval_truth(tl_eval_t *ev, tl_value_t **vp, tl_loc_t loc, bool *is_expr, 
     case TL_V_NONE: return false;
     case TL_V_BOOL: return v->b;
     case TL_V_INT: return v->i != 0;
+    case TL_V_WIDE: return true; // never 0
     case TL_V_FLOAT: return v->f != 0;
     case TL_V_STR: return v->str.len != 0;
     case TL_V_TUPLE:

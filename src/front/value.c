@@ -268,6 +268,22 @@ static void repr_float(tl_buf_t *out, double f)
     if (!strpbrk(s, ".eEn")) tl_buf_puts(out, ".0");
 }
 
+// An int past 64 bits in decimal.
+static void repr_wide(tl_buf_t *out, const tl_value_t *v)
+{
+    unsigned __int128 u = ((unsigned __int128)(uint64_t)v->wide.hi << 64) | v->wide.lo;
+    bool neg = v->wide.hi < 0;
+    if (neg) u = ~u + 1;
+    char d[48];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    if (neg) tl_buf_putc(out, '-');
+    while (n) tl_buf_putc(out, d[--n]);
+}
+
 // Containers being printed, outermost first: one that contains itself, or
 // one nested deeper than TL_MAX_NESTING, prints as [...] (as Python prints a
 // list that contains itself); past TL_EVAL_MAX_BYTES of text the buffer fails.
@@ -300,6 +316,7 @@ static void repr_impl(tl_buf_t *out, const tl_value_t *v, bool quote, repr_path_
     case TL_V_NONE: tl_buf_puts(out, "None"); break;
     case TL_V_BOOL: tl_buf_puts(out, v->b ? "True" : "False"); break;
     case TL_V_INT: tl_buf_printf(out, "%" PRId64, v->i); break;
+    case TL_V_WIDE: repr_wide(out, v); break;
     case TL_V_FLOAT: repr_float(out, v->f); break;
     case TL_V_STR:
         if (quote) tl_buf_putc(out, '\'');

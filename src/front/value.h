@@ -28,20 +28,21 @@ typedef struct tl_ast_node tl_ast_node_t;
     X(TL_V_TUPLE, "tuple")                                                                         \
     X(TL_V_LIST, "list")                                                                           \
     X(TL_V_DICT, "dict")                                                                           \
-    X(TL_V_FUNC, "function")      /* user function or lambda */                                    \
-    X(TL_V_BUILTIN, "builtin")    /* C function, possibly bound to a self value */                 \
-    X(TL_V_MODULE, "module")      /* namespace: imported module, class, T.tile, ... */             \
-    X(TL_V_OPAQUE, "object")      /* something we do not model (torch, argparse results...) */    \
-    X(TL_V_DTYPE, "dtype")        /* T.float32 and friends: a dtype, callable as a cast */         \
-    X(TL_V_EXPR, "PrimExpr")      /* IR scalar expression */                                       \
-    X(TL_V_BUFFER, "Buffer")      /* IR buffer (tensor parameter or on-chip allocation) */         \
+    X(TL_V_FUNC, "function")       /* user function or lambda */                                   \
+    X(TL_V_BUILTIN, "builtin")     /* C function, possibly bound to a self value */                \
+    X(TL_V_MODULE, "module")       /* namespace: imported module, class, T.tile, ... */            \
+    X(TL_V_OPAQUE, "object")       /* something we do not model (torch, argparse results...) */    \
+    X(TL_V_DTYPE, "dtype")         /* T.float32 and friends: a dtype, callable as a cast */        \
+    X(TL_V_EXPR, "PrimExpr")       /* IR scalar expression */                                      \
+    X(TL_V_BUFFER, "Buffer")       /* IR buffer (tensor parameter or on-chip allocation) */        \
     X(TL_V_REGION, "BufferRegion") /* sliced buffer */                                             \
-    X(TL_V_RANGE, "range")        /* range(...) / T.serial / T.Parallel / T.Pipelined */           \
-    X(TL_V_FRAME, "frame")        /* T.Kernel(...), T.Scope(...): a `with` context */              \
-    X(TL_V_KERNEL, "PrimFunc")    /* a traced @T.prim_func */                                      \
-    X(TL_V_JIT, "JITKernel")      /* @tilelang.jit factory (a wrapped function) */                 \
-    X(TL_V_TENSORTYPE, "Tensor")  /* T.Tensor(shape, dtype): a parameter annotation */             \
-    X(TL_V_ERROR, "error")        /* a name whose definition failed; using it reports why */
+    X(TL_V_RANGE, "range")         /* range(...) / T.serial / T.Parallel / T.Pipelined */          \
+    X(TL_V_FRAME, "frame")         /* T.Kernel(...), T.Scope(...): a `with` context */             \
+    X(TL_V_KERNEL, "PrimFunc")     /* a traced @T.prim_func */                                     \
+    X(TL_V_JIT, "JITKernel")       /* @tilelang.jit factory (a wrapped function) */                \
+    X(TL_V_TENSORTYPE, "Tensor")   /* T.Tensor(shape, dtype): a parameter annotation */            \
+    X(TL_V_ERROR, "error")         /* a name whose definition failed; using it reports why */      \
+    X(TL_V_WIDE, "int (past 64 bits)") /* int arithmetic only: eval_ops.c */
 
 typedef enum {
 #define X(id, name) id,
@@ -81,6 +82,10 @@ struct tl_value {
         bool b;
         int64_t i;
         double f;
+        struct {
+            int64_t hi;
+            uint64_t lo;
+        } wide; // TL_V_WIDE: hi * 2^64 + lo
         struct {
             const char *s;
             size_t len;

@@ -122,9 +122,18 @@
     X(TL_OP_ROW_EXPAND_MUL, "row_expand_mul", "wrr", VEC, V, VMUL, tl_tileop_misc_run, bind,       \
       "T.tile.row_expand_mul :dst :src0 :src1 ~tmp")                                               \
     X(TL_OP_ROW_EXPAND_SUB, "row_expand_sub", "wrr", VEC, V, VADD, tl_tileop_misc_run, bind,       \
-      "T.tile.row_expand_sub_experiment :dst :src0 :src1 ~tmp")                                    \
+      "T.tile.row_expand_sub :dst :src0 :src1")                                                    \
     X(TL_OP_ROW_EXPAND_DIV, "row_expand_div", "wrr", VEC, V, VDIV, tl_tileop_misc_run, bind,       \
-      "T.tile.row_expand_div_experiment :dst :src0 :src1 ~tmp")                                    \
+      "T.tile.row_expand_div :dst :src0 :src1")                                                    \
+    /* vector: the ascendc *_experiment ops, one 256-byte repeat per row (tileop_rows.c) */        \
+    X(TL_OP_ROW_EXPAND_MUL_X, "row_expand_mul_experiment", "wrr[w]", VEC, V, VMUL,                 \
+      tl_tileop_rows_run, bind, "T.tile.row_expand_mul_experiment :dst :src0 :src1 :tmp")          \
+    X(TL_OP_ROW_EXPAND_SUB_X, "row_expand_sub_experiment", "wrr[w]", VEC, V, VADD,                 \
+      tl_tileop_rows_run, bind, "T.tile.row_expand_sub_experiment :dst :src0 :src1 :tmp")          \
+    X(TL_OP_ROW_EXPAND_DIV_X, "row_expand_div_experiment", "wrr[w]", VEC, V, VDIV,                 \
+      tl_tileop_rows_run, bind, "T.tile.row_expand_div_experiment :dst :src0 :src1 :tmp")          \
+    X(TL_OP_EXP_X, "exp_experiment", "wr", VEC, V, VEXP, tl_tileop_rows_run, bind,                 \
+      "T.tile.exp_experiment :dst :src")                                                           \
     X(TL_OP_GATHER, "gather", "wrr[s]", VEC, V, VOTHER, tl_tileop_misc_run, bind,                  \
       "T.tile.gather :dst :src :src_offset :src_base_addr")                                        \
     X(TL_OP_CREATEVECINDEX, "createvecindex", "ws", VEC, V, VOTHER, tl_tileop_misc_run, bind,      \
@@ -195,7 +204,7 @@
 
 // Further spellings of an op: X(id, front, api) as in TL_OPS.
 #define TL_OP_ALIASES(X)                                                                           \
-    X(TL_OP_ROW_EXPAND_MUL, bind, "T.tile.row_expand_mul_experiment :dst :src0 :src1 ~tmp")        \
+    X(TL_OP_EXP_X, bind, "T.exp_experiment :dst :src")                                             \
     X(TL_OP_REINTERPRETCAST, reinterpret, "T.tile.reinterpretcast")                                \
     X(TL_OP_BLOCK_REDUCE_SUM, bind,                                                                \
       "T.block_reduce_sum :dst :src :repeat :mask :dstRepStride :srcBlkStride :srcRepStride")      \

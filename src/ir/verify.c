@@ -250,14 +250,29 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
             info->cls == TL_OPC_VEC && op->code != TL_OP_BROADCAST && op->code != TL_OP_GATHER &&
             op->code != TL_OP_COMPARE && op->code != TL_OP_SELECT &&
             op->code != TL_OP_REINTERPRETCAST && op->code != TL_OP_TRANSPOSE &&
-            !(op->code >= TL_OP_ROW_EXPAND_MUL && op->code <= TL_OP_ROW_EXPAND_DIV) &&
+            !(op->code >= TL_OP_ROW_EXPAND_MUL && op->code <= TL_OP_ROW_EXPAND_DIV_X) &&
             !(op->code >= TL_OP_SIZED_FIRST && op->code <= TL_OP_SIZED_LAST);
         if (!elementwise) break;
+        // A trailing count (upstream's `count`) processes that many elements
+        // from each operand's origin, so the operands may be larger (upstream
+        // casts 64 elements of a 256-element row); a constant count must fit.
+        int64_t count = -1;
+        bool counted = op->code != TL_OP_GATHER && strstr(info->signature, "[s]") &&
+                       op->nargs == info->max_args && op->args[op->nargs - 1].kind == TL_ARG_SCALAR;
+        if (counted && !tl_ir_is_const_int(op->args[op->nargs - 1].scalar, &count)) break;
         for (int i = 0; i < op->nargs; i++) {
             const tl_arg_t *a = &op->args[i];
             if (a->kind != TL_ARG_REGION) continue;
             int64_t n = region_count(&a->region);
             if (n < 0) continue;
+            if (counted) {
+                if (count > n)
+                    fail(v, arg_loc(a, st->loc),
+                         "T.tile.%s processes %" PRId64
+                         " elements (its count) but '%s' has %" PRId64,
+                         info->name, count, a->region.buf->name, n);
+                continue;
+            }
             if (n0 < 0) n0 = n;
             else if (n != n0)
                 fail(v, arg_loc(a, st->loc),

@@ -135,10 +135,25 @@ TEST(front_eval_arithmetic)
     for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++) CHECK_PY("", cases[i][0], cases[i][1]);
 }
 
+// Python's ints are unbounded: tilec keeps 128 bits, so an intermediate past
+// int64 (the lightning indexers' (1 << 63) - 1 default) works.
+TEST(front_eval_ints_past_64_bits)
+{
+    static const char *cases[][2] = {
+        {"(1 << 63) - 1", "9223372036854775807"},    {"2 ** 70", "1180591620717411303424"},
+        {"-(1 << 64) // 3", "-6148914691236517206"}, {"(1 << 100) // (1 << 90)", "1024"},
+        {"(1 << 64) > (1 << 63)", "True"},           {"(1 << 64) == 1 << 64", "True"},
+        {"-(1 << 63)", "-9223372036854775808"},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(cases); i++) CHECK_PY("", cases[i][0], cases[i][1]);
+}
+
 TEST(front_eval_arithmetic_errors)
 {
-    CHECK_PY("", "2 ** 70",
-             "error: integer overflow at compile time (tilec keeps Python ints in 64 bits)");
+    CHECK_PY("", "2 ** 130",
+             "error: integer overflow at compile time (tilec keeps Python ints in 128 bits)");
+    CHECK_PY("", "1 << 127",
+             "error: integer overflow at compile time (tilec keeps Python ints in 128 bits)");
     CHECK_PY("", "1 // 0", "error: integer division or modulo by zero");
     CHECK_PY("", "1 / 0", "error: division by zero");
     CHECK_PY("", "'a' - 1", "error: unsupported operand types for -: 'str' and 'int'");

@@ -1,11 +1,11 @@
-# an integer that does not fit in 64 bits
+# an integer that does not fit in 128 bits (tilec keeps Python ints in 128 bits)
 import tilelang
 import tilelang.language as T
 
 
 @tilelang.jit(out_idx=[-1])
 def kernel(M=256, N=128, block_M=64, dtype="float16"):
-    tiles = 2 ** 70
+    tiles = 2 ** 130
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):
         with T.Kernel(M // block_M, is_npu=True) as (cid, vid):
