@@ -56,6 +56,7 @@ typedef enum {
     TILEC_TARGET_REF, /* the reference semantics (functional executor) */
     TILEC_TARGET_SIM, /* the modeled Ascend core: values, races, cycles */
     TILEC_TARGET_CPU, /* native code on the host CPU */
+    TILEC_TARGET_PTO, /* PTO-ISA C++ on pto-isa's CPU implementation ($PTO_ISA_DIR) */
 } tilec_target_t;
 
 typedef struct tilec_context tilec_context_t;

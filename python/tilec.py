@@ -6,7 +6,7 @@ needed for the arrays themselves.
     import tilec
     k = tilec.compile("kernels/examples/gemm.py", M=256, N=256, K=128)
     c = k(a, b)                      # outputs are allocated and returned
-    c = k(a, b, target="ref")        # "ref" (reference semantics), "sim", "cpu"
+    c = k(a, b, target="ref")        # "ref" (reference semantics), "sim", "cpu", "pto"
 
 Inputs are matched, in order, to the parameters that are neither outputs nor
 workspaces, as upstream TileLang does; symbolic dims come from their shapes.
@@ -30,7 +30,7 @@ _NP = {"bool": "bool", "int8": "int8", "uint8": "uint8", "int16": "int16", "uint
        "int32": "int32", "uint32": "uint32", "int64": "int64", "uint64": "uint64",
        "float8_e4m3fn": "uint8", "float8_e5m2": "uint8", "float16": "float16",
        "bfloat16": "uint16", "float32": "float32", "float64": "float64"}
-_TARGETS = {"ref": 0, "sim": 1, "cpu": 2}
+_TARGETS = {"ref": 0, "sim": 1, "cpu": 2, "pto": 3}
 _ROLES = ["input", "output", "workspace"]
 
 

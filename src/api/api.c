@@ -21,10 +21,10 @@ struct tilec_context {
     tl_diag_t diag; // diagnostics of the last failed call
 };
 
-enum { NTARGETS = 3 };
+enum { NTARGETS = 4 };
 
 // The backend (driver/backend.h) of each public target.
-static const char *const target_names[NTARGETS] = {"ref", "sim", "cpu"};
+static const char *const target_names[NTARGETS] = {"ref", "sim", "cpu", "pto"};
 
 struct tilec_kernel {
     tilec_context_t *ctx;

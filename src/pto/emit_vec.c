@@ -440,6 +440,7 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
                         tl_op_info(s->op.code)->spelling, (long long)a.rows);
         return;
     }
+    int64_t real_rows = a.rows;
     a.rows = arows;
     pto_line(e,
              "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
@@ -460,8 +461,11 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
         pto_line(e, "pto::TASSIGN(tl_d, (uintptr_t)(%s));", d.addr);
         // the NPU's row reductions take a scratch tile of the input's shape
         int64_t at;
-        if (!scratch(e, s, a.rows * alloc * tl_dtype_size(a.buf->dtype), &at)) return;
-        pto_line(e, "decltype(tl_a) tl_tmp;");
+        if (!scratch(e, s, real_rows * alloc * tl_dtype_size(a.buf->dtype), &at)) return;
+        pto_line(e,
+                 "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
+                 ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 "> tl_tmp;",
+                 ct, real_rows, alloc, rows, cols);
         pto_line(e, "pto::TASSIGN(tl_tmp, (uintptr_t)%lld);", (long long)at);
         pto_line(e, "pto::%s(tl_d, tl_a, tl_tmp);", row_inst[which]);
     }

@@ -172,3 +172,32 @@ TEST(api_launch_on_sim_and_cpu)
     tilec_kernel_destroy(k);
     tilec_context_destroy(ctx);
 }
+
+// TILEC_TARGET_PTO: with $PTO_ISA_DIR the add kernel runs on pto-isa's CPU
+// implementation; without, the launch fails saying what it needs.
+TEST(api_launch_on_pto)
+{
+    tilec_context_t *ctx;
+    REQUIRE(tilec_context_create(&ctx) == TILEC_OK);
+    tilec_arg_t pc[] = {{"tl.ascend_auto_sync", "True"}};
+    tilec_compile_options_t o = {.pass_configs = pc, .npass_configs = 1};
+    tilec_kernel_t *k;
+    REQUIRE(tilec_compile_string(ctx, "add.py", add_src, &o, &k) == TILEC_OK);
+    enum { M = 4, N = 256 };
+    static float a[M * N], b[M * N], c[M * N];
+    for (int i = 0; i < M * N; i++) a[i] = (float)i, b[i] = 0.5f, c[i] = 0;
+    int64_t shape[2] = {M, N};
+    tilec_value_t v[3] = {tilec_tensor(a, TILEC_F32, 2, shape), tilec_tensor(b, TILEC_F32, 2, shape),
+                          tilec_tensor(c, TILEC_F32, 2, shape)};
+    const char *isa = getenv("PTO_ISA_DIR");
+    tilec_status_t st = tilec_launch(k, TILEC_TARGET_PTO, v, 3, NULL);
+    if (isa && *isa) {
+        if (st != TILEC_OK) tl_test_fail(t, __FILE__, __LINE__, "pto: %s", tilec_context_error(ctx));
+        for (int i = 0; i < M * N; i++) CHECK(c[i] == (float)i + 0.5f);
+    } else {
+        CHECK(st != TILEC_OK);
+        CHECK_CONTAINS(tilec_context_error(ctx), "PTO_ISA_DIR");
+    }
+    tilec_kernel_destroy(k);
+    tilec_context_destroy(ctx);
+}
