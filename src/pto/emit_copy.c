@@ -194,9 +194,10 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
         pto_line(e, "#endif");
     } else {
         const tl_buffer_t *b = dst->buf;
-        if (b->ndim != 2 || v.rows != b->shape[0] || v.cols != b->shape[1] || b->shape[0] % 16 ||
-            b->shape[1] * tl_dtype_size(b->dtype) % 32) {
-            pto_unsupported(e, s->loc, "a copy to L1 other than to a whole [16k, 32 B k] buffer");
+        pto_matrix_t m;
+        if (!pto_matrix(e, dst, &m, s->loc)) return;
+        if (!m.whole || m.rows % 16 || m.cols * tl_dtype_size(b->dtype) % 32) {
+            pto_unsupported(e, s->loc, "a copy to L1 other than to a whole [16k, 32 B k] matrix");
             return;
         }
         pto_line(
@@ -204,8 +205,8 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
             ", pto::BLayout::ColMajor, -1, -1, "
             "pto::SLayout::RowMajor, 512, pto::PadValue::Zero> tl_t((size_t)tl_vr, (size_t)tl_vc);",
-            pto_ctype(b->dtype), b->shape[0], b->shape[1]);
-        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", v.addr);
+            pto_ctype(b->dtype), m.rows, m.cols);
+        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
         pto_line(e, "pto::TLOAD(tl_t, tl_g);");
         pto_line(e, "#if !defined(__CPU_SIM)");
         pto_line(e, "if (tl_vr != %" PRId64 " || tl_vc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
@@ -247,15 +248,17 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     if (b->scope == TL_SCOPE_UB) {
         if (!ub_tile(e, s, &v, false)) return;
     } else if (b->scope == TL_SCOPE_L0C) {
-        if (b->ndim != 2 || v.rows != b->shape[0] || v.cols != b->shape[1]) {
-            pto_unsupported(e, s->loc, "a copy from a part of L0C buffer '%s'", b->name);
+        pto_matrix_t m;
+        if (!pto_matrix(e, src, &m, s->loc)) return;
+        if (!m.whole) {
+            pto_unsupported(e, s->loc, "a copy from a part of an L0C matrix of '%s'", b->name);
             return;
         }
         pto_line(e,
                  "pto::TileAcc<%s, %" PRId64 ", %" PRId64
                  ", -1, -1> tl_t((size_t)tl_vr, (size_t)tl_vc);",
-                 pto_ctype(b->dtype), b->shape[0], b->shape[1]);
-        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", v.addr);
+                 pto_ctype(b->dtype), m.rows, m.cols);
+        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
     } else {
         pto_unsupported(e, s->loc, "a copy %s -> GM", tl_scope_name(b->scope));
         return;
@@ -265,45 +268,25 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "}");
 }
 
-// L1 -> L0A / L0B: TEXTRACT of the region's block; transpose reads the L1
-// bytes as the transposed matrix (NZ of A is ZN of A's transpose).
+// L1 -> L0A / L0B: TEXTRACT of the region's block of an L1 matrix into a
+// whole L0 matrix; transpose reads the L1 bytes as the transposed matrix (NZ
+// of A is ZN of A's transpose).
 static void l1_to_l0(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
                      const tl_region_t *dst)
 {
-    const tl_buffer_t *l1 = src->buf, *l0 = dst->buf;
-    pto_view_t v;
-    if (!pto_view(e, dst, &v, s->loc)) return;
-    if (l1->ndim != 2 || l0->ndim != 2 || v.rows != l0->shape[0] || v.cols != l0->shape[1] ||
-        l1->dtype != l0->dtype) {
-        pto_unsupported(e, s->loc, "a copy L1 -> %s other than to a whole 2-D buffer",
-                        tl_scope_name(l0->scope));
+    pto_matrix_t ms, md;
+    if (!pto_matrix(e, src, &ms, s->loc) || !pto_matrix(e, dst, &md, s->loc)) return;
+    bool tr = s->op.transpose;
+    if (!md.whole || src->buf->dtype != dst->buf->dtype || (tr ? ms.ec : ms.er) != md.rows ||
+        (tr ? ms.er : ms.ec) != md.cols) {
+        pto_unsupported(e, s->loc, "a copy L1 -> %s other than a block to a whole matrix",
+                        tl_scope_name(dst->buf->scope));
         return;
     }
-    const char *ct = pto_ctype(l1->dtype);
-    int64_t R = l1->shape[0], C = l1->shape[1];
-    if (s->op.transpose)
-        pto_line(e,
-                 "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
-                 ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64
-                 ", pto::SLayout::ColMajor, 512> tl_m;",
-                 ct, C, R, C, R);
-    else
-        pto_line(e,
-                 "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
-                 ", pto::BLayout::ColMajor, %" PRId64 ", %" PRId64
-                 ", pto::SLayout::RowMajor, 512> tl_m;",
-                 ct, R, C, R, C);
-    pto_line(e, "pto::TASSIGN(tl_m, (uintptr_t)%" PRId64 ");", l1->addr);
-    bool left = l0->scope == TL_SCOPE_L0A;
-    pto_line(e,
-             "pto::Tile<pto::TileType::%s, %s, %" PRId64 ", %" PRId64
-             ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> tl_l0;",
-             left ? "Left" : "Right", ct, l0->shape[0], l0->shape[1], l0->shape[0], l0->shape[1],
-             left ? "RowMajor" : "ColMajor");
-    pto_line(e, "pto::TASSIGN(tl_l0, (uintptr_t)%" PRId64 ");", l0->addr);
-    const char *r0 = pto_expr_str(e, src->start[s->op.transpose ? 1 : 0]);
-    const char *c0 = pto_expr_str(e, src->start[s->op.transpose ? 0 : 1]);
-    pto_line(e, "pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(%s), (uint16_t)(%s));", r0, c0);
+    pto_mat_tile(e, "tl_m", &ms, tr);
+    pto_l0_tile(e, "tl_l0", dst->buf->scope, dst->buf->dtype, md.rows, md.cols, md.addr);
+    pto_line(e, "pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(%s), (uint16_t)(%s));", tr ? ms.c0 : ms.r0,
+             tr ? ms.r0 : ms.c0);
 }
 
 void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s)

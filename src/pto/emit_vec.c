@@ -428,36 +428,47 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
     int64_t alloc = a.rows == 1 ? (a.cols * tl_dtype_size(a.buf->dtype) + 31) / 32 * 32 /
                                       tl_dtype_size(a.buf->dtype)
                                 : a.ld;
-    // pto-isa wants the result column as tall as the input tile, and a
-    // column tile of a multiple of 32 bytes: the input tile's rows are padded
-    // (never read: its valid shape is rows x cols), within UB
+    static const char *const row_inst[] = {"TROWSUM", "TROWMAX", "TROWMIN"};
+    static const char *const col_inst[] = {"TCOLSUM", "TCOLMAX", "TCOLMIN"};
+    int which = s->op.code == TL_OP_REDUCE_SUM ? 0 : s->op.code == TL_OP_REDUCE_MAX ? 1 : 2;
+    // The result of a row reduction is a column tile (a multiple of 32 bytes
+    // tall). pto-isa's TROWSUM/TROWMIN also want it as tall as the input tile:
+    // a single row's sum goes to a one-element row tile instead, other inputs
+    // get rows of padding (never read: the valid shape is rows x cols), within UB.
     int per = 32 / tl_dtype_size(d.buf->dtype);
-    int64_t arows = (a.rows + per - 1) / per * per;
-    if (a.buf->addr + tl_buffer_bytes(a.buf) +
-            (arows - a.rows) * alloc * tl_dtype_size(a.buf->dtype) >
-        tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
-        pto_unsupported(e, s->loc, "%s over %lld rows this close to the end of UB",
-                        tl_op_info(s->op.code)->spelling, (long long)a.rows);
-        return;
+    int64_t real_rows = a.rows, drows = (out + per - 1) / per * per;
+    bool same_rows = which != 1 && s->op.dim != 0, one_row = same_rows && a.rows == 1;
+    if (same_rows && !one_row && a.rows % per) {
+        int64_t arows = (a.rows + per - 1) / per * per;
+        if (a.buf->addr + tl_buffer_bytes(a.buf) +
+                (arows - a.rows) * alloc * tl_dtype_size(a.buf->dtype) >
+            tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
+            pto_unsupported(e, s->loc, "%s over %lld rows this close to the end of UB",
+                            tl_op_info(s->op.code)->spelling, (long long)a.rows);
+            return;
+        }
+        a.rows = arows;
     }
-    int64_t real_rows = a.rows;
-    a.rows = arows;
+    if (same_rows && !one_row) drows = a.rows;
     pto_line(e,
              "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
              ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 "> tl_a;",
              ct, a.rows, alloc, rows, cols);
     pto_line(e, "pto::TASSIGN(tl_a, (uintptr_t)(%s));", a.addr);
-    static const char *const row_inst[] = {"TROWSUM", "TROWMAX", "TROWMIN"};
-    static const char *const col_inst[] = {"TCOLSUM", "TCOLMAX", "TCOLMIN"};
-    int which = s->op.code == TL_OP_REDUCE_SUM ? 0 : s->op.code == TL_OP_REDUCE_MAX ? 1 : 2;
     if (s->op.dim == 0) {
         row_tile(e, "tl_d",
                  &(pto_view_t){.buf = d.buf, .addr = d.addr, .rows = 1, .cols = out, .ld = out});
         pto_line(e, "pto::%s(tl_d, tl_a);", col_inst[which]);
     } else {
-        pto_line(
-            e, "pto::Tile<pto::TileType::Vec, %s, %lld, 1, pto::BLayout::ColMajor, %lld, 1> tl_d;",
-            pto_ctype(d.buf->dtype), (long long)a.rows, (long long)out);
+        if (one_row)
+            pto_line(e,
+                     "pto::Tile<pto::TileType::Vec, %s, 1, %d, pto::BLayout::RowMajor, 1, 1> tl_d;",
+                     pto_ctype(d.buf->dtype), per);
+        else
+            pto_line(
+                e,
+                "pto::Tile<pto::TileType::Vec, %s, %lld, 1, pto::BLayout::ColMajor, %lld, 1> tl_d;",
+                pto_ctype(d.buf->dtype), (long long)drows, (long long)out);
         pto_line(e, "pto::TASSIGN(tl_d, (uintptr_t)(%s));", d.addr);
         // the NPU's row reductions take a scratch tile of the input's shape
         int64_t at;

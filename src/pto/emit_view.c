@@ -68,6 +68,73 @@ bool pto_view(pto_emit_t *e, const tl_region_t *r, pto_view_t *v, tl_loc_t loc)
     return true;
 }
 
+bool pto_matrix(pto_emit_t *e, const tl_region_t *r, pto_matrix_t *m, tl_loc_t loc)
+{
+    const tl_buffer_t *b = r->buf;
+    int n = r->ndim;
+    int64_t ext[TL_MAX_DIMS], c;
+    for (int i = 0; i < n; i++)
+        if (!tl_ir_is_const_int(r->extent[i], &ext[i]) || (i < n - 2 && ext[i] != 1)) {
+            pto_unsupported(e, loc, "a region of '%s' that is not a block of one of its matrices",
+                            b->name);
+            return false;
+        }
+    if (n < 2) {
+        pto_unsupported(e, loc, "a %d-dimensional %s buffer '%s'", n, tl_scope_name(b->scope),
+                        b->name);
+        return false;
+    }
+    *m = (pto_matrix_t){.buf = b, .rows = b->shape[n - 2], .cols = b->shape[n - 1]};
+    int64_t msize = m->rows * m->cols * tl_dtype_size(b->dtype), stride = 1, cslot = 0;
+    tl_buf_t slot;
+    tl_buf_init(&slot);
+    for (int i = n - 3; i >= 0; i--) {
+        if (tl_ir_is_const_int(r->start[i], &c))
+            cslot += c * stride;
+        else
+            tl_buf_printf(&slot, " + (%s) * %" PRId64, pto_expr_str(e, r->start[i]), stride);
+        stride *= b->shape[i];
+    }
+    if (slot.len)
+        m->addr = pto_fmt(e, "%" PRId64 " + (%" PRId64 "%s) * %" PRId64, b->addr, cslot,
+                          tl_buf_cstr(&slot), msize);
+    else
+        m->addr = pto_fmt(e, "%" PRId64, b->addr + cslot * msize);
+    tl_buf_free(&slot);
+    m->r0 = pto_expr_str(e, r->start[n - 2]);
+    m->c0 = pto_expr_str(e, r->start[n - 1]);
+    m->er = ext[n - 2], m->ec = ext[n - 1];
+    int64_t s0, s1;
+    m->whole = tl_ir_is_const_int(r->start[n - 2], &s0) && s0 == 0 &&
+               tl_ir_is_const_int(r->start[n - 1], &s1) && s1 == 0 && m->er == m->rows &&
+               m->ec == m->cols;
+    return true;
+}
+
+void pto_mat_tile(pto_emit_t *e, const char *name, const pto_matrix_t *m, bool transposed)
+{
+    const char *ct = pto_ctype(m->buf->dtype);
+    int64_t R = transposed ? m->cols : m->rows, C = transposed ? m->rows : m->cols;
+    pto_line(e,
+             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::%s, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> %s;",
+             ct, R, C, transposed ? "RowMajor" : "ColMajor", R, C,
+             transposed ? "ColMajor" : "RowMajor", name);
+    pto_line(e, "pto::TASSIGN(%s, (uintptr_t)(%s));", name, m->addr);
+}
+
+void pto_l0_tile(pto_emit_t *e, const char *name, tl_scope_t scope, tl_dtype_t t, int64_t rows,
+                 int64_t cols, const char *addr)
+{
+    bool left = scope == TL_SCOPE_L0A;
+    pto_line(e,
+             "pto::Tile<pto::TileType::%s, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> %s;",
+             left ? "Left" : "Right", pto_ctype(t), rows, cols, rows, cols,
+             left ? "RowMajor" : "ColMajor", name);
+    pto_line(e, "pto::TASSIGN(%s, (uintptr_t)(%s));", name, addr);
+}
+
 bool pto_view_contiguous(const pto_view_t *v)
 {
     return v->rows == 1 || v->cols == v->ld;

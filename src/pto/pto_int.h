@@ -54,6 +54,25 @@ void pto_vec_tile(pto_emit_t *e, const char *name, const pto_view_t *v, bool fla
 // results, row_expand operands).
 void pto_col_tile(pto_emit_t *e, const char *name, const pto_view_t *v, int64_t n);
 
+// A region of a cube-side buffer (L1, L0A/B/C) as a block of one of its
+// matrices: the buffer's last two dimensions are the matrix (rows x cols),
+// the leading ones (unit extents) choose which matrix (multi-buffered slots).
+typedef struct {
+    const tl_buffer_t *buf;
+    const char *addr;    // byte address of the matrix
+    int64_t rows, cols;  // the matrix
+    const char *r0, *c0; // the block's start in it
+    int64_t er, ec;      // the block's extents
+    bool whole;          // the block is the whole matrix
+} pto_matrix_t;
+
+bool pto_matrix(pto_emit_t *e, const tl_region_t *r, pto_matrix_t *m, tl_loc_t loc);
+// The L1 matrix of m as a Mat tile (NZ), or read as its transpose (ZN).
+void pto_mat_tile(pto_emit_t *e, const char *name, const pto_matrix_t *m, bool transposed);
+// An L0A (Left, zZ) or L0B (Right, nZ) tile of rows x cols at addr.
+void pto_l0_tile(pto_emit_t *e, const char *name, tl_scope_t scope, tl_dtype_t t, int64_t rows,
+                 int64_t cols, const char *addr);
+
 // --- emit_copy.c, emit_vec.c, emit_cube.c
 // ----------------------------------------------------------
 void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s);

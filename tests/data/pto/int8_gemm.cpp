@@ -147,9 +147,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy a_l1, a_l0
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)0);
+                    pto::TASSIGN(tl_m, (uintptr_t)(0));
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)0);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(0));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID5);
@@ -172,9 +172,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy b_l1, b_l0 [transpose]
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)16384);
+                    pto::TASSIGN(tl_m, (uintptr_t)(16384));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)0);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(0));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
@@ -184,9 +184,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy a_l1_v1, a_l0_v1
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)32768);
+                    pto::TASSIGN(tl_m, (uintptr_t)(32768));
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)16384);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(16384));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID7);
@@ -224,9 +224,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy b_l1_v1, b_l0_v1 [transpose]
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)49152);
+                    pto::TASSIGN(tl_m, (uintptr_t)(49152));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)16384);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(16384));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_M, EVENT_ID1);
@@ -236,18 +236,18 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy a_l1_v2, a_l0_v2
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)65536);
+                    pto::TASSIGN(tl_m, (uintptr_t)(65536));
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)32768);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(32768));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID5);
                 // copy b_l1_v2, b_l0_v2 [transpose]
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)81920);
+                    pto::TASSIGN(tl_m, (uintptr_t)(81920));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)32768);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(32768));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID6);
@@ -256,11 +256,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // mma a_l0, b_l0, acc_l0c [init=k_group * 4 == 0]
                 {
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                    pto::TASSIGN(tl_a, (uintptr_t)0);
+                    pto::TASSIGN(tl_a, (uintptr_t)(0));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                    pto::TASSIGN(tl_b, (uintptr_t)0);
+                    pto::TASSIGN(tl_b, (uintptr_t)(0));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
-                    pto::TASSIGN(tl_c, (uintptr_t)0);
+                    pto::TASSIGN(tl_c, (uintptr_t)(0));
                     if (((k_group * 4) == 0))
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
@@ -301,11 +301,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // mma a_l0_v1, b_l0_v1, acc_l0c [init=k_group * 4 + 1 == 0]
                 {
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                    pto::TASSIGN(tl_a, (uintptr_t)16384);
+                    pto::TASSIGN(tl_a, (uintptr_t)(16384));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                    pto::TASSIGN(tl_b, (uintptr_t)16384);
+                    pto::TASSIGN(tl_b, (uintptr_t)(16384));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
-                    pto::TASSIGN(tl_c, (uintptr_t)0);
+                    pto::TASSIGN(tl_c, (uintptr_t)(0));
                     if ((((k_group * 4) + 1) == 0))
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
@@ -331,11 +331,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // mma a_l0_v2, b_l0_v2, acc_l0c [init=k_group * 4 + 2 == 0]
                 {
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                    pto::TASSIGN(tl_a, (uintptr_t)32768);
+                    pto::TASSIGN(tl_a, (uintptr_t)(32768));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                    pto::TASSIGN(tl_b, (uintptr_t)32768);
+                    pto::TASSIGN(tl_b, (uintptr_t)(32768));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
-                    pto::TASSIGN(tl_c, (uintptr_t)0);
+                    pto::TASSIGN(tl_c, (uintptr_t)(0));
                     if ((((k_group * 4) + 2) == 0))
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
@@ -347,9 +347,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy a_l1_v3, a_l0_v3
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)98304);
+                    pto::TASSIGN(tl_m, (uintptr_t)(98304));
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)49152);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(49152));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID3);
@@ -371,9 +371,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // copy b_l1_v3, b_l0_v3 [transpose]
                 {
                     pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                    pto::TASSIGN(tl_m, (uintptr_t)114688);
+                    pto::TASSIGN(tl_m, (uintptr_t)(114688));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                    pto::TASSIGN(tl_l0, (uintptr_t)49152);
+                    pto::TASSIGN(tl_l0, (uintptr_t)(49152));
                     pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
                 }
                 set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID4);
@@ -382,11 +382,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 // mma a_l0_v3, b_l0_v3, acc_l0c [init=k_group * 4 + 3 == 0]
                 {
                     pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                    pto::TASSIGN(tl_a, (uintptr_t)49152);
+                    pto::TASSIGN(tl_a, (uintptr_t)(49152));
                     pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                    pto::TASSIGN(tl_b, (uintptr_t)49152);
+                    pto::TASSIGN(tl_b, (uintptr_t)(49152));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
-                    pto::TASSIGN(tl_c, (uintptr_t)0);
+                    pto::TASSIGN(tl_c, (uintptr_t)(0));
                     if ((((k_group * 4) + 3) == 0))
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
@@ -399,17 +399,17 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // copy a_l1, a_l0
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)0);
+                pto::TASSIGN(tl_m, (uintptr_t)(0));
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)0);
+                pto::TASSIGN(tl_l0, (uintptr_t)(0));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             // copy b_l1, b_l0 [transpose]
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)16384);
+                pto::TASSIGN(tl_m, (uintptr_t)(16384));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)0);
+                pto::TASSIGN(tl_l0, (uintptr_t)(0));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
@@ -418,11 +418,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // mma a_l0, b_l0, acc_l0c [init=False]
             {
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                pto::TASSIGN(tl_a, (uintptr_t)0);
+                pto::TASSIGN(tl_a, (uintptr_t)(0));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                pto::TASSIGN(tl_b, (uintptr_t)0);
+                pto::TASSIGN(tl_b, (uintptr_t)(0));
                 pto::TileAcc<int32_t, 128, 128> tl_c;
-                pto::TASSIGN(tl_c, (uintptr_t)0);
+                pto::TASSIGN(tl_c, (uintptr_t)(0));
                 if (false)
                     pto::TMATMUL(tl_c, tl_a, tl_b);
                 else
@@ -459,17 +459,17 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // copy a_l1_v1, a_l0_v1
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)32768);
+                pto::TASSIGN(tl_m, (uintptr_t)(32768));
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)16384);
+                pto::TASSIGN(tl_l0, (uintptr_t)(16384));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             // copy b_l1_v1, b_l0_v1 [transpose]
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)49152);
+                pto::TASSIGN(tl_m, (uintptr_t)(49152));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)16384);
+                pto::TASSIGN(tl_l0, (uintptr_t)(16384));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID1);
@@ -478,11 +478,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // mma a_l0_v1, b_l0_v1, acc_l0c [init=False]
             {
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                pto::TASSIGN(tl_a, (uintptr_t)16384);
+                pto::TASSIGN(tl_a, (uintptr_t)(16384));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                pto::TASSIGN(tl_b, (uintptr_t)16384);
+                pto::TASSIGN(tl_b, (uintptr_t)(16384));
                 pto::TileAcc<int32_t, 128, 128> tl_c;
-                pto::TASSIGN(tl_c, (uintptr_t)0);
+                pto::TASSIGN(tl_c, (uintptr_t)(0));
                 if (false)
                     pto::TMATMUL(tl_c, tl_a, tl_b);
                 else
@@ -491,17 +491,17 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // copy a_l1_v2, a_l0_v2
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)65536);
+                pto::TASSIGN(tl_m, (uintptr_t)(65536));
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)32768);
+                pto::TASSIGN(tl_l0, (uintptr_t)(32768));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             // copy b_l1_v2, b_l0_v2 [transpose]
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)81920);
+                pto::TASSIGN(tl_m, (uintptr_t)(81920));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)32768);
+                pto::TASSIGN(tl_l0, (uintptr_t)(32768));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID2);
@@ -510,11 +510,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // mma a_l0_v2, b_l0_v2, acc_l0c [init=False]
             {
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                pto::TASSIGN(tl_a, (uintptr_t)32768);
+                pto::TASSIGN(tl_a, (uintptr_t)(32768));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                pto::TASSIGN(tl_b, (uintptr_t)32768);
+                pto::TASSIGN(tl_b, (uintptr_t)(32768));
                 pto::TileAcc<int32_t, 128, 128> tl_c;
-                pto::TASSIGN(tl_c, (uintptr_t)0);
+                pto::TASSIGN(tl_c, (uintptr_t)(0));
                 if (false)
                     pto::TMATMUL(tl_c, tl_a, tl_b);
                 else
@@ -524,17 +524,17 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // copy a_l1_v3, a_l0_v3
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)98304);
+                pto::TASSIGN(tl_m, (uintptr_t)(98304));
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)49152);
+                pto::TASSIGN(tl_l0, (uintptr_t)(49152));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             // copy b_l1_v3, b_l0_v3 [transpose]
             {
                 pto::Tile<pto::TileType::Mat, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_m;
-                pto::TASSIGN(tl_m, (uintptr_t)114688);
+                pto::TASSIGN(tl_m, (uintptr_t)(114688));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0;
-                pto::TASSIGN(tl_l0, (uintptr_t)49152);
+                pto::TASSIGN(tl_l0, (uintptr_t)(49152));
                 pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(0), (uint16_t)(0));
             }
             set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
@@ -542,11 +542,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // mma a_l0_v3, b_l0_v3, acc_l0c [init=False]
             {
                 pto::Tile<pto::TileType::Left, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_a;
-                pto::TASSIGN(tl_a, (uintptr_t)49152);
+                pto::TASSIGN(tl_a, (uintptr_t)(49152));
                 pto::Tile<pto::TileType::Right, int8_t, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_b;
-                pto::TASSIGN(tl_b, (uintptr_t)49152);
+                pto::TASSIGN(tl_b, (uintptr_t)(49152));
                 pto::TileAcc<int32_t, 128, 128> tl_c;
-                pto::TASSIGN(tl_c, (uintptr_t)0);
+                pto::TASSIGN(tl_c, (uintptr_t)(0));
                 if (false)
                     pto::TMATMUL(tl_c, tl_a, tl_b);
                 else

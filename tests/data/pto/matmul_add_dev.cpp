@@ -52,11 +52,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             // gemm_v0 a_s, b_s, c_frag [init=k == 0]
             {
                 pto::Tile<pto::TileType::Mat, half, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_ma;
-                pto::TASSIGN(tl_ma, (uintptr_t)0);
+                pto::TASSIGN(tl_ma, (uintptr_t)(0));
                 pto::Tile<pto::TileType::Mat, half, 128, 128, pto::BLayout::ColMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_mb;
-                pto::TASSIGN(tl_mb, (uintptr_t)32768);
+                pto::TASSIGN(tl_mb, (uintptr_t)(32768));
                 pto::TileAcc<float, 128, 128> tl_c;
-                pto::TASSIGN(tl_c, (uintptr_t)0);
+                pto::TASSIGN(tl_c, (uintptr_t)(0));
                 const bool tl_init = (k == 0);
                 set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
                 wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
@@ -64,9 +64,9 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 wait_flag(PIPE_FIX, PIPE_M, EVENT_ID7);
                 for (int64_t tl_kk = 0; tl_kk < 1; tl_kk++) {
                     pto::Tile<pto::TileType::Left, half, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::RowMajor, 512> tl_l0a;
+                    pto::TASSIGN(tl_l0a, (uintptr_t)(0));
                     pto::Tile<pto::TileType::Right, half, 128, 128, pto::BLayout::RowMajor, 128, 128, pto::SLayout::ColMajor, 512> tl_l0b;
-                    pto::TASSIGN(tl_l0a, (uintptr_t)0);
-                    pto::TASSIGN(tl_l0b, (uintptr_t)0);
+                    pto::TASSIGN(tl_l0b, (uintptr_t)(0));
                     set_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);
                     wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);
                     pto::TEXTRACT(tl_l0a, tl_ma, (uint16_t)(0), (uint16_t)(0 + tl_kk * 128));
