@@ -66,3 +66,31 @@ TEST(pto_needs_a_checkout)
     CHECK_CONTAINS(out, "/nonexistent/pto-isa is not a pto-isa checkout");
     free(out);
 }
+
+// tilec emit writes the kernel, its launch header and the support header; an op
+// the PTO target does not lower is an error at its line (exit 2), no files.
+TEST(pto_emit_writes_files_and_locates_unsupported_ops)
+{
+    const char *dir = tl_test_tmp("emitted");
+    char *argv[] = {(char *)tl_test_tilec(), "emit", "kernels/examples/elementwise_add.py", "--target", "pto", "-o",
+                    (char *)dir, NULL};
+    char *out = NULL;
+    CHECK_EQ(tl_test_run(argv, &out), 0);
+    free(out);
+    static const char *const files[] = {"main.cpp", "main_launch.h", "tilec_pto.h"};
+    for (int i = 0; i < 3; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *text = tl_test_read_file(path, NULL);
+        if (!text) tl_test_fail(t, __FILE__, __LINE__, "%s was not written", path);
+        if (text && i == 0) CHECK_CONTAINS(text, "extern \"C\" __global__ __aicore__ void main_kernel(");
+        if (text && i == 1) CHECK_CONTAINS(text, "int main_launch(");
+        free(text);
+    }
+    char *bad[] = {(char *)tl_test_tilec(), "emit", "tests/data/kernels/cast_round.py", "--target", "pto", "-o",
+                   (char *)tl_test_tmp("bad"), NULL};
+    CHECK_EQ(tl_test_run(bad, &out), 2);
+    CHECK_CONTAINS(out, "cast_round.py:29:17: error: a float32 -> float32 cast");
+    CHECK_CONTAINS(out, "not lowered to PTO yet");
+    free(out);
+}
