@@ -86,8 +86,8 @@ static tl_status_t push(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, 
     if (!s) return TL_OK;
     tl_side_t side = tl_side_get(x->sides, s);
     bool compound = is_compound(s->kind);
-    if (!compound && scope != TL_SIDE_NONE && (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) &&
-        side != scope) {
+    if (!compound && s->kind != TL_ST_SYNC && scope != TL_SIDE_NONE &&
+        (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) && side != scope) {
         tl_exec_ctx_t c = lane_ctx(x, th, next_lane(mask, 0), s);
         return tl_exec_fail(&c, s->loc, "%s works on %s memory but is inside T.Scope(\"%s\")",
                             leaf_name(s), side_text(side), scope == TL_SIDE_CUBE ? "C" : "V");
@@ -187,6 +187,12 @@ static tl_status_t leaf(tl_exec_t *x, tl_exec_thread_t *th, const tl_exec_frame_
                : s->kind == TL_ST_OP  ? tl_exec_op(&c)
                                       : tl_exec_print(&c);
     case TL_ST_SYNC: {
+        // expert mode, outside T.Scope: a flag of the other core's pipes is a
+        // no-op on this core (ir/side.c: flag_core)
+        tl_side_t own = tl_side_get(x->sides, s);
+        if (!x->dev && f->scope == TL_SIDE_NONE && own != TL_SIDE_NONE &&
+            own != tl_exec_agent_side(c.ag))
+            return TL_OK;
         // a cross-core set or a T.sync_all arrival may release blocked threads
         bool arrives = s->sync.kind == TL_SYNC_ALL && !th->at_barrier;
         st = tl_exec_sync(&c, th, blocked);

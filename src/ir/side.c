@@ -125,6 +125,15 @@ static int op_side(walk_t *w, const tl_stmt_t *s)
     return side;
 }
 
+// The core an intra-core flag of pipes a -> b belongs to: the vector core for
+// the pairs with V, the cube core for those with M, MTE1 or FIX; else none.
+static int flag_core(tl_pipe_t a, tl_pipe_t b)
+{
+    bool v = a == TL_PIPE_V || b == TL_PIPE_V;
+    bool c = tl_side_pipe(a) == TL_SIDE_CUBE || tl_side_pipe(b) == TL_SIDE_CUBE;
+    return v == c ? TL_SIDE_NONE : v ? TL_SIDE_VEC : TL_SIDE_CUBE;
+}
+
 static int sync_side(const tl_stmt_t *s)
 {
     switch (s->sync.kind) {
@@ -168,7 +177,15 @@ static int leaf_side(walk_t *w, const tl_stmt_t *s, unsigned *flags)
         break;
     case TL_ST_OP: side = op_side(w, s); break;
     case TL_ST_SYNC:
-        if (expert) break;
+        if (expert) {
+            // Outside T.Scope a flag of one core's pipes runs on that core only:
+            // AscendC's SetFlag / WaitFlag return at once on the AIC for the
+            // vector pairs and on the AIV for the cube pairs (asc-devkit
+            // kernel_operator_block_sync_intf_impl.h, ASCEND_IS_AIC / _AIV).
+            if (s->sync.kind == TL_SYNC_SET_FLAG || s->sync.kind == TL_SYNC_WAIT_FLAG)
+                side = flag_core(s->sync.src, s->sync.dst);
+            break;
+        }
         side = sync_side(s);
         if (side == TL_SIDE_NONE && s->sync.kind != TL_SYNC_ALL &&
             s->sync.kind != TL_SYNC_BARRIER_ALL)
