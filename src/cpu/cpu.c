@@ -4,6 +4,8 @@
 #include "cpu/cpu_int.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 // Where k's statements run and where its buffers sit: the reference executor's
@@ -28,8 +30,14 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     c->k = k;
     c->d = d;
     if (o) c->opts = *o;
+    pthread_mutex_init(&c->warn_lock, NULL);
     char key[40];
     tl_status_t st;
+    c->residual = calloc(CPU_RESIDUAL_MAX, sizeof *c->residual);
+    if (!c->residual) {
+        st = tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
     c->lanes = tl_side_block_lanes(k);
     c->dev = k->config.auto_cv_combine;
     if ((st = tl_bind_create(&c->own_args, k, d)) || (st = analyse(k, &c->sides, &c->layout, d)) ||
@@ -68,7 +76,32 @@ void tl_cpu_destroy(tl_cpu_t *c)
     tl_side_map_free(c->sides);
     tl_layout_free(&c->layout);
     tl_bind_destroy(c->own_args);
+    pthread_mutex_destroy(&c->warn_lock);
+    free(c->warned);
+    free(c->residual);
     free(c);
+}
+
+void tl_cpu_warn_once(tl_cpu_t *c, const void *stmt, tl_loc_t loc, const char *fmt, ...)
+{
+    pthread_mutex_lock(&c->warn_lock);
+    bool seen = false;
+    for (int i = 0; i < c->nwarned && !seen; i++) seen = c->warned[i] == stmt;
+    if (!seen && c->nwarned == c->capwarned) {
+        int cap = c->capwarned ? 2 * c->capwarned : 8;
+        const void **w = realloc(c->warned, (size_t)cap * sizeof *w);
+        if (w) c->warned = w, c->capwarned = cap;
+    }
+    if (!seen && c->nwarned < c->capwarned) {
+        c->warned[c->nwarned++] = stmt;
+        char text[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof text, fmt, ap);
+        va_end(ap);
+        tl_diag_warning(c->d, loc, "%s", text);
+    }
+    pthread_mutex_unlock(&c->warn_lock);
 }
 
 tl_bind_t *tl_cpu_args(tl_cpu_t *c)
@@ -197,10 +230,14 @@ tl_status_t tl_cpu_run(tl_cpu_t *c)
         }
     }
     c->run++;
+    c->nwarned = 0;
+    c->nresidual = 0;
+    c->residual_block = INT64_MAX;
     atomic_store(&c->failed, 0);
     job_t j = {c, c->all_resident ? (int)n : 1};
     tl_pool_run(c->pool, c->all_resident ? 1 : n, task, &j);
     st = collect(c);
+    if (!st) tl_cpu_warn_residual(c);
 done:
     free_env(c);
     tl_bind_copy_back(c->args);

@@ -3,6 +3,7 @@
 #ifndef TL_CPU_CPU_INT_H
 #define TL_CPU_CPU_INT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "cpu/abi.h"
@@ -25,8 +26,8 @@ typedef struct {
     // cross-core flags: counters, and sets waiting for the other participants (per mode)
     int counter[TL_ARCH_XCORE_IDS_MAX];
     int pending[3][TL_ARCH_XCORE_IDS_MAX];
-    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT]; // intra-core flags set, by id bit
-    int event_line[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX]; // line of the set
+    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX]; // intra-core sets pending
+    const tl_stmt_t *event_set[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX]; // first set
     tl_opcall_t *calls; // per site: the op's template (op == NULL: not built yet)
     tl_alias_t *alias;  // per buffer id: L1 tiles read in place (alias.h)
     tl_coro_t *co;      // when the agents run as coroutines
@@ -58,6 +59,13 @@ struct cpu_worker {
     int64_t run; // the run its templates were built for
 };
 
+enum { CPU_RESIDUAL_MAX = 32 }; // leftover-flag warnings kept per run
+
+typedef struct {
+    tl_loc_t loc;
+    char text[160];
+} tl_cpu_residual_t;
+
 struct tl_cpu {
     const tl_kernel_t *k;
     tl_diag_t *d;
@@ -86,7 +94,20 @@ struct tl_cpu {
     int nworkers;
     atomic_int failed;
     int64_t run; // runs so far
+    // statements warned about in this run (once each, as the reference does)
+    pthread_mutex_t warn_lock;
+    const void **warned;
+    int nwarned, capwarned;
+    // flags set and never waited for, in the lowest block that left any (the
+    // reference warns about its first block's): warned after the run
+    int64_t residual_block;
+    tl_cpu_residual_t *residual;
+    int nresidual;
 };
+
+// Warns once per statement and run (thread-safe); the text goes to c->d.
+void tl_cpu_warn_once(tl_cpu_t *c, const void *stmt, tl_loc_t loc, const char *fmt, ...)
+    TL_PRINTF(4, 5);
 
 extern const tlc_rt_t tl_cpurt_table;
 
@@ -96,6 +117,9 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident);
 void tl_cpurt_worker_free(cpu_worker_t *w);
 // Forgets what a previous run left (op templates over its tensors, errors).
 void tl_cpurt_worker_reset(cpu_worker_t *w, int64_t run);
+// Warns about the flags the lowest block with any left set and never waited
+// for (tl_cpurt_run_blocks records them); called after a run that succeeded.
+void tl_cpu_warn_residual(tl_cpu_t *c);
 // Runs blocks [first, first + w->nblocks) on the worker.
 tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first);
 

@@ -17,6 +17,7 @@
 #include "cpu/cpu_int.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ _Static_assert(sizeof(tlc_scalar_t) == sizeof(tl_scalar_t) &&
 _Static_assert(TL_SCOPE_COUNT <= 16, "tlc_lane_t.mem has 16 scopes");
 
 static tl_status_t agent_fail(cpu_agent_t *ag, tl_loc_t loc, const char *fmt, ...) TL_PRINTF(3, 4);
+static void note_residual(tl_cpu_t *c, cpu_block_t *blk);
 
 static tl_status_t agent_fail(cpu_agent_t *ag, tl_loc_t loc, const char *fmt, ...)
 {
@@ -284,9 +286,11 @@ static tl_status_t set_cross(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
 //
 // set_flag / wait_flag order two pipes of one agent; a CPU runs them in
 // program order, so only their bookkeeping is kept, as the reference's
-// (exec_sync.c): a flag is set at most once until a wait takes it, and a wait
-// with no set before it on its agent would wait forever (the agent issues
-// its syncs in order: nothing after the wait can set it).
+// (exec_sync.c): an id past 7 is its low 3 bits (the instruction's id field),
+// a second set before the wait is a warning (the flag is one bit: what the
+// hardware does depends on timing, tilec sim checks it), and a wait with no
+// set before it on its agent would wait forever (the agent issues its syncs
+// in order: nothing after the wait can set it).
 
 static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
 {
@@ -298,28 +302,30 @@ static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
         return agent_fail(ag, s->loc,
                           "%s(%s, %s): the source and destination must be two different pipes",
                           name, from, to);
-    int ids = tl_arch_default()->event_ids;
-    if (id < 0 || id >= ids)
+    int ids = tl_arch_default()->event_ids; // a power of two: the id field's bits
+    if (id < 0)
         return agent_fail(ag, s->loc, "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name, from,
                           to, id, ids - 1);
-    uint8_t bit = (uint8_t)(1u << id), *set = &ag->event[src][dst];
+    id &= ids - 1;
+    uint8_t *n = &ag->event[src][dst][id];
     if (s->sync.kind == TL_SYNC_SET_FLAG) {
-        if (*set & bit)
-            return agent_fail(ag, s->loc,
-                              "set_flag(%s, %s, %" PRId64 ") on the %s is set twice without a "
-                              "wait_flag in between (first set at line %d)",
-                              from, to, id, tl_side_agent_name(ag->id),
-                              ag->event_line[src][dst][id]);
-        *set |= bit;
-        ag->event_line[src][dst][id] = s->loc.line;
+        if (*n)
+            tl_cpu_warn_once(ag->w->c, s, s->loc,
+                             "set_flag(%s, %s, %" PRId64 ") on the %s is set twice without a "
+                             "wait_flag in between (first set at line %d): the flag is one bit, "
+                             "what the hardware does depends on timing (tilec sim checks it)",
+                             from, to, id, tl_side_agent_name(ag->id),
+                             ag->event_set[src][dst][id]->loc.line);
+        if (*n < UINT8_MAX) (*n)++;
+        if (*n == 1) ag->event_set[src][dst][id] = s;
         return TL_OK;
     }
-    if (!(*set & bit))
+    if (!*n)
         return agent_fail(ag, s->loc,
                           "wait_flag(%s, %s, %" PRId64 ") on the %s has no set_flag before it: "
                           "the %s pipe would wait forever",
                           from, to, id, tl_side_agent_name(ag->id), to);
-    *set &= (uint8_t)~bit;
+    (*n)--;
     return TL_OK;
 }
 
@@ -577,7 +583,11 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
             ag->at_barrier = false;
         }
     }
-    if (use_coroutines(c)) return schedule(w);
+    if (use_coroutines(c)) {
+        tl_status_t st = schedule(w);
+        for (int b = 0; !st && b < w->nblocks; b++) note_residual(c, &w->blocks[b]);
+        return st;
+    }
     cpu_block_t *blk = &w->blocks[0];
     static const int order[TL_AGENT_COUNT] = {TL_AGENT_AIC, TL_AGENT_AIV0, TL_AGENT_AIV1};
     for (int j = 0; j < (c->dev ? 1 : TL_AGENT_COUNT); j++) {
@@ -589,5 +599,67 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
             return st;
         }
     }
+    note_residual(c, blk);
     return TL_OK;
+}
+
+// --- flags left set at the end of a block (the reference's residual warning) ----------------
+
+static void add_residual(tl_cpu_residual_t *r, int *n, tl_loc_t loc, const char *fmt, ...)
+    TL_PRINTF(4, 5);
+
+static void add_residual(tl_cpu_residual_t *r, int *n, tl_loc_t loc, const char *fmt, ...)
+{
+    if (*n >= CPU_RESIDUAL_MAX) return;
+    r[*n].loc = loc;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r[*n].text, sizeof r[*n].text, fmt, ap);
+    va_end(ap);
+    (*n)++;
+}
+
+// Records blk's leftover flags when it is the lowest block with any so far.
+static void note_residual(tl_cpu_t *c, cpu_block_t *blk)
+{
+    tl_cpu_residual_t r[CPU_RESIDUAL_MAX];
+    int n = 0;
+    for (int a = 0; a < TL_AGENT_COUNT; a++) {
+        cpu_agent_t *ag = &blk->ag[a];
+        if (!ag->present) continue;
+        for (int s = 0; s < TL_PIPE_COUNT; s++)
+            for (int d = 0; d < TL_PIPE_COUNT; d++)
+                for (int id = 0; id < TL_ARCH_EVENT_IDS_MAX; id++) {
+                    if (!ag->event[s][d][id]) continue;
+                    const tl_stmt_t *set = ag->event_set[s][d][id];
+                    add_residual(r, &n, set ? set->loc : (tl_loc_t){0},
+                                 "set_flag(%s, %s, %d) on block %" PRId64 " %s is never "
+                                 "waited for",
+                                 tl_pipe_name((tl_pipe_t)s), tl_pipe_name((tl_pipe_t)d), id,
+                                 blk->index, tl_side_agent_name(ag->id));
+                }
+        for (int id = 0; id < TL_ARCH_XCORE_IDS_MAX; id++) {
+            int k = ag->counter[id];
+            for (int m = 0; m < 3; m++) k += ag->pending[m][id];
+            if (k)
+                add_residual(r, &n, (tl_loc_t){0},
+                             "cross-core flag %d of block %" PRId64 " %s ends with %d set(s) "
+                             "never waited for",
+                             id, blk->index, tl_side_agent_name(ag->id), k);
+        }
+    }
+    if (!n) return;
+    pthread_mutex_lock(&c->warn_lock);
+    if (blk->index < c->residual_block) {
+        c->residual_block = blk->index;
+        memcpy(c->residual, r, sizeof *r * (size_t)n);
+        c->nresidual = n;
+    }
+    pthread_mutex_unlock(&c->warn_lock);
+}
+
+void tl_cpu_warn_residual(tl_cpu_t *c)
+{
+    for (int i = 0; i < c->nresidual; i++)
+        tl_diag_warning(c->d, c->residual[i].loc, "%s", c->residual[i].text);
 }
