@@ -470,8 +470,11 @@ static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scop
     if (!s || g->st) return;
     tl_side_t side = tl_side_get(g->sides, s);
     bool compound = is_compound(s->kind);
-    if (!compound && scope != TL_SIDE_NONE && (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) &&
-        side != scope) {
+    // a flag's side is the core whose pipes it names (ir/side.c); inside a
+    // T.Scope of the other core the reference runs it there (tilec sim
+    // reports the pipe the core lacks), so only data statements are checked
+    if (!compound && s->kind != TL_ST_SYNC && scope != TL_SIDE_NONE &&
+        (side == TL_SIDE_CUBE || side == TL_SIDE_VEC) && side != scope) {
         int save = g->lane;
         g->lane = g->dev ? first_lane(mask) : g->lane;
         char msg[200];
