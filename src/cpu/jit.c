@@ -505,6 +505,24 @@ static tl_status_t compile_uncached(const char *source, const char *dir, const c
     return st;
 }
 
+// Takes the cache's lock of one key (DIR/KEY.lock, an fcntl lock released by
+// closing the descriptor or by the process's end); -1 when it cannot (then
+// the compile goes on unlocked, as before).
+static int lock_key(const char *dir, const char *key)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s.lock", dir, key);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    while (fcntl(fd, F_SETLKW, &l) != 0)
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    return fd;
+}
+
 tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t *o, tl_jit_t *out,
                         tl_diag_t *d)
 {
@@ -522,8 +540,18 @@ tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t
     } else if (mkdirs(dir) != 0 || access(dir, W_OK) != 0) {
         st = compile_uncached(source, dir, strerror(errno), key, o, out, d);
     } else {
-        st = compile_into(source, dir, key, o, out, d);
-        if (st == TL_OK) tl_jit_cache_trim(dir, key);
+        // one compile of a key at a time: another process's compile of the
+        // same kernel removes the seal first and replaces the .so (parallel
+        // test runs did, and a load then failed); who waited finds it cached
+        int lock = lock_key(dir, key);
+        if (try_open(out->path, ok, key, out)) {
+            out->cached = true;
+            tl_jit_cache_touch(ok);
+        } else {
+            st = compile_into(source, dir, key, o, out, d);
+        }
+        if (lock >= 0) close(lock); // releases the lock
+        if (st == TL_OK && !out->cached) tl_jit_cache_trim(dir, key);
     }
     free(dir);
     return st;

@@ -2,7 +2,7 @@
 // used eviction, `tilec cache info` and `tilec cache clean`.
 //
 // Files tilec makes in the cache directory all start with a 32-hex-digit key
-// (KEY.so, KEY.ok, KEY.c, KEY-failed.c, and KEY.PID.N.* while a compile
+// (KEY.so, KEY.ok, KEY.c, KEY-failed.c, KEY.lock, and KEY.PID.N.* while a compile
 // runs) or are precompiled-header folders pch-HASH/; nothing else in the
 // directory is touched. An entry's last use is its KEY.ok's modification time,
 // set on every load from the cache.
