@@ -5,7 +5,6 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 // Where k's statements run and where its buffers sit: the reference executor's
@@ -94,12 +93,10 @@ void tl_cpu_warn_once(tl_cpu_t *c, const void *stmt, tl_loc_t loc, const char *f
     }
     if (!seen && c->nwarned < c->capwarned) {
         c->warned[c->nwarned++] = stmt;
-        char text[1024];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(text, sizeof text, fmt, ap);
+        tl_diag_vreport(c->d, TL_SEV_WARNING, loc, TL_OK, fmt, ap);
         va_end(ap);
-        tl_diag_warning(c->d, loc, "%s", text);
     }
     pthread_mutex_unlock(&c->warn_lock);
 }
