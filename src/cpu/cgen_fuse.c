@@ -226,22 +226,19 @@ bool fuse_analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
 {
     const tl_op_t *op = &s->op;
     memset(c, 0, sizeof *c);
-    switch (op->code) {
-    case TL_OP_ADD:
-    case TL_OP_SUB:
-    case TL_OP_MUL:
-    case TL_OP_DIV:
-    case TL_OP_MAX:
-    case TL_OP_MIN:
+    if (tl_op_arith(op->code)) { // add .. min: src1 a tile or a scalar
+        tl_binop_t bin = tl_op_binary(op->code);
         if (op->nargs != 3 || !fuse_region_span(g, op, 0, -1, c) ||
             !fuse_region_span(g, op, 1, -1, c))
             return false;
         if (op->args[2].kind == TL_ARG_REGION) {
             if (!fuse_region_span(g, op, 2, -1, c)) return false;
-        } else if (!scalar(g, op, 2, op->code == TL_OP_DIV, op->code == TL_OP_SUB, c)) {
+        } else if (!scalar(g, op, 2, bin == TL_BIN_DIV, bin == TL_BIN_SUB, c)) {
             return false;
         }
         return all_f32(c);
+    }
+    switch (op->code) {
     case TL_OP_ABS:
     case TL_OP_RELU:
     case TL_OP_ROUND:

@@ -197,17 +197,13 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
         zvalue(e, o->sp[2], b, sizeof b);
     else if (o->nsc)
         snprintf(b, sizeof b, "%s", zsc[0]);
-    bool two = o->nspan > 2;
+    // the vector form of each operator (fuse_binop); max and min keep a NaN in a
+    static const char *const zbin[TL_BIN_COUNT] = {
+        [TL_BIN_ADD] = "_mm512_add_ps", [TL_BIN_SUB] = "_mm512_sub_ps",
+        [TL_BIN_MUL] = "_mm512_mul_ps", [TL_BIN_DIV] = "_mm512_div_ps",
+        [TL_BIN_MAX] = "tlc_z_max",     [TL_BIN_MIN] = "tlc_z_min"};
+    tl_binop_t bin = fuse_binop(o);
     switch (code) {
-    case TL_OP_ADD: snprintf(v, sizeof v, "_mm512_add_ps(%s, %s)", a, b); break;
-    case TL_OP_SUB: snprintf(v, sizeof v, "_mm512_%s_ps(%s, %s)", two ? "sub" : "add", a, b); break;
-    case TL_OP_MUL:
-    case TL_OP_ROW_EXPAND_MUL: snprintf(v, sizeof v, "_mm512_mul_ps(%s, %s)", a, b); break;
-    case TL_OP_DIV: snprintf(v, sizeof v, "_mm512_%s_ps(%s, %s)", two ? "div" : "mul", a, b); break;
-    case TL_OP_ROW_EXPAND_SUB: snprintf(v, sizeof v, "_mm512_sub_ps(%s, %s)", a, b); break;
-    case TL_OP_ROW_EXPAND_DIV: snprintf(v, sizeof v, "_mm512_div_ps(%s, %s)", a, b); break;
-    case TL_OP_MAX: snprintf(v, sizeof v, "tlc_z_max(%s, %s)", a, b); break;
-    case TL_OP_MIN: snprintf(v, sizeof v, "tlc_z_min(%s, %s)", a, b); break;
     case TL_OP_ABS: snprintf(v, sizeof v, "_mm512_abs_ps(%s)", a); break;
     case TL_OP_RELU: snprintf(v, sizeof v, "tlc_z_relu(%s)", a); break;
     case TL_OP_ROUND:
@@ -255,7 +251,12 @@ static void zemit_op(emit_t *e, const fop_t *o, const char *const *zsc)
         }
         break;
     }
-    default: snprintf(v, sizeof v, "%s", a); break;
+    default: // the binary ops, then the copy
+        if (bin != TL_BIN_NONE)
+            snprintf(v, sizeof v, "%s(%s, %s)", zbin[bin], a, b);
+        else
+            snprintf(v, sizeof v, "%s", a);
+        break;
     }
     if (code == TL_OP_ROUND && e->rng[o->sp[1]].known)
         out = (vrange_t){true, true, floor(e->rng[o->sp[1]].lo), ceil(e->rng[o->sp[1]].hi)};

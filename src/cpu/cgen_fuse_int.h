@@ -46,6 +46,17 @@ static inline bool is_reduce(tl_opcode_t code)
     return code == TL_OP_REDUCE_MAX || code == TL_OP_REDUCE_MIN;
 }
 
+// The operator op o applies element by element (the op table's bin column),
+// with a scalar second operand as fuse_analyse passes it: sub's scalar
+// negated (an add), div's the reciprocal (a product); TL_BIN_NONE for an op
+// without one.
+static inline tl_binop_t fuse_binop(const fop_t *o)
+{
+    tl_binop_t b = tl_op_info(o->s->op.code)->bin;
+    if (o->nspan > 2) return b;
+    return b == TL_BIN_SUB ? TL_BIN_ADD : b == TL_BIN_DIV ? TL_BIN_MUL : b;
+}
+
 // A candidate op before it joins the group.
 typedef struct {
     span_t sp[3];

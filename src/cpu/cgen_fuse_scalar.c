@@ -94,16 +94,8 @@ void fuse_emit_op(emit_t *e, const fop_t *o, const char *const *sc)
         fuse_value(e, o->sp[2], b, sizeof b);
     else if (o->nsc)
         snprintf(b, sizeof b, "%s", sc[0]);
+    tl_binop_t bin = fuse_binop(o);
     switch (code) {
-    case TL_OP_ADD: snprintf(v, sizeof v, "%s + %s", a, b); break;
-    case TL_OP_SUB: snprintf(v, sizeof v, o->nspan > 2 ? "%s - %s" : "%s + %s", a, b); break;
-    case TL_OP_MUL:
-    case TL_OP_ROW_EXPAND_MUL: snprintf(v, sizeof v, "%s * %s", a, b); break;
-    case TL_OP_DIV: snprintf(v, sizeof v, o->nspan > 2 ? "%s / %s" : "%s * %s", a, b); break;
-    case TL_OP_ROW_EXPAND_SUB: snprintf(v, sizeof v, "%s - %s", a, b); break;
-    case TL_OP_ROW_EXPAND_DIV: snprintf(v, sizeof v, "%s / %s", a, b); break;
-    case TL_OP_MAX: snprintf(v, sizeof v, "%s > %s || %s != %s ? %s : %s", a, b, a, a, a, b); break;
-    case TL_OP_MIN: snprintf(v, sizeof v, "%s < %s || %s != %s ? %s : %s", a, b, a, a, a, b); break;
     case TL_OP_ABS: snprintf(v, sizeof v, "__builtin_fabsf(%s)", a); break;
     case TL_OP_RELU: snprintf(v, sizeof v, "%s < 0 ? 0.0f : %s", a, a); break;
     case TL_OP_ROUND: snprintf(v, sizeof v, "__builtin_rintf(%s)", a); break;
@@ -117,7 +109,15 @@ void fuse_emit_op(emit_t *e, const fop_t *o, const char *const *sc)
         cast_value(v, sizeof v, gr->sp[o->sp[0]].buf->dtype, gr->sp[o->sp[1]].buf->dtype, a,
                    e->tail);
         break;
-    default: snprintf(v, sizeof v, "%s", a); break;
+    default: // the binary ops (max and min keep a NaN in a), then the copy
+        if (bin == TL_BIN_MAX || bin == TL_BIN_MIN)
+            snprintf(v, sizeof v, "%s %s %s || %s != %s ? %s : %s", a,
+                     bin == TL_BIN_MAX ? ">" : "<", b, a, a, a, b);
+        else if (bin != TL_BIN_NONE)
+            snprintf(v, sizeof v, "%s %s %s", a, tl_binop_text(bin), b);
+        else
+            snprintf(v, sizeof v, "%s", a);
+        break;
     }
     fuse_result(e, o->sp[0], v);
 }

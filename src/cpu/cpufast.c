@@ -268,13 +268,8 @@ static FAST bool vec(const tl_opcall_t *call)
     if (call->args[2].is_view) {
         if (call->args[2].view.dtype != TL_F32 || !(b = span(call, 2, -1, &nb)) || nb != nd)
             return false;
-    } else if (code == TL_OP_DIV) {
-        float r = 1.0f / (float)tl_tileop_scalar_value(&call->args[2].scalar);
-        tl_scalar_t rs = {.is_float = true, .f = r};
-        s = tl_tileop_scalar_f32(TL_F32, &rs);
     } else {
-        s = tl_tileop_scalar_f32(TL_F32, &call->args[2].scalar);
-        if (code == TL_OP_SUB) s = -s;
+        s = tl_tileop_binary_scalar_f32(TL_F32, code, &call->args[2].scalar);
     }
     if (!disjoint_or_same(d, a, nd * 4) || (b && !disjoint_or_same(d, b, nd * 4))) return false;
     binary(code, (float *)d, (const float *)a, (const float *)b, s, nd);
@@ -467,14 +462,9 @@ bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
                __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
     }
     if (!have) return false;
+    if (tl_op_arith(call->op->code)) return vec(call);
     switch (call->op->code) {
     case TL_OP_CAST: return !(ctx->deq_scale != 1.0f) && cast(call);
-    case TL_OP_ADD:
-    case TL_OP_SUB:
-    case TL_OP_MUL:
-    case TL_OP_DIV:
-    case TL_OP_MAX:
-    case TL_OP_MIN: return vec(call);
     case TL_OP_ABS:
     case TL_OP_RELU:
     case TL_OP_ROUND:

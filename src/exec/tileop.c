@@ -236,6 +236,16 @@ float tl_tileop_scalar_f32(tl_dtype_t t, const tl_scalar_t *s)
     return (float)tl_load_f64(t, buf, 0);
 }
 
+float tl_tileop_binary_scalar_f32(tl_dtype_t t, tl_opcode_t op, const tl_scalar_t *s)
+{
+    if (tl_op_binary(op) == TL_BIN_DIV) {
+        tl_scalar_t r = {.is_float = true, .f = 1.0f / (float)tl_tileop_scalar_value(s)};
+        return tl_tileop_scalar_f32(t, &r);
+    }
+    float v = tl_tileop_scalar_f32(t, s);
+    return tl_op_binary(op) == TL_BIN_SUB ? -v : v;
+}
+
 int64_t tl_tileop_scalar_i64(tl_dtype_t t, const tl_scalar_t *s)
 {
     uint8_t buf[8];
@@ -326,7 +336,7 @@ tl_status_t tl_tileop_deq_scale_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *cal
 
 // Each op's routine, from the op table's `run` column (ir/ops.h).
 static tl_status_t (*const op_run[TL_OP_COUNT])(tl_tileop_ctx_t *ctx, const tl_opcall_t *call) = {
-#define X(id, name, sig, cls, pipe, cost, run, front, api) [id] = run,
+#define X(id, name, sig, cls, pipe, cost, bin, run, front, api) [id] = run,
     TL_OPS(X)
 #undef X
 };

@@ -159,6 +159,10 @@ static inline bool tl_tileop_is_rows(tl_opcode_t op)
 void tl_tileop_scalar_to(tl_dtype_t t, const tl_scalar_t *s, void *out);
 // The scalar converted to float dtype t and read back as float.
 float tl_tileop_scalar_f32(tl_dtype_t t, const tl_scalar_t *s);
+// The scalar operand of binary op `op` on float dtype t as its kernels use it:
+// converted to t, negated for sub (x - s is x + (-s)), and for div the float32
+// reciprocal converted to t (x / s is x * (1 / s): goldens depend on it).
+float tl_tileop_binary_scalar_f32(tl_dtype_t t, tl_opcode_t op, const tl_scalar_t *s);
 // The scalar converted to integer dtype t and read back as int64.
 int64_t tl_tileop_scalar_i64(tl_dtype_t t, const tl_scalar_t *s);
 // The scalar's value as a double / an int64 (floats truncated, saturated).

@@ -195,7 +195,7 @@ static layout_t layout_of(tl_opcode_t code)
     case TL_OP_CLAMP_MAX:
     case TL_OP_CLAMP_MIN: l.s0 = 2, l.cnt = 3; break;
     case TL_OP_POW: l.src1 = true, l.float_only = true; break;
-    default: l.src1 = true; break; // add sub mul div max min
+    default: l.src1 = true; break; // the binary ops (tl_op_arith)
     }
     return l;
 }
@@ -206,14 +206,7 @@ static tl_status_t binary_scalar(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, 
 {
     tl_opcode_t code = call->op->code;
     if (tl_dtype_is_float(t)) {
-        if (code == TL_OP_DIV) {
-            float r = 1.0f / (float)tl_tileop_scalar_value(s);
-            tl_scalar_t rs = {.is_float = true, .f = r};
-            p->s = tl_tileop_scalar_f32(t, &rs);
-        } else {
-            p->s = tl_tileop_scalar_f32(t, s);
-            if (code == TL_OP_SUB) p->s = -p->s;
-        }
+        p->s = tl_tileop_binary_scalar_f32(t, code, s);
         return TL_OK;
     }
     p->is = tl_tileop_scalar_i64(t, s);
@@ -389,19 +382,13 @@ static tl_status_t fill(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 
 tl_status_t tl_tileop_vec_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
-    switch (call->op->code) {
+    tl_opcode_t code = call->op->code;
+    if (tl_op_binary(code) != TL_BIN_NONE)
+        return tl_op_arith(code) ? arith(ctx, call) : bitwise(ctx, call);
+    switch (code) {
     case TL_OP_FILL: return fill(ctx, call);
-    case TL_OP_AND:
-    case TL_OP_OR:
-    case TL_OP_XOR: return bitwise(ctx, call);
     case TL_OP_SHL:
     case TL_OP_SHR: return shift(ctx, call);
-    case TL_OP_ADD:
-    case TL_OP_SUB:
-    case TL_OP_MUL:
-    case TL_OP_DIV:
-    case TL_OP_MAX:
-    case TL_OP_MIN:
     case TL_OP_POW:
     case TL_OP_LEAKY_RELU:
     case TL_OP_AXPY:

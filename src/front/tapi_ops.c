@@ -15,14 +15,14 @@ typedef struct {
     const char *api; // "T.tile.add :dst :src0 :src1"
 } spelling_t;
 
-#define X(id, name, sig, cls, pipe, cost, run, front, api)                                         \
+#define X(id, name, sig, cls, pipe, cost, bin, run, front, api)                                    \
     static tl_value_t *op_##front(tl_eval_t *ev, tl_call_t *c);
 TL_OPS(X)
 #undef X
 static tl_value_t *op_clear(tl_eval_t *ev, tl_call_t *c);
 
 static const spelling_t spellings[] = {
-#define X(id, name, sig, cls, pipe, cost, run, front, api) {id, op_##front, api},
+#define X(id, name, sig, cls, pipe, cost, bin, run, front, api) {id, op_##front, api},
     TL_OPS(X)
 #undef X
 #define X(id, front, api) {id, op_##front, api},

@@ -12,9 +12,10 @@ static const struct {
     tl_opclass_t cls;
     tl_pipe_t pipe;
     tl_cost_t cost;
+    tl_binop_t bin;
 } op_table[] = {
-#define X(id, name, sig, cls, pipe, cost, run, front, api)                                         \
-    {name, sig, api, TL_OPC_##cls, TL_PIPE_##pipe, TL_COST_##cost},
+#define X(id, name, sig, cls, pipe, cost, bin, run, front, api)                                    \
+    {name, sig, api, TL_OPC_##cls, TL_PIPE_##pipe, TL_COST_##cost, TL_BIN_##bin},
     TL_OPS(X)
 #undef X
 };
@@ -33,7 +34,8 @@ __attribute__((constructor)) static void init_op_info(void)
                             .signature = op_table[i].signature,
                             .cls = op_table[i].cls,
                             .pipe = op_table[i].pipe,
-                            .cost = op_table[i].cost};
+                            .cost = op_table[i].cost,
+                            .bin = op_table[i].bin};
         int req = 0, all = 0;
         bool opt = false;
         for (const char *p = info.signature; *p; p++) {
@@ -56,6 +58,25 @@ __attribute__((constructor)) static void init_op_info(void)
 const tl_opinfo_t *tl_op_info(tl_opcode_t op)
 {
     return &op_info[op];
+}
+
+tl_binop_t tl_op_binary(tl_opcode_t op)
+{
+    const tl_opinfo_t *info = &op_info[op];
+    return strcmp(info->signature, "wrv") == 0 ? info->bin : TL_BIN_NONE;
+}
+
+bool tl_op_arith(tl_opcode_t op)
+{
+    switch (tl_op_binary(op)) {
+    case TL_BIN_ADD:
+    case TL_BIN_SUB:
+    case TL_BIN_MUL:
+    case TL_BIN_DIV:
+    case TL_BIN_MAX:
+    case TL_BIN_MIN: return true;
+    default: return false;
+    }
 }
 
 char tl_op_role(tl_opcode_t op, int i)

@@ -58,11 +58,48 @@ typedef enum {
     TL_PIPE_COUNT
 } tl_pipe_t;
 
+// --- operators (of expressions, and the element-wise tile ops') -----------------
+// Binary operators. DIV on integers and MOD truncate toward zero, as the C the
+// upstream compiler emits does (DESIGN.md §2); FLOORDIV/FLOORMOD are the
+// explicit T.floordiv/T.floormod. Comparisons and logical ops yield bool.
+#define TL_BINOPS(X)                                                                               \
+    X(TL_BIN_ADD, "+", 11)                                                                         \
+    X(TL_BIN_SUB, "-", 11)                                                                         \
+    X(TL_BIN_MUL, "*", 12)                                                                         \
+    X(TL_BIN_DIV, "/", 12)                                                                         \
+    X(TL_BIN_MOD, "%", 12)                                                                         \
+    X(TL_BIN_FLOORDIV, "floordiv", 0)                                                              \
+    X(TL_BIN_FLOORMOD, "floormod", 0)                                                              \
+    X(TL_BIN_MIN, "min", 0)                                                                        \
+    X(TL_BIN_MAX, "max", 0)                                                                        \
+    X(TL_BIN_POW, "pow", 0)                                                                        \
+    X(TL_BIN_AND, "&", 7)                                                                          \
+    X(TL_BIN_OR, "|", 5)                                                                           \
+    X(TL_BIN_XOR, "^", 6)                                                                          \
+    X(TL_BIN_SHL, "<<", 10)                                                                        \
+    X(TL_BIN_SHR, ">>", 10)                                                                        \
+    X(TL_BIN_EQ, "==", 8)                                                                          \
+    X(TL_BIN_NE, "!=", 8)                                                                          \
+    X(TL_BIN_LT, "<", 9)                                                                           \
+    X(TL_BIN_LE, "<=", 9)                                                                          \
+    X(TL_BIN_GT, ">", 9)                                                                           \
+    X(TL_BIN_GE, ">=", 9)                                                                          \
+    X(TL_BIN_LAND, "and", 3)                                                                       \
+    X(TL_BIN_LOR, "or", 2)
+
+typedef enum {
+#define X(id, text, prec) id,
+    TL_BINOPS(X)
+#undef X
+    TL_BIN_COUNT,
+    TL_BIN_NONE = TL_BIN_COUNT // no operator (the op table's bin column)
+} tl_binop_t;
+
 // --- tile ops -------------------------------------------------------------------
 typedef enum { TL_OPC_COPY, TL_OPC_GEMM, TL_OPC_VEC, TL_OPC_REDUCE, TL_OPC_STATE } tl_opclass_t;
 
 typedef enum {
-#define X(id, name, sig, cls, pipe, cost, run, front, api) id,
+#define X(id, name, sig, cls, pipe, cost, bin, run, front, api) id,
     TL_OPS(X)
 #undef X
     TL_OP_COUNT
@@ -82,11 +119,19 @@ typedef struct {
     tl_opclass_t cls;
     tl_pipe_t pipe;        // TL_PIPE_NONE for copies (depends on scopes)
     tl_cost_t cost;        // how the chip model prices it
+    tl_binop_t bin;        // its element-wise operator, TL_BIN_NONE if none (ops.h)
     int min_args, max_args;
     const char *spelling; // as a kernel writes it: "T.tile.add" (the api column's first word)
 } tl_opinfo_t;
 
 const tl_opinfo_t *tl_op_info(tl_opcode_t op);
+// The operator of a binary vector op, dst = src0 OP src1 element by element
+// with src1 a tile of dst's shape or a scalar (add, sub, mul, div, max, min,
+// bitwise_and, bitwise_or, bitwise_xor); TL_BIN_NONE for every other op.
+tl_binop_t tl_op_binary(tl_opcode_t op);
+// Whether op is a binary vector op with an arithmetic operator (add, sub,
+// mul, div, max, min), not a bitwise one.
+bool tl_op_arith(tl_opcode_t op);
 // Role letter of operand i from the signature (w, r, x, s, v; 's' past the end).
 char tl_op_role(tl_opcode_t op, int i);
 // gather_mask's fixed patterns: 1..7 <-> "P0101" "P1010" "P0001" "P0010" "P0100" "P1000" "P1111"
@@ -125,41 +170,6 @@ typedef enum {
     TL_EX_REINTERPRET, // bit reinterpretation to dtype of the same size
     TL_EX_SELECT,      // cond ? a : b (T.if_then_else, T.Select)
 } tl_expr_kind_t;
-
-// Binary operators. DIV on integers and MOD truncate toward zero, as the C the
-// upstream compiler emits does (DESIGN.md §2); FLOORDIV/FLOORMOD are the
-// explicit T.floordiv/T.floormod. Comparisons and logical ops yield bool.
-#define TL_BINOPS(X)                                                                               \
-    X(TL_BIN_ADD, "+", 11)                                                                         \
-    X(TL_BIN_SUB, "-", 11)                                                                         \
-    X(TL_BIN_MUL, "*", 12)                                                                         \
-    X(TL_BIN_DIV, "/", 12)                                                                         \
-    X(TL_BIN_MOD, "%", 12)                                                                         \
-    X(TL_BIN_FLOORDIV, "floordiv", 0)                                                              \
-    X(TL_BIN_FLOORMOD, "floormod", 0)                                                              \
-    X(TL_BIN_MIN, "min", 0)                                                                        \
-    X(TL_BIN_MAX, "max", 0)                                                                        \
-    X(TL_BIN_POW, "pow", 0)                                                                        \
-    X(TL_BIN_AND, "&", 7)                                                                          \
-    X(TL_BIN_OR, "|", 5)                                                                           \
-    X(TL_BIN_XOR, "^", 6)                                                                          \
-    X(TL_BIN_SHL, "<<", 10)                                                                        \
-    X(TL_BIN_SHR, ">>", 10)                                                                        \
-    X(TL_BIN_EQ, "==", 8)                                                                          \
-    X(TL_BIN_NE, "!=", 8)                                                                          \
-    X(TL_BIN_LT, "<", 9)                                                                           \
-    X(TL_BIN_LE, "<=", 9)                                                                          \
-    X(TL_BIN_GT, ">", 9)                                                                           \
-    X(TL_BIN_GE, ">=", 9)                                                                          \
-    X(TL_BIN_LAND, "and", 3)                                                                       \
-    X(TL_BIN_LOR, "or", 2)
-
-typedef enum {
-#define X(id, text, prec) id,
-    TL_BINOPS(X)
-#undef X
-    TL_BIN_COUNT
-} tl_binop_t;
 
 #define TL_UNOPS(X)                                                                                \
     X(TL_UN_NEG, "-")                                                                              \

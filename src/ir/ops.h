@@ -16,6 +16,13 @@
 //           for copies: their scopes pick the pipe, tl_op_pipe in ir.h)
 //   cost    its cost class (TL_COSTS below, without the TL_COST_ prefix):
 //           what the chip model prices it as (target/arch.c, target/cost.c)
+//   bin     the operator it applies element by element (tl_binop_t without
+//           the TL_BIN_ prefix; NONE for the other ops): ADD SUB MUL DIV MAX
+//           MIN AND OR XOR. With signature "wrv" it is a binary op,
+//           dst = src0 OP src1 with src1 a tile or a scalar (tl_op_binary in
+//           ir.h); the row_expand ops apply it to a tile and a row's element.
+//           Backends read it rather than listing the ops (pow and the shifts
+//           have their own routines: NONE)
 //   run     the tile-op library routine that computes it (exec/tileop_impl.h)
 //   front   how the front end binds a call (front/tapi_ops.c, op_<front>):
 //           bind reads the parameter list of `api`; copy, gemm, reduce,
@@ -37,164 +44,165 @@
 
 #define TL_OPS(X)                                                                                  \
     /* data movement */                                                                            \
-    X(TL_OP_COPY, "copy", "rw", COPY, NONE, MOVE, tl_tileop_copy_run, copy, "T.copy")              \
-    X(TL_OP_ATOMIC_ADD, "atomic_add", "xr", COPY, NONE, MOVE, tl_tileop_copy_atomic_add, bind,     \
-      "T.tile.atomic_add :dst :src")                                                               \
+    X(TL_OP_COPY, "copy", "rw", COPY, NONE, MOVE, NONE, tl_tileop_copy_run, copy, "T.copy")        \
+    X(TL_OP_ATOMIC_ADD, "atomic_add", "xr", COPY, NONE, MOVE, NONE, tl_tileop_copy_atomic_add,     \
+      bind, "T.tile.atomic_add :dst :src")                                                         \
     /* cube */                                                                                     \
-    X(TL_OP_GEMM_V0, "gemm_v0", "rrx", GEMM, M, CUBE, tl_tileop_gemm_run, gemm, "T.gemm_v0")       \
-    X(TL_OP_MMA, "mma", "rrx", GEMM, M, CUBE, tl_tileop_gemm_run, gemm, "T.mma")                   \
+    X(TL_OP_GEMM_V0, "gemm_v0", "rrx", GEMM, M, CUBE, NONE, tl_tileop_gemm_run, gemm, "T.gemm_v0") \
+    X(TL_OP_MMA, "mma", "rrx", GEMM, M, CUBE, NONE, tl_tileop_gemm_run, gemm, "T.mma")             \
     /* vector: fill and casts */                                                                   \
-    X(TL_OP_FILL, "fill", "ws", VEC, V, VOTHER, tl_tileop_vec_run, bind,                           \
+    X(TL_OP_FILL, "fill", "ws", VEC, V, VOTHER, NONE, tl_tileop_vec_run, bind,                     \
       "T.tile.fill :buffer :value")                                                                \
-    X(TL_OP_CAST, "cast", "wr[s]", VEC, V, VOTHER, tl_tileop_unary_run, bind,                      \
+    X(TL_OP_CAST, "cast", "wr[s]", VEC, V, VOTHER, NONE, tl_tileop_unary_run, bind,                \
       "T.tile.cast :dst :src @mode :count")                                                        \
     /* vector: binary (src1 may be a scalar) */                                                    \
-    X(TL_OP_ADD, "add", "wrv", VEC, V, VADD, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_ADD, "add", "wrv", VEC, V, VADD, ADD, tl_tileop_vec_run, bind,                         \
       "T.tile.add :dst :src0 :src1")                                                               \
-    X(TL_OP_SUB, "sub", "wrv", VEC, V, VADD, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_SUB, "sub", "wrv", VEC, V, VADD, SUB, tl_tileop_vec_run, bind,                         \
       "T.tile.sub :dst :src0 :src1")                                                               \
-    X(TL_OP_MUL, "mul", "wrv", VEC, V, VMUL, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_MUL, "mul", "wrv", VEC, V, VMUL, MUL, tl_tileop_vec_run, bind,                         \
       "T.tile.mul :dst :src0 :src1")                                                               \
-    X(TL_OP_DIV, "div", "wrv", VEC, V, VDIV, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_DIV, "div", "wrv", VEC, V, VDIV, DIV, tl_tileop_vec_run, bind,                         \
       "T.tile.div :dst :src0 :src1")                                                               \
-    X(TL_OP_MAX, "max", "wrv", VEC, V, VMAX, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_MAX, "max", "wrv", VEC, V, VMAX, MAX, tl_tileop_vec_run, bind,                         \
       "T.tile.max :dst :src0 :src1")                                                               \
-    X(TL_OP_MIN, "min", "wrv", VEC, V, VMAX, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_MIN, "min", "wrv", VEC, V, VMAX, MIN, tl_tileop_vec_run, bind,                         \
       "T.tile.min :dst :src0 :src1")                                                               \
-    X(TL_OP_AND, "bitwise_and", "wrv", VEC, V, VINT, tl_tileop_vec_run, bind,                      \
+    X(TL_OP_AND, "bitwise_and", "wrv", VEC, V, VINT, AND, tl_tileop_vec_run, bind,                 \
       "T.tile.bitwise_and :dst :src0 :src1")                                                       \
-    X(TL_OP_OR, "bitwise_or", "wrv", VEC, V, VINT, tl_tileop_vec_run, bind,                        \
+    X(TL_OP_OR, "bitwise_or", "wrv", VEC, V, VINT, OR, tl_tileop_vec_run, bind,                    \
       "T.tile.bitwise_or :dst :src0 :src1")                                                        \
-    X(TL_OP_XOR, "bitwise_xor", "wrv", VEC, V, VINT, tl_tileop_vec_run, bind,                      \
+    X(TL_OP_XOR, "bitwise_xor", "wrv", VEC, V, VINT, XOR, tl_tileop_vec_run, bind,                 \
       "T.tile.bitwise_xor :dst :src0 :src1 ~tmp")                                                  \
-    X(TL_OP_SHL, "bitwise_lshift", "wrs", VEC, V, VINT, tl_tileop_vec_run, bind,                   \
+    X(TL_OP_SHL, "bitwise_lshift", "wrs", VEC, V, VINT, NONE, tl_tileop_vec_run, bind,             \
       "T.tile.bitwise_lshift :dst :src0 :scalarValue")                                             \
-    X(TL_OP_SHR, "bitwise_rshift", "wrs", VEC, V, VINT, tl_tileop_vec_run, bind,                   \
+    X(TL_OP_SHR, "bitwise_rshift", "wrs", VEC, V, VINT, NONE, tl_tileop_vec_run, bind,             \
       "T.tile.bitwise_rshift :dst :src0 :scalarValue")                                             \
-    X(TL_OP_POW, "pow", "wrv", VEC, V, VEXP, tl_tileop_vec_run, bind,                              \
+    X(TL_OP_POW, "pow", "wrv", VEC, V, VEXP, NONE, tl_tileop_vec_run, bind,                        \
       "T.tile.pow :dst :src0 :src1")                                                               \
     /* vector: unary (optional element count) */                                                   \
-    X(TL_OP_EXP, "exp", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                          \
+    X(TL_OP_EXP, "exp", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                    \
       "T.tile.exp :dst :src0 :count")                                                              \
-    X(TL_OP_LN, "ln", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                            \
+    X(TL_OP_LN, "ln", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                      \
       "T.tile.ln :dst :src0 :count")                                                               \
-    X(TL_OP_ABS, "abs", "wr[s]", VEC, V, VMAX, tl_tileop_unary_run, bind,                          \
+    X(TL_OP_ABS, "abs", "wr[s]", VEC, V, VMAX, NONE, tl_tileop_unary_run, bind,                    \
       "T.tile.abs :dst :src0 :count")                                                              \
-    X(TL_OP_RECIPROCAL, "reciprocal", "wr[s]", VEC, V, VRSQRT, tl_tileop_unary_run, bind,          \
+    X(TL_OP_RECIPROCAL, "reciprocal", "wr[s]", VEC, V, VRSQRT, NONE, tl_tileop_unary_run, bind,    \
       "T.tile.reciprocal :dst :src0 :count")                                                       \
-    X(TL_OP_SQRT, "sqrt", "wr[s]", VEC, V, VDIV, tl_tileop_unary_run, bind,                        \
+    X(TL_OP_SQRT, "sqrt", "wr[s]", VEC, V, VDIV, NONE, tl_tileop_unary_run, bind,                  \
       "T.tile.sqrt :dst :src0 :count")                                                             \
-    X(TL_OP_RSQRT, "rsqrt", "wr[s]", VEC, V, VRSQRT, tl_tileop_unary_run, bind,                    \
+    X(TL_OP_RSQRT, "rsqrt", "wr[s]", VEC, V, VRSQRT, NONE, tl_tileop_unary_run, bind,              \
       "T.tile.rsqrt :dst :src0 :count")                                                            \
-    X(TL_OP_RELU, "relu", "wr[s]", VEC, V, VMAX, tl_tileop_unary_run, bind,                        \
+    X(TL_OP_RELU, "relu", "wr[s]", VEC, V, VMAX, NONE, tl_tileop_unary_run, bind,                  \
       "T.tile.relu :dst :src0 :count")                                                             \
-    X(TL_OP_SIGMOID, "sigmoid", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                  \
+    X(TL_OP_SIGMOID, "sigmoid", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,            \
       "T.tile.sigmoid :dst :src :count")                                                           \
-    X(TL_OP_SILU, "silu", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                        \
+    X(TL_OP_SILU, "silu", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                  \
       "T.tile.silu :dst :src :count")                                                              \
-    X(TL_OP_SIN, "sin", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                          \
+    X(TL_OP_SIN, "sin", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                    \
       "T.tile.sin :dst :src :count")                                                               \
-    X(TL_OP_COS, "cos", "wr[s]", VEC, V, VEXP, tl_tileop_unary_run, bind,                          \
+    X(TL_OP_COS, "cos", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                    \
       "T.tile.cos :dst :src :count")                                                               \
-    X(TL_OP_ROUND, "round", "wr[s]", VEC, V, VOTHER, tl_tileop_unary_run, bind,                    \
+    X(TL_OP_ROUND, "round", "wr[s]", VEC, V, VOTHER, NONE, tl_tileop_unary_run, bind,              \
       "T.tile.round :out :buffer :count")                                                          \
-    X(TL_OP_NOT, "bitwise_not", "wr[s]", VEC, V, VINT, tl_tileop_unary_run, bind,                  \
+    X(TL_OP_NOT, "bitwise_not", "wr[s]", VEC, V, VINT, NONE, tl_tileop_unary_run, bind,            \
       "T.tile.bitwise_not :dst :src0 :count")                                                      \
     /* vector: fused and scalar-parameter forms */                                                 \
-    X(TL_OP_LEAKY_RELU, "leaky_relu", "wrs[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,             \
+    X(TL_OP_LEAKY_RELU, "leaky_relu", "wrs[s]", VEC, V, VMAX, NONE, tl_tileop_vec_run, bind,       \
       "T.tile.leaky_relu :dst :src0 :scalar_value :count")                                         \
-    X(TL_OP_AXPY, "axpy", "xrs[s]", VEC, V, VMUL, tl_tileop_vec_run, bind,                         \
+    X(TL_OP_AXPY, "axpy", "xrs[s]", VEC, V, VMUL, NONE, tl_tileop_vec_run, bind,                   \
       "T.tile.axpy :dst :src0 :scalar_value :count")                                               \
-    X(TL_OP_MUL_ADD_DST, "mul_add_dst", "xrr[s]", VEC, V, VMUL, tl_tileop_vec_run, bind,           \
+    X(TL_OP_MUL_ADD_DST, "mul_add_dst", "xrr[s]", VEC, V, VMUL, NONE, tl_tileop_vec_run, bind,     \
       "T.tile.mul_add_dst :dst :src0 :src1 :count")                                                \
-    X(TL_OP_CLAMP, "clamp", "wrss[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,                      \
+    X(TL_OP_CLAMP, "clamp", "wrss[s]", VEC, V, VMAX, NONE, tl_tileop_vec_run, bind,                \
       "T.tile.clamp :out :buffer :min_scalar :max_scalar :count")                                  \
-    X(TL_OP_CLAMP_MAX, "clamp_max", "wrs[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,               \
+    X(TL_OP_CLAMP_MAX, "clamp_max", "wrs[s]", VEC, V, VMAX, NONE, tl_tileop_vec_run, bind,         \
       "T.tile.clamp_max :out :buffer :scalar_value :count")                                        \
-    X(TL_OP_CLAMP_MIN, "clamp_min", "wrs[s]", VEC, V, VMAX, tl_tileop_vec_run, bind,               \
+    X(TL_OP_CLAMP_MIN, "clamp_min", "wrs[s]", VEC, V, VMAX, NONE, tl_tileop_vec_run, bind,         \
       "T.tile.clamp_min :out :buffer :scalar_value :count")                                        \
-    X(TL_OP_COMPARE, "compare", "wrv", VEC, V, VOTHER, tl_tileop_misc_run, bind,                   \
+    X(TL_OP_COMPARE, "compare", "wrv", VEC, V, VOTHER, NONE, tl_tileop_misc_run, bind,             \
       "T.tile.compare :dst :src0 :src1 @mode")                                                     \
-    X(TL_OP_SELECT, "select", "wrrv", VEC, V, VOTHER, tl_tileop_misc_run, bind,                    \
+    X(TL_OP_SELECT, "select", "wrrv", VEC, V, VOTHER, NONE, tl_tileop_misc_run, bind,              \
       "T.tile.select :dst :selMask :src0 :src1 @selMode")                                          \
-    X(TL_OP_BROADCAST, "broadcast", "wr", VEC, V, VOTHER, tl_tileop_misc_run, bind,                \
+    X(TL_OP_BROADCAST, "broadcast", "wr", VEC, V, VOTHER, NONE, tl_tileop_misc_run, bind,          \
       "T.tile.broadcast :dst :src #axis")                                                          \
-    X(TL_OP_ROW_EXPAND_MUL, "row_expand_mul", "wrr", VEC, V, VMUL, tl_tileop_misc_run, bind,       \
+    X(TL_OP_ROW_EXPAND_MUL, "row_expand_mul", "wrr", VEC, V, VMUL, MUL, tl_tileop_misc_run, bind,  \
       "T.tile.row_expand_mul :dst :src0 :src1 ~tmp")                                               \
-    X(TL_OP_ROW_EXPAND_SUB, "row_expand_sub", "wrr", VEC, V, VADD, tl_tileop_misc_run, bind,       \
+    X(TL_OP_ROW_EXPAND_SUB, "row_expand_sub", "wrr", VEC, V, VADD, SUB, tl_tileop_misc_run, bind,  \
       "T.tile.row_expand_sub :dst :src0 :src1")                                                    \
-    X(TL_OP_ROW_EXPAND_DIV, "row_expand_div", "wrr", VEC, V, VDIV, tl_tileop_misc_run, bind,       \
+    X(TL_OP_ROW_EXPAND_DIV, "row_expand_div", "wrr", VEC, V, VDIV, DIV, tl_tileop_misc_run, bind,  \
       "T.tile.row_expand_div :dst :src0 :src1")                                                    \
     /* vector: the ascendc *_experiment ops, one 256-byte repeat per row (tileop_rows.c) */        \
-    X(TL_OP_ROW_EXPAND_MUL_X, "row_expand_mul_experiment", "wrr[w]", VEC, V, VMUL,                 \
+    X(TL_OP_ROW_EXPAND_MUL_X, "row_expand_mul_experiment", "wrr[w]", VEC, V, VMUL, MUL,            \
       tl_tileop_rows_run, bind, "T.tile.row_expand_mul_experiment :dst :src0 :src1 :tmp")          \
-    X(TL_OP_ROW_EXPAND_SUB_X, "row_expand_sub_experiment", "wrr[w]", VEC, V, VADD,                 \
+    X(TL_OP_ROW_EXPAND_SUB_X, "row_expand_sub_experiment", "wrr[w]", VEC, V, VADD, SUB,            \
       tl_tileop_rows_run, bind, "T.tile.row_expand_sub_experiment :dst :src0 :src1 :tmp")          \
-    X(TL_OP_ROW_EXPAND_DIV_X, "row_expand_div_experiment", "wrr[w]", VEC, V, VDIV,                 \
+    X(TL_OP_ROW_EXPAND_DIV_X, "row_expand_div_experiment", "wrr[w]", VEC, V, VDIV, DIV,            \
       tl_tileop_rows_run, bind, "T.tile.row_expand_div_experiment :dst :src0 :src1 :tmp")          \
-    X(TL_OP_EXP_X, "exp_experiment", "wr", VEC, V, VEXP, tl_tileop_rows_run, bind,                 \
+    X(TL_OP_EXP_X, "exp_experiment", "wr", VEC, V, VEXP, NONE, tl_tileop_rows_run, bind,           \
       "T.tile.exp_experiment :dst :src")                                                           \
-    X(TL_OP_GATHER, "gather", "wrr[s]", VEC, V, VOTHER, tl_tileop_misc_run, bind,                  \
+    X(TL_OP_GATHER, "gather", "wrr[s]", VEC, V, VOTHER, NONE, tl_tileop_misc_run, bind,            \
       "T.tile.gather :dst :src :src_offset :src_base_addr")                                        \
-    X(TL_OP_CREATEVECINDEX, "createvecindex", "ws", VEC, V, VOTHER, tl_tileop_misc_run, bind,      \
-      "T.tile.createvecindex :dst :firstValue")                                                    \
-    X(TL_OP_ARITH_PROGRESSION, "arith_progression", "wss[s]", VEC, V, VOTHER, tl_tileop_misc_run,  \
-      bind, "T.tile.arith_progression :buffer :first_value :diff_value :count")                    \
-    X(TL_OP_TRANSPOSE, "transpose", "wr", VEC, V, VOTHER, tl_tileop_misc_run, bind,                \
+    X(TL_OP_CREATEVECINDEX, "createvecindex", "ws", VEC, V, VOTHER, NONE, tl_tileop_misc_run,      \
+      bind, "T.tile.createvecindex :dst :firstValue")                                              \
+    X(TL_OP_ARITH_PROGRESSION, "arith_progression", "wss[s]", VEC, V, VOTHER, NONE,                \
+      tl_tileop_misc_run, bind,                                                                    \
+      "T.tile.arith_progression :buffer :first_value :diff_value :count")                          \
+    X(TL_OP_TRANSPOSE, "transpose", "wr", VEC, V, VOTHER, NONE, tl_tileop_misc_run, bind,          \
       "T.tile.transpose :dst :src")                                                                \
-    X(TL_OP_REINTERPRETCAST, "reinterpretcast", "wr", VEC, V, VOTHER, tl_tileop_misc_run,          \
+    X(TL_OP_REINTERPRETCAST, "reinterpretcast", "wr", VEC, V, VOTHER, NONE, tl_tileop_misc_run,    \
       reinterpret, "T.reinterpretcast")                                                            \
     /* reductions */                                                                               \
-    X(TL_OP_REDUCE_SUM, "reduce_sum", "rx", REDUCE, V, VREDUCE, tl_tileop_reduce_run, reduce,      \
-      "T.reduce_sum")                                                                              \
-    X(TL_OP_REDUCE_MAX, "reduce_max", "rx", REDUCE, V, VREDUCE, tl_tileop_reduce_run, reduce,      \
-      "T.reduce_max")                                                                              \
-    X(TL_OP_REDUCE_MIN, "reduce_min", "rx", REDUCE, V, VREDUCE, tl_tileop_reduce_run, reduce,      \
-      "T.reduce_min")                                                                              \
+    X(TL_OP_REDUCE_SUM, "reduce_sum", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_reduce_run,        \
+      reduce, "T.reduce_sum")                                                                      \
+    X(TL_OP_REDUCE_MAX, "reduce_max", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_reduce_run,        \
+      reduce, "T.reduce_max")                                                                      \
+    X(TL_OP_REDUCE_MIN, "reduce_min", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_reduce_run,        \
+      reduce, "T.reduce_min")                                                                      \
     /* state */                                                                                    \
-    X(TL_OP_SET_DEQ_SCALE, "set_deq_scale", "s", STATE, V, VOTHER, tl_tileop_deq_scale_run,        \
+    X(TL_OP_SET_DEQ_SCALE, "set_deq_scale", "s", STATE, V, VOTHER, NONE, tl_tileop_deq_scale_run,  \
       deq_scale, "T.set_deq_scale")                                                                \
     /* vector: sorting, brcb (sized element ranges, tileop_sort.c) */                              \
-    X(TL_OP_SORT, "sort", "wxs", VEC, V, VSORT, tl_tileop_sort_run, bind,                          \
+    X(TL_OP_SORT, "sort", "wxs", VEC, V, VSORT, NONE, tl_tileop_sort_run, bind,                    \
       "T.tile.sort :dst :src :actual_num")                                                         \
-    X(TL_OP_TOPK, "topk", "wxss", VEC, V, VSORT, tl_tileop_sort_run, bind,                         \
+    X(TL_OP_TOPK, "topk", "wxss", VEC, V, VSORT, NONE, tl_tileop_sort_run, bind,                   \
       "T.tile.topk :dst :src :K :actual_num")                                                      \
-    X(TL_OP_MERGE_SORT, "merge_sort", "wrr[rr]", VEC, V, VSORT, tl_tileop_sort_run, bind,          \
+    X(TL_OP_MERGE_SORT, "merge_sort", "wrr[rr]", VEC, V, VSORT, NONE, tl_tileop_sort_run, bind,    \
       "T.tile.merge_sort :dst :src0 :src1 :src2 :src3")                                            \
-    X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", VEC, V, VOTHER, tl_tileop_sort_run, bind,         \
+    X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind,   \
       "T.tile.gather_mask :dst :src %src1Pattern")                                                 \
-    X(TL_OP_BRCB, "brcb_experiment", "wrsss", VEC, V, VOTHER, tl_tileop_sort_run, bind,            \
+    X(TL_OP_BRCB, "brcb_experiment", "wrsss", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind,      \
       "T.tile.brcb_experiment :dst :src :repeat_times :dst_blk_stride :dst_repeat_stride")         \
-    X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", VEC, V, VOTHER, tl_tileop_sort_run, bind,       \
+    X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind, \
       "T.tile.init_sort_buf :buffer :num :rsv")                                                    \
     /* vector: AscendC's repeat-form instructions (sized ranges, tileop_repeat.c) */               \
-    X(TL_OP_BLOCK_REDUCE_SUM, "block_reduce_sum", "wrsssss", VEC, V, VREDUCE,                      \
+    X(TL_OP_BLOCK_REDUCE_SUM, "block_reduce_sum", "wrsssss", VEC, V, VREDUCE, NONE,                \
       tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.block_reduce_sum :dst :src :repeat :mask :dstRepStride :srcBlkStride "               \
       ":srcRepStride")                                                                             \
-    X(TL_OP_BLOCK_REDUCE_MAX, "block_reduce_max", "wrsssss", VEC, V, VREDUCE,                      \
+    X(TL_OP_BLOCK_REDUCE_MAX, "block_reduce_max", "wrsssss", VEC, V, VREDUCE, NONE,                \
       tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.block_reduce_max :dst :src :repeat :mask :dstPepStride :srcBlkStride "               \
       ":srcRepStride")                                                                             \
-    X(TL_OP_BLOCK_REDUCE_MIN, "block_reduce_min", "wrsssss", VEC, V, VREDUCE,                      \
+    X(TL_OP_BLOCK_REDUCE_MIN, "block_reduce_min", "wrsssss", VEC, V, VREDUCE, NONE,                \
       tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.block_reduce_min :dst :src :repeat :mask :dstRepStride :srcBlkStride "               \
       ":srcRepStride")                                                                             \
-    X(TL_OP_WHOLE_REDUCE_SUM, "wholereducesum", "wrsssss", VEC, V, VREDUCE, tl_tileop_repeat_run,  \
-      bind,                                                                                        \
+    X(TL_OP_WHOLE_REDUCE_SUM, "wholereducesum", "wrsssss", VEC, V, VREDUCE, NONE,                  \
+      tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.wholereducesum :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
       ":srcrepstride")                                                                             \
-    X(TL_OP_WHOLE_REDUCE_MAX, "wholereducemax", "wrsssss", VEC, V, VREDUCE, tl_tileop_repeat_run,  \
-      bind,                                                                                        \
+    X(TL_OP_WHOLE_REDUCE_MAX, "wholereducemax", "wrsssss", VEC, V, VREDUCE, NONE,                  \
+      tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.wholereducemax :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
       ":srcrepstride @ReduceOrder")                                                                \
-    X(TL_OP_WHOLE_REDUCE_MIN, "wholereducemin", "wrsssss", VEC, V, VREDUCE, tl_tileop_repeat_run,  \
-      bind,                                                                                        \
+    X(TL_OP_WHOLE_REDUCE_MIN, "wholereducemin", "wrsssss", VEC, V, VREDUCE, NONE,                  \
+      tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.wholereducemin :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
       ":srcrepstride @ReduceOrder")                                                                \
-    X(TL_OP_SORT32, "sort32", "wrr", VEC, V, VSORT, tl_tileop_repeat_run, bind,                    \
+    X(TL_OP_SORT32, "sort32", "wrr", VEC, V, VSORT, NONE, tl_tileop_repeat_run, bind,              \
       "T.tile.sort32 :dst :src0 :src1")                                                            \
-    X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VOTHER, tl_tileop_repeat_run, bind,              \
+    X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VOTHER, NONE, tl_tileop_repeat_run, bind,        \
       "T.tile.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")
 
 // The ops whose operands' touched elements their sizes decide (sort .. the

@@ -17,7 +17,8 @@
 //   The PTO target compiles CCE intrinsics on raw __ubuf__ pointers, which
 //   the compiler does not synchronise (the same page), so it gets none.
 // - The code generators' reads of a scalar operand that is a buffer element
-//   (T.tile.add(d, s, buf[i]) and the other binary ops, compare, select):
+//   (T.tile.add(d, s, buf[i]) and the other arithmetic binary ops,
+//   tl_op_arith; compare, select):
 //   codegen_ascend.cc reads it with GetValue after PipeBarrier<PIPE_ALL>,
 //   codegen_ascend_pto.cc after set_flag / wait_flag(V, S).
 // - tl::ascend::copy_gm_to_ub (src/tl_templates/ascend/common.h) when the GM
@@ -67,17 +68,8 @@ static bool operand_read(const tl_exec_event_t *ev)
     const tl_stmt_t *st = ev->stmt;
     if (ev->kind != TL_EXEC_EV_LOAD || !st || st->kind != TL_ST_OP) return false;
     const tl_op_t *op = &st->op;
-    switch (op->code) {
-    case TL_OP_ADD:
-    case TL_OP_SUB:
-    case TL_OP_MUL:
-    case TL_OP_DIV:
-    case TL_OP_MAX:
-    case TL_OP_MIN:
-    case TL_OP_COMPARE:
-    case TL_OP_SELECT: break;
-    default: return false;
-    }
+    if (!tl_op_arith(op->code) && op->code != TL_OP_COMPARE && op->code != TL_OP_SELECT)
+        return false;
     for (int i = 0; i < op->nargs; i++) {
         const tl_expr_t *e = op->args[i].kind == TL_ARG_SCALAR ? op->args[i].scalar : NULL;
         if (e && e->kind == TL_EX_LOAD && e->load.buf == ev->buf) return true;

@@ -260,6 +260,27 @@ static void unary(pto_emit_t *e, const tl_stmt_t *s)
     pto_line(e, "pto::TRECIP(tl_d, tl_d);");
 }
 
+// The PTO-ISA instructions of the binary ops by operator (tl_op_binary): of
+// two tiles, and of a tile and a scalar (sub and float div go through add and
+// mul, see binary()); NULL where PTO-ISA has none.
+typedef struct {
+    const char *tiles, *scalar;
+} pto_bin_t;
+
+static const pto_bin_t pto_bin[TL_BIN_COUNT] = {
+    [TL_BIN_ADD] = {"TADD", "TADDS"}, [TL_BIN_SUB] = {"TSUB", NULL},
+    [TL_BIN_MUL] = {"TMUL", "TMULS"}, [TL_BIN_DIV] = {"TDIV", "TDIVS"},
+    [TL_BIN_MAX] = {"TMAX", "TMAXS"}, [TL_BIN_MIN] = {"TMIN", "TMINS"},
+    [TL_BIN_AND] = {"TAND", NULL},    [TL_BIN_OR] = {"TOR", "TORS"},
+};
+
+// The instructions of binary op c, NULL if it is none or PTO-ISA lacks it.
+static const pto_bin_t *pto_bin_of(tl_opcode_t c)
+{
+    tl_binop_t bin = tl_op_binary(c);
+    return bin != TL_BIN_NONE && pto_bin[bin].tiles ? &pto_bin[bin] : NULL;
+}
+
 static void binary(pto_emit_t *e, const tl_stmt_t *s)
 {
     static const int idx[] = {0, 1, 2, -1};
@@ -273,17 +294,11 @@ static void binary(pto_emit_t *e, const tl_stmt_t *s)
         }
     bool f = tl_dtype_is_float(t);
     tl_opcode_t c = s->op.code;
+    tl_binop_t bin = tl_op_binary(c);
+    const pto_bin_t *pb = pto_bin_of(c);
     if (o.n == 3) {
-        const char *inst = c == TL_OP_ADD   ? "TADD"
-                           : c == TL_OP_SUB ? "TSUB"
-                           : c == TL_OP_MUL ? "TMUL"
-                           : c == TL_OP_DIV ? "TDIV"
-                           : c == TL_OP_MAX ? "TMAX"
-                           : c == TL_OP_MIN ? "TMIN"
-                           : c == TL_OP_AND ? "TAND"
-                           : c == TL_OP_OR  ? "TOR"
-                                            : NULL;
-        if (!inst || (!f && c == TL_OP_DIV)) {
+        const char *inst = pb ? pb->tiles : NULL;
+        if (!inst || (!f && bin == TL_BIN_DIV)) {
             pto_unsupported(e, s->loc, "%s of two tiles", tl_op_info(c)->spelling);
             return;
         }
@@ -293,19 +308,19 @@ static void binary(pto_emit_t *e, const tl_stmt_t *s)
     }
     const char *sv = typed_scalar(e, s, 2, t), *ct = pto_ctype(t);
     tiles(e, &o);
+    if (bin == TL_BIN_SUB) { // x - s is x + (-s), as the library computes it
+        pto_line(e, "pto::TADDS(tl_d, tl_a, (%s)(-(%s)));", ct, sv);
+        return;
+    }
+    if (bin == TL_BIN_DIV && f) { // x * (1 / s), as the library computes it
+        pto_line(e, "pto::TMULS(tl_d, tl_a, (%s)(1.0f / (float)(%s)));", ct, sv);
+        return;
+    }
+    if (pb && pb->scalar) {
+        pto_line(e, "pto::%s(tl_d, tl_a, %s);", pb->scalar, sv);
+        return;
+    }
     switch (c) {
-    case TL_OP_ADD: pto_line(e, "pto::TADDS(tl_d, tl_a, %s);", sv); break;
-    case TL_OP_SUB: pto_line(e, "pto::TADDS(tl_d, tl_a, (%s)(-(%s)));", ct, sv); break;
-    case TL_OP_MUL: pto_line(e, "pto::TMULS(tl_d, tl_a, %s);", sv); break;
-    case TL_OP_DIV:
-        if (f)
-            pto_line(e, "pto::TMULS(tl_d, tl_a, (%s)(1.0f / (float)(%s)));", ct, sv);
-        else
-            pto_line(e, "pto::TDIVS(tl_d, tl_a, %s);", sv);
-        break;
-    case TL_OP_MAX: pto_line(e, "pto::TMAXS(tl_d, tl_a, %s);", sv); break;
-    case TL_OP_MIN: pto_line(e, "pto::TMINS(tl_d, tl_a, %s);", sv); break;
-    case TL_OP_OR: pto_line(e, "pto::TORS(tl_d, tl_a, %s);", sv); break;
     case TL_OP_LEAKY_RELU: pto_line(e, "pto::TLRELU(tl_d, tl_a, %s);", sv); break;
     case TL_OP_CLAMP_MAX: pto_line(e, "pto::TMINS(tl_d, tl_a, %s);", sv); break;
     case TL_OP_CLAMP_MIN: pto_line(e, "pto::TMAXS(tl_d, tl_a, %s);", sv); break;
@@ -515,14 +530,6 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_COS:
     case TL_OP_ROUND:
     case TL_OP_NOT: unary(e, s); break;
-    case TL_OP_ADD:
-    case TL_OP_SUB:
-    case TL_OP_MUL:
-    case TL_OP_DIV:
-    case TL_OP_MAX:
-    case TL_OP_MIN:
-    case TL_OP_AND:
-    case TL_OP_OR:
     case TL_OP_SHL:
     case TL_OP_SHR:
     case TL_OP_LEAKY_RELU:
@@ -537,7 +544,12 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_REDUCE_MAX:
     case TL_OP_REDUCE_MIN: reduce(e, s); break;
     case TL_OP_COPY: copy_ub(e, s); break;
-    default: pto_unsupported(e, s->loc, "%s", tl_op_info(s->op.code)->spelling); break;
+    default:
+        if (pto_bin_of(s->op.code))
+            binary(e, s); // add .. min, bitwise_and, bitwise_or
+        else
+            pto_unsupported(e, s->loc, "%s", tl_op_info(s->op.code)->spelling);
+        break;
     }
     e->indent--;
     pto_line(e, "}");

@@ -10,7 +10,7 @@
 #include "front/front.h"
 
 static const char *const spellings[] = {
-#define X(id, name, sig, cls, pipe, cost, run, front, api) api,
+#define X(id, name, sig, cls, pipe, cost, bin, run, front, api) api,
     TL_OPS(X)
 #undef X
 #define X(id, front, api) api,
