@@ -25,9 +25,9 @@
 
 bool cli_io_takes_value(const char *opt)
 {
-    static const char *opts[] = {"-i",       "-d",       "--fill", "--seed",
-                                 "-o",       "--expect", "--rtol", "--atol",
-                                 "--target", "--cflags", "-j",     "--save-inputs",
+    static const char *opts[] = {"-i",       "-d",        "--fill", "--seed",
+                                 "-o",       "--expect",  "--rtol", "--atol",
+                                 "--target", "--cflags",  "-j",     "--save-inputs",
                                  "--repeat", "--pto-isa", "--json", NULL};
     for (int i = 0; opts[i]; i++)
         if (!strcmp(opts[i], opt)) return true;
@@ -232,6 +232,7 @@ void cli_io_free(cli_io_t *io)
         for (int i = 0; i < io->nparams; i++) tl_tensor_destroy(io->tensors[i]);
     free(io->tensors);
     free(io->owned);
+    cli_stage_finish(&io->stage, false, NULL);
 }
 
 static int param_index(const tl_kernel_t *k, const char *name)
@@ -470,7 +471,8 @@ tl_status_t cli_io_prepare(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d)
                 goto done;
             }
         }
-        if ((st = tl_tensor_create(&io->tensors[p], par->buf->dtype, par->buf->ndim, shape, d)) != TL_OK) {
+        if ((st = tl_tensor_create(&io->tensors[p], par->buf->dtype, par->buf->ndim, shape, d)) !=
+            TL_OK) {
             tl_diag_fail(d, st, "input '%s' cannot be generated", par->name);
             goto done;
         }
@@ -517,40 +519,30 @@ tl_status_t cli_io_bind(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args)
     return st;
 }
 
-// Writes t[p] (where not NULL) to DIR/PARAM.npy for option `opt` (-o,
-// --save-inputs): all of them or none. Each is written to a temporary name
-// first and the files are renamed into place once all were written.
+// Stages t[p] (where not NULL) as DIR/PARAM.npy for option `opt` (-o,
+// --save-inputs) in `stage`: the files are renamed into place when the stage
+// is committed (cli_stage.h).
 static tl_status_t write_npys(const tl_kernel_t *k, const char *opt, const char *dir,
-                              tl_tensor_t *const *t, tl_diag_t *d)
+                              tl_tensor_t *const *t, cli_stage_t *stage, tl_diag_t *d)
 {
-    char(*tmp)[4200] = calloc((size_t)k->nparams + 1, sizeof *tmp);
-    if (!tmp) return TL_ERR_NOMEM;
     tl_status_t st = TL_OK;
     for (int p = 0; p < k->nparams && st == TL_OK; p++) {
         if (!t[p]) continue;
-        snprintf(tmp[p], sizeof tmp[p], "%s/.%s.npy.%ld", dir, k->params[p].name, (long)getpid());
-        st = tl_npy_write(tmp[p], t[p], 1, d);
-        if (st != TL_OK) unlink(tmp[p]);
-    }
-    for (int p = 0; p < k->nparams; p++) {
-        if (!tmp[p][0]) continue;
         char path[4400];
         snprintf(path, sizeof path, "%s/%s.npy", dir, k->params[p].name);
-        if (st == TL_OK && rename(tmp[p], path) != 0)
-            st = tl_diag_fail(d, TL_ERR_IO, "%s %s: cannot write %s: %s", opt, dir, path,
-                              strerror(errno));
-        if (st == TL_OK)
-            printf("wrote %s\n", path);
-        else
-            unlink(tmp[p]);
+        const char *tmp = cli_stage_add(stage, opt, path, true);
+        st = tmp ? tl_npy_write(tmp, t[p], 1, d) : TL_ERR_NOMEM;
     }
-    free(tmp);
     return st;
 }
 
 tl_status_t cli_io_save_inputs(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d)
 {
-    return io->inputs_dir ? write_npys(k, "--save-inputs", io->inputs_dir, io->tensors, d) : TL_OK;
+    if (!io->inputs_dir) return TL_OK;
+    cli_stage_t stage = {0}; // written before the run, a transaction of its own
+    tl_status_t st = write_npys(k, "--save-inputs", io->inputs_dir, io->tensors, &stage, d);
+    tl_status_t done = cli_stage_finish(&stage, st == TL_OK, d);
+    return st != TL_OK ? st : done;
 }
 
 tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args, tl_diag_t *d,
@@ -562,7 +554,7 @@ tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args, t
         if (!res) return TL_ERR_NOMEM;
         for (int p = 0; p < k->nparams; p++)
             res[p] = is_result(k, p) ? tl_bind_tensor(args, k->params[p].name) : NULL;
-        tl_status_t st = write_npys(k, "-o", io->outdir, res, d);
+        tl_status_t st = write_npys(k, "-o", io->outdir, res, &io->stage, d);
         free(res);
         if (st != TL_OK) return st;
     }

@@ -3,6 +3,7 @@
 #define TL_TOOLS_CLI_IO_H
 
 #include "cli.h"
+#include "cli_stage.h"
 #include "driver/backend.h"
 #include "rt/tensor.h"
 
@@ -31,6 +32,9 @@ typedef struct {
     int nparams;
     tl_tensor_t **tensors;
     bool *owned;
+    // the run's output files (-o, --json, --trace): renamed into place
+    // together when the run completed, removed otherwise
+    cli_stage_t stage;
     void *extra; // command-specific options
 } cli_io_t;
 
@@ -50,7 +54,8 @@ tl_status_t cli_io_prepare(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d);
 tl_status_t cli_io_save_inputs(const tl_kernel_t *k, cli_io_t *io, tl_diag_t *d);
 // Gives the prepared inputs, the -d dims and scalars to a binding.
 tl_status_t cli_io_bind(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args);
-// Writes results to -o DIR and checks --expect files; *mismatch is set when one differs.
+// Stages the results as -o DIR's files (io->stage) and checks --expect files;
+// *mismatch is set when one differs.
 tl_status_t cli_io_finish(const tl_kernel_t *k, cli_io_t *io, tl_bind_t *args, tl_diag_t *d,
                           bool *mismatch);
 void cli_io_free(cli_io_t *io);
@@ -66,9 +71,10 @@ struct cli_run {
     tl_backend_opts_t opts;
     // set by cli_run for the callbacks
     const tl_kernel_t *k;
-    void *self; // the backend instance
-    int repeat;       // --repeat N: timed runs after the first
-    tl_bind_t *args;  // the run's arguments (for the callbacks)
+    void *self;      // the backend instance
+    int repeat;      // --repeat N: timed runs after the first
+    tl_bind_t *args; // the run's arguments (for the callbacks)
+    cli_io_t *io;    // its outputs: callbacks stage their files in io->stage
     // printing between the stages (may be NULL): after the backend was
     // created (seconds: how long that took), after the run (st: its status);
     // `ran` returns false when the command must fail (exit status 1)

@@ -84,13 +84,18 @@ int cli_run(cli_opts_t *o, cli_io_t *io, cli_run_t *r)
         goto out;
     rc = 1;
     r->args = args;
+    r->io = io;
     t0 = now();
     tl_status_t st = be->run(r->self, args);
     bool ok = r->ran ? r->ran(r, st, now() - t0) : true;
-    if (st != TL_OK && st != TL_ERR_RACE) goto out; // the run itself failed
+    if (st != TL_OK && st != TL_ERR_RACE) goto out; // the run itself failed: no outputs
     bool mismatch = false;
-    if (cli_io_finish(k, io, args, &d, &mismatch) != TL_OK) goto out;
-    rc = mismatch || st != TL_OK || !ok ? 1 : 0;
+    // -o's files join --json's and --trace's (staged by `ran`); all are
+    // renamed into place together, or none (a failed write removes them all)
+    if (cli_io_finish(k, io, args, &d, &mismatch) != TL_OK || !ok ||
+        cli_stage_finish(&io->stage, true, &d) != TL_OK)
+        goto out;
+    rc = mismatch || st != TL_OK ? 1 : 0;
     if (rc == 0 && r->repeat > 0 && timed_repeats(r, k, io, &d) != TL_OK) rc = 1;
 out:
     fputs(tl_diag_text(&d), stderr);

@@ -6,7 +6,6 @@
 // semantics (the functional executor, the default), natively (--target cpu:
 // generated C, compiled and cached, on -j N threads), or any other.
 // Exit status: 0 ok, 1 an --expect mismatch or a run-time error, 2 a compile or usage error.
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,68 +76,67 @@ static void created(cli_run_t *r, double seconds)
                rep.cached ? "cached" : "cc");
 }
 
-static void json_str(FILE *f, const char *s)
+static void json_str(tl_buf_t *f, const char *s)
 {
-    fputc('"', f);
+    tl_buf_putc(f, '"');
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
+            tl_buf_printf(f, "\\%c", *s);
         else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
+            tl_buf_printf(f, "\\u%04x", *s);
         else
-            fputc(*s, f);
+            tl_buf_putc(f, *s);
     }
-    fputc('"', f);
+    tl_buf_putc(f, '"');
 }
 
-// --json FILE: the run's facts (the sim target's report included), like tilec sim's.
+// --json FILE: the run's facts (the sim target's report included), like tilec
+// sim's; staged with the run's other outputs.
 static bool write_json(cli_run_t *r, const tl_backend_report_t *rep, double seconds,
                        const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "tilec: --json %s: cannot write: %s\n", path, strerror(errno));
-        return false;
-    }
-    fprintf(f, "{\n  \"kernel\": ");
-    json_str(f, r->k->name);
-    fprintf(f, ",\n  \"target\": \"%s\", \"blocks\": %lld, \"run_s\": %.6f", r->be->name,
-            (long long)rep->blocks, seconds);
+    tl_buf_t f;
+    tl_buf_init(&f);
+    tl_buf_puts(&f, "{\n  \"kernel\": ");
+    json_str(&f, r->k->name);
+    tl_buf_printf(&f, ",\n  \"target\": \"%s\", \"blocks\": %lld, \"run_s\": %.6f", r->be->name,
+                  (long long)rep->blocks, seconds);
     if (r->be->native)
-        fprintf(f, ", \"compile_s\": %.6f, \"cached\": %s", ((run_cli_t *)r->extra)->create_s,
-                rep->cached ? "true" : "false");
-    fprintf(f, ",\n  \"outputs\": [");
+        tl_buf_printf(&f, ", \"compile_s\": %.6f, \"cached\": %s",
+                      ((run_cli_t *)r->extra)->create_s, rep->cached ? "true" : "false");
+    tl_buf_puts(&f, ",\n  \"outputs\": [");
     int n = 0;
     for (int p = 0; p < r->k->nparams; p++) {
         const tl_param_t *par = &r->k->params[p];
         tl_tensor_t *t =
             par->buf && par->role == TL_ROLE_OUTPUT ? tl_bind_tensor(r->args, par->name) : NULL;
         if (!t) continue;
-        fprintf(f, "%s{\"name\": ", n++ ? ", " : "");
-        json_str(f, par->name);
-        fprintf(f, ", \"dtype\": \"%s\", \"shape\": [", tl_dtype_name(t->dtype));
+        tl_buf_puts(&f, n++ ? ", {\"name\": " : "{\"name\": ");
+        json_str(&f, par->name);
+        tl_buf_printf(&f, ", \"dtype\": \"%s\", \"shape\": [", tl_dtype_name(t->dtype));
         for (int d = 0; d < t->ndim; d++)
-            fprintf(f, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
-        fprintf(f, "]}");
+            tl_buf_printf(&f, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+        tl_buf_puts(&f, "]}");
     }
-    fprintf(f, "]");
+    tl_buf_puts(&f, "]");
     tl_buf_t doc;
     tl_buf_init(&doc);
     r->be->write(r->self, TL_BACKEND_JSON, &doc);
-    if (doc.len) fprintf(f, ",\n  \"%s\": %s", r->be->name, tl_buf_cstr(&doc));
+    if (doc.len) tl_buf_printf(&f, ",\n  \"%s\": %s", r->be->name, tl_buf_cstr(&doc));
     tl_buf_free(&doc);
-    fprintf(f, "\n}\n");
-    bool ok = !ferror(f);
-    if (fclose(f) != 0 || !ok) {
-        fprintf(stderr, "tilec: --json %s: cannot write\n", path);
-        return false;
-    }
-    return true;
+    tl_buf_puts(&f, "\n}\n");
+    tl_diag_t d;
+    tl_diag_init(&d);
+    bool ok = cli_stage_text(&r->io->stage, "--json", path, &f, &d) == TL_OK;
+    fputs(tl_diag_text(&d), stderr);
+    tl_diag_free(&d);
+    tl_buf_free(&f);
+    return ok;
 }
 
 static bool ran(cli_run_t *r, tl_status_t st, double seconds)
 {
-    if (st != TL_OK) return false;
+    if (st != TL_OK && st != TL_ERR_RACE) return false; // the sim target's races: a report
     tl_backend_report_t rep;
     r->be->report(r->self, &rep);
     fputs(rep.printed, stdout);

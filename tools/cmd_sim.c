@@ -63,15 +63,6 @@ static int sim_option(cli_io_t *io, const char *opt, const char *val)
     return CLI_OPT_OK;
 }
 
-static bool write_text(const char *path, tl_buf_t *b)
-{
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(tl_buf_cstr(b), 1, b->len, f) == b->len;
-    if (f && fclose(f)) ok = false;
-    if (!ok) fprintf(stderr, "tilec: cannot write '%s'\n", path);
-    return ok;
-}
-
 // argv with "--arch X" written as "--arch=X"; free with free_joined.
 static char **join_values(int argc, char **argv)
 {
@@ -122,7 +113,7 @@ int cmd_sim(int argc, char **argv)
     return rc;
 }
 
-// Prints what the simulator saw and writes --json / --trace (false when one
+// Prints what the simulator saw and stages --json / --trace (false when one
 // cannot be written).
 static bool ran(cli_run_t *r, tl_status_t st, double seconds)
 {
@@ -136,20 +127,26 @@ static bool ran(cli_run_t *r, tl_status_t st, double seconds)
     be->write(r->self, TL_BACKEND_SUMMARY, &text);
     fputs(tl_buf_cstr(&text), stdout);
     printf("  simulated in %.3f s\n", seconds);
-    bool ok = true;
+    // staged: cli_run renames them into place with -o's files when the run
+    // completed (a failed run writes none)
+    tl_diag_t d;
+    tl_diag_init(&d);
+    tl_status_t wst = TL_OK;
     if (c->json) {
         tl_buf_clear(&text);
         be->write(r->self, TL_BACKEND_JSON, &text);
-        ok &= write_text(c->json, &text);
+        wst = cli_stage_text(&r->io->stage, "--json", c->json, &text, &d);
     }
-    if (c->trace) {
+    if (c->trace && wst == TL_OK) {
         tl_buf_clear(&text);
         be->write(r->self, TL_BACKEND_TRACE, &text);
-        ok &= write_text(c->trace, &text);
+        wst = cli_stage_text(&r->io->stage, "--trace", c->trace, &text, &d);
     }
+    fputs(tl_diag_text(&d), stderr);
+    tl_diag_free(&d);
     tl_buf_free(&text);
     (void)st;
-    return ok;
+    return wst == TL_OK;
 }
 
 static int sim_main(int argc, char **argv)
