@@ -59,9 +59,16 @@ static tl_module_rec_t *load_source(tl_eval_t *ev, const char *path, const char 
     if (tl_parse_module(ev->arena, copy, ev->diag, &rec->ast) != TL_OK) return NULL;
     if (rec->ast->nerrors) {
         // CPython would not run the file at all: every syntax error is an error.
+        // (An import at module level is tolerated like any failed driver
+        // statement: the names it binds then point at the first one.)
         for (int i = 0; i < rec->ast->body.len; i++) {
             const tl_ast_node_t *n = rec->ast->body.items[i];
-            if (n->kind == TL_AST_ERROR) tl_diag_error(ev->diag, n->loc, "%s", n->error.msg);
+            if (n->kind != TL_AST_ERROR) continue;
+            tl_diag_error(ev->diag, n->loc, "%s", n->error.msg);
+            if (!ev->err_loc_set) {
+                ev->err_loc = n->loc;
+                ev->err_loc_set = true;
+            }
         }
         return NULL;
     }

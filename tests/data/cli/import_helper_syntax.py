@@ -1,0 +1,2 @@
+# a helper of import_helper_broken.py with a syntax error
+Y = (3,
