@@ -3,7 +3,8 @@
 #   scripts/fuzz.sh CC FLAGS SECONDS TARGET...
 # The library is compiled once with FLAGS (instrumented for fuzzing and the
 # sanitizers) into build/fuzz/obj/, then each target is linked with
-# -fsanitize=fuzzer. Seed corpora: kernel files (front), the .npy test files
+# -fsanitize=fuzzer. Seed corpora: kernel files and the nesting generators of
+# fuzz/seeds/front (front; fuzz/nest.h), the .npy test files
 # (npy), random bytes (passes). A finding (crash, sanitizer report, leak,
 # time-out, out-of-memory) stops that target and fails the run; the script
 # prints the first error line and the input, kept under build/fuzz/TARGET/crashes/.
@@ -23,7 +24,7 @@ for t in "$@"; do
     dir=build/fuzz/$t
     mkdir -p "$dir/corpus" "$dir/crashes"
     case $t in
-    front) find kernels tests/data/bad tests/data/ir tests/data/parse -name '*.py' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
+    front) find kernels tests/data/bad tests/data/ir tests/data/parse fuzz/seeds/front -name '*.py' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
     npy) find tests/data/npy -name '*.npy' -exec cp {} "$dir/corpus/" \; 2>/dev/null ;;
     passes) [ -e "$dir/corpus/seed0" ] || head -c 96 /dev/urandom > "$dir/corpus/seed0" ;;
     esac

@@ -12,6 +12,7 @@
 
 #include "base/common.h"
 #include "front/front.h"
+#include "../../fuzz/nest.h"
 
 enum { MAX_FILES = 64, MUTATION_CASES = 2000, PREFIX_CUTS = 60 };
 
@@ -222,6 +223,43 @@ TEST(front_fuzz_byte_mutations)
         buf[len] = 0;
         failures += !compile_ok(t, c.path[f], buf, "a mutation");
         free(buf);
+    }
+    unload(&c);
+}
+
+// The fuzzer's nesting generators (fuzz/nest.h, seeds fuzz/seeds/front/):
+// each seed at its own depth (past the limits) is a located nesting error, at depth 10 it compiles;
+// mutations of the depth in between compile or fail cleanly. Without the generator the fuzzer's
+// inputs (at most 64 KiB, mutated a byte at a time) do not reach these depths.
+TEST(front_fuzz_nesting_generators)
+{
+    corpus_t c;
+    memset(&c, 0, sizeof c);
+    load_dir(&c, "fuzz/seeds/front");
+    REQUIRE(c.n >= 5);
+    for (int f = 0; f < c.n; f++) {
+        char *deep = fuzz_nest_expand(c.text[f], -1), *shallow = fuzz_nest_expand(c.text[f], 10);
+        REQUIRE(deep && shallow);
+        CHECK(strlen(deep) > 4000);
+        compile_ok(t, c.path[f], shallow, "depth 10");
+        tl_arena_t arena;
+        tl_arena_init(&arena);
+        tl_diag_t d;
+        tl_diag_init(&d);
+        tl_kernel_t *k = NULL;
+        CHECK_EQ(tl_front_compile_source(&arena, c.path[f], deep, NULL, &d, &k), TL_ERR_COMPILE);
+        const char *why = tl_diag_text(&d); // the nesting limits' messages
+        if (!strstr(why, "too deeply") && !strstr(why, "too many nested"))
+            tl_test_fail(t, __FILE__, __LINE__, "%s: not a nesting error:\n%.600s", c.path[f], why);
+        tl_diag_free(&d);
+        tl_arena_free(&arena);
+        for (long n = 150; n <= 2400; n += 750) { // around the limits
+            char *mid = fuzz_nest_expand(c.text[f], n);
+            compile_ok(t, c.path[f], mid, "a depth between");
+            free(mid);
+        }
+        free(deep);
+        free(shallow);
     }
     unload(&c);
 }
