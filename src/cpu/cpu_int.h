@@ -11,6 +11,7 @@
 #include "cpu/cgen.h"
 #include "cpu/coro.h"
 #include "cpu/cpu.h"
+#include "exec/flags.h"
 #include "rt/pool.h"
 #include "target/arch.h"
 
@@ -23,11 +24,7 @@ typedef struct {
     tl_agent_t id;
     bool present;
     tl_tileop_ctx_t ctx;
-    // cross-core flags: counters, and sets waiting for the other participants (per mode)
-    int counter[TL_ARCH_XCORE_IDS_MAX];
-    int pending[3][TL_ARCH_XCORE_IDS_MAX];
-    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX]; // intra-core sets pending
-    const tl_stmt_t *event_set[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX]; // first set
+    tl_flags_t fl;      // intra-core and cross-core flags (the reference's: exec/flags.h)
     tl_opcall_t *calls; // per site: the op's template (op == NULL: not built yet)
     tl_alias_t *alias;  // per buffer id: L1 tiles read in place (alias.h)
     tl_coro_t *co;      // when the agents run as coroutines

@@ -7,9 +7,10 @@
 // starts, extents and scalars and runs the tile-op library (through the
 // faster specialisations of cpufast.c where they apply).
 //
-// Intra-core flags keep the reference's bookkeeping (a wait with no set
-// before it is an error). Cross-core flags are the counting semaphores of
-// exec_sync.c (modes 0, 1, 2; 4-bit counters). When the kernel waits on
+// Flags keep the reference's bookkeeping, shared with exec_sync.c
+// (exec/flags.h): intra-core ids wrap to 3 bits, a second set warns, a wait
+// with no set before it is an error; cross-core flags are counting
+// semaphores (modes 0, 1, 2; 4-bit counters). When the kernel waits on
 // them, the agents (expert mode) or blocks (developer mode with all blocks
 // resident) run as coroutines resumed round-robin in the reference
 // executor's order; a round without progress is a deadlock, reported with
@@ -203,130 +204,38 @@ static double rt_round(int t, double v, int64_t i, int is_int)
     return tl_num_cast(n, (tl_dtype_t)t).f;
 }
 
-// --- cross-core flags -----------------------------------------------------------------------
+// --- flags: the reference's bookkeeping (exec/flags.h) ---------------------------------------
 
-static tl_status_t bump(cpu_agent_t *ag, const tl_stmt_t *s, cpu_agent_t *to, int64_t id)
+// A verdict of the flag bookkeeping reported for statement s: an error of
+// ag, or a warning once per statement and run.
+static tl_status_t report(cpu_agent_t *ag, const tl_stmt_t *s, tl_flags_verdict_t v,
+                          const char *msg)
 {
-    if (to->counter[id] >= tl_arch_default()->xcore_counter_max)
-        return agent_fail(ag, s->loc,
-                          "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
-                          " %s overflows: %d sets are already pending without a wait",
-                          id, to->blk->index, tl_side_agent_name(to->id), to->counter[id]);
-    to->counter[id]++;
-    return TL_OK;
-}
-
-// A set by ag in `mode`: once every agent of the group has one pending, one
-// is consumed from each and the targets' counters go up.
-static tl_status_t arrive(cpu_agent_t *ag, const tl_stmt_t *s, int mode, int64_t id,
-                          cpu_agent_t **group, int ngroup, cpu_agent_t **targets, int ntargets)
-{
-    int *mine = &ag->pending[mode][id];
-    if (*mine >= tl_arch_default()->xcore_counter_max)
-        return agent_fail(ag, s->loc,
-                          "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
-                          " %s overflows: %d sets are already pending",
-                          id, ag->blk->index, tl_side_agent_name(ag->id), *mine);
-    ++*mine;
-    int complete = 1;
-    for (int i = 0; i < ngroup; i++) complete &= group[i]->pending[mode][id] > 0;
-    if (!complete) return TL_OK;
-    for (int i = 0; i < ngroup; i++) --group[i]->pending[mode][id];
-    for (int i = 0; i < ntargets; i++) {
-        tl_status_t st = bump(ag, s, targets[i], id);
-        if (st) return st;
-    }
+    if (v == TL_FLAGS_FAIL) return agent_fail(ag, s->loc, "%s", msg);
+    if (v == TL_FLAGS_WARN) tl_cpu_warn_once(ag->w->c, s, s->loc, "%s", msg);
     return TL_OK;
 }
 
 static tl_status_t set_cross(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
 {
     cpu_worker_t *w = ag->w;
-    cpu_agent_t *vec[2], *aic = &ag->blk->ag[TL_AGENT_AIC];
-    int nvec = 0;
+    tl_flags_peers_t p = {.aic = &ag->blk->ag[TL_AGENT_AIC].fl};
     for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++)
-        if (ag->blk->ag[a].present) vec[nvec++] = &ag->blk->ag[a];
-    bool is_aic = ag->id == TL_AGENT_AIC;
-    tl_pipe_t p = s->sync.src;
-    if (p <= TL_PIPE_NONE || p >= TL_PIPE_ALL || p == TL_PIPE_S)
-        return agent_fail(ag, s->loc, "set_cross_flag cannot be issued on pipe '%s'",
-                          tl_pipe_name(p));
-    switch (s->sync.mode) {
-    case 2:
-        if (is_aic) {
-            tl_status_t st = TL_OK;
-            for (int i = 0; i < nvec && !st; i++) st = bump(ag, s, vec[i], id);
-            return st;
-        }
-        return arrive(ag, s, 2, id, vec, nvec, &aic, 1);
-    case 1:
-        if (is_aic)
-            return agent_fail(ag, s->loc,
-                              "set_cross_flag mode 1 synchronises the two vector cores; the AIC "
-                              "cannot set it");
-        return arrive(ag, s, 1, id, vec, nvec, vec, nvec);
-    case 0: {
-        cpu_agent_t **all = malloc(sizeof *all * (size_t)(w->nblocks * TL_AGENT_COUNT));
-        if (!all) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
-        int n = 0;
+        if (ag->blk->ag[a].present) p.vec[p.nvec++] = &ag->blk->ag[a].fl;
+    if (s->sync.mode == 0) { // every agent of its kind in the launch
+        p.all = malloc(sizeof *p.all * (size_t)(w->nblocks * TL_AGENT_COUNT));
+        if (!p.all) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
         for (int b = 0; b < w->nblocks; b++)
             for (int a = 0; a < TL_AGENT_COUNT; a++) {
                 cpu_agent_t *o = &w->blocks[b].ag[a];
-                if (o->present && (o->id == TL_AGENT_AIC) == is_aic) all[n++] = o;
+                if (o->present && (o->id == TL_AGENT_AIC) == (ag->id == TL_AGENT_AIC))
+                    p.all[p.nall++] = &o->fl;
             }
-        tl_status_t st = arrive(ag, s, 0, id, all, n, all, n);
-        free(all);
-        return st;
     }
-    default: return agent_fail(ag, s->loc, "set_cross_flag mode %d is not 0, 1 or 2", s->sync.mode);
-    }
-}
-
-// --- intra-core flags ---------------------------------------------------------------------
-//
-// set_flag / wait_flag order two pipes of one agent; a CPU runs them in
-// program order, so only their bookkeeping is kept, as the reference's
-// (exec_sync.c): an id past 7 is its low 3 bits (the instruction's id field),
-// a second set before the wait is a warning (the flag is one bit: what the
-// hardware does depends on timing, tilec sim checks it), and a wait with no
-// set before it on its agent would wait forever (the agent issues its syncs
-// in order: nothing after the wait can set it).
-
-static tl_status_t event(cpu_agent_t *ag, const tl_stmt_t *s, int64_t id)
-{
-    tl_pipe_t src = s->sync.src, dst = s->sync.dst;
-    const char *name = tl_sync_name(s->sync.kind), *from = tl_pipe_name(src),
-               *to = tl_pipe_name(dst);
-    if (src <= TL_PIPE_NONE || src >= TL_PIPE_ALL || dst <= TL_PIPE_NONE || dst >= TL_PIPE_ALL ||
-        src == dst)
-        return agent_fail(ag, s->loc,
-                          "%s(%s, %s): the source and destination must be two different pipes",
-                          name, from, to);
-    int ids = tl_arch_default()->event_ids; // a power of two: the id field's bits
-    if (id < 0)
-        return agent_fail(ag, s->loc, "%s(%s, %s, %" PRId64 "): event ids are 0 to %d", name, from,
-                          to, id, ids - 1);
-    id &= ids - 1;
-    uint8_t *n = &ag->event[src][dst][id];
-    if (s->sync.kind == TL_SYNC_SET_FLAG) {
-        if (*n)
-            tl_cpu_warn_once(ag->w->c, s, s->loc,
-                             "set_flag(%s, %s, %" PRId64 ") on the %s is set twice without a "
-                             "wait_flag in between (first set at line %d): the flag is one bit, "
-                             "what the hardware does depends on timing (tilec sim checks it)",
-                             from, to, id, tl_side_agent_name(ag->id),
-                             ag->event_set[src][dst][id]->loc.line);
-        if (*n < UINT8_MAX) (*n)++;
-        if (*n == 1) ag->event_set[src][dst][id] = s;
-        return TL_OK;
-    }
-    if (!*n)
-        return agent_fail(ag, s->loc,
-                          "wait_flag(%s, %s, %" PRId64 ") on the %s has no set_flag before it: "
-                          "the %s pipe would wait forever",
-                          from, to, id, tl_side_agent_name(ag->id), to);
-    (*n)--;
-    return TL_OK;
+    char msg[TL_FLAGS_MSG];
+    tl_status_t st = report(ag, s, tl_flags_set_cross(&ag->fl, s, id, &p, msg), msg);
+    free(p.all);
+    return st;
 }
 
 // The agent that stands for ag's scheduling thread (developer mode: the block).
@@ -356,16 +265,19 @@ static int rt_sync(tlc_lane_t *lane, int site, int64_t id)
     const tl_stmt_t *s = site_of(ag, site)->stmt;
     tl_sync_kind_t kind = s->sync.kind;
     tl_status_t st;
-    if (kind == TL_SYNC_SET_FLAG || kind == TL_SYNC_WAIT_FLAG) return event(ag, s, id);
+    if (kind == TL_SYNC_SET_FLAG || kind == TL_SYNC_WAIT_FLAG) {
+        char msg[TL_FLAGS_MSG];
+        return report(ag, s, tl_flags_event(&ag->fl, s, id, msg), msg);
+    }
     int ids = tl_arch_default()->xcore_flag_ids;
     if (kind != TL_SYNC_ALL && (id < 0 || id >= ids))
         return agent_fail(ag, s->loc, "%s: cross-core flag id %" PRId64 " is not in 0..%d",
                           tl_sync_name(kind), id, ids - 1);
     if (kind == TL_SYNC_SET_CROSS) return set_cross(ag, s, id);
     if (kind == TL_SYNC_WAIT_CROSS) {
-        while (!ag->counter[id])
+        while (!ag->fl.counter[id])
             if ((st = block_on(ag, site, id))) return st;
-        ag->counter[id]--;
+        ag->fl.counter[id]--;
         thread_of(ag)->progress = true;
         return TL_OK;
     }
@@ -577,9 +489,7 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
         for (int a = 0; a < TL_AGENT_COUNT; a++) {
             cpu_agent_t *ag = &blk->ag[a];
             ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->dev, &pool_share};
-            memset(ag->counter, 0, sizeof ag->counter);
-            memset(ag->pending, 0, sizeof ag->pending);
-            memset(ag->event, 0, sizeof ag->event);
+            tl_flags_reset(&ag->fl, blk->index, ag->id);
             ag->at_barrier = false;
         }
     }
@@ -605,55 +515,33 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
 
 // --- flags left set at the end of a block (the reference's residual warning) ----------------
 
-static void add_residual(tl_cpu_residual_t *r, int *n, tl_loc_t loc, const char *fmt, ...)
-    TL_PRINTF(4, 5);
+typedef struct {
+    tl_cpu_residual_t r[CPU_RESIDUAL_MAX];
+    int n;
+} residuals_t;
 
-static void add_residual(tl_cpu_residual_t *r, int *n, tl_loc_t loc, const char *fmt, ...)
+static void add_residual(void *arg, tl_loc_t loc, const char *text)
 {
-    if (*n >= CPU_RESIDUAL_MAX) return;
-    r[*n].loc = loc;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r[*n].text, sizeof r[*n].text, fmt, ap);
-    va_end(ap);
-    (*n)++;
+    residuals_t *rs = arg;
+    if (rs->n >= CPU_RESIDUAL_MAX) return;
+    rs->r[rs->n].loc = loc;
+    snprintf(rs->r[rs->n].text, sizeof rs->r[rs->n].text, "%s", text);
+    rs->n++;
 }
 
 // Records blk's leftover flags when it is the lowest block with any so far.
 static void note_residual(tl_cpu_t *c, cpu_block_t *blk)
 {
-    tl_cpu_residual_t r[CPU_RESIDUAL_MAX];
-    int n = 0;
-    for (int a = 0; a < TL_AGENT_COUNT; a++) {
-        cpu_agent_t *ag = &blk->ag[a];
-        if (!ag->present) continue;
-        for (int s = 0; s < TL_PIPE_COUNT; s++)
-            for (int d = 0; d < TL_PIPE_COUNT; d++)
-                for (int id = 0; id < TL_ARCH_EVENT_IDS_MAX; id++) {
-                    if (!ag->event[s][d][id]) continue;
-                    const tl_stmt_t *set = ag->event_set[s][d][id];
-                    add_residual(r, &n, set ? set->loc : (tl_loc_t){0},
-                                 "set_flag(%s, %s, %d) on block %" PRId64 " %s is never "
-                                 "waited for",
-                                 tl_pipe_name((tl_pipe_t)s), tl_pipe_name((tl_pipe_t)d), id,
-                                 blk->index, tl_side_agent_name(ag->id));
-                }
-        for (int id = 0; id < TL_ARCH_XCORE_IDS_MAX; id++) {
-            int k = ag->counter[id];
-            for (int m = 0; m < 3; m++) k += ag->pending[m][id];
-            if (k)
-                add_residual(r, &n, (tl_loc_t){0},
-                             "cross-core flag %d of block %" PRId64 " %s ends with %d set(s) "
-                             "never waited for",
-                             id, blk->index, tl_side_agent_name(ag->id), k);
-        }
-    }
-    if (!n) return;
+    residuals_t rs;
+    rs.n = 0;
+    for (int a = 0; a < TL_AGENT_COUNT; a++)
+        if (blk->ag[a].present) tl_flags_residual(&blk->ag[a].fl, true, add_residual, &rs);
+    if (!rs.n) return;
     pthread_mutex_lock(&c->warn_lock);
     if (blk->index < c->residual_block) {
         c->residual_block = blk->index;
-        memcpy(c->residual, r, sizeof *r * (size_t)n);
-        c->nresidual = n;
+        memcpy(c->residual, rs.r, sizeof *rs.r * (size_t)rs.n);
+        c->nresidual = rs.n;
     }
     pthread_mutex_unlock(&c->warn_lock);
 }

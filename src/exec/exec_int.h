@@ -6,6 +6,7 @@
 
 #include "exec/bind.h"
 #include "exec/exec.h"
+#include "exec/flags.h"
 #include "exec/layout.h"
 #include "exec/num.h"
 #include "ir/side.h"
@@ -41,14 +42,7 @@ typedef struct {
     tl_num_t *vals;                 // loop and let variables, by var id
     uint8_t *defined;               // which of vals hold a value
     tl_tileop_ctx_t ctx;
-    // intra-core events: pending sets per (src, dst, id) (one bit on the
-    // hardware; more than one is misuse, counted so that a checker's hook can
-    // judge it) and the statement that set it
-    uint8_t event[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX];
-    const tl_stmt_t *event_set[TL_PIPE_COUNT][TL_PIPE_COUNT][TL_ARCH_EVENT_IDS_MAX];
-    // cross-core flags: counters, and sets waiting for the other participants (per mode)
-    int counter[TL_ARCH_XCORE_IDS_MAX];
-    int pending[3][TL_ARCH_XCORE_IDS_MAX];
+    tl_flags_t fl; // intra-core and cross-core flags (flags.h)
 } tl_exec_agent_t;
 
 struct tl_exec_block {

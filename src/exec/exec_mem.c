@@ -55,10 +55,7 @@ tl_status_t tl_exec_mem_block_init(tl_exec_t *x, tl_exec_block_t *b, int64_t ind
         if (!ag->vals || !ag->defined) return tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
         memset(ag->defined, 0, nvars);
         ag->ctx = (tl_tileop_ctx_t){x->d, 1.0f, x->dev, NULL};
-        memset(ag->event, 0, sizeof ag->event);
-        memset(ag->event_set, 0, sizeof ag->event_set);
-        memset(ag->counter, 0, sizeof ag->counter);
-        memset(ag->pending, 0, sizeof ag->pending);
+        tl_flags_reset(&ag->fl, index, ag->id);
         tl_status_t st = init_vars(x, ag);
         if (st) return st;
     }
