@@ -134,6 +134,9 @@ TILEC_API tilec_status_t tilec_compile_string(tilec_context_t *ctx, const char *
                                               tilec_kernel_t **out);
 TILEC_API void tilec_kernel_destroy(tilec_kernel_t *k);
 
+/* The kernel's name: the factory, builder or prim_func compiled (what
+   tilec_compile_options_t.kernel names, e.g. "act_quant"), not the prim_func's
+   own name ("main" in most files). */
 TILEC_API const char *tilec_kernel_name(const tilec_kernel_t *k);
 TILEC_API int tilec_kernel_num_params(const tilec_kernel_t *k);
 TILEC_API tilec_status_t tilec_kernel_param(const tilec_kernel_t *k, int index,

@@ -12,13 +12,21 @@ Inputs are matched, in order, to the parameters that are neither outputs nor
 workspaces, as upstream TileLang does; symbolic dims come from their shapes.
 bfloat16 and fp8 tensors are passed as uint16 / uint8 arrays holding the bits.
 
+Factory arguments are keyword arguments of compile(); a factory parameter that
+shares a name with one of compile()'s own (kernel, out_idx, pass_configs,
+args, name) is given in the `args` dict: compile(path, args={"kernel": 3}).
+Every tilec error is a TilecError; one from the simulator's race and sync
+checks (target="sim") carries the outputs and the report the run produced.
+
 The library is found through $TILEC_LIB, then ../build/libtilec.so next to this
 file, then (installed by `make install` as PREFIX/share/tilec/python/tilec.py)
 PREFIX/lib/libtilec.so, then the system's libtilec.so.
 """
 
 import ctypes
+import json
 import os
+import re
 
 __all__ = ["compile", "compile_string", "Kernel", "TilecError", "version"]
 
@@ -34,12 +42,42 @@ _TARGETS = {"ref": 0, "sim": 1, "cpu": 2, "pto": 3}
 _ROLES = ["input", "output", "workspace"]
 
 
-class TilecError(RuntimeError):
-    """A tilec call failed; the message is tilec's diagnostic (file:line:col, caret)."""
+_RACE = -9  # TILEC_ERR_RACE
 
-    def __init__(self, status, message):
+
+class TilecError(RuntimeError):
+    """A tilec call failed; the message is tilec's diagnostic (file:line:col, caret).
+
+    status: the C API's status (-1 compile error, -2 run-time error, -9 races or
+    sync misuse found by the simulator, ...). For races, `outputs` holds what
+    the call would have returned and `report` the simulator's report."""
+
+    def __init__(self, status, message, outputs=None, report=None):
         super().__init__(message)
         self.status = status
+        self.outputs = outputs
+        self.report = report
+
+
+# tilec's messages name the command line's options; through Python they are
+# compile()'s arguments.
+_PYTHON_TERMS = [
+    (re.compile(r"give it with -a NAME=VALUE"), "pass it to tilec.compile() as NAME=VALUE"),
+    (re.compile(r"give it with -a (\w+)=VALUE"), r"pass \1=VALUE to tilec.compile()"),
+    (re.compile(r"\(given with -a; "), "(given to tilec.compile(); "),
+    (re.compile(r"with -k ([\w.]+)"), r'with kernel="\1"'),
+    (re.compile(r"-k (\S+): "), r'kernel="\1": '),
+    (re.compile(r"(^|[\s(])-a (\w+)"), r"\1argument '\2'"),
+    (re.compile(r"--out-idx"), "out_idx"),
+    (re.compile(r"--pass-config"), "pass_configs"),
+    (re.compile(r"give it with -d (\w+)=N"), r"give an input whose shape has \1"),
+]
+
+
+def _python_terms(message):
+    for pattern, repl in _PYTHON_TERMS:
+        message = pattern.sub(repl, message)
+    return message
 
 
 class _Arg(ctypes.Structure):
@@ -124,6 +162,10 @@ def version():
 
 
 def _options(kernel, args, pass_configs, out_idx):
+    if kernel is not None and not isinstance(kernel, str):
+        raise TypeError("kernel must be a name (str), got %s" % type(kernel).__name__)
+    if out_idx is not None and not isinstance(out_idx, str):
+        out_idx = repr(out_idx)  # [-1], 2: the expression tilec reads
     arr = (_Arg * max(1, len(args)))(*[_Arg(k.encode(), v.encode()) for k, v in args])
     pcs = (_Arg * max(1, len(pass_configs)))(*[_Arg(k.encode(), v.encode()) for k, v in pass_configs])
     keep = (arr, pcs)
@@ -151,10 +193,12 @@ class Kernel:
         for i in range(lib.tilec_kernel_num_params(handle)):
             info = _ParamInfo()
             lib.tilec_kernel_param(handle, i, ctypes.byref(info))
+            # a dimension is an int, or the expression of symbolic dims ("M", "b * m")
+            shape = [info.shape[d] if info.shape[d] >= 0 else info.shape_expr[d].decode()
+                     for d in range(info.ndim)] if info.is_tensor else []
             self.params.append({
                 "name": info.name.decode(), "tensor": bool(info.is_tensor), "role": _ROLES[info.role],
-                "dtype": _DTYPES[info.dtype],
-                "shape": [info.shape_expr[d].decode() for d in range(info.ndim)] if info.is_tensor else [],
+                "dtype": _DTYPES[info.dtype], "shape": shape,
             })
 
     def __del__(self):
@@ -175,8 +219,14 @@ class Kernel:
             lib.tilec_free(p)
 
     def __call__(self, *inputs, target="ref", report=False):
+        """Runs the kernel on `target` ("ref", "sim", "cpu", "pto"); returns its
+        outputs (one array or a tuple), with report=True also the report: a dict
+        of seconds, cycles, time_us, races, benign_races and, for "sim", "sim":
+        the simulator's whole report (what tilec sim --json writes)."""
         import numpy as np
         lib = _api()
+        if target not in _TARGETS:
+            raise ValueError("target must be one of %s, got %r" % (", ".join(_TARGETS), target))
         ins = [i for i, p in enumerate(self.params) if p["role"] == "input"]
         if len(inputs) != len(ins):
             raise TypeError("%s takes %d inputs (%s), got %d" % (
@@ -195,6 +245,8 @@ class Kernel:
             if a.ndim != len(p["shape"]):
                 raise ValueError("input '%s' must have %d dimensions, got %d" % (p["name"], len(p["shape"]), a.ndim))
             for e, n in zip(p["shape"], a.shape):
+                if isinstance(e, int) and e != n:
+                    raise ValueError("input '%s' must have shape %s, got %s" % (p["name"], p["shape"], a.shape))
                 if e in self.dims:
                     dims.setdefault(e, n)
             arrays[i] = a
@@ -206,7 +258,7 @@ class Kernel:
             shape = (ctypes.c_int64 * _MAX_DIMS)()
             if lib.tilec_kernel_param_shape(self._k, i, dimv, shape) != 0:
                 raise ValueError("cannot size '%s' (%s) from the inputs' shapes" % (p["name"], p["shape"]))
-            arrays[i] = np.empty([shape[d] for d in range(len(p["shape"]))], dtype=_NP[p["dtype"]])
+            arrays[i] = np.zeros([shape[d] for d in range(len(p["shape"]))], dtype=_NP[p["dtype"]])
             if p["role"] == "output":
                 outs.append(arrays[i])
         values = (_Value * len(self.params))()
@@ -224,12 +276,19 @@ class Kernel:
                 v.shape[d] = a.shape[d]
         rep = _Report()
         st = lib.tilec_launch(self._k, _TARGETS[target], values, len(self.params), ctypes.byref(rep))
-        if st != 0:
-            raise TilecError(st, lib.tilec_context_error(self._ctx).decode())
+        facts = {"seconds": rep.seconds, "cycles": rep.cycles, "time_us": rep.time_us, "races": rep.races,
+                 "benign_races": rep.benign_races}
+        if rep.json:  # the library's string: read, then freed (every call)
+            facts["sim"] = json.loads(ctypes.string_at(rep.json).decode())
+            lib.tilec_free(rep.json)
         result = outs[0] if len(outs) == 1 else tuple(outs)
+        if st != 0:
+            message = _python_terms(lib.tilec_context_error(self._ctx).decode())
+            if st == _RACE:  # the run completed: its outputs and report are kept
+                raise TilecError(st, message, outputs=result, report=facts)
+            raise TilecError(st, message)
         if report:
-            return result, {"seconds": rep.seconds, "cycles": rep.cycles, "time_us": rep.time_us,
-                            "races": rep.races}
+            return result, facts
         return result
 
 
@@ -247,17 +306,28 @@ def _compile(path, source, kernel, pass_configs, out_idx, args):
         st = lib.tilec_compile_string(ctx, path.encode(), source.encode(), ctypes.byref(opts), ctypes.byref(k))
     del keep
     if st != 0:
-        msg = lib.tilec_context_error(ctx).decode()
+        msg = _python_terms(lib.tilec_context_error(ctx).decode())
         lib.tilec_context_destroy(ctx)
         raise TilecError(st, msg)
     return Kernel(ctx, k)
 
 
-def compile(path, kernel=None, pass_configs=None, out_idx=None, **args):
-    """Compiles a kernel file; keyword arguments are the factory's arguments."""
-    return _compile(path, None, kernel, pass_configs, out_idx, args)
+def _factory_args(args, kwargs):
+    both = set(args or {}) & set(kwargs)
+    if both:
+        raise TypeError("factory argument %s given both in args and as a keyword" % ", ".join(sorted(both)))
+    merged = dict(args or {})
+    merged.update(kwargs)
+    return merged
 
 
-def compile_string(source, name="<string>", kernel=None, pass_configs=None, out_idx=None, **args):
+def compile(path, kernel=None, pass_configs=None, out_idx=None, args=None, **kwargs):
+    """Compiles a kernel file. kernel: the factory, builder or prim_func (the
+    file's only one when None); keyword arguments (and the `args` dict, for
+    parameters named like compile()'s own) are the factory's arguments."""
+    return _compile(path, None, kernel, pass_configs, out_idx, _factory_args(args, kwargs))
+
+
+def compile_string(source, name="<string>", kernel=None, pass_configs=None, out_idx=None, args=None, **kwargs):
     """Compiles kernel source text (`name` is used in messages and for imports)."""
-    return _compile(name, source, kernel, pass_configs, out_idx, args)
+    return _compile(name, source, kernel, pass_configs, out_idx, _factory_args(args, kwargs))

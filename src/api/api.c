@@ -190,7 +190,9 @@ tilec_status_t tilec_compile_string(tilec_context_t *ctx, const char *name, cons
 
 const char *tilec_kernel_name(const tilec_kernel_t *k)
 {
-    return k ? k->ir[0]->name : NULL;
+    if (!k) return NULL;
+    const tl_kernel_t *ir = k->ir[0];
+    return ir->entry ? ir->entry : ir->name;
 }
 
 int tilec_kernel_num_params(const tilec_kernel_t *k)

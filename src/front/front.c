@@ -446,6 +446,7 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
     }
     if (!kv) return TL_ERR_COMPILE;
     tl_kernel_t *k = kv->kernel.kernel;
+    k->entry = tl_arena_strdup(k->arena, name);
     // Command-line settings override the file's.
     if (opts->out_idx) {
         for (int i = 0; i < k->nparams; i++)

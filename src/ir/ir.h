@@ -453,7 +453,9 @@ typedef struct {
 
 typedef struct tl_kernel {
     tl_arena_t *arena;
-    const char *name;
+    const char *name;  // the prim_func's name ("main" in most files)
+    const char *entry; // what the front end compiled (what -k names): the jit factory,
+                       // builder or prim_func; NULL for a kernel built otherwise
     tl_loc_t loc;
     tl_config_t config;
     int nparams;

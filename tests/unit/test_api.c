@@ -37,7 +37,7 @@ TEST(api_compile_query_launch)
     tilec_compile_options_t o = {.args = args, .nargs = 1};
     tilec_kernel_t *k;
     REQUIRE(tilec_compile_string(ctx, "add.py", add_src, &o, &k) == TILEC_OK);
-    CHECK_STREQ(tilec_kernel_name(k), "main");
+    CHECK_STREQ(tilec_kernel_name(k), "add"); // the factory, not its prim_func "main"
     CHECK_EQ(tilec_kernel_num_params(k), 3);
     CHECK_EQ(tilec_kernel_num_dims(k), 1);
     CHECK_STREQ(tilec_kernel_dim_name(k, 0), "M");

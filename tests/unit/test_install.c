@@ -61,7 +61,7 @@ TEST(install_and_embed_with_pkg_config)
     char *run[] = {exe, "kernels/examples/elementwise_add.py", NULL};
     rc = tl_test_run(run, &out);
     CHECK_EQ(rc, 0);
-    CHECK_CONTAINS(out, "compiled main: 3 parameters");
+    CHECK_CONTAINS(out, "compiled elementwise_add: 3 parameters");
     CHECK_CONTAINS(out, "0 of 65536 elements wrong");
     free(out);
     // From another directory: embed's own kernel, and the installed tilec
