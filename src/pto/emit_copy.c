@@ -250,15 +250,28 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     } else if (b->scope == TL_SCOPE_L0C) {
         pto_matrix_t m;
         if (!pto_matrix(e, src, &m, s->loc)) return;
-        if (!m.whole) {
-            pto_unsupported(e, s->loc, "a copy from a part of an L0C matrix of '%s'", b->name);
+        // A block from row 0 and a column of a 16-column fractal strip: the
+        // strips (NZ) from that column on are an Acc tile of their own.
+        int64_t r0 = -1, c0 = -1;
+        if (!m.whole && (!tl_ir_is_const_int(src->start[src->ndim - 2], &r0) ||
+                         !tl_ir_is_const_int(src->start[src->ndim - 1], &c0) || r0 != 0 ||
+                         c0 % 16 || m.rows % 16 || m.cols % 16)) {
+            pto_unsupported(e, s->loc,
+                            "a copy from a part of an L0C matrix of '%s' other than columns from "
+                            "a multiple of 16 on",
+                            b->name);
             return;
         }
+        if (m.whole) c0 = 0;
         pto_line(e,
                  "pto::TileAcc<%s, %" PRId64 ", %" PRId64
                  ", -1, -1> tl_t((size_t)tl_vr, (size_t)tl_vc);",
-                 pto_ctype(b->dtype), m.rows, m.cols);
-        pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
+                 pto_ctype(b->dtype), m.rows, m.cols - c0);
+        if (c0)
+            pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + %" PRId64 "));", m.addr,
+                     c0 * m.rows * tl_dtype_size(b->dtype));
+        else
+            pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
     } else {
         pto_unsupported(e, s->loc, "a copy %s -> GM", tl_scope_name(b->scope));
         return;
@@ -283,10 +296,39 @@ static void l1_to_l0(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
                         tl_scope_name(dst->buf->scope));
         return;
     }
+    // real_k / real_n: only the valid K (L0A: columns, L0B: rows) and N
+    // (L0B columns) move, in whole fractals (K in 32 bytes, N in 16s); the
+    // rest of the L0 matrix keeps its data
+    bool l0b = dst->buf->scope == TL_SCOPE_L0B;
+    const char *vr = NULL, *vc = NULL;
+    int64_t k0 = 32 / tl_dtype_size(dst->buf->dtype);
+    if (s->op.k_valid) {
+        const char *vk =
+            pto_fmt(e,
+                    "tilec_min((int64_t)%" PRId64 ", ((int64_t)(%s) + %" PRId64 ") / %" PRId64
+                    " * %" PRId64 ")",
+                    l0b ? md.rows : md.cols, pto_expr_str(e, s->op.k_valid), k0 - 1, k0, k0);
+        *(l0b ? &vr : &vc) = vk;
+    }
+    if (s->op.n_valid && l0b)
+        vc = pto_fmt(e, "tilec_min((int64_t)%" PRId64 ", ((int64_t)(%s) + 15) / 16 * 16)", md.cols,
+                     pto_expr_str(e, s->op.n_valid));
     pto_mat_tile(e, "tl_m", &ms, tr);
-    pto_l0_tile(e, "tl_l0", dst->buf->scope, dst->buf->dtype, md.rows, md.cols, md.addr);
+    if (vr || vc) {
+        pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;",
+                 vr ? vr : pto_fmt(e, "%" PRId64, md.rows),
+                 vc ? vc : pto_fmt(e, "%" PRId64, md.cols));
+        pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
+        e->indent++;
+        vr = "tl_vr", vc = "tl_vc";
+    }
+    pto_l0_tile(e, "tl_l0", dst->buf->scope, dst->buf->dtype, md.rows, md.cols, md.addr, vr, vc);
     pto_line(e, "pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(%s), (uint16_t)(%s));", tr ? ms.c0 : ms.r0,
              tr ? ms.r0 : ms.c0);
+    if (vr) {
+        e->indent--;
+        pto_line(e, "}");
+    }
 }
 
 void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s)

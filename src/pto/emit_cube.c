@@ -7,10 +7,17 @@
 
 #include "pto/pto_int.h"
 
-static void acc_tile(pto_emit_t *e, const pto_matrix_t *c)
+// The L0C matrix c as tl_c; vn: its valid columns (n_actual), NULL: all.
+static void acc_tile(pto_emit_t *e, const pto_matrix_t *c, const char *vn)
 {
-    pto_line(e, "pto::TileAcc<%s, %" PRId64 ", %" PRId64 "> tl_c;", pto_ctype(c->buf->dtype),
-             c->rows, c->cols);
+    if (vn)
+        pto_line(e,
+                 "pto::TileAcc<%s, %" PRId64 ", %" PRId64 ", -1, -1> tl_c((size_t)%" PRId64
+                 ", (size_t)(%s));",
+                 pto_ctype(c->buf->dtype), c->rows, c->cols, c->rows, vn);
+    else
+        pto_line(e, "pto::TileAcc<%s, %" PRId64 ", %" PRId64 "> tl_c;", pto_ctype(c->buf->dtype),
+                 c->rows, c->cols);
     pto_line(e, "pto::TASSIGN(tl_c, (uintptr_t)(%s));", c->addr);
 }
 
@@ -61,10 +68,28 @@ void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s)
                m[0].rows != m[2].rows || m[1].cols != m[2].cols || m[0].cols != m[1].rows) {
         pto_unsupported(e, s->loc, "T.mma other than on whole L0A, L0B, L0C matrices");
     } else {
-        pto_l0_tile(e, "tl_a", TL_SCOPE_L0A, m[0].buf->dtype, m[0].rows, m[0].cols, m[0].addr);
-        pto_l0_tile(e, "tl_b", TL_SCOPE_L0B, m[1].buf->dtype, m[1].rows, m[1].cols, m[1].addr);
-        acc_tile(e, &m[2]);
+        // k_actual / n_actual: the products from k on are not added, C's
+        // columns from n on not written (the tiles' valid shapes)
+        const char *vk = NULL, *vn = NULL;
+        if (s->op.k_valid || s->op.n_valid) {
+            pto_line(
+                e, "const int64_t tl_vk = %s, tl_vn = %s;",
+                s->op.k_valid ? pto_expr_str(e, s->op.k_valid) : pto_fmt(e, "%" PRId64, m[0].cols),
+                s->op.n_valid ? pto_expr_str(e, s->op.n_valid) : pto_fmt(e, "%" PRId64, m[1].cols));
+            pto_line(e, "if (tl_vk > 0 && tl_vn > 0) {");
+            e->indent++;
+            vk = "tl_vk", vn = "tl_vn";
+        }
+        pto_l0_tile(e, "tl_a", TL_SCOPE_L0A, m[0].buf->dtype, m[0].rows, m[0].cols, m[0].addr, NULL,
+                    vk);
+        pto_l0_tile(e, "tl_b", TL_SCOPE_L0B, m[1].buf->dtype, m[1].rows, m[1].cols, m[1].addr, vk,
+                    vn);
+        acc_tile(e, &m[2], vn);
         matmul(e, s->op.init ? pto_expr_str(e, s->op.init) : "true", "tl_a", "tl_b");
+        if (vk) {
+            e->indent--;
+            pto_line(e, "}");
+        }
     }
     e->indent--;
     pto_line(e, "}");
@@ -73,10 +98,10 @@ void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s)
 // One K chunk of gemm_v0: L0A/L0B tiles of kc columns/rows at L0 address 0,
 // extracted from the L1 views at the operands' (view) starts.
 static void gemm_chunk(pto_emit_t *e, tl_dtype_t t, int64_t M, int64_t N, int64_t kc,
-                       const char *k0, const char *init)
+                       const char *k0, const char *init, const char *vn)
 {
-    pto_l0_tile(e, "tl_l0a", TL_SCOPE_L0A, t, M, kc, "0");
-    pto_l0_tile(e, "tl_l0b", TL_SCOPE_L0B, t, kc, N, "0");
+    pto_l0_tile(e, "tl_l0a", TL_SCOPE_L0A, t, M, kc, "0", NULL, NULL);
+    pto_l0_tile(e, "tl_l0b", TL_SCOPE_L0B, t, kc, N, "0", NULL, vn);
     pto_line(e, "set_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);");
     pto_line(e, "wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);");
     pto_line(e, "pto::TEXTRACT(tl_l0a, tl_ma, (uint16_t)(%s), (uint16_t)(%s + %s));", e->gemm_a[0],
@@ -113,7 +138,14 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
             int64_t M = m[2].rows, N = m[2].cols, K = ea[1];
             int64_t full = K / 128, tail = K % 128;
             tl_dtype_t t = m[0].buf->dtype;
-            acc_tile(e, &m[2]);
+            // n_actual: C's columns from n on are not written (L0B's and C's valid columns)
+            const char *vn = NULL;
+            if (s->op.n_valid) {
+                pto_line(e, "const int64_t tl_vn = tilec_min((int64_t)%" PRId64 ", (int64_t)(%s));",
+                         N, pto_expr_str(e, s->op.n_valid));
+                vn = "tl_vn";
+            }
+            acc_tile(e, &m[2], vn);
             pto_line(e, "const bool tl_init = %s;",
                      s->op.init ? pto_expr_str(e, s->op.init) : "false");
             pto_line(e, "set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);");
@@ -123,7 +155,7 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
             if (full) {
                 pto_line(e, "for (int64_t tl_kk = 0; tl_kk < %" PRId64 "; tl_kk++) {", full);
                 e->indent++;
-                gemm_chunk(e, t, M, N, 128, "tl_kk * 128", "tl_init && tl_kk == 0");
+                gemm_chunk(e, t, M, N, 128, "tl_kk * 128", "tl_init && tl_kk == 0", vn);
                 e->indent--;
                 pto_line(e, "}");
             }
@@ -131,7 +163,7 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
                 pto_line(e, "{");
                 e->indent++;
                 gemm_chunk(e, t, M, N, tail, pto_fmt(e, "%" PRId64, full * 128),
-                           full ? "false" : "tl_init");
+                           full ? "false" : "tl_init", vn);
                 e->indent--;
                 pto_line(e, "}");
             }

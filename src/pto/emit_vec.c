@@ -165,12 +165,15 @@ static void flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, co
     pto_vec_tile(e, name, &v, true);
 }
 
-// T.tile.round (rint) of float32, exactly, from PTO's float -> int32 TCVT:
-// c = clamp(x, +-2^23) (|x| >= 2^23 is integral already), r = rint(c) through
+// T.tile.round (rint) and float32 -> float32 casts (a rounding to integral
+// values with the cast's mode) exactly, from PTO's float -> int32 TCVT:
+// c = clamp(x, +-2^23) (|x| >= 2^23 is integral already), r = mode(c) through
 // int32, then x + (r - c) (r - c is exact and 0 for |x| >= 2^23) with x's
-// sign bit OR-ed in (rint keeps the sign: -0.0 and (-0.5, 0) give -0.0).
-// Two scratch tiles past the planned UB buffers.
-static void round_op(pto_emit_t *e, const tl_stmt_t *s, operands_t *o)
+// sign bit OR-ed in (the roundings keep the sign: -0.0, and (-1, 0) rounded
+// to zero, give -0.0). pto-isa's NPU TCVT has float32 -> float32 with a mode
+// (vconv_f322f32*), but its CPU TCVT ignores the mode there, so the check
+// could not tell. Two scratch tiles past the planned UB buffers.
+static void round_op(pto_emit_t *e, const tl_stmt_t *s, operands_t *o, tl_round_t mode)
 {
     if (o->v[0].buf->dtype != TL_F32 || o->v[1].buf->dtype != TL_F32 || !o->flat || o->v[0].vcols) {
         pto_unsupported(e, s->loc, "T.tile.round of %s", tl_dtype_name(o->v[1].buf->dtype));
@@ -191,7 +194,8 @@ static void round_op(pto_emit_t *e, const tl_stmt_t *s, operands_t *o)
     pto_line(e, "pipe_barrier(PIPE_V);");
     pto_line(e, "pto::TMINS(tl_sa, tl_sa, 8388608.0f);");
     pto_line(e, "pipe_barrier(PIPE_V);");
-    pto_line(e, "pto::TCVT(tl_sbi, tl_sa, pto::RoundMode::CAST_RINT, pto::SaturationMode::ON);");
+    pto_line(e, "pto::TCVT(tl_sbi, tl_sa, pto::RoundMode::%s, pto::SaturationMode::ON);",
+             round_mode(mode == TL_CAST_NONE ? TL_CAST_RINT : mode));
     pto_line(e, "pipe_barrier(PIPE_V);");
     pto_line(e, "pto::TCVT(tl_sb, tl_sbi, pto::RoundMode::CAST_NONE);");
     pto_line(e, "pipe_barrier(PIPE_V);");
@@ -213,12 +217,11 @@ static void unary(pto_emit_t *e, const tl_stmt_t *s)
     if (!views(e, s, idx, &o) || o.n != 2) return;
     tl_dtype_t dt = o.v[0].buf->dtype, st = o.v[1].buf->dtype;
     if (s->op.code == TL_OP_ROUND) {
-        round_op(e, s, &o);
+        round_op(e, s, &o, TL_CAST_RINT);
         return;
     }
-    if (s->op.code == TL_OP_CAST && dt == TL_F32 && st == TL_F32 &&
-        (s->op.round == TL_CAST_RINT || s->op.round == TL_CAST_NONE)) {
-        round_op(e, s, &o); // a float32 -> float32 cast rounds to integral values
+    if (s->op.code == TL_OP_CAST && dt == TL_F32 && st == TL_F32 && s->op.round != TL_CAST_ODD) {
+        round_op(e, s, &o, s->op.round); // a float32 -> float32 cast rounds to integral values
         return;
     }
     if (s->op.code == TL_OP_CAST) {
@@ -262,14 +265,15 @@ static void unary(pto_emit_t *e, const tl_stmt_t *s)
 
 // The PTO-ISA instructions of the binary ops by operator (tl_op_binary): of
 // two tiles, and of a tile and a scalar (sub and float div go through add and
-// mul, see binary()); NULL where PTO-ISA has none.
+// mul, see binary()); NULL where PTO-ISA has none. Division of two tiles is
+// tilec_pto.h's tilec_tdiv (TDIV, but IEEE on a zero divisor on the CPU).
 typedef struct {
     const char *tiles, *scalar;
 } pto_bin_t;
 
 static const pto_bin_t pto_bin[TL_BIN_COUNT] = {
     [TL_BIN_ADD] = {"TADD", "TADDS"}, [TL_BIN_SUB] = {"TSUB", NULL},
-    [TL_BIN_MUL] = {"TMUL", "TMULS"}, [TL_BIN_DIV] = {"TDIV", "TDIVS"},
+    [TL_BIN_MUL] = {"TMUL", "TMULS"}, [TL_BIN_DIV] = {"tilec_tdiv", "TDIVS"},
     [TL_BIN_MAX] = {"TMAX", "TMAXS"}, [TL_BIN_MIN] = {"TMIN", "TMINS"},
     [TL_BIN_AND] = {"TAND", NULL},    [TL_BIN_OR] = {"TOR", "TORS"},
 };
@@ -303,7 +307,7 @@ static void binary(pto_emit_t *e, const tl_stmt_t *s)
             return;
         }
         tiles(e, &o);
-        pto_line(e, "pto::%s(tl_d, tl_a, tl_b);", inst);
+        pto_line(e, "%s%s(tl_d, tl_a, tl_b);", bin == TL_BIN_DIV ? "" : "pto::", inst);
         return;
     }
     const char *sv = typed_scalar(e, s, 2, t), *ct = pto_ctype(t);
@@ -411,10 +415,41 @@ static void row_expand(pto_emit_t *e, const tl_stmt_t *s)
     vec_2d(e, "tl_d", &d);
     vec_2d(e, "tl_a", &a);
     pto_col_tile(e, "tl_b", &b, d.rows);
-    const char *inst = s->op.code == TL_OP_ROW_EXPAND_MUL   ? "TROWEXPANDMUL"
-                       : s->op.code == TL_OP_ROW_EXPAND_SUB ? "TROWEXPANDSUB"
-                                                            : "TROWEXPANDDIV";
-    pto_line(e, "pto::%s(tl_d, tl_a, tl_b);", inst);
+    const char *inst = s->op.code == TL_OP_ROW_EXPAND_MUL   ? "pto::TROWEXPANDMUL"
+                       : s->op.code == TL_OP_ROW_EXPAND_SUB ? "pto::TROWEXPANDSUB"
+                                                            : "tilec_trowexpanddiv";
+    pto_line(e, "%s(tl_d, tl_a, tl_b);", inst);
+}
+
+// A row reduction of `rows` rows of a (row pitch alloc, cols valid columns)
+// as one instruction per row, each into a one-element row tile at its result.
+static void reduce_row_by_row(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *a,
+                              const pto_view_t *d, int64_t alloc, int64_t cols, const char *inst,
+                              int64_t rows)
+{
+    int64_t at, asize = tl_dtype_size(a->buf->dtype), dsize = tl_dtype_size(d->buf->dtype);
+    if (!scratch(e, s, alloc * asize, &at)) return;
+    const char *ct = pto_ctype(a->buf->dtype);
+    pto_line(e, "for (int64_t tl_r = 0; tl_r < %" PRId64 "; tl_r++) {", rows);
+    e->indent++;
+    pto_line(e,
+             "pto::Tile<pto::TileType::Vec, %s, 1, %" PRId64 ", pto::BLayout::RowMajor, 1, %" PRId64
+             "> tl_a;",
+             ct, alloc, cols);
+    pto_line(e, "pto::TASSIGN(tl_a, (uintptr_t)(%s + tl_r * %" PRId64 "));", a->addr,
+             alloc * asize);
+    pto_line(
+        e, "pto::Tile<pto::TileType::Vec, %s, 1, %" PRId64 ", pto::BLayout::RowMajor, 1, 1> tl_d;",
+        pto_ctype(d->buf->dtype), 32 / dsize);
+    pto_line(e, "pto::TASSIGN(tl_d, (uintptr_t)(%s + tl_r * %" PRId64 "));", d->addr, dsize);
+    pto_line(e,
+             "pto::Tile<pto::TileType::Vec, %s, 1, %" PRId64 ", pto::BLayout::RowMajor, 1, %" PRId64
+             "> tl_tmp;",
+             ct, alloc, cols);
+    pto_line(e, "pto::TASSIGN(tl_tmp, (uintptr_t)%" PRId64 ");", at);
+    pto_line(e, "pto::%s(tl_d, tl_a, tl_tmp);", inst);
+    e->indent--;
+    pto_line(e, "}");
 }
 
 // reduce_*(src, dst): dim -1 one result per row (a column tile), dim 0 one per column.
@@ -449,7 +484,8 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
     // The result of a row reduction is a column tile (a multiple of 32 bytes
     // tall). pto-isa's TROWSUM/TROWMIN also want it as tall as the input tile:
     // a single row's sum goes to a one-element row tile instead, other inputs
-    // get rows of padding (never read: the valid shape is rows x cols), within UB.
+    // get rows of padding (never read: the valid shape is rows x cols) within
+    // UB, or, where that padding would pass the end of UB, one row at a time.
     int per = 32 / tl_dtype_size(d.buf->dtype);
     int64_t real_rows = a.rows, drows = (out + per - 1) / per * per;
     bool same_rows = which != 1 && s->op.dim != 0, one_row = same_rows && a.rows == 1;
@@ -458,8 +494,7 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
         if (a.buf->addr + tl_buffer_bytes(a.buf) +
                 (arows - a.rows) * alloc * tl_dtype_size(a.buf->dtype) >
             tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
-            pto_unsupported(e, s->loc, "%s over %lld rows this close to the end of UB",
-                            tl_op_info(s->op.code)->spelling, (long long)a.rows);
+            reduce_row_by_row(e, s, &a, &d, alloc, cols, row_inst[which], rows);
             return;
         }
         a.rows = arows;

@@ -124,14 +124,22 @@ void pto_mat_tile(pto_emit_t *e, const char *name, const pto_matrix_t *m, bool t
 }
 
 void pto_l0_tile(pto_emit_t *e, const char *name, tl_scope_t scope, tl_dtype_t t, int64_t rows,
-                 int64_t cols, const char *addr)
+                 int64_t cols, const char *addr, const char *vr, const char *vc)
 {
-    bool left = scope == TL_SCOPE_L0A;
-    pto_line(e,
-             "pto::Tile<pto::TileType::%s, %s, %" PRId64 ", %" PRId64
-             ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> %s;",
-             left ? "Left" : "Right", pto_ctype(t), rows, cols, rows, cols,
-             left ? "RowMajor" : "ColMajor", name);
+    bool left = scope == TL_SCOPE_L0A, dyn = vr || vc;
+    const char *kind = left ? "Left" : "Right", *fr = left ? "RowMajor" : "ColMajor";
+    if (dyn)
+        pto_line(e,
+                 "pto::Tile<pto::TileType::%s, %s, %" PRId64 ", %" PRId64
+                 ", pto::BLayout::RowMajor, -1, -1, pto::SLayout::%s, 512> %s((size_t)(%s), "
+                 "(size_t)(%s));",
+                 kind, pto_ctype(t), rows, cols, fr, name, vr ? vr : pto_fmt(e, "%" PRId64, rows),
+                 vc ? vc : pto_fmt(e, "%" PRId64, cols));
+    else
+        pto_line(e,
+                 "pto::Tile<pto::TileType::%s, %s, %" PRId64 ", %" PRId64
+                 ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> %s;",
+                 kind, pto_ctype(t), rows, cols, rows, cols, fr, name);
     pto_line(e, "pto::TASSIGN(%s, (uintptr_t)(%s));", name, addr);
 }
 

@@ -69,9 +69,10 @@ typedef struct {
 bool pto_matrix(pto_emit_t *e, const tl_region_t *r, pto_matrix_t *m, tl_loc_t loc);
 // The L1 matrix of m as a Mat tile (NZ), or read as its transpose (ZN).
 void pto_mat_tile(pto_emit_t *e, const char *name, const pto_matrix_t *m, bool transposed);
-// An L0A (Left, zZ) or L0B (Right, nZ) tile of rows x cols at addr.
+// An L0A (Left, zZ) or L0B (Right, nZ) tile of rows x cols at addr, its
+// valid rows vr and columns vc (run-time expressions; NULL: all).
 void pto_l0_tile(pto_emit_t *e, const char *name, tl_scope_t scope, tl_dtype_t t, int64_t rows,
-                 int64_t cols, const char *addr);
+                 int64_t cols, const char *addr, const char *vr, const char *vc);
 
 // --- emit_copy.c, emit_vec.c, emit_cube.c
 // ----------------------------------------------------------

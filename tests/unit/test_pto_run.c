@@ -87,10 +87,10 @@ TEST(pto_emit_writes_files_and_locates_unsupported_ops)
         if (text && i == 1) CHECK_CONTAINS(text, "int main_launch(");
         free(text);
     }
-    char *bad[] = {(char *)tl_test_tilec(), "emit", "tests/data/kernels/cast_round.py", "--target", "pto", "-o",
-                   (char *)tl_test_tmp("bad"), NULL};
+    char *bad[] = {(char *)tl_test_tilec(), "emit", "tests/data/pto/unsupported_sin.py", "--target", "pto",
+                   "-o", (char *)tl_test_tmp("bad"), NULL};
     CHECK_EQ(tl_test_run(bad, &out), 2);
-    CHECK_CONTAINS(out, "cast_round.py:29:17: error: a float32 -> float32 cast");
+    CHECK_CONTAINS(out, "unsupported_sin.py:16:17: error: T.tile.sin (no PTO-ISA instruction)");
     CHECK_CONTAINS(out, "not lowered to PTO yet");
     free(out);
 }
