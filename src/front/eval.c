@@ -188,6 +188,7 @@ static tl_value_t *eval_boolop(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_
             if (!acc) return NULL;
             continue;
         }
+        if (v->kind == TL_V_OPAQUE && !ev->kernel) return v; // driver code: the result is unknown too
         bool is_expr = false, ok = true;
         bool t = tl_eval_truth(ev, &v, item->loc, &is_expr, &ok);
         if (!ok) return NULL;
@@ -233,6 +234,7 @@ static tl_value_t *eval_ifexp(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t
 {
     tl_value_t *c = tl_eval_expr(ev, fr, n->ifexp.test);
     if (!c) return NULL;
+    if (c->kind == TL_V_OPAQUE && !ev->kernel) return c; // driver code: which arm is unknown
     bool is_expr = false, ok = true;
     bool t = tl_eval_truth(ev, &c, n->ifexp.test->loc, &is_expr, &ok);
     if (!ok) return NULL;
@@ -619,7 +621,11 @@ static bool bind_params(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c, tl_env_t *e
             tl_eval_fail(ev, p->loc, "%s() missing required argument '%s': it has no default and the file "
                                      "never calls '%s' with compile-time values; give it with -a %s=VALUE",
                          fname, p->param.name, fname, p->param.name);
-            if (ev->dropped_why) // the driver code that might have called it stopped early
+            if (ev->dropped_why && ev->dropped_branch) // a call in a branch tilec did not take
+                tl_diag_note(ev->diag, ev->dropped_at,
+                             "tilec took neither branch of this driver code (%s), so a call inside it did not run",
+                             ev->dropped_why);
+            else if (ev->dropped_why) // the driver code that might have called it stopped early
                 tl_diag_note(
                     ev->diag, ev->dropped_at,
                     "the file's driver code stopped here while tilec loaded it (%s), so a call "

@@ -65,6 +65,9 @@ struct tl_eval {
     // eval_stmt.c): named when a factory then finds no call that gives its arguments.
     const char *dropped_why;
     tl_loc_t dropped_at, dropped_stmt;
+    bool dropped_branch; // ... or it is a driver `if` tilec took neither branch of
+    // Python's `random` module: a splitmix64 state, seeded 0 at each compile (pymods.c).
+    uint64_t py_random;
 };
 
 // The default bound on statements run at compile time (a loop that never ends

@@ -37,6 +37,7 @@ static bool error_value(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc)
         tl_eval_fail(ev, loc, "'%s' is computed by code tilec does not run (torch, numpy, a driver "
                               "object...); kernels need compile-time values: give it with -a NAME=VALUE (a "
                               "factory parameter or a module-level name)", v->opaque.what);
+        if (v->opaque.why) tl_diag_note(ev->diag, v->opaque.loc, "%s", v->opaque.why);
         return true;
     }
     return false;

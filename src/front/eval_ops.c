@@ -389,7 +389,9 @@ tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t lo
 {
     a = scalar_of(ev, a, loc);
     if (a->kind == TL_V_ERROR) return tl_eval_fail(ev, loc, "%s", a->error.message);
-    if (a->kind == TL_V_OPAQUE && op != TL_UN_NOT) return a; // -x of a torch value: as unknown
+    // -x of a torch value: as unknown; so is `not x` outside a kernel (a driver `if not x:`
+    // then takes neither branch, eval_stmt.c).
+    if (a->kind == TL_V_OPAQUE && (op != TL_UN_NOT || !ev->kernel)) return a;
     if (op == TL_UN_NOT && !is_ir(a)) {
         bool is_expr = false, ok = true;
         bool t = tl_eval_truth(ev, &a, loc, &is_expr, &ok);

@@ -186,6 +186,98 @@ static tl_flow_t exec_augassign(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
 
 // --- control flow ---------------------------------------------------------------------------
 
+static void bound_names(tl_eval_t *ev, const tl_ast_node_t *n, tl_vec_t *out);
+
+static bool body_raises(const tl_ast_list_t *body)
+{
+    for (int i = 0; i < body->len; i++)
+        if (body->items[i]->kind == TL_AST_RAISE) return true;
+    return false;
+}
+
+// Whether a statement list can leave its function (return) or the enclosing loop
+// (break/continue not inside a nested loop); nested definitions are their own.
+static void find_exits(const tl_ast_list_t *body, bool in_loop, bool *ret, bool *jump)
+{
+    for (int i = 0; i < body->len; i++) {
+        const tl_ast_node_t *n = body->items[i];
+        switch (n->kind) {
+        case TL_AST_RETURN: *ret = true; break;
+        case TL_AST_BREAK:
+        case TL_AST_CONTINUE: *jump = *jump || !in_loop; break;
+        case TL_AST_IF:
+            find_exits(&n->cond.body, in_loop, ret, jump);
+            find_exits(&n->cond.orelse, in_loop, ret, jump);
+            break;
+        case TL_AST_WHILE:
+            find_exits(&n->cond.body, true, ret, jump);
+            find_exits(&n->cond.orelse, in_loop, ret, jump);
+            break;
+        case TL_AST_FOR:
+            find_exits(&n->loop.body, true, ret, jump);
+            find_exits(&n->loop.orelse, in_loop, ret, jump);
+            break;
+        case TL_AST_WITH: find_exits(&n->with.body, in_loop, ret, jump); break;
+        case TL_AST_TRY: find_exits(&n->tryblock.body, in_loop, ret, jump); break;
+        default: break;
+        }
+    }
+}
+
+// An `if`/`while` whose condition is a value of code tilec does not run (a torch
+// or random-free driver value), outside a kernel: Python takes one way, tilec cannot
+// tell which, and guessing could hand a kernel a wrong value. So:
+// - if one branch always raises, the other is the only way the program goes on: run it;
+// - otherwise run neither: every name either branch binds becomes unknown (an opaque
+//   value that says where it was set), so a kernel that needs one reports it, and a
+//   branch that returns makes the function's result unknown. The driver goes on, so a
+//   later tilelang.compile(..., pass_configs=...) still counts.
+// A break/continue in a branch (the loop's course unknown) stays an error.
+static tl_flow_t undecided_branch(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *c)
+{
+    const tl_ast_list_t *body = &n->cond.body, *orelse = &n->cond.orelse;
+    bool is_if = n->kind == TL_AST_IF;
+    if (is_if && body_raises(body) != body_raises(orelse))
+        return tl_exec_body(ev, fr, body_raises(body) ? orelse : body);
+    bool ret = false, jump = false;
+    find_exits(body, !is_if, &ret, &jump);
+    find_exits(orelse, false, &ret, &jump);
+    if (jump) {
+        tl_eval_fail(ev, n->cond.test->loc, "cannot take the truth value of '%s' at compile time "
+                                            "(a branch leaves the loop, so tilec cannot go on without it)",
+                     c->opaque.what);
+        return TL_FLOW_ERROR;
+    }
+    const char *kw = is_if ? "if" : "while";
+    const char *undecided = tl_arena_printf(ev->arena, "its condition '%s' is computed by code tilec does "
+                                                       "not run, so tilec took neither branch",
+                                            c->opaque.what);
+    const char *why = tl_arena_printf(ev->arena, "set under this '%s': %s", kw, undecided);
+    if (!ev->dropped_why && (body->len || orelse->len)) {
+        tl_eval_note_dropped(ev, tl_arena_printf(ev->arena, "its condition '%s' is computed by code tilec "
+                                                            "does not run", c->opaque.what),
+                             n->loc, n->loc);
+        ev->dropped_branch = true;
+    }
+    tl_vec_t names = {0};
+    for (int i = 0; i < body->len; i++) bound_names(ev, body->items[i], &names);
+    for (int i = 0; i < orelse->len; i++) bound_names(ev, orelse->items[i], &names);
+    for (int k = 0; k < names.len; k++) {
+        tl_value_t *v = tl_value_opaque(ev->arena, names.items[k]);
+        v->opaque.why = why;
+        v->opaque.loc = n->loc;
+        if (!tl_eval_assign(ev, fr, &(tl_ast_node_t){.kind = TL_AST_NAME, .loc = n->loc,
+                                                     .name.id = names.items[k]}, v))
+            return TL_FLOW_ERROR;
+    }
+    if (!ret) return TL_FLOW_NORMAL;
+    fr->ret = tl_value_opaque(ev->arena, "the function's result");
+    fr->ret->opaque.why = tl_arena_printf(ev->arena, "the function may return under this '%s': %s", kw, undecided);
+    fr->ret->opaque.loc = n->loc;
+    fr->ret_loc = n->loc;
+    return TL_FLOW_RETURN;
+}
+
 static tl_flow_t exec_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     tl_value_t *it = tl_eval_expr(ev, fr, n->loop.iter);
@@ -226,6 +318,7 @@ static tl_flow_t exec_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
     for (long iter = 0;; iter++) {
         tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
         if (!c) return TL_FLOW_ERROR;
+        if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided_branch(ev, fr, n, c);
         bool is_expr = false, ok = true;
         bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
         if (!ok) return TL_FLOW_ERROR;
@@ -252,6 +345,7 @@ static tl_flow_t exec_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
     if (!c) return TL_FLOW_ERROR;
+    if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided_branch(ev, fr, n, c);
     bool is_expr = false, ok = true;
     bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
     if (!ok) return TL_FLOW_ERROR;
@@ -279,6 +373,9 @@ static tl_flow_t exec_assert(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
 {
     tl_value_t *c = tl_eval_expr(ev, fr, n->check.test);
     if (!c) return TL_FLOW_ERROR;
+    // Driver code asserting on a value tilec does not run (torch results): the only way
+    // the program goes on is that it holds.
+    if (c->kind == TL_V_OPAQUE && !ev->kernel) return TL_FLOW_NORMAL;
     bool is_expr = false, ok = true;
     bool t = tl_eval_truth(ev, &c, n->check.test->loc, &is_expr, &ok);
     if (!ok) return TL_FLOW_ERROR;

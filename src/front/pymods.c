@@ -2,7 +2,8 @@
 // their sizes: argparse (parse_args() returns the declared defaults, so
 // `M = args.m` is the script's default size), itertools.product (autotune
 // config lists), functools' decorators (identity), pytest's parametrize and
-// fixture (to call test functions for builder arguments) and tilelang.math.
+// fixture (to call test functions for builder arguments), tilelang.math and
+// random (test drivers draw kernel arguments: `random.randint(1, 16)`).
 #include "front/front.h"
 
 #include <string.h>
@@ -204,6 +205,151 @@ static tl_value_t *pt_fixture(tl_eval_t *ev, tl_call_t *c)
     return tl_value_builtin(ev->arena, "fixture(...)", pt_fixture, NULL);
 }
 
+// --- random: test drivers draw compile-time arguments (a shift amount, clamp
+// bounds). tilec draws from its own generator (splitmix64), seeded 0 at each
+// compile, so a compile is reproducible; the values are not CPython's sequence.
+// Arguments of code tilec does not run give an unknown result.
+
+static uint64_t rnd_next(tl_eval_t *ev)
+{
+    uint64_t z = (ev->py_random += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double rnd_unit(tl_eval_t *ev) { return (double)(rnd_next(ev) >> 11) * 0x1.0p-53; }
+
+static int64_t rnd_below(tl_eval_t *ev, uint64_t n) // [0, n), n > 0, without bias
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
+    while ((x = rnd_next(ev)) >= limit) {}
+    return (int64_t)(x % n);
+}
+
+static tl_value_t *rnd_opaque_arg(tl_eval_t *ev, tl_call_t *c, const char *fname)
+{
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i]->kind == TL_V_OPAQUE) return tl_value_opaque(ev->arena, fname);
+    return NULL;
+}
+
+static tl_value_t *rnd_seed(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *a = tl_call_arg(c, 0, "a");
+    int64_t s = 0;
+    if (a && a->kind != TL_V_NONE && !tl_value_to_int(ev, a, c->loc, "random.seed's argument", &s)) return NULL;
+    ev->py_random = (uint64_t)s;
+    return tl_value_none();
+}
+
+static tl_value_t *rnd_random(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)c;
+    return tl_value_float(ev->arena, rnd_unit(ev));
+}
+
+static tl_value_t *rnd_uniform(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"a", "b", NULL};
+    double a, b;
+    tl_value_t *u = rnd_opaque_arg(ev, c, "random.uniform(...)");
+    if (u) return u;
+    if (!tl_call_check(ev, c, "random.uniform", 2, 2, kws) ||
+        !tl_value_to_double(ev, tl_call_arg(c, 0, "a"), c->loc, "random.uniform's a", &a) ||
+        !tl_value_to_double(ev, tl_call_arg(c, 1, "b"), c->loc, "random.uniform's b", &b))
+        return NULL;
+    return tl_value_float(ev->arena, a + (b - a) * rnd_unit(ev));
+}
+
+// randrange(stop), randrange(start, stop[, step]); randint(a, b) = randrange(a, b + 1).
+static tl_value_t *rnd_range(tl_eval_t *ev, tl_call_t *c, int64_t lo, int64_t hi, int64_t step)
+{
+    if (step == 0) return tl_eval_fail(ev, c->loc, "random.randrange: step cannot be zero");
+    int64_t n = step > 0 ? (hi - lo + step - 1) / step : (lo - hi - step - 1) / -step;
+    if (n <= 0) return tl_eval_fail(ev, c->loc, "empty range for random.randrange (%lld, %lld, %lld)",
+                                    (long long)lo, (long long)hi, (long long)step);
+    return tl_value_int(ev->arena, lo + step * rnd_below(ev, (uint64_t)n));
+}
+
+static tl_value_t *rnd_randint(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"a", "b", NULL};
+    int64_t a, b;
+    tl_value_t *u = rnd_opaque_arg(ev, c, "random.randint(...)");
+    if (u) return u;
+    if (!tl_call_check(ev, c, "random.randint", 2, 2, kws) ||
+        !tl_value_to_int(ev, tl_call_arg(c, 0, "a"), c->loc, "random.randint's a", &a) ||
+        !tl_value_to_int(ev, tl_call_arg(c, 1, "b"), c->loc, "random.randint's b", &b))
+        return NULL;
+    return rnd_range(ev, c, a, b + 1, 1);
+}
+
+static tl_value_t *rnd_randrange(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"start", "stop", "step", NULL};
+    int64_t v[3] = {0, 0, 1};
+    tl_value_t *u = rnd_opaque_arg(ev, c, "random.randrange(...)");
+    if (u) return u;
+    if (!tl_call_check(ev, c, "random.randrange", 1, 3, kws)) return NULL;
+    for (int i = 0; i < 3; i++) {
+        tl_value_t *a = tl_call_arg(c, i, kws[i]);
+        if (a && a->kind != TL_V_NONE && !tl_value_to_int(ev, a, c->loc, "a random.randrange bound", &v[i]))
+            return NULL;
+    }
+    tl_value_t *stop = tl_call_arg(c, 1, "stop");
+    if (!stop || stop->kind == TL_V_NONE) return rnd_range(ev, c, 0, v[0], 1);
+    return rnd_range(ev, c, v[0], v[1], v[2]);
+}
+
+static tl_value_t *rnd_choice(tl_eval_t *ev, tl_call_t *c)
+{
+    int n;
+    tl_value_t *seq = tl_call_arg(c, 0, "seq");
+    if (!seq) return tl_eval_fail(ev, c->loc, "random.choice needs a sequence");
+    if (seq->kind == TL_V_OPAQUE) return tl_value_opaque(ev->arena, "random.choice(...)");
+    tl_value_t **items = tl_value_items(ev, seq, c->loc, "random.choice's argument", &n);
+    if (!items) return NULL;
+    if (n == 0) return tl_eval_fail(ev, c->loc, "random.choice of an empty sequence");
+    return items[rnd_below(ev, (uint64_t)n)];
+}
+
+// Fisher-Yates over items[0, k): each position takes a random one of those after it.
+static void rnd_permute(tl_eval_t *ev, tl_value_t **items, int n, int k)
+{
+    for (int i = 0; i < k && i < n - 1; i++) {
+        int j = i + (int)rnd_below(ev, (uint64_t)(n - i));
+        tl_value_t *t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+static tl_value_t *rnd_shuffle(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *l = tl_call_arg(c, 0, "x");
+    if (l && l->kind == TL_V_OPAQUE) return tl_value_none(); // a torch tensor: nothing to model
+    if (!l || l->kind != TL_V_LIST) return tl_eval_fail(ev, c->loc, "random.shuffle needs a list");
+    rnd_permute(ev, l->seq.items, l->seq.n, l->seq.n);
+    return tl_value_none();
+}
+
+static tl_value_t *rnd_sample(tl_eval_t *ev, tl_call_t *c)
+{
+    int n;
+    int64_t k;
+    tl_value_t *pop = tl_call_arg(c, 0, "population"), *kv = tl_call_arg(c, 1, "k");
+    if (!pop || !kv) return tl_eval_fail(ev, c->loc, "random.sample needs a population and k");
+    if (pop->kind == TL_V_OPAQUE || kv->kind == TL_V_OPAQUE) return tl_value_opaque(ev->arena, "random.sample(...)");
+    tl_value_t **items = tl_value_items(ev, pop, c->loc, "random.sample's population", &n);
+    if (!items || !tl_value_to_int(ev, kv, c->loc, "random.sample's k", &k)) return NULL;
+    if (k < 0 || k > n) return tl_eval_fail(ev, c->loc, "random.sample: sample larger than population or negative");
+    tl_value_t *out = tl_value_list(ev->arena, n, items); // a copy, permuted in its first k
+    rnd_permute(ev, out->seq.items, n, (int)k);
+    out->seq.n = (int)k;
+    return out;
+}
+
 void tl_front_install_pymods(tl_eval_t *ev)
 {
     tl_arena_t *a = ev->arena;
@@ -231,4 +377,16 @@ void tl_front_install_pymods(tl_eval_t *ev)
     tm->module.permissive = true;
     tl_value_module_set(a, tm, "next_power_of_2", tl_value_builtin(a, "next_power_of_2", tm_next_power_of_2, NULL));
     tl_value_module_set(a, ev->tilelang, "math", tm);
+    tl_value_t *rn = tl_value_module(a, "random");
+    rn->module.permissive = true;
+    static const struct {
+        const char *name;
+        tl_builtin_fn fn;
+    } rnd_fns[] = {{"seed", rnd_seed},         {"random", rnd_random}, {"uniform", rnd_uniform},
+                   {"randint", rnd_randint},   {"randrange", rnd_randrange}, {"choice", rnd_choice},
+                   {"shuffle", rnd_shuffle},   {"sample", rnd_sample}};
+    for (size_t i = 0; i < sizeof rnd_fns / sizeof rnd_fns[0]; i++)
+        tl_value_module_set(a, rn, rnd_fns[i].name, tl_value_builtin(a, rnd_fns[i].name, rnd_fns[i].fn, NULL));
+    tl_value_module_set(a, ev->builtins, "__random__", rn);
+    ev->py_random = 0;
 }

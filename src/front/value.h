@@ -122,6 +122,8 @@ struct tl_value {
         } module;
         struct {
             const char *what; // e.g. "torch.randn(...)"
+            const char *why;  // set when a driver `if` tilec could not decide bound it
+            tl_loc_t loc;     // ... at this statement
         } opaque;
         tl_dtype_t dtype;
         tl_expr_t *expr;
