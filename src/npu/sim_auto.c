@@ -32,7 +32,7 @@
 
 #include <stdio.h>
 
-static void note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what)
+void sim_auto_note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what)
 {
     s->auto_syncs[kind]++;
     if (ag->blk->traced) sim_trace_slice(s, ag, SIM_FLOW, what, ag->issue, 1, 0, NULL, 0);
@@ -56,7 +56,7 @@ void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call
         if (b->scope != TL_SCOPE_UB) continue;
         if (sim_hb_probe(s, ag, s->tmp3, b, r->off, r->len, r->write, 1u << v)) {
             sim_sync_pipe_barrier(s, ag, v);
-            note(s, ag, TL_SIM_AUTO_BARRIER_V, "pipe_barrier(v) [bisheng auto-sync]");
+            sim_auto_note(s, ag, TL_SIM_AUTO_BARRIER_V, "pipe_barrier(v) [bisheng auto-sync]");
             return;
         }
     }
@@ -83,10 +83,10 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
     if (operand_read(ev)) {
         if (s->pto) {
             sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_V), SIM_S);
-            note(s, ag, TL_SIM_AUTO_OPERAND, "set/wait_flag(v, s) [operand read]");
+            sim_auto_note(s, ag, TL_SIM_AUTO_OPERAND, "set/wait_flag(v, s) [operand read]");
         } else if (s->auto_sync) {
             sim_sync_barrier_all(s, ag);
-            note(s, ag, TL_SIM_AUTO_OPERAND, "barrier_all [operand read]");
+            sim_auto_note(s, ag, TL_SIM_AUTO_OPERAND, "barrier_all [operand read]");
         }
     }
     if (!s->auto_sync || !vector_core(ag)) return;
@@ -102,7 +102,7 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
         char what[64];
         snprintf(what, sizeof what, "set/wait_flag(%s, s) [bisheng auto-sync]",
                  tl_pipe_name(pipes[i]));
-        note(s, ag, TL_SIM_AUTO_FLAG_S, what);
+        sim_auto_note(s, ag, TL_SIM_AUTO_FLAG_S, what);
     }
 }
 
@@ -136,5 +136,5 @@ void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     sim_inst_issue(s, ag, &dup);
     sim_inst_done(s, ag, &dup);
     sim_sync_edge(s, ag, v, SIM_PIX(TL_PIPE_MTE2));
-    note(s, ag, TL_SIM_AUTO_TEMPLATE, "T.copy tail fill [copy_gm_to_ub's own flags]");
+    sim_auto_note(s, ag, TL_SIM_AUTO_TEMPLATE, "T.copy tail fill [copy_gm_to_ub's own flags]");
 }

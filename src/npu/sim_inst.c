@@ -130,15 +130,17 @@ int64_t sim_prov_at(const sim_prov_t *p, int64_t off, int64_t n)
     return s0 < 0 || s1 < 0 || s1 - s0 != e1 - e0 ? -1 : s0 * size;
 }
 
-// Checks the runs of `operand` (all when < 0) against the shadow memory.
+// Checks the runs of the operands in `mask` (bit i: operand i; ~0u: all)
+// against the shadow memory.
 static void check_runs(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_opcall_t *call,
-                       int operand)
+                       unsigned mask)
 {
     sim_prov_t prov;
-    bool copied = operand < 0 && copy_prov(s, call, &prov);
+    bool copied = mask == ~0u && copy_prov(s, call, &prov);
     for (int k = 0; k < 2 * s->nruns; k++) { // reads first: RAW before WAW
         const sim_run_t *r = &s->runs[k % s->nruns];
-        if (r->write != (k >= s->nruns) || (operand >= 0 && r->operand != operand)) continue;
+        if (r->write != (k >= s->nruns) || (r->operand < 32 && !(mask & (1u << r->operand))))
+            continue;
         const tl_view_t *v = &call->args[r->operand].view;
         const tl_buffer_t *b = call->op->args[r->operand].region.buf;
         const uint8_t *data = r->write && b->scope == TL_SCOPE_GM ? v->data + r->off : NULL;
@@ -348,7 +350,7 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
                               .dst = which ? TL_SCOPE_L0B : TL_SCOPE_L0A},
               &ld);
         sim_inst_issue(s, ag, &ld);
-        check_runs(s, ag, &ld, &g->sub, which);
+        check_runs(s, ag, &ld, &g->sub, 1u << which);
         l0_half(s, ag, &ld, which, which ? boff : aoff, ld.bytes, true);
         sim_inst_done(s, ag, &ld);
     }
@@ -365,7 +367,7 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
     sim_inst_issue(s, ag, &mm);
     l0_half(s, ag, &mm, 0, aoff, abytes, false);
     l0_half(s, ag, &mm, 1, boff, bbytes, false);
-    check_runs(s, ag, &mm, &g->sub, 2);
+    check_runs(s, ag, &mm, &g->sub, 1u << 2);
     sim_inst_done(s, ag, &mm);
     sim_sync_carry(s, ag, SIM_PIX(TL_PIPE_M), g->free_clk[half], &g->free_time[half]);
 }
@@ -447,6 +449,7 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     if (call->op->code == TL_OP_COPY) sim_auto_copy(s, ag, ev);
     runs_of(s, call);
     sim_auto_op(s, ag, in.pipe, call);
+    unsigned operands = sim_pto_before(s, ag, ev);
     xfer_t x = {0};
     bool gm = op_cost(s, call, &in, &x);
     sim_unit_before(s, ag, in.pipe, ev->stmt, call);
@@ -454,7 +457,8 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     sim_hb_begin(s, ag, &in);
     sim_unit_after(s, ag, &in, ev->stmt, call);
     s->instructions++;
-    check_runs(s, ag, &in, call, -1);
+    check_runs(s, ag, &in, call, operands);
     sim_inst_done(s, ag, &in);
+    sim_pto_after(s, ag, ev);
     return TL_OK;
 }

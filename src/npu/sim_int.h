@@ -361,6 +361,17 @@ void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 // Before a scalar load / store of bytes [off, off + len) of buf (ev: the event).
 void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
                      int64_t len);
+// Counts one synchronisation the build adds (and shows it in the trace).
+void sim_auto_note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what);
+
+// --- sim_pto.c: the PTO target's synchronisation inside its ops ----------------------------
+// Before a tile op (its accesses in s->runs): what the op's pto-isa
+// implementation does before its first internal pipe_barrier(PIPE_V) (modeled
+// as an instruction, then the barrier), and the fill's V -> S flag; returns
+// the operands (bit i: operand i) the op touches after that.
+unsigned sim_pto_before(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
+// After it: the barrier the op ends with, if any.
+void sim_pto_after(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 
 // --- sim_unit.c: L0C unit flags (mmad / fixpipe unit_flag) ----------------------------------
 // Before an mmad or a copy out of L0C with a unit flag is issued on pipe index
