@@ -77,6 +77,7 @@ typedef struct {
     const tl_buffer_t *buf;  // LOAD / STORE
     int64_t elem;            // LOAD / STORE: row-major element index
     int64_t addr;            // LOAD / STORE: byte address in the scratchpad (-1: GM, register)
+    const uint8_t *data;     // STORE: the element's bytes as stored
 } tl_exec_event_t;
 
 typedef tl_status_t (*tl_exec_hook_fn)(void *arg, const tl_exec_event_t *ev);

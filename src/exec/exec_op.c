@@ -186,7 +186,8 @@ tl_status_t tl_exec_store(const tl_exec_ctx_t *c)
     tl_num_store(b->dtype, p, v);
     int size = tl_dtype_size(b->dtype);
     tl_exec_mem_mark(c, b, elem * size, size);
-    tl_exec_event_t ev = {.kind = TL_EXEC_EV_STORE, .buf = b, .elem = elem, .addr = addr};
+    tl_exec_event_t ev = {
+        .kind = TL_EXEC_EV_STORE, .buf = b, .elem = elem, .addr = addr, .data = p};
     return tl_exec_hook(c, &ev);
 }
 

@@ -60,8 +60,10 @@ void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     if (mem) {
         int size = tl_dtype_size(b->dtype);
         in.bytes = size;
-        sim_hb_access(s, ag, &in, b, ev->elem * size, size, ev->kind == TL_EXEC_EV_STORE, NULL,
-                      NULL);
+        bool store = ev->kind == TL_EXEC_EV_STORE;
+        // a GM store's bytes: two agents storing the same ones are a benign race
+        const uint8_t *data = store && b->scope == TL_SCOPE_GM ? ev->data : NULL;
+        sim_hb_access(s, ag, &in, b, ev->elem * size, size, store, data, NULL);
     }
     sim_inst_done(s, ag, &in);
 }
