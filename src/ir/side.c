@@ -184,6 +184,10 @@ static int leaf_side(walk_t *w, const tl_stmt_t *s, unsigned *flags)
             // kernel_operator_block_sync_intf_impl.h, ASCEND_IS_AIC / _AIV).
             if (s->sync.kind == TL_SYNC_SET_FLAG || s->sync.kind == TL_SYNC_WAIT_FLAG)
                 side = flag_core(s->sync.src, s->sync.dst);
+            // and PipeBarrier<PIPE_V> returns at once on the AIC of arch 2201
+            // (asc-devkit impl/basic_api/kernel_reg.h, PipeBarrierImpl)
+            if (s->sync.kind == TL_SYNC_PIPE_BARRIER && s->sync.src == TL_PIPE_V)
+                side = TL_SIDE_VEC;
             break;
         }
         side = sync_side(s);
