@@ -365,6 +365,23 @@ static tl_status_t golden_experiment_rows(const tl_check_case_t *c, tl_check_io_
     return st;
 }
 
+// Rows picked by indices read from UB: Out[c, i, :] = KV[Idx[c, i], :].
+static tl_status_t golden_gather_rows(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    const tl_tensor_t *kv = tl_check_tensor(io, "KV"), *idx = tl_check_tensor(io, "Idx");
+    tl_tensor_t *out = tl_check_expected(io, "Out", d);
+    if (!kv || !idx || !out) return missing(d, "gather_rows needs KV, Idx and Out");
+    int64_t width = kv->shape[1], picks = idx->shape[1];
+    for (int64_t r = 0; r < idx->shape[0] * picks; r++) {
+        int64_t row = (int64_t)tl_tensor_get_flat(idx, (size_t)r);
+        for (int64_t j = 0; j < width; j++)
+            tl_tensor_set_flat(out, (size_t)(r * width + j),
+                               tl_tensor_get_flat(kv, (size_t)(row * width + j)));
+    }
+    return TL_OK;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -634,6 +651,11 @@ static const tl_check_case_t cases[] = {
      .file = "tests/data/kernels/experiment_rows.py", .args = {"R=32", "N=128"},
      .fills = {"P=uniform:1:2"}, .outputs = {"C", "H"}, .rtol = RTOL_F32,
      .golden = golden_experiment_rows, .shape = "R=32 N=128 f32, column slices"},
+
+    // ... and indices copied into UB then read as copy offsets (a gather)
+    {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
+     .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
+     .shape = "64x64 f16 table, 2x8 indices"},
 
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,

@@ -307,6 +307,9 @@ void tl_cgen_elem(tl_cgen_t *g, tl_buf_t *b, const tl_buffer_t *buf, int n, tl_e
         tl_buf_free(&base);
         return;
     }
+    // An element read or written here uses the buffer's scratchpad bytes, so the copies into
+    // it must run: it cannot be one of the UB buffers read in place from GM (cgen_copy.c).
+    if (g->first_pass && buf->scope == TL_SCOPE_UB) tl_cgen_view_write(g, buf);
     if (n != ndim || n > 4) {
         int s = tl_cgen_site(g, TL_CGEN_SITE_ERR, NULL, loc,
                              "'%s' has %d dimensions but is indexed with %d", buf->name, ndim, n);
