@@ -36,8 +36,11 @@ static const tl_pass_t npu_pipeline[] = {
     {"intra_sync", "per-core programs, planned addresses", tl_pass_intra_sync},
 };
 
+// The CPU target runs the reference's program order too (dev_order): without it a cube read
+// of a workspace the vector cores fill later in the same iteration ran first.
 static const tl_pass_t cpu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"dev_order", "physical scopes", tl_pass_dev_order},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"unroll", "physical scopes, T.Parallel lowered", tl_pass_unroll},
 };

@@ -88,7 +88,7 @@ static tl_status_t golden_blocks(const tl_check_case_t *c, tl_check_io_t *io, tl
     return st;
 }
 
-// Both pipelines on src match the golden; the simulator sees no race.
+// Both pipelines and the CPU target on src match the golden; the simulator sees no race.
 static void check_agree(tl_test_t *t, const char *name, const char *src, double mul)
 {
     char path[1024];
@@ -117,6 +117,12 @@ static void check_agree(tl_test_t *t, const char *name, const char *src, double 
         tl_test_fail(t, __FILE__, __LINE__, "tilec sim: %s\n%s", sim.summary, tl_diag_text(&d));
     CHECK_EQ(si.report.nraces, 0);
     CHECK_EQ(si.report.nerrors, 0);
+    tl_check_result_t cpu = {0};
+    tl_check_target_t ct = tl_check_target("cpu");
+    CHECK_EQ(tl_check_run(&c, "/", &ct, &cpu, &d), TL_OK);
+    if (!cpu.passed)
+        tl_test_fail(t, __FILE__, __LINE__, "tilec run --target cpu: %s\n%s", cpu.summary,
+                     tl_diag_text(&d));
     tl_diag_free(&d);
 }
 
