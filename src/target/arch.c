@@ -56,15 +56,24 @@ static const tl_arch_t arch_a2 = {
     .hbm_bytes = INT64_C(68719476736), // row 18, D: ini memory_size
     .l2_bytes = 201326592,             // row 20, D: ini l2_size
     .hbm_gbps = 1600,                  // row 19, D/E: L2 page ~1.6 TB/s
-    .l2_gbps = 7000,                   // row 21, D/E: L2 page ~7 TB/s mixed
-    .l2_line_bytes = 512,              // row 22, E: pypto
-    .l2_hit_latency = 50,              // row 23, E: pypto CacheConfig.toml
-    .l2_miss_extra_latency = 150,      // row 23, E
-    .gm_read_latency = 600,            // row 24, E: pypto constants, "start with 600"
-    .gm_write_latency = 300,           // row 24, E
-    .mte2_bpc = 110,                   // row 25, D/E: ini l2_read_rate, pypto fit ~106
-    .mte3_bpc = 86,                    // row 26, D/E: ini l2_write_rate, pypto fit ~84
-    .hbm_share_bpc = 32,               // row 27, D: ini ddr_rate (we share chip bandwidth instead)
+    // What the cores read through the L2 together, every GM byte (row 21).
+    // Published peaks: "L2 Cache读写混合带宽约为7TB/s" (asc-devkit L2-Cache切分.md),
+    // "Atlas A2 ... L2Cache 峰值带宽约 5TB/s" (asc-devkit matmul_basic_api_high_
+    // performance/README.md @0da921b), which adds that ND -> NZ loads into L1
+    // get less. Fitted on bench/calibration.rows S24 (pto-isa GEMM 6144^3, 24
+    // cores, msprof TLOAD 95.2% of 1506 us = 1434 us of MTE2): tilec 1453 us
+    // (with 7000: 1141 us, and the GEMMs cube-bound where the chip is
+    // MTE2-bound). Tested by C20, S23, S31 (its aic_mte2_time 3552 us: tilec
+    // 3382), S22.
+    .l2_gbps = 3800,
+    .l2_line_bytes = 512,         // row 22, E: pypto
+    .l2_hit_latency = 50,         // row 23, E: pypto CacheConfig.toml
+    .l2_miss_extra_latency = 150, // row 23, E
+    .gm_read_latency = 600,       // row 24, E: pypto constants, "start with 600"
+    .gm_write_latency = 300,      // row 24, E
+    .mte2_bpc = 110,              // row 25, D/E: ini l2_read_rate, pypto fit ~106
+    .mte3_bpc = 86,               // row 26, D/E: ini l2_write_rate, pypto fit ~84
+    .hbm_share_bpc = 32,          // row 27, D: ini ddr_rate (we share chip bandwidth instead)
     // Start-up of one GM transfer beyond bytes / rate, from bench/
     // calibration.rows C14 (mhc_post, msprof per pipe over 48 AIVs): MTE2
     // 8,348 us for 1,706 4 KB loads per AIV = 189 cycles each, 37 at 110

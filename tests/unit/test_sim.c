@@ -518,7 +518,10 @@ TEST(sim_refuses_developer_mode_kernels_that_were_not_split)
 }
 
 // One tile per core, K = 2048 fp16: the cube's work is 8 x 16 x 128 fractal
-// steps per core; double buffering must hide the loads under it.
+// steps per core; double buffering must overlap the loads with it. The loads
+// (1.5 MB per core, 24 cores through the L2's 3.8 TB/s) take a little longer
+// than the cube: the busiest pipe is MTE2, as on the chip (pto-isa's GEMMs are
+// MTE2-bound: bench/calibration.rows S24).
 TEST(sim_double_buffered_gemm_is_within_1_5x_of_the_cube_roofline)
 {
     if (tl_test_sanitized()) {
@@ -532,8 +535,9 @@ TEST(sim_double_buffered_gemm_is_within_1_5x_of_the_cube_roofline)
     const tl_sim_report_t *r = tl_sim_report(e.s);
     double roofline = 8.0 * 16 * (2048 / 16);
     CHECK_EQ(r->blocks, 24);
-    CHECK_EQ(r->ideal_cycles, (int64_t)roofline); // the M pipe is the busiest
-    CHECK(r->cycles >= roofline);
+    CHECK(r->ideal_cycles > (int64_t)roofline); // the MTE2 pipe is the busiest
+    CHECK(r->ideal_cycles < 1.25 * roofline);
+    CHECK(r->cycles >= r->ideal_cycles);
     CHECK(r->cycles <= 1.5 * roofline);
     CHECK(r->busy[0][TL_PIPE_M] > 60);
     simk_free(&e);
@@ -566,9 +570,9 @@ static const char *stream_src =
 // order: with equal work they end close together (8,259 to 8,515 cycles),
 // within 1.2x of the HBM bound (7,078) plus the start-up latencies of the
 // first load and the store (150 + 230: the latencies of the first load and
-// the store come on top; 7,623 to 8,135 before the start-ups were modeled). When the blocks were modeled one after the other,
-// block 0 booked its whole stream first and the last blocks, starved, ended
-// 3.8 times later (2,249 to 8,533 cycles).
+// the store come on top; 7,623 to 8,135 before the start-ups were modeled). When the blocks were
+// modeled one after the other, block 0 booked its whole stream first and the last blocks, starved,
+// ended 3.8 times later (2,249 to 8,533 cycles).
 TEST(sim_blocks_of_a_wave_share_gm_bandwidth_fairly)
 {
     simk_t e;
@@ -658,7 +662,8 @@ TEST(sim_api_options_select_the_l2_and_arch)
     float *A = calloc(64 * 128, sizeof *A), *C = calloc(64 * 128, sizeof *C);
     REQUIRE(A && C);
     int64_t shape[2] = {64, 128};
-    tilec_value_t v[2] = {tilec_tensor(A, TILEC_F32, 2, shape), tilec_tensor(C, TILEC_F32, 2, shape)};
+    tilec_value_t v[2] = {tilec_tensor(A, TILEC_F32, 2, shape),
+                          tilec_tensor(C, TILEC_F32, 2, shape)};
     tilec_report_t rep[2];
     REQUIRE(tilec_launch(k, TILEC_TARGET_SIM, v, 2, &rep[0]) == TILEC_OK);
     CHECK_CONTAINS(rep[0].json, "\"l2\": \"cold\"");
