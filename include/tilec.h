@@ -116,6 +116,9 @@ typedef struct {
 } tilec_report_t;
 
 TILEC_API const char *tilec_version(void);
+/* A target's name as `tilec run --target` spells it ("ref", "sim", "cpu",
+   "pto"), or NULL for a value that is no target. */
+TILEC_API const char *tilec_target_name(tilec_target_t target);
 TILEC_API const char *tilec_status_str(tilec_status_t s);
 
 TILEC_API tilec_status_t tilec_context_create(tilec_context_t **out);

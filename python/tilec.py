@@ -38,7 +38,6 @@ _NP = {"bool": "bool", "int8": "int8", "uint8": "uint8", "int16": "int16", "uint
        "int32": "int32", "uint32": "uint32", "int64": "int64", "uint64": "uint64",
        "float8_e4m3fn": "uint8", "float8_e5m2": "uint8", "float16": "float16",
        "bfloat16": "uint16", "float32": "float32", "float64": "float64"}
-_TARGETS = {"ref": 0, "sim": 1, "cpu": 2, "pto": 3}
 _ROLES = ["input", "output", "workspace"]
 
 
@@ -123,6 +122,7 @@ def _load():
     p = ctypes.POINTER
     sigs = {
         "tilec_version": (ctypes.c_char_p, []),
+        "tilec_target_name": (ctypes.c_char_p, [ctypes.c_int]),
         "tilec_context_create": (ctypes.c_int, [p(ctypes.c_void_p)]),
         "tilec_context_destroy": (None, [ctypes.c_void_p]),
         "tilec_context_error": (ctypes.c_char_p, [ctypes.c_void_p]),
@@ -159,6 +159,21 @@ def _api():
 
 def version():
     return _api().tilec_version().decode()
+
+
+_target_ids = None
+
+
+def _targets():
+    """The library's targets by name ("ref", "sim", "cpu", "pto"): tilec_target_name of 0, 1, ..."""
+    global _target_ids
+    if _target_ids is None:
+        lib, ids, i = _api(), {}, 0
+        while lib.tilec_target_name(i):
+            ids[lib.tilec_target_name(i).decode()] = i
+            i += 1
+        _target_ids = ids
+    return _target_ids
 
 
 def _options(kernel, args, pass_configs, out_idx):
@@ -225,8 +240,8 @@ class Kernel:
         the simulator's whole report (what tilec sim --json writes)."""
         import numpy as np
         lib = _api()
-        if target not in _TARGETS:
-            raise ValueError("target must be one of %s, got %r" % (", ".join(_TARGETS), target))
+        if target not in _targets():
+            raise ValueError("target must be one of %s, got %r" % (", ".join(_targets()), target))
         ins = [i for i, p in enumerate(self.params) if p["role"] == "input"]
         if len(inputs) != len(ins):
             raise TypeError("%s takes %d inputs (%s), got %d" % (
@@ -275,7 +290,7 @@ class Kernel:
             for d in range(a.ndim):
                 v.shape[d] = a.shape[d]
         rep = _Report()
-        st = lib.tilec_launch(self._k, _TARGETS[target], values, len(self.params), ctypes.byref(rep))
+        st = lib.tilec_launch(self._k, _targets()[target], values, len(self.params), ctypes.byref(rep))
         facts = {"seconds": rep.seconds, "cycles": rep.cycles, "time_us": rep.time_us, "races": rep.races,
                  "benign_races": rep.benign_races}
         if rep.json:  # the library's string: read, then freed (every call)

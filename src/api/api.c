@@ -21,10 +21,9 @@ struct tilec_context {
     tl_diag_t diag; // diagnostics of the last failed call
 };
 
-enum { NTARGETS = 4 };
-
-// The backend (driver/backend.h) of each public target.
-static const char *const target_names[NTARGETS] = {"ref", "sim", "cpu", "pto"};
+// The public targets are the backends (driver/backend.h) in their table's order.
+enum { NTARGETS = TL_BACKEND_COUNT };
+_Static_assert((int)TILEC_TARGET_PTO + 1 == NTARGETS, "public target enum out of sync");
 
 struct tilec_kernel {
     tilec_context_t *ctx;
@@ -40,6 +39,11 @@ struct tilec_kernel {
 const char *tilec_version(void)
 {
     return TILEC_VERSION;
+}
+
+const char *tilec_target_name(tilec_target_t target)
+{
+    return (int)target >= 0 && (int)target < NTARGETS ? tl_backends()[target]->name : NULL;
 }
 
 const char *tilec_status_str(tilec_status_t s)
@@ -136,7 +140,7 @@ static tl_status_t build(tilec_kernel_t *k, int slot)
     tl_compile_opts_t o = {.path = k->path, .source = k->source, .front = k->opts, .front_only = true};
     if (slot > 0) {
         o.front_only = false;
-        o.pipeline = tl_backend_find(target_names[slot - 1])->pipeline;
+        o.pipeline = tl_backends()[slot - 1]->pipeline;
     }
     return tl_compile(&k->arena[slot], &o, d, &k->ir[slot]);
 }
@@ -363,7 +367,7 @@ tilec_status_t tilec_launch(tilec_kernel_t *k, tilec_target_t target, const tile
                      front->nparams, nvalues);
         return TILEC_ERR_ARG;
     }
-    const tl_backend_t *be = tl_backend_find(target_names[target]);
+    const tl_backend_t *be = tl_backends()[target];
     tl_status_t st = build(k, 1 + (int)target);
     if (st != TL_OK) return (tilec_status_t)st;
     const tl_kernel_t *ir = k->ir[1 + (int)target];

@@ -65,13 +65,20 @@ typedef struct tl_backend {
     // and found races or sync misuse (in the report).
     tl_status_t (*run)(void *self, tl_bind_t *args);
     void (*report)(void *self, tl_backend_report_t *r);
-    // Appends document `what` of the last run to out (nothing when it has none).
+    // Appends document `what` of the last run to out (nothing when it has
+    // none; tl_backend_no_docs for a backend that has no documents).
     void (*write)(void *self, tl_backend_doc_t what, tl_buf_t *out);
     void (*destroy)(void *self); // NULL is fine
 } tl_backend_t;
 
+// How many backends there are: the rows of backend.c's table. The C API's
+// targets (include/tilec.h's TILEC_TARGET_*) are these rows in this order.
+enum { TL_BACKEND_COUNT = 4 };
+
 // The backends, NULL-terminated, in the order of help texts.
 const tl_backend_t *const *tl_backends(void);
+// The `write` of a backend that writes no documents.
+void tl_backend_no_docs(void *self, tl_backend_doc_t what, tl_buf_t *out);
 // The backend named `name`, or NULL.
 const tl_backend_t *tl_backend_find(const char *name);
 

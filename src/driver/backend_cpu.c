@@ -24,11 +24,6 @@ static void cpu_report(void *self, tl_backend_report_t *r)
                                .printed = ""};
 }
 
-static void cpu_write(void *self, tl_backend_doc_t what, tl_buf_t *out)
-{
-    (void)self, (void)what, (void)out;
-}
-
 static void cpu_destroy(void *self)
 {
     tl_cpu_destroy(self);
@@ -42,6 +37,6 @@ const tl_backend_t tl_backend_cpu = {
     .create = cpu_create,
     .run = cpu_run,
     .report = cpu_report,
-    .write = cpu_write,
+    .write = tl_backend_no_docs,
     .destroy = cpu_destroy,
 };

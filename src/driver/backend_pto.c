@@ -23,11 +23,6 @@ static void pto_report(void *self, tl_backend_report_t *r)
         .blocks = tl_pto_blocks(self), .cached = tl_pto_cached(self), .printed = ""};
 }
 
-static void pto_write(void *self, tl_backend_doc_t what, tl_buf_t *out)
-{
-    (void)self, (void)what, (void)out;
-}
-
 static void pto_destroy(void *self)
 {
     tl_pto_destroy(self);
@@ -41,6 +36,6 @@ const tl_backend_t tl_backend_pto = {
     .create = pto_create,
     .run = pto_run,
     .report = pto_report,
-    .write = pto_write,
+    .write = tl_backend_no_docs,
     .destroy = pto_destroy,
 };

@@ -24,11 +24,6 @@ static void ref_report(void *self, tl_backend_report_t *r)
     *r = (tl_backend_report_t){.blocks = tl_exec_num_blocks(self), .printed = tl_exec_output(self)};
 }
 
-static void ref_write(void *self, tl_backend_doc_t what, tl_buf_t *out)
-{
-    (void)self, (void)what, (void)out;
-}
-
 static void ref_destroy(void *self)
 {
     tl_exec_destroy(self);
@@ -41,6 +36,6 @@ const tl_backend_t tl_backend_ref = {
     .create = ref_create,
     .run = ref_run,
     .report = ref_report,
-    .write = ref_write,
+    .write = tl_backend_no_docs,
     .destroy = ref_destroy,
 };

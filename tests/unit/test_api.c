@@ -201,3 +201,16 @@ TEST(api_launch_on_pto)
     tilec_kernel_destroy(k);
     tilec_context_destroy(ctx);
 }
+
+// The public targets are the backend table's rows in its order (api.c): each
+// TILEC_TARGET_* is the backend its name says, as `tilec run --target` spells
+// it, and no value past them is a target (Python's target="..." reads these).
+TEST(api_target_names)
+{
+    CHECK_STREQ(tilec_target_name(TILEC_TARGET_REF), "ref");
+    CHECK_STREQ(tilec_target_name(TILEC_TARGET_SIM), "sim");
+    CHECK_STREQ(tilec_target_name(TILEC_TARGET_CPU), "cpu");
+    CHECK_STREQ(tilec_target_name(TILEC_TARGET_PTO), "pto");
+    CHECK(tilec_target_name((tilec_target_t)(TILEC_TARGET_PTO + 1)) == NULL);
+    CHECK(tilec_target_name((tilec_target_t)-1) == NULL);
+}
