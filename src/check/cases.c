@@ -270,6 +270,41 @@ static tl_status_t golden_fill_value(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// tests/data/kernels/mask_ops.py: compare + select, createvecindex, xor, the
+// shifts, silu, axpy (float32: the product and the sum each rounded) and
+// reinterpretcast, element by element.
+static tl_status_t golden_mask_ops(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    static const char *outs[] = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS"};
+    tl_tensor_t *w[9];
+    for (int i = 0; i < 9; i++)
+        if (!(w[i] = tl_check_expected(io, outs[i], d))) return missing(d, "mask_ops: an output");
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *k = tl_check_tensor(io, "K");
+    if (!a || !b || !k) {
+        floats_free(&fs);
+        return TL_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < tl_tensor_numel(w[0]); i++) {
+        int32_t ki = ((const int32_t *)k->data)[i], ix = 7 + (int32_t)i, bits;
+        float p = 0.75f * a[i];
+        memcpy(&bits, &a[i], sizeof bits);
+        tl_tensor_set_flat(w[0], i, a[i] > b[i] ? a[i] : b[i]);
+        tl_tensor_set_flat(w[1], i, a[i] <= 0.25f ? a[i] : -1.5f);
+        tl_tensor_set_flat(w[2], i, ix);
+        tl_tensor_set_flat(w[3], i, ki ^ ix);
+        tl_tensor_set_flat(w[4], i, (int32_t)((uint32_t)ki << 3) >> 5);
+        tl_tensor_set_flat(w[5], i, a[i] / (1.0f + tl_expf(-a[i])));
+        tl_tensor_set_flat(w[6], i, b[i] + p);
+        tl_tensor_set_flat(w[7], i, bits);
+        tl_tensor_set_flat(w[8], i, ki ^ 21845);
+    }
+    floats_free(&fs);
+    return TL_OK;
+}
+
 // The repeat-form reductions of tests/data/kernels/repeat_reduce.py on integer
 // inputs (every sum exact in float32, whatever the order): two repeats of 64
 // lanes, A's halves.
@@ -639,6 +674,10 @@ static const tl_check_case_t cases[] = {
     // ... and T.tile.fill's value may be a buffer element or a one-element buffer
     {.name = "fill_value/elements", .op = "fill_value", .file = "tests/data/kernels/fill_value.py",
      .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},
+    // ... and the mask and bit ops (compare, select, createvecindex, xor, shifts), silu, axpy
+    {.name = "mask_ops/f32", .op = "mask_ops", .file = "tests/data/kernels/mask_ops.py",
+     .fills = {"K=int:-100000:100000"}, .outputs = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS"},
+     .rtol = 1e-6, .atol = 1e-6, .golden = golden_mask_ops, .shape = "N=256 f32 / int32"},
     // ... and AscendC's repeat-form reductions (block_reduce_*, wholereduce*) as asc-devkit has them
     {.name = "repeat_reduce/f32", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
      .fills = {"A=int:-40:40"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,

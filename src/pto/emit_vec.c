@@ -7,11 +7,12 @@
 // div by s is mul by the float reciprocal of s. Per-row vectors (reduction
 // results, row_expand and broadcast operands) are column tiles.
 //
-// What is not lowered (a located error): ops without a PTO instruction or whose
-// PTO instruction needs a scratch tile tilec does not plan yet (bitwise_xor,
-// silu in place, sort, gather, compare/select, ...), reductions merging into
-// their output (clear=False), casts whose rounding mode pto-isa's CPU TCVT
-// ignores (float -> narrower float with ROUND/FLOOR/CEIL/TRUNC/ODD).
+// compare, select, xor, the shifts, silu, axpy and a few more are in
+// emit_mask.c. What is not lowered (a located error): ops without a PTO
+// instruction or not written yet (sin, cos, pow, sort, gather, ...),
+// reductions merging into their output (clear=False), casts whose rounding
+// mode pto-isa's CPU TCVT ignores (float -> narrower float with
+// ROUND/FLOOR/CEIL/TRUNC/ODD).
 #include <inttypes.h>
 
 #include "pto/pto_int.h"
@@ -37,14 +38,8 @@ static const tl_expr_t *count_arg(const tl_stmt_t *s)
     return scalar(s, i);
 }
 
-typedef struct {
-    pto_view_t v[4];
-    int n;
-    bool flat;
-} operands_t;
-
 // Views of the region operands listed in idx (-1 ends) with one layout for all.
-static bool views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, operands_t *o)
+bool pto_vec_views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, pto_operands_t *o)
 {
     o->n = 0;
     o->flat = true;
@@ -99,14 +94,14 @@ static bool views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, operands_t 
     return true;
 }
 
-static void tiles(pto_emit_t *e, const operands_t *o)
+void pto_vec_tiles(pto_emit_t *e, const pto_operands_t *o)
 {
     static const char *const names[] = {"tl_d", "tl_a", "tl_b", "tl_c"};
     for (int i = 0; i < o->n; i++) pto_vec_tile(e, names[i], &o->v[i], o->flat);
 }
 
 // The scalar operand i converted to the dtype of the tiles (as tilec does).
-static const char *typed_scalar(pto_emit_t *e, const tl_stmt_t *s, int i, tl_dtype_t t)
+const char *pto_typed_scalar(pto_emit_t *e, const tl_stmt_t *s, int i, tl_dtype_t t)
 {
     const tl_expr_t *x = scalar(s, i);
     return x ? pto_fmt(e, "(%s)(%s)", pto_ctype(t), pto_expr_str(e, x)) : "0";
@@ -146,7 +141,7 @@ static void cast(pto_emit_t *e, const tl_stmt_t *s, tl_dtype_t dt, tl_dtype_t st
 
 // UB scratch for an op: past every planned buffer (so it overlaps no live
 // data on the NPU; pto-isa's CPU build gives every agent its own UB).
-static bool scratch(pto_emit_t *e, const tl_stmt_t *s, int64_t bytes, int64_t *addr)
+bool pto_scratch(pto_emit_t *e, const tl_stmt_t *s, int64_t bytes, int64_t *addr)
 {
     *addr = e->ub_top;
     if (e->ub_top + bytes > tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
@@ -159,7 +154,7 @@ static bool scratch(pto_emit_t *e, const tl_stmt_t *s, int64_t bytes, int64_t *a
 }
 
 // A flat tile named `name` of dtype t over n elements at byte address addr.
-static void flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const char *addr)
+void pto_flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const char *addr)
 {
     pto_view_t v = {.buf = &(tl_buffer_t){.dtype = t}, .addr = addr, .rows = 1, .cols = n, .ld = n};
     pto_vec_tile(e, name, &v, true);
@@ -173,23 +168,23 @@ static void flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, co
 // to zero, give -0.0). pto-isa's NPU TCVT has float32 -> float32 with a mode
 // (vconv_f322f32*), but its CPU TCVT ignores the mode there, so the check
 // could not tell. Two scratch tiles past the planned UB buffers.
-static void round_op(pto_emit_t *e, const tl_stmt_t *s, operands_t *o, tl_round_t mode)
+static void round_op(pto_emit_t *e, const tl_stmt_t *s, pto_operands_t *o, tl_round_t mode)
 {
     if (o->v[0].buf->dtype != TL_F32 || o->v[1].buf->dtype != TL_F32 || !o->flat || o->v[0].vcols) {
         pto_unsupported(e, s->loc, "T.tile.round of %s", tl_dtype_name(o->v[1].buf->dtype));
         return;
     }
     int64_t n = o->v[0].rows * o->v[0].cols, bytes = (n * 4 + 31) / 32 * 32, at;
-    if (!scratch(e, s, 2 * bytes, &at)) return;
-    tiles(e, o);
+    if (!pto_scratch(e, s, 2 * bytes, &at)) return;
+    pto_vec_tiles(e, o);
     const char *sa = pto_fmt(e, "%lld", (long long)at),
                *sb = pto_fmt(e, "%lld", (long long)(at + bytes));
-    flat_at(e, "tl_sa", TL_F32, n, sa);
-    flat_at(e, "tl_sb", TL_F32, n, sb);
-    flat_at(e, "tl_sai", TL_I32, n, sa);
-    flat_at(e, "tl_sbi", TL_I32, n, sb);
-    flat_at(e, "tl_ai", TL_I32, n, o->v[1].addr);
-    flat_at(e, "tl_di", TL_I32, n, o->v[0].addr);
+    pto_flat_at(e, "tl_sa", TL_F32, n, sa);
+    pto_flat_at(e, "tl_sb", TL_F32, n, sb);
+    pto_flat_at(e, "tl_sai", TL_I32, n, sa);
+    pto_flat_at(e, "tl_sbi", TL_I32, n, sb);
+    pto_flat_at(e, "tl_ai", TL_I32, n, o->v[1].addr);
+    pto_flat_at(e, "tl_di", TL_I32, n, o->v[0].addr);
     pto_line(e, "pto::TMAXS(tl_sa, tl_a, -8388608.0f);");
     pto_line(e, "pipe_barrier(PIPE_V);");
     pto_line(e, "pto::TMINS(tl_sa, tl_sa, 8388608.0f);");
@@ -213,8 +208,8 @@ static void round_op(pto_emit_t *e, const tl_stmt_t *s, operands_t *o, tl_round_
 static void unary(pto_emit_t *e, const tl_stmt_t *s)
 {
     static const int idx[] = {0, 1, -1};
-    operands_t o;
-    if (!views(e, s, idx, &o) || o.n != 2) return;
+    pto_operands_t o;
+    if (!pto_vec_views(e, s, idx, &o) || o.n != 2) return;
     tl_dtype_t dt = o.v[0].buf->dtype, st = o.v[1].buf->dtype;
     if (s->op.code == TL_OP_ROUND) {
         round_op(e, s, &o, TL_CAST_RINT);
@@ -225,7 +220,7 @@ static void unary(pto_emit_t *e, const tl_stmt_t *s)
         return;
     }
     if (s->op.code == TL_OP_CAST) {
-        tiles(e, &o);
+        pto_vec_tiles(e, &o);
         cast(e, s, dt, st, s->op.round, "tl_d", "tl_a");
         return;
     }
@@ -248,7 +243,7 @@ static void unary(pto_emit_t *e, const tl_stmt_t *s)
         pto_unsupported(e, s->loc, "%s (no PTO-ISA instruction)", tl_op_info(s->op.code)->spelling);
         return;
     }
-    tiles(e, &o);
+    pto_vec_tiles(e, &o);
     if (inst) {
         pto_line(e, "pto::%s(tl_d, tl_a);", inst);
         return;
@@ -288,8 +283,8 @@ static const pto_bin_t *pto_bin_of(tl_opcode_t c)
 static void binary(pto_emit_t *e, const tl_stmt_t *s)
 {
     static const int idx[] = {0, 1, 2, -1};
-    operands_t o;
-    if (!views(e, s, idx, &o)) return;
+    pto_operands_t o;
+    if (!pto_vec_views(e, s, idx, &o)) return;
     tl_dtype_t t = o.v[0].buf->dtype;
     for (int i = 1; i < o.n; i++)
         if (o.v[i].buf->dtype != t) {
@@ -306,12 +301,12 @@ static void binary(pto_emit_t *e, const tl_stmt_t *s)
             pto_unsupported(e, s->loc, "%s of two tiles", tl_op_info(c)->spelling);
             return;
         }
-        tiles(e, &o);
+        pto_vec_tiles(e, &o);
         pto_line(e, "%s%s(tl_d, tl_a, tl_b);", bin == TL_BIN_DIV ? "" : "pto::", inst);
         return;
     }
-    const char *sv = typed_scalar(e, s, 2, t), *ct = pto_ctype(t);
-    tiles(e, &o);
+    const char *sv = pto_typed_scalar(e, s, 2, t), *ct = pto_ctype(t);
+    pto_vec_tiles(e, &o);
     if (bin == TL_BIN_SUB) { // x - s is x + (-s), as the library computes it
         pto_line(e, "pto::TADDS(tl_d, tl_a, (%s)(-(%s)));", ct, sv);
         return;
@@ -331,7 +326,7 @@ static void binary(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_CLAMP:
         pto_line(e, "pto::TMAXS(tl_d, tl_a, %s);", sv);
         pto_line(e, "pipe_barrier(PIPE_V);");
-        pto_line(e, "pto::TMINS(tl_d, tl_d, %s);", typed_scalar(e, s, 3, t));
+        pto_line(e, "pto::TMINS(tl_d, tl_d, %s);", pto_typed_scalar(e, s, 3, t));
         break;
     default: pto_unsupported(e, s->loc, "%s with a scalar", tl_op_info(c)->spelling); break;
     }
@@ -340,10 +335,10 @@ static void binary(pto_emit_t *e, const tl_stmt_t *s)
 static void fill(pto_emit_t *e, const tl_stmt_t *s)
 {
     static const int idx[] = {0, -1};
-    operands_t o;
-    if (!views(e, s, idx, &o) || o.n != 1) return;
-    tiles(e, &o);
-    pto_line(e, "pto::TEXPANDS(tl_d, %s);", typed_scalar(e, s, 1, o.v[0].buf->dtype));
+    pto_operands_t o;
+    if (!pto_vec_views(e, s, idx, &o) || o.n != 1) return;
+    pto_vec_tiles(e, &o);
+    pto_line(e, "pto::TEXPANDS(tl_d, %s);", pto_typed_scalar(e, s, 1, o.v[0].buf->dtype));
 }
 
 // A flat operand as one row of n elements (broadcast's per-column source).
@@ -354,14 +349,20 @@ static void row_tile(pto_emit_t *e, const char *name, const pto_view_t *v)
     pto_vec_tile(e, name, &r, true);
 }
 
-static bool rows_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
+// The UB region operand i of s as a view.
+static bool ub_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
 {
     const tl_region_t *r = region(s, i);
     if (!r || r->buf->scope != TL_SCOPE_UB) {
         pto_unsupported(e, s->loc, "%s outside UB", tl_op_info(s->op.code)->spelling);
         return false;
     }
-    if (!pto_view(e, r, v, s->loc)) return false;
+    return pto_view(e, r, v, s->loc);
+}
+
+static bool rows_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
+{
+    if (!ub_view(e, s, i, v)) return false;
     if (v->ld * tl_dtype_size(v->buf->dtype) % 32 && v->rows > 1) {
         pto_unsupported(
             e, s->loc, "%s on rows of '%s' of %" PRId64 " bytes (PTO tiles need 32-byte rows)",
@@ -369,6 +370,20 @@ static bool rows_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
         return false;
     }
     if (v->rows == 1) v->ld = v->cols; // one row: its own length (padded by the tile type)
+    return true;
+}
+
+// A per-row (or per-column) vector operand: any contiguous UB region, its
+// elements in order (reduction results, broadcast and row_expand sources).
+static bool vector_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
+{
+    if (!ub_view(e, s, i, v)) return false;
+    if (!pto_view_contiguous(v)) {
+        pto_unsupported(e, s->loc, "%s on a strided vector operand '%s'",
+                        tl_op_info(s->op.code)->spelling, v->buf->name);
+        return false;
+    }
+    v->cols *= v->rows, v->rows = 1, v->ld = v->cols;
     return true;
 }
 
@@ -384,7 +399,7 @@ static void vec_2d(pto_emit_t *e, const char *name, pto_view_t *v)
 static void broadcast(pto_emit_t *e, const tl_stmt_t *s)
 {
     pto_view_t d, a;
-    if (!rows_view(e, s, 0, &d) || !rows_view(e, s, 1, &a)) return;
+    if (!rows_view(e, s, 0, &d) || !vector_view(e, s, 1, &a)) return;
     int64_t n = a.rows * a.cols;
     bool per_row = s->op.dim == 1 || (s->op.dim < 0 && n == d.rows && n != d.cols);
     bool per_col = s->op.dim == 0 || (s->op.dim < 0 && n == d.cols);
@@ -407,7 +422,7 @@ static void broadcast(pto_emit_t *e, const tl_stmt_t *s)
 static void row_expand(pto_emit_t *e, const tl_stmt_t *s)
 {
     pto_view_t d, a, b;
-    if (!rows_view(e, s, 0, &d) || !rows_view(e, s, 1, &a) || !rows_view(e, s, 2, &b)) return;
+    if (!rows_view(e, s, 0, &d) || !rows_view(e, s, 1, &a) || !vector_view(e, s, 2, &b)) return;
     if (a.rows != d.rows || a.cols != d.cols || b.rows * b.cols != d.rows) {
         pto_unsupported(e, s->loc, "%s on these shapes", tl_op_info(s->op.code)->spelling);
         return;
@@ -428,7 +443,7 @@ static void reduce_row_by_row(pto_emit_t *e, const tl_stmt_t *s, const pto_view_
                               int64_t rows)
 {
     int64_t at, asize = tl_dtype_size(a->buf->dtype), dsize = tl_dtype_size(d->buf->dtype);
-    if (!scratch(e, s, alloc * asize, &at)) return;
+    if (!pto_scratch(e, s, alloc * asize, &at)) return;
     const char *ct = pto_ctype(a->buf->dtype);
     pto_line(e, "for (int64_t tl_r = 0; tl_r < %" PRId64 "; tl_r++) {", rows);
     e->indent++;
@@ -460,7 +475,7 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
         return;
     }
     pto_view_t a, d;
-    if (!rows_view(e, s, 0, &a) || !rows_view(e, s, 1, &d)) return;
+    if (!rows_view(e, s, 0, &a) || !vector_view(e, s, 1, &d)) return;
     int64_t rows = s->op.real_shape[0] ? s->op.real_shape[0] : a.rows;
     int64_t cols = s->op.real_shape[1] ? s->op.real_shape[1] : a.cols;
     if (rows > a.rows || cols > a.cols) {
@@ -522,7 +537,7 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
         pto_line(e, "pto::TASSIGN(tl_d, (uintptr_t)(%s));", d.addr);
         // the NPU's row reductions take a scratch tile of the input's shape
         int64_t at;
-        if (!scratch(e, s, real_rows * alloc * tl_dtype_size(a.buf->dtype), &at)) return;
+        if (!pto_scratch(e, s, real_rows * alloc * tl_dtype_size(a.buf->dtype), &at)) return;
         pto_line(e,
                  "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
                  ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64 "> tl_tmp;",
@@ -535,9 +550,9 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
 static void copy_ub(pto_emit_t *e, const tl_stmt_t *s)
 {
     static const int idx[] = {1, 0, -1};
-    operands_t o;
-    if (!views(e, s, idx, &o) || o.n != 2) return;
-    tiles(e, &o); // the destination (operand 1) is tl_d
+    pto_operands_t o;
+    if (!pto_vec_views(e, s, idx, &o) || o.n != 2) return;
+    pto_vec_tiles(e, &o); // the destination (operand 1) is tl_d
     tl_dtype_t dt = o.v[0].buf->dtype, st = o.v[1].buf->dtype;
     if (dt == st)
         pto_line(e, "pto::TMOV(tl_d, tl_a);");
@@ -560,13 +575,10 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_RSQRT:
     case TL_OP_RELU:
     case TL_OP_SIGMOID:
-    case TL_OP_SILU:
     case TL_OP_SIN:
     case TL_OP_COS:
     case TL_OP_ROUND:
     case TL_OP_NOT: unary(e, s); break;
-    case TL_OP_SHL:
-    case TL_OP_SHR:
     case TL_OP_LEAKY_RELU:
     case TL_OP_CLAMP:
     case TL_OP_CLAMP_MAX:
@@ -582,7 +594,7 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     default:
         if (pto_bin_of(s->op.code))
             binary(e, s); // add .. min, bitwise_and, bitwise_or
-        else
+        else if (!pto_emit_vec_more(e, s))
             pto_unsupported(e, s->loc, "%s", tl_op_info(s->op.code)->spelling);
         break;
     }

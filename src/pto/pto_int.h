@@ -74,6 +74,28 @@ void pto_mat_tile(pto_emit_t *e, const char *name, const pto_matrix_t *m, bool t
 void pto_l0_tile(pto_emit_t *e, const char *name, tl_scope_t scope, tl_dtype_t t, int64_t rows,
                  int64_t cols, const char *addr, const char *vr, const char *vc);
 
+// --- emit_vec.c: what the vector op files share ------------------------------------------
+typedef struct {
+    pto_view_t v[4];
+    int n;
+    bool flat; // every operand is contiguous: one-row tiles of the span
+} pto_operands_t;
+
+// Views of the region operands of s listed in idx (-1 ends), one layout for
+// all (flat spans when every one is contiguous, rows otherwise).
+bool pto_vec_views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, pto_operands_t *o);
+// Declares tiles tl_d, tl_a, tl_b, tl_c over the operands in order.
+void pto_vec_tiles(pto_emit_t *e, const pto_operands_t *o);
+// The scalar operand i of s converted to dtype t (as tilec does).
+const char *pto_typed_scalar(pto_emit_t *e, const tl_stmt_t *s, int i, tl_dtype_t t);
+// UB scratch of `bytes` past every planned buffer (an error when it does not fit).
+bool pto_scratch(pto_emit_t *e, const tl_stmt_t *s, int64_t bytes, int64_t *addr);
+// A flat tile `name` of n elements of dtype t at byte address addr.
+void pto_flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const char *addr);
+// emit_mask.c: compare, select, createvecindex, reinterpretcast, xor, shifts,
+// silu, axpy; false when s is none of them.
+bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s);
+
 // --- emit_copy.c, emit_vec.c, emit_cube.c
 // ----------------------------------------------------------
 void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s);

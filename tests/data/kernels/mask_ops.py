@@ -1,0 +1,63 @@
+# The vector ops the PTO target lowers through pto/emit_mask.c, each once:
+# compare (two tiles, a tile and a scalar) into bit masks and select by them
+# (two tiles, a tile and a scalar), createvecindex, bitwise_xor (tiles and a
+# scalar), the shifts, silu, axpy and reinterpretcast. One block, one vector core.
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[3, 4, 5, 6, 7, 8, 9, 10, 11], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
+def mask_ops(N=256):
+    f32, i32 = "float32", "int32"
+
+    @T.prim_func
+    def main(
+        A: T.Tensor([N], f32),
+        B: T.Tensor([N], f32),
+        K: T.Tensor([N], i32),
+        MX: T.Tensor([N], f32),
+        TH: T.Tensor([N], f32),
+        IX: T.Tensor([N], i32),
+        XO: T.Tensor([N], i32),
+        SH: T.Tensor([N], i32),
+        SI: T.Tensor([N], f32),
+        AX: T.Tensor([N], f32),
+        RB: T.Tensor([N], i32),
+        XS: T.Tensor([N], i32),
+    ):
+        with T.Kernel(1, is_npu=True) as (cid, vid):
+            a = T.alloc_ub([N], f32)
+            b = T.alloc_ub([N], f32)
+            k = T.alloc_ub([N], i32)
+            o = T.alloc_ub([N], f32)
+            oi = T.alloc_ub([N], i32)
+            m = T.alloc_ub([N // 8], "uint8")
+            with T.Scope("V"):
+                if vid == 0:
+                    T.copy(A[0], a)
+                    T.copy(B[0], b)
+                    T.copy(K[0], k)
+                    T.tile.compare(m, a, b, "GT")
+                    T.tile.select(o, m, a, b, "VSEL_TENSOR_TENSOR_MODE")
+                    T.copy(o, MX[0])
+                    T.tile.compare(m, a, 0.25, "LE")
+                    T.tile.select(o, m, a, -1.5, "VSEL_TENSOR_SCALAR_MODE")
+                    T.copy(o, TH[0])
+                    T.tile.createvecindex(oi, 7)
+                    T.copy(oi, IX[0])
+                    T.tile.bitwise_xor(oi, k, oi)
+                    T.copy(oi, XO[0])
+                    T.tile.bitwise_lshift(oi, k, 3)
+                    T.tile.bitwise_rshift(oi, oi, 5)
+                    T.copy(oi, SH[0])
+                    T.tile.silu(o, a)
+                    T.copy(o, SI[0])
+                    T.copy(b, o)
+                    T.tile.axpy(o, a, 0.75)
+                    T.copy(o, AX[0])
+                    T.tile.reinterpretcast(oi, a, "int32_t")
+                    T.copy(oi, RB[0])
+                    T.tile.bitwise_xor(oi, k, 21845)
+                    T.copy(oi, XS[0])
+
+    return main
