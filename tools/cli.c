@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_progress.h"
 #include "target/arch.h"
 
 static bool split_kv(const char *opt, const char *s, tl_front_arg_t *out)
@@ -121,20 +122,19 @@ void cli_print_diag(tl_diag_t *d)
     fputs(tl_diag_text(d), stderr);
 }
 
-void cli_slow_step(void *arg, const char *step, double seconds)
-{
-    (void)arg;
-    if (seconds > 1.0) fprintf(stderr, "tilec: compile step '%s' took %.1f s\n", step, seconds);
-}
-
 tl_kernel_t *cli_compile(tl_arena_t *arena, const cli_opts_t *o, tl_compile_opts_t how,
                          tl_diag_t *d)
 {
     how.path = o->file;
-    how.on_step = cli_slow_step;
+    cli_progress_t progress;
+    cli_progress_begin(&progress);
+    how.on_step = cli_progress_step_done;
+    how.on_step_start = cli_progress_step_start;
+    how.step_arg = &progress;
     how.front = o->front;
     tl_kernel_t *k = NULL;
     tl_status_t st = tl_compile(arena, &how, d, &k);
+    cli_progress_end(&progress);
     cli_print_diag(d);
     tl_diag_clear(d);
     return st == TL_OK ? k : NULL;

@@ -34,9 +34,8 @@ bool cli_parse(const char *command, int argc, char **argv, cli_opts_t *o,
 void cli_set_chip(cli_opts_t *o, const char *arch);
 // Compiles the selected kernel through the compile driver, with the passes
 // `how` says (its path and front fields are taken from o); prints the
-// diagnostics to stderr and clears them. NULL on error.
-// Prints a line on stderr for a compile step that took more than a second.
-void cli_slow_step(void *arg, const char *step, double seconds);
+// diagnostics to stderr and clears them. NULL on error. Long compile steps
+// are reported while they run and when they end (cli_progress.h).
 tl_kernel_t *cli_compile(tl_arena_t *arena, const cli_opts_t *o, tl_compile_opts_t how,
                          tl_diag_t *d);
 void cli_print_diag(tl_diag_t *d);

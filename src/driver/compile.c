@@ -8,6 +8,7 @@ tl_status_t tl_compile(tl_arena_t *arena, const tl_compile_opts_t *o, tl_diag_t 
 {
     *out = NULL;
     tl_kernel_t *k = NULL;
+    if (o->on_step_start) o->on_step_start(o->step_arg, "front end");
     double t0 = tl_pass_clock();
     tl_status_t st = o->source
                          ? tl_front_compile_source(arena, o->path, o->source, &o->front, d, &k)
@@ -21,6 +22,7 @@ tl_status_t tl_compile(tl_arena_t *arena, const tl_compile_opts_t *o, tl_diag_t 
                              .verify = !o->no_verify,
                              .stop_after_dump = o->dump_after != NULL,
                              .on_step = o->on_step,
+                             .on_step_start = o->on_step_start,
                              .step_arg = o->step_arg};
         if ((st = tl_pass_run_pipeline(k, o->pipeline, &ctx)) != TL_OK) return st;
     }

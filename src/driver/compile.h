@@ -27,6 +27,7 @@ typedef struct {
     bool no_verify;         // skip the IR verifier between passes
     tl_step_fn on_step;     // when set: called with the time of the front end ("front end"),
     void *step_arg;         // each pass and each verifier run ("verify")
+    tl_step_start_fn on_step_start; // when set: called as each of those steps starts
 } tl_compile_opts_t;
 
 tl_status_t tl_compile(tl_arena_t *arena, const tl_compile_opts_t *o, tl_diag_t *d,

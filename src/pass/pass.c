@@ -106,6 +106,7 @@ tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ct
     }
     for (size_t i = 0; i < pipelines[which].n; i++) {
         const tl_pass_t *p = &pipelines[which].passes[i];
+        if (ctx->on_step_start) ctx->on_step_start(ctx->step_arg, p->name);
         double t0 = tl_pass_clock();
         tl_status_t st = p->run(k, ctx);
         double t1 = tl_pass_clock();
@@ -113,6 +114,7 @@ tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ct
         if (st != TL_OK) return st;
         if (!ctx->verify && (st = tl_ir_check_nesting(k, ctx->diag)) != TL_OK) return st;
         if (ctx->verify) {
+            if (ctx->on_step_start) ctx->on_step_start(ctx->step_arg, "verify");
             st = tl_ir_verify(k, ctx->diag);
             if (ctx->on_step) ctx->on_step(ctx->step_arg, "verify", tl_pass_clock() - t1);
             if (st != TL_OK) {

@@ -17,6 +17,8 @@ typedef enum {
 
 // Called after each compile step with its name and how long it took (seconds).
 typedef void (*tl_step_fn)(void *arg, const char *step, double seconds);
+// Called when a compile step starts (a progress report can watch it run).
+typedef void (*tl_step_start_fn)(void *arg, const char *step);
 
 typedef struct {
     tl_diag_t *diag;
@@ -26,6 +28,7 @@ typedef struct {
     bool stop_after_dump;   // stop the pipeline after the --dump-after pass
     bool stopped;           // set when the pipeline stopped early
     tl_step_fn on_step;     // when set: each pass's time ("verify": the verifier after it)
+    tl_step_start_fn on_step_start; // when set: before each pass and verifier run
     void *step_arg;
 } tl_pass_ctx_t;
 
