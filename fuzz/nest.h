@@ -6,8 +6,9 @@
 // ends a line ends with an empty line), are
 //   PRE, UNIT, MID[, UNIT2, POST]  ->  PRE + UNIT * N + MID + UNIT2 * N + POST
 // so seeds (fuzz/seeds/front/nest_*.py) and their mutations reach the depths
-// of the limits (docs/language.md section 5: 2,000 levels, 200 blocks) and
-// past them: 8,000-term sums, 3,000-branch elif chains, 5,000 nested brackets.
+// of the limits (docs/language.md section 5: 2,000 levels, 200 blocks, 10,000
+// elif branches) and
+// past them: 12,000-term sums, 10,050-branch elif chains, 5,000 nested brackets.
 #ifndef TL_FUZZ_NEST_H
 #define TL_FUZZ_NEST_H
 
@@ -16,7 +17,7 @@
 
 #include "base/buf.h"
 
-enum { NEST_MAX_N = 8000, NEST_MAX_BYTES = 1 << 20 };
+enum { NEST_MAX_N = 12000, NEST_MAX_BYTES = 1 << 20 };
 
 // The expansion of a "#nest N" input (heap; N replaced by n_override when
 // that is >= 0), or NULL when text is not one or the result would be too large.

@@ -20,10 +20,12 @@
 //    operand, call, subscript, operator of a chain (a + b + c is two levels)
 //    and enclosing statement counts one level;
 //  - TL_MAX_BLOCKS: compound statements inside one another (for, while, if,
-//    with, def; an elif is an if in the else of the one before).
+//    with, def; the elifs of an if are at its level);
+//  - TL_MAX_ELIF: branches of one if/elif chain (a long chain on run-time
+//    values is lowered flat: front/trace.c).
 // TL_EVAL_MAX_BYTES: memory the front end may take for one kernel file (the
 // values of compile-time evaluation and the traced IR).
-enum { TL_MAX_NESTING = 2000, TL_MAX_BLOCKS = 200, TL_EVAL_MAX_BYTES = 1 << 30 };
+enum { TL_MAX_NESTING = 2000, TL_MAX_BLOCKS = 200, TL_MAX_ELIF = 10000, TL_EVAL_MAX_BYTES = 1 << 30 };
 
 #if defined(__GNUC__)
 #define TL_PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -669,7 +669,9 @@ static void push_child(void *arg, const tl_ast_node_t *c)
         e = NULL;
     else if (!e)
         e = c;
-    w->v[w->n++] = (visit_t){c, e, w->at.depth + 1, w->at.blocks + tl_ast_is_block(c->kind)};
+    bool elif = c->kind == TL_AST_IF && c->cond.elif; // at the level of its chain's if
+    int blocks = w->at.blocks + (tl_ast_is_block(c->kind) && !elif);
+    w->v[w->n++] = (visit_t){c, e, w->at.depth + !elif, blocks};
 }
 
 const tl_ast_node_t *tl_ast_too_deep(const tl_ast_node_t *root, bool *blocks)

@@ -316,7 +316,8 @@ struct tl_ast_node {
         struct {
             tl_ast_node_t *test;
             tl_ast_list_t body, orelse; // elif: orelse holds a single IF
-        } cond;                         // IF, WHILE
+            bool elif; // IF: an elif, the single statement of the else before
+        } cond;        // IF, WHILE
         struct {
             tl_ast_list_t items, body; // WITHITEM nodes
         } with;                        // WITH
@@ -379,6 +380,14 @@ const tl_ast_node_t *tl_ast_too_deep(const tl_ast_node_t *root, bool *blocks);
 
 // Dumps a node (statements with their bodies, indented by `indent` spaces
 // after the first line) or a whole module (one top-level statement per line).
+// The elif after IF n (the single statement of its else), or NULL.
+static inline const tl_ast_node_t *tl_ast_elif(const tl_ast_node_t *n)
+{
+    return n->cond.orelse.len == 1 && n->cond.orelse.items[0]->kind == TL_AST_IF &&
+                   n->cond.orelse.items[0]->cond.elif
+               ? n->cond.orelse.items[0]
+               : NULL;
+}
 void tl_ast_print(tl_buf_t *out, const tl_ast_node_t *n, int indent);
 void tl_ast_print_module(tl_buf_t *out, const tl_ast_module_t *m);
 

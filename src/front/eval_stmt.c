@@ -341,16 +341,22 @@ static tl_flow_t exec_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
     }
 }
 
+// An if/elif chain: its elifs in a loop (a chain may have TL_MAX_ELIF branches).
 static tl_flow_t exec_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
-    tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
-    if (!c) return TL_FLOW_ERROR;
-    if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided_branch(ev, fr, n, c);
-    bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
-    if (!ok) return TL_FLOW_ERROR;
-    if (is_expr) return tl_trace_if(ev, fr, n, c);
-    return tl_exec_body(ev, fr, t ? &n->cond.body : &n->cond.orelse);
+    for (;;) {
+        tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
+        if (!c) return TL_FLOW_ERROR;
+        if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided_branch(ev, fr, n, c);
+        bool is_expr = false, ok = true;
+        bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
+        if (!ok) return TL_FLOW_ERROR;
+        if (is_expr) return tl_trace_if(ev, fr, n, c);
+        if (t) return tl_exec_body(ev, fr, &n->cond.body);
+        const tl_ast_node_t *next = tl_ast_elif(n);
+        if (!next) return tl_exec_body(ev, fr, &n->cond.orelse);
+        n = next;
+    }
 }
 
 static tl_flow_t exec_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
@@ -638,8 +644,12 @@ static void bound_names(tl_eval_t *ev, const tl_ast_node_t *n, tl_vec_t *out)
         break;
     case TL_AST_IF:
     case TL_AST_WHILE:
-        for (int i = 0; i < n->cond.body.len; i++) bound_names(ev, n->cond.body.items[i], out);
-        for (int i = 0; i < n->cond.orelse.len; i++) bound_names(ev, n->cond.orelse.items[i], out);
+        for (const tl_ast_node_t *c = n; c; c = n->kind == TL_AST_IF ? tl_ast_elif(c) : NULL) {
+            for (int i = 0; i < c->cond.body.len; i++) bound_names(ev, c->cond.body.items[i], out);
+            if (n->kind == TL_AST_IF && tl_ast_elif(c)) continue; // an elif chain: a loop
+            for (int i = 0; i < c->cond.orelse.len; i++)
+                bound_names(ev, c->cond.orelse.items[i], out);
+        }
         break;
     case TL_AST_WITH:
         for (int i = 0; i < n->with.items.len; i++)

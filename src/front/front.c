@@ -73,6 +73,11 @@ static bool builds_prim_func(const tl_ast_list_t *body)
             if (builds_prim_func(&n->def.body)) return true;
             break;
         case TL_AST_IF:
+            for (const tl_ast_node_t *c = n; c; c = tl_ast_elif(c)) // an elif chain: a loop
+                if (builds_prim_func(&c->cond.body) ||
+                    (!tl_ast_elif(c) && builds_prim_func(&c->cond.orelse)))
+                    return true;
+            break;
         case TL_AST_WHILE:
             if (builds_prim_func(&n->cond.body) || builds_prim_func(&n->cond.orelse)) return true;
             break;

@@ -296,7 +296,7 @@ static void check_nesting(tl_parser_t *p, const tl_ast_node_t *n)
     if (blocks)
         tl_parse_fail_at(p, bad->loc,
                          "statements nest too deeply: more than %d compound statements inside one "
-                         "another (an elif is an if inside the else before it)",
+                         "another",
                          TL_MAX_BLOCKS);
     tl_parse_fail_at(p, bad->loc,
                      "this expression nests too deeply: more than %d levels (each operator of a "

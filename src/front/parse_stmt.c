@@ -314,15 +314,20 @@ static tl_ast_node_t *definition(tl_parser_t *p)
 
 // if_stmt = 'if' named_expression ':' block (elif_stmt | [else_block])
 // elif_stmt = 'elif' named_expression ':' block (elif_stmt | [else_block])
-// (An elif chain is parsed in a loop: each elif is an if in the else of the
-// one before.)
+// (An elif chain is parsed in a loop: each elif is an if, marked elif, in the
+// else of the one before; the chain counts as one level of nesting.)
 static tl_ast_node_t *if_stmt(tl_parser_t *p)
 {
     tl_ast_node_t *first = NULL, *prev = NULL;
-    for (;;) {
+    for (int branches = 1;; branches++) {
         tl_token_t *t = tl_parse_next(p);
         bool elif = t->kind == TL_TOK_ELIF;
+        if (branches > TL_MAX_ELIF)
+            tl_parse_fail(p, t, "this if/elif chain has more than %d branches; split it (e.g. "
+                                "an if on a range of values around shorter chains)",
+                          TL_MAX_ELIF);
         tl_ast_node_t *n = tl_parse_node(p, TL_AST_IF, t);
+        n->cond.elif = elif;
         n->cond.test = tl_parse_expr_named(p);
         tl_parse_expect(p, TL_TOK_COLON, elif ? "after 'elif' condition" : "after 'if' condition");
         n->cond.body = block(p, elif ? "'elif' statement" : "'if' statement", t);

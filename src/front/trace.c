@@ -485,10 +485,97 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
     return f == TL_FLOW_ERROR ? f : TL_FLOW_NORMAL;
 }
 
+// --- long if/elif chains ----------------------------------------------------------------------
+// Up to ELIF_NESTED branches from the first run-time condition, an elif is an
+// IR if in the else of the one before. A longer chain would nest its IR (and
+// every recursive walk after the front end) as deep as it is long, so it is
+// lowered flat, 4 levels whatever its length, with a hidden variable:
+//   taken = 0
+//   if c1: { taken = 1; body1 }
+//   if taken == 0: { if c2: { taken = 1; body2 } }    (and so on)
+//   if taken == 0: { else body }
+// Each condition is evaluated only when those before it were false, after the
+// bodies before it (which did not run then), as Python runs the chain.
+enum { ELIF_NESTED = 16 };
+
+static tl_stmt_t *store_taken(tl_eval_t *ev, tl_buffer_t *taken, int v, tl_loc_t loc)
+{
+    tl_kernel_t *k = ev->kernel;
+    tl_stmt_t *s = tl_ir_stmt(k, TL_ST_STORE, loc);
+    s->store.buf = taken;
+    s->store.n = 1;
+    s->store.idx = tl_arena_alloc(ev->arena, sizeof(tl_expr_t *));
+    s->store.idx[0] = tl_ir_int(k, 0, TL_I32, loc);
+    s->store.value = tl_ir_int(k, v, TL_I32, loc);
+    return s;
+}
+
+// if (cond) { taken = 1; body } appended to seq (cond NULL: the else body).
+static bool flat_branch(tl_eval_t *ev, tl_frame_t *fr, tl_stmt_t *seq, tl_buffer_t *taken,
+                        tl_expr_t *cond, const tl_ast_list_t *body, tl_loc_t loc)
+{
+    tl_kernel_t *k = ev->kernel;
+    tl_flow_t f;
+    tl_stmt_t *b = trace_block(ev, fr, body, loc, &f);
+    if (f == TL_FLOW_ERROR) return false;
+    if (!cond) {
+        tl_ir_seq_push(k, seq, b);
+        return true;
+    }
+    tl_stmt_t *s = tl_ir_stmt(k, TL_ST_IF, loc);
+    s->if_.cond = cond;
+    s->if_.then_ = tl_ir_seq(k, loc);
+    tl_ir_seq_push(k, s->if_.then_, store_taken(ev, taken, 1, loc));
+    tl_ir_seq_push(k, s->if_.then_, b);
+    tl_ir_seq_push(k, seq, s);
+    return true;
+}
+
+static tl_flow_t trace_if_flat(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n,
+                               tl_value_t *cond)
+{
+    tl_kernel_t *k = ev->kernel;
+    int64_t one = 1;
+    tl_buffer_t *taken = tl_ir_buffer(k, tl_trace_unique_name(ev, "elif_taken"), TL_SCOPE_VAR,
+                                      TL_I32, 1, &one, n->loc);
+    tl_trace_emit(ev, store_taken(ev, taken, 0, n->loc));
+    if (!flat_branch(ev, fr, ev->block, taken, cond->expr, &n->cond.body, n->loc))
+        return TL_FLOW_ERROR;
+    for (const tl_ast_node_t *m = n; m;) {
+        const tl_ast_node_t *next = tl_ast_elif(m);
+        if (!next && !m->cond.orelse.len) break;
+        // if taken == 0: { the next condition and its branch, or the else body }
+        tl_loc_t loc = next ? next->loc : m->cond.orelse.items[0]->loc;
+        tl_expr_t *zero = tl_ir_int(k, 0, TL_I32, loc), *load = tl_ir_load(k, taken, 1, &zero, loc);
+        tl_stmt_t *guard = tl_ir_stmt(k, TL_ST_IF, loc);
+        guard->if_.cond = tl_ir_bin(k, TL_BIN_EQ, load, zero, loc);
+        guard->if_.then_ = tl_ir_seq(k, loc);
+        tl_stmt_t *saved = ev->block;
+        ev->block = guard->if_.then_; // what evaluating the condition emits
+        bool ok = true, is_expr = false, t = true;
+        tl_value_t *c = next ? tl_eval_expr(ev, fr, next->cond.test) : NULL;
+        if (next && c) t = tl_eval_truth(ev, &c, next->cond.test->loc, &is_expr, &ok);
+        ev->block = saved;
+        if ((next && !c) || !ok) return TL_FLOW_ERROR;
+        const tl_ast_list_t *body = next ? &next->cond.body : &m->cond.orelse;
+        if ((t || is_expr) &&
+            !flat_branch(ev, fr, guard->if_.then_, taken, is_expr ? c->expr : NULL, body, loc))
+            return TL_FLOW_ERROR;
+        if (guard->if_.then_->seq.n) tl_trace_emit(ev, guard);
+        if (!next || (t && !is_expr)) break; // the else, or a condition always true
+        m = next;
+    }
+    return TL_FLOW_NORMAL;
+}
+
 tl_flow_t tl_trace_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *cond)
 {
     tl_kernel_t *k = ev->kernel;
     if (!tl_trace_require(ev, n->loc, "an 'if' on a run-time value")) return TL_FLOW_ERROR;
+    int branches = 1;
+    for (const tl_ast_node_t *m = tl_ast_elif(n); m && branches <= ELIF_NESTED; m = tl_ast_elif(m))
+        branches++;
+    if (branches > ELIF_NESTED) return trace_if_flat(ev, fr, n, cond);
     tl_stmt_t *s = tl_ir_stmt(k, TL_ST_IF, n->loc);
     s->if_.cond = cond->expr;
     tl_flow_t f;

@@ -66,7 +66,7 @@ else:
     raise AssertionError("no error for a wrong dtype")
 # Hostile nesting (issue 22) is a TilecError with the location, not a crash
 # of the Python process: a 50,000-term factory expression, a 10,000-term
-# T.Parallel expression, a 5,000-branch elif chain.
+# T.Parallel expression, a 10,001-branch elif chain.
 def hostile(pre, body):
     return (
         "import tilelang\nimport tilelang.language as T\n\n"
@@ -86,8 +86,8 @@ cases = [
     (hostile("", "                for i, j in T.Parallel(M, N):\n                    a[i, j] = " +
              " + ".join(["a[i, j]"] * 10000) + "\n"), "this expression nests too deeply"),
     (hostile("", "".join("                %s cid == %d:\n                    T.tile.add(a, a, 1.0)\n" %
-                         ("elif" if i else "if", i) for i in range(5000))),
-     "statements nest too deeply"),
+                         ("elif" if i else "if", i) for i in range(10001))),
+     "this if/elif chain has more than 10000 branches"),
 ]
 for src, want in cases:
     try:

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "base/buf.h"
+#include "base/common.h"
+#include "tilec.h"
 
 // A factory around one kernel; `body` goes into a vector scope with tile a
 // loaded from A and stored to B (16 spaces of indentation), `pre` into the
@@ -139,13 +141,82 @@ TEST(hostile_parallel_expression_of_10000_terms)
     free(src);
 }
 
-TEST(hostile_elif_chain_of_5000_branches)
+TEST(hostile_elif_chain_past_its_limit)
 {
-    char *src = elif_chain(5000);
-    // the 196th branch: inside the two defs, two withs and an if, the 201st block
-    fails_on_every_command(t, "elif5000.py", src, BODY_LINE + 2 * 195, 21,
-                           "statements nest too deeply: more than 200 compound statements");
+    char *src = elif_chain(TL_MAX_ELIF + 1);
+    // the 10,001st branch; below it a chain of any length nests one level
+    fails_on_every_command(t, "elif10001.py", src, BODY_LINE + 2 * TL_MAX_ELIF, 21,
+                           "this if/elif chain has more than 10000 branches");
     free(src);
+}
+
+// rows of B: branch i of the chain (cid == i, i = 1 .. n) adds i to row i of A,
+// the else adds -1 (row 0)
+static char *elif_rows(int n)
+{
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_buf_puts(&b, "import tilelang\nimport tilelang.language as T\n\n\n"
+                    "@tilelang.jit(out_idx=[-1], pass_configs={tilelang.PassConfigKey."
+                    "TL_ASCEND_AUTO_SYNC: True})\n"
+                    "def chain(M=16, N=64):\n"
+                    "    @T.prim_func\n"
+                    "    def main(A: T.Tensor([M, N], \"float32\"), B: T.Tensor([M, N], \"float32\")):\n"
+                    "        with T.Kernel(M, is_npu=True) as (cid, vid):\n"
+                    "            a = T.alloc_ub([1, N], \"float32\")\n"
+                    "            with T.Scope(\"V\"):\n"
+                    "                if vid == 0:\n"
+                    "                    T.copy(A[cid, 0], a)\n");
+    for (int i = 1; i <= n; i++)
+        tl_buf_printf(&b, "                    %s cid == %d:\n"
+                          "                        T.tile.add(a, a, %d.0)\n",
+                      i > 1 ? "elif" : "if", i, i);
+    tl_buf_puts(&b, "                    else:\n"
+                    "                        T.tile.add(a, a, -1.0)\n"
+                    "                    T.copy(a, B[cid, 0])\n\n"
+                    "    return main\n");
+    return tl_buf_take(&b);
+}
+
+// Runs elif_rows(n) on `target` through the C API: B[r] == A[r] + r (row 0: - 1).
+static void elif_rows_run(tl_test_t *t, int n, tilec_target_t target)
+{
+    char *src = elif_rows(n);
+    tilec_context_t *ctx;
+    REQUIRE(tilec_context_create(&ctx) == TILEC_OK);
+    tilec_kernel_t *k = NULL;
+    if (tilec_compile_string(ctx, "rows.py", src, NULL, &k) != TILEC_OK) {
+        tl_test_fail(t, __FILE__, __LINE__, "%d branches: %.400s", n, tilec_context_error(ctx));
+    } else {
+        enum { M = 16, N = 64 };
+        static float a[M * N], b[M * N];
+        for (int i = 0; i < M * N; i++) a[i] = (float)(i % 5), b[i] = 1e9f;
+        int64_t shape[2] = {M, N};
+        tilec_value_t v[2] = {tilec_tensor(a, TILEC_F32, 2, shape),
+                              tilec_tensor(b, TILEC_F32, 2, shape)};
+        tilec_status_t st = tilec_launch(k, target, v, 2, NULL);
+        if (st != TILEC_OK) tl_test_fail(t, __FILE__, __LINE__, "%s", tilec_context_error(ctx));
+        int wrong = 0;
+        for (int i = 0; i < M * N; i++) wrong += b[i] != a[i] + (i / N ? (float)(i / N) : -1.0f);
+        if (st == TILEC_OK && wrong)
+            tl_test_fail(t, __FILE__, __LINE__, "%d branches, target %d: %d of %d wrong", n,
+                         (int)target, wrong, M * N);
+        tilec_kernel_destroy(k);
+    }
+    tilec_context_destroy(ctx);
+    free(src);
+}
+
+// A chain is a loop of the front end and, past 16 branches, a flat IR
+// (front/trace.c): 5,000 branches run (the reference semantics; the NPU
+// pipeline and the C compiler take long on them), and a 40-branch chain gives
+// the same rows on every target.
+TEST(hostile_elif_chain_of_5000_branches_runs)
+{
+    elif_rows_run(t, 5000, TILEC_TARGET_REF);
+    elif_rows_run(t, 40, TILEC_TARGET_REF);
+    elif_rows_run(t, 40, TILEC_TARGET_SIM);
+    elif_rows_run(t, 40, TILEC_TARGET_CPU);
 }
 
 // Just inside the limits everything compiles (the CPU pipeline and its C):

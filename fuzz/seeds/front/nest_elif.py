@@ -1,4 +1,4 @@
-#nest 3000
+#nest 10050
 import tilelang
 import tilelang.language as T
 
