@@ -1,0 +1,536 @@
+"""The cases of scripts/upstream_golden.py: per upstream file, the kernel and arguments its test
+uses, its inputs (the test's distributions, drawn from a seeded NumPy generator) and a NumPy
+re-implementation of the file's reference code. Written from reading each file's test function;
+where that function cannot run as written (noted per case), the nearest inputs that make the
+file's reference meaningful are used and the note says so.
+
+A case: name, root ('tla' newest tilelang-ascend, 'tla-old' its older snapshot, 'recipes'
+cann-recipes-infer), file (path under the root), kernel (-k, or None), args (-a), dims (-d),
+seed, shape (for the table), inputs(rng) -> {param: (array, dtype)}, golden(inputs) ->
+{output param: array}, tol {output or '*': (rtol, atol)}.
+"""
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+
+def _bf16(x):
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint32) << 16
+    return r.astype(np.uint32).view(np.float32)
+
+
+def _f16(x):
+    return np.asarray(x, dtype=np.float32).astype(np.float16).astype(np.float32)
+
+
+def _randn(rng, shape):
+    return rng.standard_normal(shape, dtype=np.float32)
+
+
+def _rand(rng, shape):
+    return rng.random(shape, dtype=np.float32)
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+# ------------------------------------------------------------------ developer_mode
+
+
+def _gemm_inputs(M, N, K, with_d):
+    def make(rng):
+        d = {"A": (_f16(_randn(rng, (M, K))), "float16"), "B": (_f16(_randn(rng, (K, N))), "float16")}
+        if with_d:
+            d["D"] = (_f16(_randn(rng, (M, N))), "float16")
+        return d
+    return make
+
+
+def _gemm_golden(x):
+    c = _f16(x["A"] @ x["B"])  # torch: a @ b of float16 tensors is a float16 tensor
+    if "D" in x:
+        c = _f16(c + x["D"])
+    return {"C": c}
+
+
+def _gelu_mul_golden(x):
+    a = x["A"].astype(np.float64)
+    n2 = a.shape[1] // 2
+    a1, a2 = a[:, :n2], a[:, n2:]
+    gelu = 0.5 * a1 * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (a1 + 0.044715 * a1 ** 3)))
+    return {"B": (gelu * a2).astype(np.float32)}
+
+
+def _flash_attn_golden(x):
+    q, k, v = (x[n].astype(np.float32) for n in ("Q", "K", "V"))
+    acc = np.einsum("bhsd,bhkd->bhsk", q, k) * (1.0 / q.shape[-1]) ** 0.5
+    return {"Output": _f16(np.einsum("bhsk,bhkd->bhsd", _softmax(acc), v))}
+
+
+SFA_DEV = dict(B=1, S=128, SKV=32768, H=128, HKV=1, DQK=576, DV=512, topk=2048, q_start=4096 * 7, kv_stride=1)
+
+
+def _sfa_dev_inputs(rng):
+    c = SFA_DEV
+    q = _f16(_randn(rng, (c["B"], c["S"], c["H"], c["DQK"])))
+    kv = _f16(_randn(rng, (c["B"], c["SKV"], c["HKV"], c["DQK"])))
+    idx = np.full((c["B"], c["S"], c["HKV"], c["topk"]), c["SKV"], dtype=np.int32)
+    for t in range(c["S"]):  # torch.randperm(max(1, (t + q_start) // kv_stride))[:topk]
+        sel = rng.permutation(max(1, (t + c["q_start"]) // c["kv_stride"]))[:c["topk"]]
+        idx[0, t, 0, :len(sel)] = sel
+    return {"Q": (q, "float16"), "KV": (kv, "float16"), "Indices": (idx, "int32")}
+
+
+def _sfa_dev_golden(x):
+    """ref_sparse_attention_fwd_interface: the causal mask keeps kv index <= t + q_start, the
+    index mask keeps the selected kv rows (index SKV is the 'none' slot), softmax(q.k * 576^-0.5)
+    over what is kept, times v = kv[..., :512]; one kv group, batch 1."""
+    c = SFA_DEV
+    q, kv, idx = x["Q"][0].astype(np.float32), x["KV"][0, :, 0].astype(np.float32), x["Indices"][0, :, 0]
+    scale = c["DQK"] ** -0.5
+    out = np.zeros((c["S"], c["H"], c["DV"]), np.float32)
+    for t in range(c["S"]):
+        sel = np.unique(idx[t][idx[t] < c["SKV"]])
+        sel = sel[sel * c["kv_stride"] + c["kv_stride"] - 1 <= t + c["q_start"]]
+        k = kv[sel]
+        p = _softmax(q[t] @ k.T * scale)
+        out[t] = p @ k[:, :c["DV"]]
+    return {"Output": _f16(out[None])}
+
+
+# ------------------------------------------------------------------ DeepSeek-V4
+
+
+def _act_quant_inputs(M, N):
+    return lambda rng: {"X": (_bf16(_randn(rng, (M, N))), "bfloat16")}
+
+
+def _act_quant_golden(x):
+    xf = x["X"].astype(np.float32)
+    amax = np.maximum(np.abs(xf).max(axis=1, keepdims=True), np.float32(1e-4))
+    scales = (amax / np.float32(127.0)).astype(np.float32)
+    y = np.round(np.clip(xf / scales, -127, 127)).astype(np.float16).astype(np.int8)
+    return {"Y": y, "S": scales.reshape(-1)}
+
+
+def _quant_rows(rng, rows, cols):
+    """The int8_gemm test's quantisation of a bf16 randn matrix: int8 values and row scales."""
+    f = _bf16(_randn(rng, (rows, cols)))
+    amax = np.maximum(np.abs(f).max(axis=1, keepdims=True), np.float32(1e-4))
+    s = (amax / np.float32(127.0)).astype(np.float32)
+    q = np.round(np.clip(f / s, -128, 127)).astype(np.int8)
+    return q, s.reshape(-1)
+
+
+def _int8_gemm_inputs(M, N, K):
+    def make(rng):
+        a, sa = _quant_rows(rng, M, K)
+        b, sb = _quant_rows(rng, N, K)
+        return {"A": (a, "int8"), "B": (b, "int8"), "scale_a": (sa, "float32"), "scale_b": (sb, "float32")}
+    return make
+
+
+def _int8_gemm_golden(x):
+    acc = (x["A"].astype(np.float64) @ x["B"].astype(np.float64).T).astype(np.float32)  # exact: < 2^24
+    scale = np.outer(x["scale_a"], x["scale_b"]).astype(np.float32)
+    return {"C": _bf16((acc * scale).astype(np.float32))}
+
+
+def _hc_inputs(N, hc):
+    mix = (2 + hc) * hc
+    return lambda rng: {"mixes": (_rand(rng, (N, mix)), "float32"), "hc_scale": (_rand(rng, (3,)), "float32"),
+                        "hc_base": (_rand(rng, (mix,)), "float32")}
+
+
+def _hc_golden(hc, iters, eps):
+    def golden(x):
+        m, s, b = x["mixes"], x["hc_scale"], x["hc_base"]
+        n = m.shape[0]
+        f32 = np.float32
+        sig = lambda v: f32(1) / (f32(1) + np.exp(-v))
+        pre = sig(m[:, :hc] * s[0] + b[:hc]) + f32(eps)
+        post = f32(2) * sig(m[:, hc:2 * hc] * s[1] + b[hc:2 * hc])
+        comb = m[:, 2 * hc:].reshape(n, hc, hc) * s[2] + b[2 * hc:].reshape(hc, hc)
+        comb = np.exp(comb - comb.max(axis=2, keepdims=True))
+        comb = comb / comb.sum(axis=2, keepdims=True) + f32(eps)
+        comb = comb / (comb.sum(axis=1, keepdims=True) + f32(eps))
+        for _ in range(iters - 1):
+            comb = comb / (comb.sum(axis=2, keepdims=True) + f32(eps))
+            comb = comb / (comb.sum(axis=1, keepdims=True) + f32(eps))
+        return {"pre": pre.astype(f32), "post": post.astype(f32), "comb": comb.astype(f32)}
+    return golden
+
+
+def _sparse_attn_inputs(b, m, n, h, d, topk):
+    """examples/deepseek_v4/sparse_attention.py's make_random_test_inputs."""
+    return lambda rng: {"q": (_bf16(_randn(rng, (b, m, h, d))), "bfloat16"),
+                        "kv": (_bf16(_randn(rng, (b, n, d))), "bfloat16"),
+                        "attn_sink": (_randn(rng, (h,)), "float32"),
+                        "topk_idxs": (rng.integers(0, n, (b, m, topk), dtype=np.int32), "int32")}
+
+
+def _sparse_attn_golden(scale):
+    """sparse_attention.py's sparse_attn: gather the top-k kv rows (-1 -> masked), scores =
+    q @ kv^T (a bfloat16 matmul: bfloat16 result), softmax with the sink in the denominator,
+    probs @ kv in float32."""
+    def golden(x):
+        q, kv, sink, idx = x["q"], x["kv"], x["attn_sink"], x["topk_idxs"]
+        safe = np.where(idx == -1, 0, idx)
+        g = kv[np.arange(kv.shape[0])[:, None, None], safe] * (idx != -1)[..., None]  # [b, m, topk, d]
+        scores = _bf16(np.einsum("bmhd,bmkd->bmhk", q, g))
+        s = scores * np.float32(scale) + np.where(idx == -1, -np.inf, 0.0)[:, :, None, :].astype(np.float32)
+        mx = s.max(axis=-1, keepdims=True)
+        e = np.exp(s - mx)
+        probs = e / (e.sum(axis=-1, keepdims=True) + np.exp(sink[None, None, :, None] - mx))
+        return {"output": np.einsum("bmhk,bmkd->bmhd", probs, g).astype(np.float32)}
+    return golden
+
+
+def _sfa_inputs(b, m, n, h, d, topk):
+    """sparse_flash_attention.py's test draws topk_idxs with torch.rand(..., dtype=torch.int32),
+    which torch rejects (rand has no integer kernel); its reference scatters the indices into a
+    mask, so a row's indices must be distinct for kernel and reference to mean the same: each
+    row is a random choice of topk distinct indices in [0, n)."""
+    def make(rng):
+        idx = np.stack([np.stack([rng.permutation(n)[:topk] for _ in range(m)]) for _ in range(b)]).astype(np.int32)
+        return {"q": (_bf16(_rand(rng, (b, m, h, d))), "bfloat16"), "kv": (_bf16(_rand(rng, (b, n, d))), "bfloat16"),
+                "attn_sink": (_rand(rng, (h,)), "float32"), "topk_idxs": (idx, "int32")}
+    return make
+
+
+def _sfa_golden(scale):
+    """sparse_flash_attention.py's sparse_attn: per group of 64 heads, bfloat16 q @ kv^T times
+    the scale (bfloat16 results), float32-min on the kv rows not in topk_idxs, the sink as one
+    more logit, softmax, then the probabilities (without the sink) @ kv."""
+    def golden(x):
+        q, kv, sink, idx = x["q"], x["kv"], x["attn_sink"], x["topk_idxs"]
+        b, m, h, d = q.shape
+        n = kv.shape[1]
+        w = _bf16(_bf16(np.einsum("bmhd,bnd->bmhn", q, kv)) * np.float32(scale))
+        mask = np.full((b, m, n + 1), np.finfo(np.float32).min, np.float32)
+        np.put_along_axis(mask, idx.astype(np.int64), 0.0, axis=-1)
+        w = w + mask[:, :, None, :n]
+        logits = np.concatenate([w, np.broadcast_to(sink[None, None, :, None], (b, m, h, 1))], axis=-1)
+        probs = _softmax(logits - logits.max(axis=-1, keepdims=True))[..., :n]
+        return {"output": np.einsum("bmhn,bnd->bmhd", probs, kv).astype(np.float32)}
+    return golden
+
+
+# ------------------------------------------------------------------ DeepSeek-V4 tile_kernels / tilekernels
+
+
+def _mhc_inputs(n, mult, factor, bwd):
+    """head_compute_mix_kernel.py's test_fwd / test_bwd: randn input_mix [n, mult] (and grad),
+    scale [1], base [mult], reshaped to [n / factor, mult * factor] as the tests pass them."""
+    def make(rng):
+        d = {"input_mix": (_randn(rng, (n, mult)).reshape(-1, mult * factor), "float32"),
+             "mhc_scale": (_randn(rng, (1,)), "float32"), "mhc_base": (_randn(rng, (mult,)), "float32")}
+        if bwd:
+            d["output_mix_grad"] = (_randn(rng, (n, mult)).reshape(-1, mult * factor), "float32")
+        return d
+    return make
+
+
+def _mhc_sig(x, factor):
+    z = x["input_mix"] * x["mhc_scale"][0] + np.tile(x["mhc_base"], factor)
+    return np.float32(1) / (np.float32(1) + np.exp(-z))
+
+
+def _mhc_fwd_golden(eps, factor):
+    """mhc_head_compute_mix_ref: sigmoid(input_mix * scale + base) + eps (base repeated over the
+    reshaped row's factor groups, as the reshape of [n, mult] rows gives)."""
+    return lambda x: {"output_mix": (_mhc_sig(x, factor) + np.float32(eps)).astype(np.float32)}
+
+
+def _mhc_bwd_golden(factor, sub_rows):
+    """The file has no backward reference; this is the derivative of its forward reference
+    (y = sigmoid(z) + eps, z = x * scale + base): dx = g * s(1 - s) * scale, and per partial row
+    p (the kernel's cid * 2 + vid, rows p * sub_rows ...) the column sums of g * s(1 - s) * x
+    (scale) and of g * s(1 - s) (base)."""
+    def golden(x):
+        s = _mhc_sig(x, factor).astype(np.float64)
+        g = x["output_mix_grad"].astype(np.float64) * s * (1 - s)
+        parts = g.shape[0] // sub_rows
+        return {"input_mix_grad": (g * x["mhc_scale"][0]).astype(np.float32),
+                "mhc_scale_grad_partial": (g * x["input_mix"]).reshape(parts, sub_rows, -1).sum(1).astype(np.float32),
+                "mhc_base_grad_partial": g.reshape(parts, sub_rows, -1).sum(1).astype(np.float32)}
+    return golden
+
+
+def _cast_back_inputs(nt, h, npc, pm, pn):
+    """test_cast_back.py's generate_test_data_per_token (fmt e4m3, round_sf False): x randn,
+    sf = clamp(amax per npc group, 1e-4) / 448, x_casted = x * 448 / amax; then cast_back's host
+    side: the scale factors expanded to [nt, h], both padded to the 128-multiples (x with 0,
+    sf with 1) it passes the kernel."""
+    def make(rng):
+        x = _randn(rng, (nt, h))
+        grp = x.reshape(nt, h // npc, npc)
+        amax = np.maximum(np.abs(grp).max(axis=2), np.float32(1e-4))
+        sf = (amax / np.float32(448.0)).astype(np.float32)
+        xc = (grp * (np.float32(448.0) / amax)[:, :, None]).reshape(nt, h).astype(np.float32)
+        xp = np.zeros((pm, pn), np.float32)
+        xp[:nt, :h] = xc
+        sp = np.ones((pm, pn), np.float32)
+        sp[:nt, :h] = np.repeat(sf, npc, axis=1)
+        return {"x": (xp, "float32"), "x_sf": (sp, "float32")}
+    return make
+
+
+def _cast_back_golden(x):
+    """_ref_cast_back: out = x * sf[m // npt, k // npc] (the expanded factors)."""
+    return {"out": (x["x"] * x["x_sf"]).astype(np.float32)}
+
+
+def _e5m6_inputs(nt, h):
+    """cast_back_e5m6's kernel takes the unpacked values (float16 with the low 4 mantissa bits
+    zero: E5M6) and one scale per token. test_cast_back_e5m6.py makes them with
+    per_token_cast_to_e5m6, a kernel file not in the examples: here x randn scaled by the
+    per-token amax and truncated to E5M6, sf = amax / 448 (positive)."""
+    def make(rng):
+        x = _randn(rng, (nt, h))
+        amax = np.maximum(np.abs(x).max(axis=1, keepdims=True), np.float32(1e-4))
+        v = (x / amax * np.float32(448.0)).astype(np.float16).view(np.uint16) & np.uint16(0xFFF0)
+        return {"x": (v.view(np.float16).astype(np.float32), "float32"),
+                "x_sf": ((amax / np.float32(448.0)).astype(np.float32), "float32")}
+    return make
+
+
+def _e5m6_golden(x):
+    """cast_back_e5m6's host reference: result = x_f32 * sf_expanded."""
+    return {"out": (x["x"] * x["x_sf"]).astype(np.float32)}
+
+
+def _transpose_inputs(experts, tokens, hidden, dtype):
+    def make(rng):
+        v = _bf16(_randn(rng, (experts, tokens, hidden)))
+        return {"x": (v, dtype)}
+    return make
+
+
+def _transpose_golden(x):
+    """The __main__ check: torch.transpose(x, 1, 2), equal (exact)."""
+    return {"out": np.ascontiguousarray(np.transpose(x["x"], (0, 2, 1)))}
+
+
+# ------------------------------------------------------------------ lightning_indexer
+
+
+def _li_inputs(B, S1, S2, N1, D, s2_vec=512, s1_block=4, offsets=False):
+    """lightning_indexer.py's example_bsnd_bsnd: q, k uniform(-1, 1), w |uniform(-1, 1)|, all
+    float16, full lengths; and what its wrapper passes the kernel besides: per-batch lengths, a
+    zero [1, 1] block table, and the per-(batch, s1 block) ranges of s2 blocks (BsnRf, BsnRl);
+    attention/lightning_indexer/'s wrapper passes zero query and key offsets instead (BSND)."""
+    def make(rng):
+        if offsets:
+            u = lambda shape: _f16(rng.uniform(-1, 1, shape).astype(np.float32))
+            return {"Query": (u((B, S1, N1, D)), "float16"), "Key": (u((B, S2, 1, D)), "float16"),
+                    "Weights": (np.abs(u((B, S1, N1))), "float16"),
+                    "actual_q_len": (np.full(B, S1, np.int32), "int32"),
+                    "actual_k_len": (np.full(B, S2, np.int32), "int32"),
+                    "BlockTable": (np.zeros((1, 1), np.int32), "int32"),
+                    "QOffset": (np.zeros(B, np.int32), "int32"), "KOffset": (np.zeros(B, np.int32), "int32")}
+        u = lambda shape: _f16(rng.uniform(-1, 1, shape).astype(np.float32))
+        s1_blocks = -(-S1 // s1_block)
+        s2_r = -(-S2 // s2_vec)
+        rf = np.zeros(B * s1_blocks, np.int32)
+        rl = np.zeros(B * s1_blocks, np.int32)
+        real = 0
+        for b in range(B):
+            for blk in range(s1_blocks):
+                rf[b * s1_blocks + blk] = real
+                rl[b * s1_blocks + blk] = real + s2_r - 1
+                real += s2_r
+        return {"Query": (u((B, S1, N1, D)), "float16"), "Key": (u((B, S2, 1, D)), "float16"),
+                "Weights": (np.abs(u((B, S1, N1))), "float16"),
+                "actual_q_len": (np.full(B, S1, np.int32), "int32"), "actual_k_len": (np.full(B, S2, np.int32), "int32"),
+                "BlockTable": (np.zeros((1, 1), np.int32), "int32"), "BsnRf": (rf, "int32"), "BsnRl": (rl, "int32")}
+    return make
+
+
+def _li_golden(K, sparse_mode):
+    """cpu_lightning_indexer (BSND query and key, N2 = 1): score[s1, s2] = sum over heads of
+    relu(q . k) * w, s2 past the causal limit (sparse_mode 3) masked, a stable descending sort,
+    the first K indices (-1 where masked) and their scores as float16."""
+    def golden(x):
+        q, k, w = x["Query"], x["Key"][:, :, 0, :], x["Weights"]
+        B, S1 = q.shape[:2]
+        S2 = k.shape[1]
+        idx = np.full((B, S1, 1, K), -1, np.int32)
+        val = np.full((B, S1, 1, K), -np.inf, np.float32)
+        scores = np.zeros((B, S1, S2), np.float32)
+        for b in range(B):
+            qk = np.maximum(np.einsum("sgd,kd->sgk", q[b], k[b]), 0)
+            sc = (qk * w[b][:, :, None]).sum(axis=1)
+            if sparse_mode == 3:
+                lim = S2 - S1 + np.arange(S1) + 1
+                sc = np.where(np.arange(S2)[None, :] < lim[:, None], sc, np.float32(-3.0e38))
+            scores[b] = sc
+            order = np.argsort(-sc, axis=1, kind="stable")[:, :min(K, S2)]
+            top = np.take_along_axis(sc, order, axis=1)
+            idx[b, :, 0, :order.shape[1]] = np.where(top <= -1e30, -1, order)
+            val[b, :, 0, :order.shape[1]] = top
+        return {"Out": idx, "OutVal": _f16(val), "_scores": scores}
+    return golden
+
+
+def _li_check(got, golden):
+    """The file's _check_result: per row, the index sets equal, or every index in one set and not
+    the other scores within a relative 1e-4 of the golden's K-th score; and the sorted top-K
+    values as float16 within rtol 0.005, atol 2.5e-5 for at least 95% of them."""
+    gi, ti, sc = golden["Out"], got["Out"].reshape(golden["Out"].shape), golden["_scores"]
+    gv, tv = golden["OutVal"], got["OutVal"].reshape(golden["OutVal"].shape)
+    B, S1 = gi.shape[:2]
+    idx_fail = 0
+    for b in range(B):
+        for s in range(S1):
+            gs = set(int(i) for i in gi[b, s, 0] if i >= 0)
+            ts = set(int(i) for i in ti[b, s, 0] if i >= 0)
+            if gs == ts:
+                continue
+            bound = min(sc[b, s, i] for i in gs) if gs else -np.inf
+            for i in gs ^ ts:
+                if not 0 <= i < sc.shape[2]:
+                    idx_fail += 1
+                    continue
+                re = 0.0 if sc[b, s, i] == bound else abs(sc[b, s, i] - bound) / abs(bound) if bound else np.inf
+                idx_fail += re > 1e-4
+    g = _f16(-np.sort(-gv.reshape(-1, gv.shape[-1]), axis=1))
+    t = _f16(-np.sort(-tv.reshape(-1, tv.shape[-1]).astype(np.float32), axis=1))
+    close = np.isclose(t, g, rtol=0.005, atol=0.000025, equal_nan=True)
+    val_fail = int((~close).sum())
+    err = float(np.nanmax(np.abs(np.where(np.isfinite(g) & np.isfinite(t), g - t, 0))))
+    return {"Out": (idx_fail == 0, float(idx_fail), idx_fail, gi.size),
+            "OutVal": (val_fail / g.size < 0.05, err, val_fail, g.size)}
+
+
+# ------------------------------------------------------------------ the table
+
+
+def _dev(name, root, file, **kw):
+    return dict(name=name, root=root, file="examples/developer_mode/" + file, **kw)
+
+
+def _cases():
+    out = []
+    for root in ("tla", "tla-old"):
+        sfx = "" if root == "tla" else " (old)"
+        out.append(_dev("gemm_developer" + sfx, root, "gemm_developer.py", kernel=None,
+                        args=dict(M=1024, N=1024, K=1024, block_M=128, block_N=256, K_L1=64), seed=0,
+                        shape="M=N=K=1024 fp16", inputs=_gemm_inputs(1024, 1024, 1024, False),
+                        golden=_gemm_golden, tol={"*": (1e-2, 1e-2)}, light=True))
+        for M, N, bM, bN in ((256, 256, 64, 64), (1024, 1024, 128, 128)):
+            out.append(_dev(f"gelu_mul_developer M={M}{sfx}", root, "gelu_mul_developer.py", kernel=None,
+                            args=dict(M=M, N=N, block_M=bM, block_N=bN), seed=0,
+                            shape=f"M={M} N={N} block {bM}x{bN} fp32",
+                            inputs=lambda rng, M=M, N=N: {"A": (_randn(rng, (M, N)), "float32")},
+                            golden=_gelu_mul_golden, tol={"*": (1e-2, 1e-2)}, light=True))
+        for f in ("matmul_add_developer.py", "matmul_add_developer_vec_cast.py"):
+            out.append(_dev(f[:-3] + sfx, root, f, kernel=None,
+                            args=dict(M=1024, N=1024, K=1024, block_M=128, block_N=256, block_K=64), seed=0,
+                            shape="M=N=K=1024 fp16", inputs=_gemm_inputs(1024, 1024, 1024, True),
+                            golden=_gemm_golden, tol={"*": (1e-2, 1e-2)}, light=True))
+        out.append(_dev("flash_attn_bshd_developer" + sfx, root, "flash_attn_bshd_developer.py", kernel=None,
+                        args=dict(heads=1, dim=512), seed=0, shape="B=1 S=128 H=1 D=512 fp16",
+                        inputs=lambda rng: {n: (_f16(_randn(rng, (1, 1, 128, 512))), "float16") for n in "QKV"},
+                        golden=_flash_attn_golden, tol={"*": (1e-2, 1e-2)}, light=True))
+        for f in ("sparse_flash_attn_developer.py", "sparse_flash_attn_developer_test.py",
+                  "sparse_flash_attn_developer_vid_reduce.py"):
+            out.append(_dev(f[:-3] + sfx, root, f, kernel=None,
+                            args=dict(heads=128, dim=512, tail_dim=64, topk=2048, kv_stride=1), seed=0,
+                            shape="S=128 H=128 SKV=32768 D=512+64 topk=2048 fp16",
+                            inputs=_sfa_dev_inputs, golden=_sfa_dev_golden, tol={"*": (1e-2, 1e-2)}))
+    v4 = "examples/deepseek_v4/"
+    rec = "ops/tilelang/ds_v4/"
+    for root, base in (("tla", v4), ("recipes", rec)):
+        tag = "" if root == "tla" else " (recipes)"
+        out.append(dict(name="act_quant" + tag, root=root, file=base + "act_quant.py", kernel=None,
+                        args=dict(N=1024, block_M=16, block_N=1024, round_scale=False), seed=42,
+                        shape="M=128 N=1024 bf16 -> int8", inputs=_act_quant_inputs(128, 1024),
+                        golden=_act_quant_golden, tol={"Y": (1e-2, 1.0), "S": (1e-2, 1e-2)}, light=True))
+        out.append(dict(name="int8_gemm" + tag, root=root, file=base + "int8_gemm.py", kernel=None,
+                        args=dict(N=1024, K=1024, block_M=64, block_N=64, block_K=64, out_dtype="bfloat16"),
+                        seed=42, shape="M=N=K=1024 int8 -> bf16", inputs=_int8_gemm_inputs(1024, 1024, 1024),
+                        golden=_int8_gemm_golden, tol={"*": (1e-2, 1e-2)}, light=True))
+        out.append(dict(name="hc_split_sinkhorn" + tag, root=root, file=base + "hc_split_sinkhorn.py", kernel=None,
+                        args=dict(hc=4, sinkhorn_iters=20, eps=1e-6), seed=42, shape="n=5 hc=4 iters=20",
+                        inputs=_hc_inputs(5, 4), golden=_hc_golden(4, 20, 1e-6), tol={"*": (1e-2, 1e-2)},
+                        light=True))
+        out.append(dict(name="sparse_flash_attention" + tag, root=root, file=base + "sparse_flash_attention.py",
+                        kernel=None, args=dict(h=64, d=512, scale=512 ** -0.5), seed=42,
+                        shape="b=1 m=256 n=256 h=64 d=512 topk=128 bf16",
+                        inputs=_sfa_inputs(1, 256, 256, 64, 512, 128), golden=_sfa_golden(512 ** -0.5),
+                        tol={"*": (1e-2, 1e-2)}, light=True))
+    out.append(dict(name="sparse_attention", root="tla", file=v4 + "sparse_attention.py", kernel=None,
+                    args=dict(h=64, d=512, scale=512 ** -0.5), seed=42, shape="b=1 m=256 n=256 h=64 d=512 topk=128 bf16",
+                    inputs=_sparse_attn_inputs(1, 256, 256, 64, 512, 128), golden=_sparse_attn_golden(512 ** -0.5),
+                    tol={"*": (1e-2, 1e-2)}, light=True))
+    tk = v4 + "tile_kernels/"
+    for n in (8192,):
+        out.append(dict(name="mhc head_compute_mix fwd", root="tla", file=tk + "mhc/head_compute_mix_kernel.py",
+                        kernel="_mhc_head_compute_mix_fwd",
+                        args=dict(mhc_mult=16, mhc_pre_eps=1e-2, reshape_factor=4, token_block_size=128), seed=42,
+                        shape=f"n={n} mult=4 reshaped [{n // 4}, 16]", inputs=_mhc_inputs(n, 4, 4, False),
+                        golden=_mhc_fwd_golden(1e-2, 4), tol={"*": (1e-5, 1e-5)},
+                        note="the test does not compare; tolerance 1e-5 chosen here", light=True))
+        out.append(dict(name="mhc head_compute_mix bwd", root="tla", file=tk + "mhc/head_compute_mix_kernel.py",
+                        kernel="_mhc_head_compute_mix_bwd",
+                        args=dict(mhc_mult=16, reshape_factor=4, token_block_size=128, partial_size=32), seed=42,
+                        shape=f"n={n} mult=4 reshaped [{n // 4}, 16] partials 32", inputs=_mhc_inputs(n, 4, 4, True),
+                        golden=_mhc_bwd_golden(4, 64), tol={"*": (1e-4, 1e-4)},
+                        note="no backward reference in the file: golden = derivative of the forward reference",
+                        light=True))
+    for e, t, hd, bm, bn in ((8, 8064, 576, 128, 64), (8, 8064, 3072, 128, 128)):
+        out.append(dict(name=f"batched_transpose bf16 hidden={hd}", root="tla",
+                        file=tk + "transpose/batched_transpose_kernel.py", kernel="_batched_transpose_kernel_db_serial",
+                        args=dict(num_batches=e, shape_x=t, shape_y=hd, block_M=bm, block_N=bn, dtype="bfloat16"),
+                        seed=42, shape=f"experts={e} tokens={t} hidden={hd} bf16",
+                        inputs=_transpose_inputs(e, t, hd, "bfloat16"), golden=_transpose_golden,
+                        tol={"*": (0.0, 0.0)}))
+    # The test's float32 case (32 experts x 8064 x 2048: 2.1 GB a tensor) at 2 experts: the same
+    # kernel (fp32_serial) and per-expert shape, a size this shared machine can hold twice over.
+    out.append(dict(name="batched_transpose fp32 hidden=2048 (2 of 32 experts)", root="tla",
+                    file=tk + "transpose/batched_transpose_kernel.py", kernel="_batched_transpose_kernel_fp32_serial",
+                    args=dict(num_batches=2, shape_x=8064, shape_y=2048, block_M=128, block_N=128, dtype="float32"),
+                    seed=42, shape="experts=2 (test: 32) tokens=8064 hidden=2048 fp32",
+                    inputs=_transpose_inputs(2, 8064, 2048, "float32"), golden=_transpose_golden,
+                    tol={"*": (1e-6, 1e-6)}))
+    q = v4 + "tilekernels/tile_kernels/quant/"
+    for nt, h, npc in ((4001, 576, 576), (8001, 2048, 128)):
+        pm, pn = -(-nt // 128) * 128, -(-h // 128) * 128
+        out.append(dict(name=f"cast_back nt={nt} h={h}", root="tla", file=q + "cast_back_kernel.py", kernel=None,
+                        args=dict(num_tokens=pm, hidden=pn, block_M=128, block_N=128), seed=42,
+                        shape=f"nt={nt} h={h} npc={npc} (padded {pm}x{pn})", inputs=_cast_back_inputs(nt, h, npc, pm, pn),
+                        golden=_cast_back_golden, tol={"*": ("calc_diff", 1e-5)}))
+    # The file's wrapper dequantises on the host and never calls its kernel: shapes chosen here,
+    # the test's 4096-ish tokens and hidden 576. With block_M > 1 the kernel's [block_M, 1] scale
+    # copy cannot work on the device (DataCopyPad puts each 4-byte row in its own 32-byte block,
+    # the loop reads them packed): tilec stops it with that error. block_M = 1 is the layout that works.
+    for bm, bn in ((32, 192), (1, 576)):
+        out.append(dict(name=f"cast_back_e5m6 kernel block {bm}x{bn}", root="tla", file=q + "cast_back_e5m6_kernel.py",
+                        kernel=None, args=dict(num_tokens=4096, hidden=576, block_M=bm, block_N=bn), seed=42,
+                        shape=f"nt=4096 h=576 block {bm}x{bn} (kernel not called by the file: shape chosen here)",
+                        inputs=_e5m6_inputs(4096, 576), golden=_e5m6_golden, tol={"*": ("calc_diff", 5e-3)}))
+    out.append(dict(name="lightning_indexer bsnd_bsnd", root="tla", file=v4 + "lightning_indexer.py",
+                    kernel="make_lightning_indexer_kernel",
+                    args=dict(B=2, S1=3, S2=32768, N1=64, D=128, N2=1, TOP_K=2048, sparse_mode=3, input_dtype="float16",
+                              max_cores=24, layout_key="BSND", block_size=128, max_block_num=1, pp_slots=2,
+                              return_value=True),
+                    seed=42, shape="B=2 S1=3 S2=32768 N1=64 D=128 top-k 2048 mode 3 fp16",
+                    inputs=_li_inputs(2, 3, 32768, 64, 128), golden=_li_golden(2048, 3), check=_li_check,
+                    tol={}, note="max_cores: the a2's 24 cube cores"))
+    out.append(dict(name="attention/lightning_indexer bsnd_bsnd", root="tla",
+                    file=v4 + "attention/lightning_indexer/lightning_indexer.py", kernel="make_lightning_indexer_kernel",
+                    args=dict(B=2, S1=3, S2=32768, N1=64, D=128, N2=1, TOP_K=2048, sparse_mode=3, input_dtype="float16",
+                              seg_size=4096, max_cores=24, layout_query="BSND", layout_key="BSND", block_size=128,
+                              max_block_num=1, pp_slots=2, return_value=True),
+                    seed=42, shape="B=2 S1=3 S2=32768 N1=64 D=128 top-k 2048 mode 3 fp16",
+                    inputs=_li_inputs(2, 3, 32768, 64, 128, offsets=True), golden=_li_golden(2048, 3),
+                    check=_li_check, tol={}, note="max_cores: the a2's 24 cube cores"))
+    return out
+
+
+CASES = _cases()
