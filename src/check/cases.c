@@ -305,6 +305,37 @@ static tl_status_t golden_mask_ops(const tl_check_case_t *c, tl_check_io_t *io, 
     return TL_OK;
 }
 
+// tests/data/kernels/old_names.py: the formulas its header states, on integer A and
+// B > 0 (every value exact in float32 but E, a correctly rounded quotient).
+static tl_status_t golden_old_names(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    static const char *outs[] = {"C", "D", "E", "R", "S", "F"};
+    tl_tensor_t *o[6];
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_status_t st = a && b ? TL_OK : TL_ERR_NOMEM;
+    for (int i = 0; i < 6 && st == TL_OK; i++)
+        if (!(o[i] = tl_check_expected(io, outs[i], d))) st = missing(d, "old_names' outputs");
+    int64_t m = st == TL_OK ? o[0]->shape[0] : 0, n = st == TL_OK ? o[0]->shape[1] : 0;
+    for (int64_t r = 0; r < m; r++) {
+        float mx = a[r * n], sum = 0;
+        for (int64_t j = 0; j < n; j++) {
+            size_t k = (size_t)(r * n + j);
+            mx = fmaxf(mx, a[k]);
+            sum += a[k];
+            tl_tensor_set_flat(o[0], k, fminf(fmaxf(a[k] + 2 * b[k], b[k]), 50.0f));
+            tl_tensor_set_flat(o[1], k, fabsf(a[k]) + fmaxf(a[k], 0.0f));
+            tl_tensor_set_flat(o[2], k, a[k] / b[k]);
+        }
+        tl_tensor_set_flat(o[3], (size_t)r, mx);
+        tl_tensor_set_flat(o[4], (size_t)r, sum);
+        for (int64_t j = 0; j < n; j++) tl_tensor_set_flat(o[5], (size_t)(r * n + j), mx);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // The repeat-form reductions of tests/data/kernels/repeat_reduce.py on integer
 // inputs (every sum exact in float32, whatever the order): two repeats of 64
 // lanes, A's halves.
@@ -686,6 +717,10 @@ static const tl_check_case_t cases[] = {
      .fills = {"A=int:-20:20", "I=int:0:100000", "O=int:0:7"}, .outputs = {"S", "GB"}, .rtol = 0,
      .atol = 0, .golden = golden_sort32_gatherb, .shape = "2 x 32 f32, 16 blocks"},
 
+    // ... and upstream's older T-level names of tile ops (T.add, T.max(dst, a, b), reductions with a tmp)
+    {.name = "old_names/f32", .op = "old_names", .file = "tests/data/kernels/old_names.py",
+     .fills = {"A=int:-40:40", "B=int:1:8"}, .outputs = {"C", "D", "E", "R", "S", "F"}, .rtol = 0,
+     .atol = 0, .golden = golden_old_names, .shape = "M=8 N=64 f32"},
     {.name = "experiment_rows/small", .op = "experiment_rows",
      .file = "tests/data/kernels/experiment_rows.py", .args = {"R=32", "N=128"},
      .fills = {"P=uniform:1:2"}, .outputs = {"C", "H"}, .rtol = RTOL_F32,

@@ -33,6 +33,13 @@ static bool error_value(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc)
         tl_eval_fail(ev, loc, "%s", v->error.message);
         return true;
     }
+    if (v->kind == TL_V_OPAQUE && v->opaque.param) {
+        tl_eval_fail(ev, loc, "'%s' is computed by code tilec does not run (torch, numpy, a driver "
+                              "object...); kernels need compile-time values: give it with -a %s=VALUE",
+                     v->opaque.what, v->opaque.param);
+        if (v->opaque.why) tl_diag_note(ev->diag, v->opaque.loc, "%s", v->opaque.why);
+        return true;
+    }
     if (v->kind == TL_V_OPAQUE) {
         tl_eval_fail(ev, loc, "'%s' is computed by code tilec does not run (torch, numpy, a driver "
                               "object...); kernels need compile-time values: give it with -a NAME=VALUE (a "

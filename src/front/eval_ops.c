@@ -26,6 +26,12 @@ static const char *op_text(int op)
 
 static tl_value_t *type_error(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc)
 {
+    // A value of code tilec does not run in kernel arithmetic: say that (and which
+    // -a gives it), not that the types do not mix.
+    if (a->kind == TL_V_OPAQUE || b->kind == TL_V_OPAQUE) {
+        tl_value_to_expr(ev, a->kind == TL_V_OPAQUE ? a : b, loc, -1);
+        if (ev->diag->nerrors) return NULL;
+    }
     return tl_eval_fail(ev, loc, "unsupported operand types for %s: '%s' and '%s'", op_text(op),
                         tl_value_type_name(a), tl_value_type_name(b));
 }

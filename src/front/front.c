@@ -337,6 +337,19 @@ static tl_call_t *factory_call(tl_eval_t *ev, tl_value_t *fn, const tl_call_t *f
             c->kw_names[c->nkw] = first->kw_names[i];
             c->kw_values[c->nkw++] = first->kw_values[i];
         }
+        // An argument the driver computed with torch: if the kernel needs it, the error
+        // names the parameter to give with -a and the call that passed it.
+        for (int i = 0; i < c->nkw; i++) {
+            tl_value_t *v = c->kw_values[i];
+            if (v->kind != TL_V_OPAQUE || v->opaque.param) continue;
+            tl_value_t *p = tl_value_opaque(ev->arena, v->opaque.what);
+            p->opaque.param = c->kw_names[i];
+            p->opaque.loc = first->loc;
+            p->opaque.why = tl_arena_printf(ev->arena, "the file's call passes it as '%s' here%s%s",
+                                            c->kw_names[i], v->opaque.why ? "; it was " : "",
+                                            v->opaque.why ? v->opaque.why : "");
+            c->kw_values[i] = p;
+        }
     }
     for (int i = 0; i < opts->nargs; i++) {
         tl_value_t *v = eval_text(ev, globals, tl_arena_printf(ev->arena, "-a %s", opts->args[i].name),

@@ -100,6 +100,23 @@ static tl_value_t *t_ceildiv(tl_eval_t *ev, tl_call_t *c)
     return s ? tl_eval_binop(ev, TL_PYOP_FLOORDIV, s, b, c->loc) : NULL;
 }
 
+// T.exp(dst, src), T.max(dst, src0, src1) ...: upstream's T-level tile ops from before
+// the T.tile namespace (ir/ops.h, TL_OP_ALIASES) share their names with the expression
+// functions; a tile (UB buffer or region) as the first of several arguments picks the
+// tile op T.tile.NAME. Returns NULL when the call is the expression form.
+static tl_value_t *tile_form(tl_eval_t *ev, tl_call_t *c, const char *name, bool *taken)
+{
+    tl_value_t *a = c->nargs >= 2 ? c->args[0] : NULL;
+    *taken = a && (a->kind == TL_V_REGION || (a->kind == TL_V_BUFFER && a->buffer->scope != TL_SCOPE_VAR));
+    if (!*taken) return NULL;
+    tl_value_t *tile = tl_value_module_get(ev->lang, "tile");
+    tl_value_t *fn = tile ? tl_value_module_get(tile, name) : NULL;
+    if (!fn) return tl_eval_fail(ev, c->loc, "T.%s of a buffer has no tile form in tilec", name);
+    tl_call_t tc = *c;
+    tc.self = NULL;
+    return tl_eval_call(ev, fn, &tc);
+}
+
 static tl_value_t *ir_binary(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_binop_t op, int pyop)
 {
     if (!tl_call_check(ev, c, fname, 2, 2, NULL)) return NULL;
@@ -114,6 +131,9 @@ static tl_value_t *ir_binary(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_
 
 static tl_value_t *t_max(tl_eval_t *ev, tl_call_t *c)
 {
+    bool taken;
+    tl_value_t *t = tile_form(ev, c, "max", &taken);
+    if (taken) return t;
     if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
         tl_value_t *gt = tl_eval_binop(ev, TL_BIN_GT, c->args[1], c->args[0], c->loc);
         return !gt || gt->kind != TL_V_BOOL ? gt : gt->b ? c->args[1] : c->args[0];
@@ -123,6 +143,9 @@ static tl_value_t *t_max(tl_eval_t *ev, tl_call_t *c)
 
 static tl_value_t *t_min(tl_eval_t *ev, tl_call_t *c)
 {
+    bool taken;
+    tl_value_t *t = tile_form(ev, c, "min", &taken);
+    if (taken) return t;
     if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
         tl_value_t *lt = tl_eval_binop(ev, TL_BIN_LT, c->args[1], c->args[0], c->loc);
         return !lt || lt->kind != TL_V_BOOL ? lt : lt->b ? c->args[1] : c->args[0];
@@ -201,7 +224,9 @@ static tl_value_t *unary_math(tl_eval_t *ev, tl_call_t *c, const char *fname, tl
 #define UNARY(NAME, FNAME, OP)                                                                     \
     static tl_value_t *t_##NAME(tl_eval_t *ev, tl_call_t *c)                                       \
     {                                                                                              \
-        return unary_math(ev, c, FNAME, OP);                                                       \
+        bool taken;                                                                                \
+        tl_value_t *t = tile_form(ev, c, #NAME, &taken);                                           \
+        return taken ? t : unary_math(ev, c, FNAME, OP);                                           \
     }
 UNARY(exp, "T.exp", TL_UN_EXP)
 UNARY(log, "T.log", TL_UN_LOG)

@@ -42,6 +42,12 @@ static const char *fname_of(tl_eval_t *ev, const tl_call_t *c)
     return tl_arena_printf(ev->arena, "%.*s", (int)strcspn(api, " "), api);
 }
 
+// A tile operand (a UB/L1/... buffer or a region of one), not a scalar variable.
+static bool is_tile_operand(const tl_value_t *v)
+{
+    return v && (v->kind == TL_V_REGION || (v->kind == TL_V_BUFFER && v->buffer->scope != TL_SCOPE_VAR));
+}
+
 // Converts one argument for signature letter `role`.
 static bool operand(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, char role, const char *what,
                     tl_arg_t *out)
@@ -219,7 +225,9 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
             continue;
         }
         if (roles[i] == '#') {
-            if (vals[i] && vals[i]->kind != TL_V_NONE) {
+            // A buffer there is the scratch of the older broadcast(dst, src, tmp), whose
+            // axis was inferred from the shapes as tilec does without one.
+            if (vals[i] && vals[i]->kind != TL_V_NONE && !is_tile_operand(vals[i])) {
                 int64_t axis;
                 if (!tl_value_to_int(ev, vals[i], locs[i], "the broadcast axis", &axis)) return NULL;
                 if (axis < -1 || axis > 1) return tl_eval_fail(ev, locs[i], "broadcast axis must be 0 or 1");
@@ -436,10 +444,48 @@ static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
 
 // --- reductions ------------------------------------------------------------------------------------
 
+// Older upstream reductions take a scratch buffer: T.reduce_max(buffer, out, tmp, dim)
+// (ascend.py, early 2026) and T.tile.reduce_max(out, buffer, tmp, dim) (ascend_tile.py
+// before the T-level form). tilec's reduce needs no scratch: the tmp is accepted and
+// ignored, the call rewritten to (buffer, out, dim, ...).
+static void reduce_drop_tmp(tl_eval_t *ev, tl_call_t *c, bool dst_first)
+{
+    int n = c->nargs;
+    tl_value_t **args = tl_arena_alloc(ev->arena, sizeof *args * (size_t)(n + 1));
+    tl_loc_t *locs = tl_arena_alloc(ev->arena, sizeof *locs * (size_t)(n + 1));
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == 2 && is_tile_operand(c->args[i])) continue; // the scratch
+        args[k] = c->args[i];
+        locs[k++] = c->arg_locs ? c->arg_locs[i] : c->loc;
+    }
+    if (dst_first && k >= 2) { // (out, buffer) -> (buffer, out)
+        tl_value_t *t = args[0];
+        args[0] = args[1], args[1] = t;
+        tl_loc_t tl = locs[0];
+        locs[0] = locs[1], locs[1] = tl;
+    }
+    const char **names = tl_arena_alloc(ev->arena, sizeof *names * (size_t)(c->nkw + 1));
+    tl_value_t **values = tl_arena_alloc(ev->arena, sizeof *values * (size_t)(c->nkw + 1));
+    tl_loc_t *kw_locs = tl_arena_alloc(ev->arena, sizeof *kw_locs * (size_t)(c->nkw + 1));
+    int m = 0;
+    for (int i = 0; i < c->nkw; i++) { // keywords: drop tmp=
+        if (!strcmp(c->kw_names[i], "tmp")) continue;
+        names[m] = c->kw_names[i];
+        values[m] = c->kw_values[i];
+        kw_locs[m++] = c->kw_locs ? c->kw_locs[i] : c->loc;
+    }
+    c->nkw = m, c->kw_names = names, c->kw_values = values, c->kw_locs = kw_locs;
+    c->nargs = k, c->args = args, c->arg_locs = locs;
+}
+
 static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
 {
     tl_opcode_t code = spelling_of(c)->op;
     const char *fname = fname_of(ev, c);
+    bool dst_first = !strncmp(spelling_of(c)->api, "T.tile.", 7);
+    if (dst_first || (c->nargs >= 3 && is_tile_operand(c->args[2])) || tl_call_arg(c, -1, "tmp"))
+        reduce_drop_tmp(ev, c, dst_first);
     static const char *kws[] = {"buffer", "out", "dim", "clear", "real_shape", NULL};
     if (!tl_call_check(ev, c, fname, 2, 5, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
     tl_stmt_t *s = new_op(ev, code, c->loc, 2);

@@ -122,8 +122,9 @@ struct tl_value {
         } module;
         struct {
             const char *what; // e.g. "torch.randn(...)"
-            const char *why;  // set when a driver `if` tilec could not decide bound it
-            tl_loc_t loc;     // ... at this statement
+            const char *why;   // set when a driver `if` tilec could not decide bound it
+            tl_loc_t loc;      // ... at this statement
+            const char *param; // the factory parameter the file's call passes it as
         } opaque;
         tl_dtype_t dtype;
         tl_expr_t *expr;

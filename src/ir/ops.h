@@ -223,7 +223,36 @@
     X(TL_OP_SORT32, bind, "T.sort32 :dst :src0 :src1")                                             \
     X(TL_OP_GATHERB, bind,                                                                         \
       "T.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")                 \
-    X(TL_OP_FILL, clear, "T.tile.clear")
+    X(TL_OP_FILL, clear, "T.tile.clear")                                                           \
+    /* the T-level names of upstream's front end before the T.tile namespace (ascend.py      */   \
+    /* until 2025-12-08, pto.py): same ops, same parameters; T.exp/abs/sqrt/rsqrt/max/min    */   \
+    /* with a buffer first dispatch here from their expression forms (front/tapi.c)          */   \
+    X(TL_OP_ADD, bind, "T.add :dst :src0 :src1")                                                   \
+    X(TL_OP_SUB, bind, "T.sub :dst :src0 :src1")                                                   \
+    X(TL_OP_MUL, bind, "T.mul :dst :src0 :src1")                                                   \
+    X(TL_OP_DIV, bind, "T.div :dst :src0 :src1")                                                   \
+    X(TL_OP_AND, bind, "T.and_tl :dst :src0 :src1")                                                \
+    X(TL_OP_OR, bind, "T.or_tl :dst :src0 :src1")                                                  \
+    X(TL_OP_AND, bind, "T.tile.and_tl :dst :src0 :src1")                                           \
+    X(TL_OP_OR, bind, "T.tile.or_tl :dst :src0 :src1")                                             \
+    X(TL_OP_LN, bind, "T.ln :dst :src0 :count")                                                    \
+    X(TL_OP_RECIPROCAL, bind, "T.reciprocal :dst :src0 :count")                                    \
+    X(TL_OP_RELU, bind, "T.relu :dst :src0 :count")                                                \
+    X(TL_OP_NOT, bind, "T.not_tl :dst :src0 :count")                                               \
+    X(TL_OP_NOT, bind, "T.tile.not_tl :dst :src0 :count")                                          \
+    X(TL_OP_LEAKY_RELU, bind, "T.leaky_relu :dst :src0 :scalar_value :count")                      \
+    X(TL_OP_AXPY, bind, "T.axpy :dst :src0 :scalar_value :count")                                  \
+    X(TL_OP_SHL, bind, "T.shiftleft :dst :src0 :scalarValue")                                      \
+    X(TL_OP_SHR, bind, "T.shiftright :dst :src0 :scalarValue")                                     \
+    X(TL_OP_COMPARE, bind, "T.compare :dst :src0 :src1 @mode")                                     \
+    X(TL_OP_SELECT, bind, "T.select :dst :selMask :src0 :src1 @selMode")                           \
+    X(TL_OP_GATHER, bind, "T.gather :dst :src :src_offset :src_base_addr")                         \
+    X(TL_OP_CREATEVECINDEX, bind, "T.createvecindex :dst :firstValue")                             \
+    X(TL_OP_TRANSPOSE, bind, "T.transpose :dst :src")                                              \
+    /* T.tile.reduce_*(dst, src, tmp, dim): the destination first (front/tapi_ops.c) */           \
+    X(TL_OP_REDUCE_SUM, reduce, "T.tile.reduce_sum")                                               \
+    X(TL_OP_REDUCE_MAX, reduce, "T.tile.reduce_max")                                               \
+    X(TL_OP_REDUCE_MIN, reduce, "T.tile.reduce_min")
 
 // Cost classes: what the chip model prices an op as. MOVE: a transfer priced
 // by its path (the pipe its scopes pick; on the vector pipe, a UB -> UB copy);
