@@ -319,6 +319,8 @@ static bool top_statement(tl_parser_t *p, int pos, tl_vec_t *body)
     return true;
 }
 
+enum { MAX_SYNTAX_ERRORS = 101 };
+
 // file = statement* EOF
 static int module(tl_parser_t *p, bool strict, tl_diag_t *d, tl_vec_t *body)
 {
@@ -331,7 +333,15 @@ static int module(tl_parser_t *p, bool strict, tl_diag_t *d, tl_vec_t *body)
         }
         body->len = mark; // drop `a = 1` of a broken `a = 1; b = (`
         pos = recover(p, pos, strict, d, body);
-        nerrors++;
+        // a flood of errors (a generated file gone wrong) stops: recovering
+        // from each costs up to the rest of the file
+        if (++nerrors == MAX_SYNTAX_ERRORS) {
+            p->err_msg = tl_arena_printf(p->a, "more than %d syntax errors; the rest of the "
+                                               "file was not read", MAX_SYNTAX_ERRORS - 1);
+            p->err_loc = tl_parse_loc(p, &p->file.toks[pos]);
+            recover(p, pos, strict, d, body);
+            break;
+        }
     }
     return nerrors;
 }
