@@ -381,16 +381,22 @@ static void number(number_t *n, const tl_stmt_t *s)
     }
 }
 
-static bool widen(const tl_kernel_t *k, tl_live_t *l, const loop_t *lp)
+// carried: tilec's intervals (live.h); false: upstream's, which keep a buffer
+// live to the loop's end when it is accessed before the loop and in it.
+static bool widen(const tl_kernel_t *k, tl_live_t *l, const loop_t *lp, bool carried)
 {
     uint8_t *exposed = calloc((size_t)k->buffers.len + 1, 1);
-    if (!exposed || !body_exposed(k, lp->s, exposed)) {
+    if (!exposed || (carried && !body_exposed(k, lp->s, exposed))) {
         free(exposed);
         return false;
     }
     for (int i = 0; i < k->buffers.len; i++) {
         tl_live_range_t *r = &l->range[i];
         if (r->start < 0 || r->end < lp->begin || r->start > lp->end) continue;
+        if (!carried) { // upstream: only a value that flows into the loop
+            if (r->start < lp->begin) r->end = TL_MAX(r->end, lp->end);
+            continue;
+        }
         bool inside = r->start >= lp->begin && r->end <= lp->end;
         if (!inside || exposed[i]) {
             r->start = TL_MIN(r->start, lp->begin);
@@ -401,7 +407,7 @@ static bool widen(const tl_kernel_t *k, tl_live_t *l, const loop_t *lp)
     return true;
 }
 
-tl_status_t tl_live_compute(const tl_kernel_t *k, tl_live_t *out)
+static tl_status_t compute(const tl_kernel_t *k, bool carried, tl_live_t *out)
 {
     memset(out, 0, sizeof *out);
     out->range = malloc(sizeof *out->range * ((size_t)k->buffers.len + 1));
@@ -411,13 +417,23 @@ tl_status_t tl_live_compute(const tl_kernel_t *k, tl_live_t *out)
     number(&n, k->body);
     out->npos = n.pos;
     bool ok = !n.nomem;
-    for (int i = 0; ok && i < n.nloops; i++) ok = widen(k, out, &n.loops[i]);
+    for (int i = 0; ok && i < n.nloops; i++) ok = widen(k, out, &n.loops[i], carried);
     free(n.loops);
     if (!ok) {
         tl_live_free(out);
         return TL_ERR_NOMEM;
     }
     return TL_OK;
+}
+
+tl_status_t tl_live_compute(const tl_kernel_t *k, tl_live_t *out)
+{
+    return compute(k, true, out);
+}
+
+tl_status_t tl_live_compute_upstream(const tl_kernel_t *k, tl_live_t *out)
+{
+    return compute(k, false, out);
 }
 
 void tl_live_free(tl_live_t *l)

@@ -31,6 +31,14 @@ typedef struct {
 } tl_live_t;
 
 tl_status_t tl_live_compute(const tl_kernel_t *k, tl_live_t *out);
+// Upstream's intervals (tilelang-ascend src/transform/ascend_memory_planning.cc,
+// LivenessAnalysis + ReorderKillPoints): first to last access, the end moved
+// to the end of a loop only for a buffer accessed before the loop and in it.
+// A buffer first accessed in a loop is not live before that access in any
+// iteration, even when its value is carried around the back edge or read
+// after the loop, so another buffer may share its bytes there (memplan's last
+// resort, with a warning).
+tl_status_t tl_live_compute_upstream(const tl_kernel_t *k, tl_live_t *out);
 void tl_live_free(tl_live_t *l);
 
 // Whether some value of b is read in one iteration of `loop` (a for or while

@@ -5,7 +5,8 @@
 // ensures:  buf->addr >= 0 for every L1/L0A/L0B/L0C/UB buffer, aligned to its
 //           scope (32 B for UB and L1, 512 B for L0A/L0B, 64 B for L0C), sizes
 //           rounded up to that alignment, inside the scope's hardware size; two
-//           buffers overlap only when their lifetimes are disjoint; pinned
+//           buffers overlap only when their lifetimes are disjoint (upstream's
+//           intervals when only those fit, with a warning); pinned
 //           buffers (T.annotate_address) keep their address and nothing else is
 //           placed over them; a kernel that does not fit is an error that names
 //           the buffers live at the peak, their sizes and the bytes over.
@@ -19,8 +20,11 @@
 //        buffers that one pipe alone accesses. When that does not fit, a scan
 //        places each buffer that way where it can and over buffers of other
 //        pipes where it must; then scans that share freely (in order of first
-//        use, then largest first) before giving up. k->plan_note says per
-//        scope which plan was taken and why;
+//        use, then largest first); then the same on upstream's intervals
+//        (live.h, tl_live_compute_upstream: what upstream's build accepts),
+//        warning about each buffer whose bytes another then takes while
+//        live.h's intervals keep it live; then an error. k->plan_note says
+//        per scope which plan was taken and why;
 //   off: buffers one after another in declaration order, as upstream and the
 //        executor do; the same capacity diagnostics, with the planned peak as a
 //        hint.
@@ -495,6 +499,68 @@ static item_t *place(plan_t *p, int64_t *ranges, int64_t one_pipe, int64_t cap, 
     return again;
 }
 
+// Places the items sorted by first use: within upstream's claim when that
+// fits, else within the hardware (a warning). *one_pipe: the bytes the
+// one-pipe plan needs. Returns the item that does not fit (NULL: all placed).
+static item_t *fit(plan_t *p, int64_t *ranges, int64_t *one_pipe, const char **how)
+{
+    qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
+    // The one-pipe plan without a capacity: where it ends is what it needs
+    // (lowest-address placement does not depend on the capacity).
+    scan(p, ranges, SHARE_ONE_PIPE, INT64_MAX / 4);
+    *one_pipe = extent(p);
+    item_t *failed = place(p, ranges, *one_pipe, p->claim, how);
+    if (failed && p->cap > p->claim) {
+        qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
+        failed = place(p, ranges, *one_pipe, p->cap, how);
+        if (!failed) warn_claim(p);
+    }
+    return failed;
+}
+
+static void set_ranges(plan_t *p, const tl_live_t *l)
+{
+    for (int i = 0; i < p->n; i++) {
+        tl_live_range_t r = l->range[p->items[i].b->id];
+        p->items[i].start = r.start;
+        p->items[i].end = r.end;
+    }
+}
+
+// After a plan on upstream's intervals: the buffers whose value a loop carries
+// around its back edge (live together by live.h's intervals) that now share
+// bytes with another buffer. Upstream's build shares them the same way; the
+// simulator then shows what the device does (a race or other values).
+static void warn_carried(plan_t *p)
+{
+    for (int i = 0; i < p->n; i++) {
+        const item_t *a = &p->items[i];
+        tl_live_range_t ra = p->live.range[a->b->id];
+        if (a->b->addr < 0 || (ra.start == a->start && ra.end == a->end)) continue;
+        tl_buf_t list;
+        tl_buf_init(&list);
+        int shown = 0;
+        for (int j = 0; j < p->n; j++) {
+            const item_t *b = &p->items[j];
+            tl_live_range_t rb = p->live.range[b->b->id];
+            if (a == b || b->b->addr < 0 || rb.start < 0 || rb.start > ra.end ||
+                ra.start > rb.end ||
+                !overlap(a->b->addr, a->b->addr + a->size, b->b->addr, b->b->addr + b->size))
+                continue;
+            if (shown++ < 4) tl_buf_printf(&list, "%s'%s'", shown > 1 ? ", " : "", b->b->name);
+        }
+        if (shown > 4) tl_buf_printf(&list, " and %d more", shown - 4);
+        if (shown)
+            tl_diag_warning(p->ctx->diag, a->b->loc,
+                            "%s: only upstream's intervals (first to last access) fit: '%s', "
+                            "which may hold a value that a later iteration of a loop or the code "
+                            "after it reads, shares bytes with %s in that loop, as upstream's "
+                            "build places them; such a value is overwritten",
+                            tl_scope_name(p->scope), a->b->name, tl_buf_cstr(&list));
+        tl_buf_free(&list);
+    }
+}
+
 static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
 {
     tl_kernel_t *k = p->k;
@@ -520,18 +586,25 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
     }
     int64_t *ranges = malloc(sizeof *ranges * 2 * (size_t)p->n);
     if (!ranges) return tl_diag_fail(p->ctx->diag, TL_ERR_NOMEM, "out of memory");
-    qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
-    // The one-pipe plan without a capacity: where it ends is what it needs
-    // (lowest-address placement does not depend on the capacity).
-    scan(p, ranges, SHARE_ONE_PIPE, INT64_MAX / 4);
-    int64_t one_pipe = extent(p);
-    // within upstream's claim when that fits, else within the hardware (a warning)
     const char *how;
-    item_t *failed = place(p, ranges, one_pipe, p->claim, &how);
-    if (failed && p->cap > p->claim) {
-        qsort(p->items, (size_t)p->n, sizeof *p->items, by_start);
-        failed = place(p, ranges, one_pipe, p->cap, &how);
-        if (!failed) warn_claim(p);
+    int64_t one_pipe;
+    item_t *failed = fit(p, ranges, &one_pipe, &how);
+    if (failed) {
+        tl_live_t up;
+        if ((st = tl_live_compute_upstream(k, &up)) != TL_OK) {
+            free(ranges);
+            return tl_diag_fail(p->ctx->diag, st, "out of memory");
+        }
+        // Upstream's intervals: what its build accepts, tilec accepts (with a
+        // warning naming the carried values whose bytes another buffer takes).
+        set_ranges(p, &up);
+        if (!(failed = fit(p, ranges, &one_pipe, &how))) {
+            warn_carried(p);
+        } else {
+            set_ranges(p, &p->live); // report the plan that keeps carried values
+            failed = fit(p, ranges, &one_pipe, &how);
+        }
+        tl_live_free(&up);
     }
     if (failed)
         st = over_capacity(p, failed);
