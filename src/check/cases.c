@@ -271,8 +271,8 @@ static tl_status_t golden_fill_value(const tl_check_case_t *c, tl_check_io_t *io
 }
 
 // tests/data/kernels/mask_ops.py: compare + select, createvecindex, xor, the
-// shifts, silu, axpy (float32: the product and the sum each rounded) and
-// reinterpretcast, element by element.
+// shifts, silu, axpy (float32: the product and the sum each rounded),
+// reinterpretcast, element by element; row sum and max with clear=False.
 static tl_status_t golden_mask_ops(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
@@ -300,6 +300,22 @@ static tl_status_t golden_mask_ops(const tl_check_case_t *c, tl_check_io_t *io, 
         tl_tensor_set_flat(w[6], i, b[i] + p);
         tl_tensor_set_flat(w[7], i, bits);
         tl_tensor_set_flat(w[8], i, ki ^ 21845);
+    }
+    float *a2 = floats(&fs, io, "A2");
+    tl_tensor_t *rs = tl_check_expected(io, "RS", d), *rx = tl_check_expected(io, "RX", d);
+    if (!a2 || !rs || !rx) {
+        floats_free(&fs);
+        return a2 ? missing(d, "mask_ops: RS, RX") : TL_ERR_NOMEM;
+    }
+    for (int i = 0; i < 8; i++) { // clear=False: 1.5 + the rounded sum, max(0.25, row max)
+        double sum = 0;
+        float mx = a2[i * 32];
+        for (int j = 0; j < 32; j++) {
+            sum += a2[i * 32 + j];
+            mx = a2[i * 32 + j] > mx ? a2[i * 32 + j] : mx;
+        }
+        tl_tensor_set_flat(rs, (size_t)i, 1.5f + (float)sum);
+        tl_tensor_set_flat(rx, (size_t)i, mx > 0.25f ? mx : 0.25f);
     }
     floats_free(&fs);
     return TL_OK;
@@ -707,8 +723,9 @@ static const tl_check_case_t cases[] = {
      .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},
     // ... and the mask and bit ops (compare, select, createvecindex, xor, shifts), silu, axpy
     {.name = "mask_ops/f32", .op = "mask_ops", .file = "tests/data/kernels/mask_ops.py",
-     .fills = {"K=int:-100000:100000"}, .outputs = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS"},
-     .rtol = 1e-6, .atol = 1e-6, .golden = golden_mask_ops, .shape = "N=256 f32 / int32"},
+     .fills = {"K=int:-100000:100000"},
+     .outputs = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS", "RS", "RX"}, .rtol = 1e-6,
+     .atol = 1e-6, .golden = golden_mask_ops, .shape = "N=256 f32 / int32, 8 x 32 reductions"},
     // ... and AscendC's repeat-form reductions (block_reduce_*, wholereduce*) as asc-devkit has them
     {.name = "repeat_reduce/f32", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
      .fills = {"A=int:-40:40"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,

@@ -9,9 +9,8 @@
 //
 // compare, select, xor, the shifts, silu, axpy and a few more are in
 // emit_mask.c. What is not lowered (a located error): ops without a PTO
-// instruction or not written yet (sin, cos, pow, sort, gather, ...),
-// reductions merging into their output (clear=False), casts whose rounding
-// mode pto-isa's CPU TCVT ignores (float -> narrower float with
+// instruction or not written yet (sin, cos, pow, sort, gather, ...), casts
+// whose rounding mode pto-isa's CPU TCVT ignores (float -> narrower float with
 // ROUND/FLOOR/CEIL/TRUNC/ODD).
 #include <inttypes.h>
 
@@ -467,28 +466,10 @@ static void reduce_row_by_row(pto_emit_t *e, const tl_stmt_t *s, const pto_view_
     pto_line(e, "}");
 }
 
-// reduce_*(src, dst): dim -1 one result per row (a column tile), dim 0 one per column.
-static void reduce(pto_emit_t *e, const tl_stmt_t *s)
+// The reduction of s into d (rows x cols of a valid).
+static void reduce_to(pto_emit_t *e, const tl_stmt_t *s, pto_view_t a, pto_view_t d, int64_t rows,
+                      int64_t cols, int64_t out)
 {
-    if (!s->op.clear) {
-        pto_unsupported(e, s->loc, "%s with clear=False", tl_op_info(s->op.code)->spelling);
-        return;
-    }
-    pto_view_t a, d;
-    if (!rows_view(e, s, 0, &a) || !vector_view(e, s, 1, &d)) return;
-    int64_t rows = s->op.real_shape[0] ? s->op.real_shape[0] : a.rows;
-    int64_t cols = s->op.real_shape[1] ? s->op.real_shape[1] : a.cols;
-    if (rows > a.rows || cols > a.cols) {
-        pto_unsupported(e, s->loc, "a real_shape past the input");
-        return;
-    }
-    int64_t out = s->op.dim == 0 ? cols : rows;
-    if (d.rows * d.cols < out) {
-        pto_unsupported(e, s->loc,
-                        "a reduction output of %" PRId64 " elements for %" PRId64 " results",
-                        d.rows * d.cols, out);
-        return;
-    }
     const char *ct = pto_ctype(a.buf->dtype);
     int64_t alloc = a.rows == 1 ? (a.cols * tl_dtype_size(a.buf->dtype) + 31) / 32 * 32 /
                                       tl_dtype_size(a.buf->dtype)
@@ -545,6 +526,46 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
         pto_line(e, "pto::TASSIGN(tl_tmp, (uintptr_t)%lld);", (long long)at);
         pto_line(e, "pto::%s(tl_d, tl_a, tl_tmp);", row_inst[which]);
     }
+}
+
+// reduce_*(src, dst): dim -1 one result per row (a column tile), dim 0 one per
+// column. clear=False reduces into a scratch past the planned UB, then merges
+// it into dst (sum: TADD of the rounded results, max/min: TMAX/TMIN).
+static void reduce(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_view_t a, d;
+    if (!rows_view(e, s, 0, &a) || !vector_view(e, s, 1, &d)) return;
+    int64_t rows = s->op.real_shape[0] ? s->op.real_shape[0] : a.rows;
+    int64_t cols = s->op.real_shape[1] ? s->op.real_shape[1] : a.cols;
+    if (rows > a.rows || cols > a.cols) {
+        pto_unsupported(e, s->loc, "a real_shape past the input");
+        return;
+    }
+    int64_t out = s->op.dim == 0 ? cols : rows;
+    if (d.rows * d.cols < out) {
+        pto_unsupported(e, s->loc,
+                        "a reduction output of %" PRId64 " elements for %" PRId64 " results",
+                        d.rows * d.cols, out);
+        return;
+    }
+    if (s->op.clear) {
+        reduce_to(e, s, a, d, rows, cols, out);
+        return;
+    }
+    int size = tl_dtype_size(d.buf->dtype), per = 32 / size;
+    int64_t top = e->ub_top, at, n = (TL_MAX(out, a.rows) + 2 * per - 1) / per * per;
+    if (!pto_scratch(e, s, n * size, &at)) return;
+    pto_view_t r = d;
+    r.addr = pto_fmt(e, "%" PRId64, at);
+    e->ub_top += n * size; // the reduction's own scratch goes past this one
+    reduce_to(e, s, a, r, rows, cols, out);
+    e->ub_top = top;
+    static const char *const merge[] = {"TADD", "TMAX", "TMIN"};
+    int which = s->op.code == TL_OP_REDUCE_SUM ? 0 : s->op.code == TL_OP_REDUCE_MAX ? 1 : 2;
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_flat_at(e, "tl_o", d.buf->dtype, out, d.addr);
+    pto_flat_at(e, "tl_r", d.buf->dtype, out, r.addr);
+    pto_line(e, "pto::%s(tl_o, tl_o, tl_r);", merge[which]);
 }
 
 static void copy_ub(pto_emit_t *e, const tl_stmt_t *s)

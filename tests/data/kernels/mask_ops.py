@@ -1,12 +1,13 @@
 # The vector ops the PTO target lowers through pto/emit_mask.c, each once:
 # compare (two tiles, a tile and a scalar) into bit masks and select by them
 # (two tiles, a tile and a scalar), createvecindex, bitwise_xor (tiles and a
-# scalar), the shifts, silu, axpy and reinterpretcast. One block, one vector core.
+# scalar), the shifts, silu, axpy, reinterpretcast, and row reductions merging
+# into their output (clear=False). One block, one vector core.
 import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit(out_idx=[3, 4, 5, 6, 7, 8, 9, 10, 11], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
+@tilelang.jit(out_idx=[4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
 def mask_ops(N=256):
     f32, i32 = "float32", "int32"
 
@@ -15,6 +16,7 @@ def mask_ops(N=256):
         A: T.Tensor([N], f32),
         B: T.Tensor([N], f32),
         K: T.Tensor([N], i32),
+        A2: T.Tensor([8, 32], f32),
         MX: T.Tensor([N], f32),
         TH: T.Tensor([N], f32),
         IX: T.Tensor([N], i32),
@@ -24,6 +26,8 @@ def mask_ops(N=256):
         AX: T.Tensor([N], f32),
         RB: T.Tensor([N], i32),
         XS: T.Tensor([N], i32),
+        RS: T.Tensor([8], f32),
+        RX: T.Tensor([8], f32),
     ):
         with T.Kernel(1, is_npu=True) as (cid, vid):
             a = T.alloc_ub([N], f32)
@@ -32,6 +36,8 @@ def mask_ops(N=256):
             o = T.alloc_ub([N], f32)
             oi = T.alloc_ub([N], i32)
             m = T.alloc_ub([N // 8], "uint8")
+            a2 = T.alloc_ub([8, 32], f32)
+            acc = T.alloc_ub([8], f32)
             with T.Scope("V"):
                 if vid == 0:
                     T.copy(A[0], a)
@@ -59,5 +65,12 @@ def mask_ops(N=256):
                     T.copy(oi, RB[0])
                     T.tile.bitwise_xor(oi, k, 21845)
                     T.copy(oi, XS[0])
+                    T.copy(A2[0, 0], a2)
+                    T.tile.fill(acc, 1.5)
+                    T.reduce_sum(a2, acc, dim=-1, clear=False)
+                    T.copy(acc, RS[0])
+                    T.tile.fill(acc, 0.25)
+                    T.reduce_max(a2, acc, dim=-1, clear=False)
+                    T.copy(acc, RX[0])
 
     return main
