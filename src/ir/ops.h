@@ -176,6 +176,7 @@
     X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind, \
       "T.tile.init_sort_buf :buffer :num :rsv")                                                    \
     /* vector: AscendC's repeat-form instructions (sized ranges, tileop_repeat.c) */               \
+    /* block_reduce_max's "dstPepStride" is upstream's own keyword spelling (ascend_tile.py) */    \
     X(TL_OP_BLOCK_REDUCE_SUM, "block_reduce_sum", "wrsssss", VEC, V, VREDUCE, NONE,                \
       tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.block_reduce_sum :dst :src :repeat :mask :dstRepStride :srcBlkStride "               \
