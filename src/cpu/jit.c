@@ -4,22 +4,17 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/hash.h"
 #include "cpu/abi.h"
-
-extern char **environ;
+#include "rt/proc.h"
 
 enum { MAX_ARGS = 64 };
 
@@ -34,13 +29,6 @@ static const char *fixed_flags[] = {
     "-w",
     NULL,
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *compiler(const tl_jit_opts_t *o)
 {
@@ -77,71 +65,10 @@ static double cc_timeout(void)
     return t > 0 ? t : 300;
 }
 
-// tl_jit_spawn with a time limit in seconds (0: none): past it the process is
-// killed and the result is TL_JIT_TIMED_OUT (*output has what it printed).
-static int spawn_limited(char *const *argv, char **output, double limit)
-{
-    *output = NULL;
-    int fd[2];
-    if (pipe(fd) != 0) return -1;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fd[1]);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (err) {
-        close(fd[0]);
-        errno = err;
-        return -1;
-    }
-    tl_buf_t out;
-    tl_buf_init(&out);
-    char buf[4096];
-    double deadline = now() + limit;
-    bool timed_out = false;
-    for (;;) {
-        double left = deadline - now();
-        struct pollfd p = {fd[0], POLLIN, 0};
-        int ready = limit <= 0 ? poll(&p, 1, -1) : left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) { // the compiler ran out of time (its children may keep the pipe open)
-            timed_out = true;
-            kill(pid, SIGKILL);
-            break;
-        }
-        ssize_t r = read(fd[0], buf, sizeof buf);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        tl_buf_putn(&out, buf, (size_t)r);
-    }
-    close(fd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            tl_buf_free(&out);
-            return -1;
-        }
-    *output = tl_buf_take(&out);
-    if (!*output) *output = strdup("");
-    if (timed_out) return TL_JIT_TIMED_OUT;
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-int tl_jit_spawn(char *const *argv, char **output)
-{
-    return spawn_limited(argv, output, 0);
-}
-
 // A compiler run: stopped after $TILEC_CC_TIMEOUT seconds.
 static int spawn_cc(char *const *argv, char **output)
 {
-    return spawn_limited(argv, output, cc_timeout());
+    return tl_proc_run(argv, output, cc_timeout());
 }
 
 static tl_status_t no_compiler(tl_diag_t *d, const char *cc, int err)
@@ -177,9 +104,10 @@ static tl_status_t identity(const char *cc, char **out, tl_diag_t *d)
     int rc = spawn_cc(argv, &text);
     int err = errno;
     free(store);
-    if (rc == TL_JIT_TIMED_OUT) {
+    if (rc == TL_PROC_TIMED_OUT) {
         free(text);
-        return tl_diag_fail(d, TL_ERR_UNSUPPORTED, "'%s --version' did not finish within %g s", cc, cc_timeout());
+        return tl_diag_fail(d, TL_ERR_UNSUPPORTED, "'%s --version' did not finish within %g s", cc,
+                            cc_timeout());
     }
     if (rc < 0) return no_compiler(d, cc, err);
     if (rc != 0) {
@@ -220,35 +148,9 @@ tl_status_t tl_jit_key(const char *source, const tl_jit_opts_t *o, char key[40],
     return TL_OK;
 }
 
-static int mkdirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 char *tl_jit_cache_dir(const tl_jit_opts_t *o)
 {
-    tl_buf_t b;
-    tl_buf_init(&b);
-    const char *e;
-    if (o && o->cache_dir)
-        tl_buf_puts(&b, o->cache_dir);
-    else if ((e = getenv("TILEC_CACHE_DIR")) && *e)
-        tl_buf_puts(&b, e);
-    else if ((e = getenv("XDG_CACHE_HOME")) && *e)
-        tl_buf_printf(&b, "%s/tilec", e);
-    else if ((e = getenv("HOME")) && *e)
-        tl_buf_printf(&b, "%s/.cache/tilec", e);
-    else
-        tl_buf_puts(&b, "/tmp/tilec-cache");
-    return tl_buf_take(&b);
+    return tl_proc_cache_dir(o ? o->cache_dir : NULL);
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -264,14 +166,6 @@ static char *read_all(const char *path, size_t *len)
     *len = b.len;
     char *p = tl_buf_take(&b);
     return p ? p : strdup("");
-}
-
-static bool write_file(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(data, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
 }
 
 // "tilec-jit KEY SIZE HASH"
@@ -377,9 +271,10 @@ static bool pch_ready(const char *dir, const tl_jit_opts_t *o, char *header, siz
     snprintf(failed, sizeof failed, "%s/failed", pdir);
     struct stat st;
     if (stat(gch, &st) == 0 && st.st_size > 0 && access(header, R_OK) == 0) return true;
-    if (access(failed, F_OK) == 0 || mkdirs(pdir) != 0) return false;
+    if (access(failed, F_OK) == 0 || tl_proc_mkdirs(pdir) != 0) return false;
     temp_name(tmp, sizeof tmp, header);
-    if (!write_file(tmp, o->pch_header, strlen(o->pch_header)) || rename(tmp, header) != 0) {
+    if (!tl_proc_write_file(tmp, o->pch_header, strlen(o->pch_header)) ||
+        rename(tmp, header) != 0) {
         unlink(tmp);
         return false;
     }
@@ -390,7 +285,7 @@ static bool pch_ready(const char *dir, const tl_jit_opts_t *o, char *header, siz
     bool ok = rc == 0 && rename(tmp, gch) == 0;
     if (!ok) {
         unlink(tmp);
-        if (rc != 0) write_file(failed, "", 0);
+        if (rc != 0) tl_proc_write_file(failed, "", 0);
     }
     return ok;
 }
@@ -405,7 +300,7 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
     snprintf(csrc, sizeof csrc, "%s.c", base);
     snprintf(tmp_so, sizeof tmp_so, "%s.so", base);
     snprintf(tmp_ok, sizeof tmp_ok, "%s.ok", base);
-    if (!write_file(csrc, source, strlen(source)))
+    if (!tl_proc_write_file(csrc, source, strlen(source)))
         return tl_diag_fail(d, TL_ERR_IO, "cannot write %s: %s", csrc, strerror(errno));
     const char *cc = compiler(o);
     *pch_used = pch_ready(dir, o, header, sizeof header);
@@ -422,7 +317,7 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
     }
     int err = errno;
     tl_status_t st = TL_OK;
-    if (rc == TL_JIT_TIMED_OUT) {
+    if (rc == TL_PROC_TIMED_OUT) {
         st = tl_diag_fail(d, TL_ERR_RUNTIME,
                           "the C compiler '%s' did not finish within %g s and was stopped "
                           "($TILEC_CC_TIMEOUT sets the limit)",
@@ -448,8 +343,8 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
                               "the C compiler '%s' exited with status 0 but wrote no shared object "
                               "(%s): is $CC a C compiler?",
                               cc, tmp_so);
-        else if (rename(tmp_so, so) != 0 || !write_file(tmp_ok, seal, strlen(seal)) ||
-            rename(tmp_ok, ok) != 0)
+        else if (rename(tmp_so, so) != 0 || !tl_proc_write_file(tmp_ok, seal, strlen(seal)) ||
+                 rename(tmp_ok, ok) != 0)
             st = tl_diag_fail(d, TL_ERR_IO, "cannot store the compiled kernel in %s: %s", dir,
                               strerror(errno));
     }
@@ -467,36 +362,40 @@ static tl_status_t compile(const char *source, const char *dir, const char *key,
 }
 
 // Compiles into `dir` and loads the result (out->path, out->cached false).
-static tl_status_t compile_into(const char *source, const char *dir, const char *key, const tl_jit_opts_t *o,
-                                tl_jit_t *out, tl_diag_t *d)
+static tl_status_t compile_into(const char *source, const char *dir, const char *key,
+                                const tl_jit_opts_t *o, tl_jit_t *out, tl_diag_t *d)
 {
     char ok[4200];
     snprintf(out->path, sizeof out->path, "%s/%s.so", dir, key);
     snprintf(ok, sizeof ok, "%s/%s.ok", dir, key);
     unlink(ok);
-    double t0 = now();
+    double t0 = tl_proc_now();
     tl_status_t st = compile(source, dir, key, o, out->path, ok, &out->pch_used, d);
-    out->compile_s = now() - t0;
+    out->compile_s = tl_proc_now() - t0;
     if (!st && !try_open(out->path, ok, key, out))
-        st = tl_diag_fail(d, TL_ERR_RUNTIME, "cannot load the compiled kernel %s: %s", out->path, dlerror());
+        st = tl_diag_fail(d, TL_ERR_RUNTIME, "cannot load the compiled kernel %s: %s", out->path,
+                          dlerror());
     return st;
 }
 
 // The cache directory cannot be written: compile in a private temporary
 // directory, load, and remove it (the mapping stays); said as a warning.
-static tl_status_t compile_uncached(const char *source, const char *dir, const char *why, const char *key,
-                                    const tl_jit_opts_t *o, tl_jit_t *out, tl_diag_t *d)
+static tl_status_t compile_uncached(const char *source, const char *dir, const char *why,
+                                    const char *key, const tl_jit_opts_t *o, tl_jit_t *out,
+                                    tl_diag_t *d)
 {
     const char *t = getenv("TMPDIR");
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s/tilec-jit-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmp))
-        return tl_diag_fail(d, TL_ERR_IO, "the cache directory %s cannot be written (%s), nor a temporary one: %s",
-                            dir, why, strerror(errno));
-    tl_diag_report(d, TL_SEV_WARNING, (tl_loc_t){0}, TL_OK,
-                   "the cache directory %s cannot be written (%s): the kernel is compiled in a temporary "
-                   "directory and not cached (set $TILEC_CACHE_DIR)",
-                   dir, why);
+        return tl_diag_fail(
+            d, TL_ERR_IO, "the cache directory %s cannot be written (%s), nor a temporary one: %s",
+            dir, why, strerror(errno));
+    tl_diag_report(
+        d, TL_SEV_WARNING, (tl_loc_t){0}, TL_OK,
+        "the cache directory %s cannot be written (%s): the kernel is compiled in a temporary "
+        "directory and not cached (set $TILEC_CACHE_DIR)",
+        dir, why);
     tl_jit_opts_t plain = o ? *o : (tl_jit_opts_t){0};
     plain.pch_header = NULL; // a precompiled header would be made for one use
     tl_status_t st = compile_into(source, tmp, key, &plain, out, d);
@@ -537,7 +436,7 @@ tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t
     if (try_open(out->path, ok, key, out)) {
         out->cached = true;
         tl_jit_cache_touch(ok); // used now: the last to be evicted
-    } else if (mkdirs(dir) != 0 || access(dir, W_OK) != 0) {
+    } else if (tl_proc_mkdirs(dir) != 0 || access(dir, W_OK) != 0) {
         st = compile_uncached(source, dir, strerror(errno), key, o, out, d);
     } else {
         // one compile of a key at a time: another process's compile of the

@@ -56,15 +56,9 @@ tl_status_t tl_jit_key(const char *source, const tl_jit_opts_t *o, char key[40],
 tl_status_t tl_jit_load(const char *source, const char *key, const tl_jit_opts_t *o, tl_jit_t *out,
                         tl_diag_t *d);
 void tl_jit_unload(tl_jit_t *j);
-// The cache directory the options resolve to (heap string) or NULL.
+// The cache directory the options resolve to (heap string; rt/proc.h's
+// tl_proc_cache_dir).
 char *tl_jit_cache_dir(const tl_jit_opts_t *o);
-// Runs argv (NULL-terminated, found on $PATH) with stdout and stderr into
-// *output (heap); returns the exit status, 128 + the signal that ended it, or
-// -1 with errno set when it could not start. The pto target builds and runs
-// its kernels with it too. (The cpu target's own compiler runs are stopped
-// after $TILEC_CC_TIMEOUT seconds and then give TL_JIT_TIMED_OUT.)
-int tl_jit_spawn(char *const *argv, char **output);
-enum { TL_JIT_TIMED_OUT = -2 };
 
 // --- the cache's upkeep (jit_cache.c) ---------------------------------------------------------
 // Its size cap: $TILEC_CACHE_MAX_MB MiB, else 2048 MiB. After a compile the

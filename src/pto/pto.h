@@ -34,7 +34,7 @@ extern const char tl_pto_harness_c[];
 typedef struct {
     const char *pto_isa;   // a pto-isa checkout; NULL: $PTO_ISA_DIR
     const char *cxx;       // NULL: $TILEC_PTO_CXX, else clang++-19 when present, else c++
-    const char *cache_dir; // NULL: the CPU target's (cpu/jit.h)
+    const char *cache_dir; // NULL: the CPU target's (rt/proc.h)
     int wave;              // blocks run at once (0: 8)
 } tl_pto_opts_t;
 

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "base/hash.h"
-#include "cpu/jit.h"
+#include "rt/proc.h"
 
 struct tl_pto {
     const tl_kernel_t *k;
@@ -34,13 +34,6 @@ struct tl_pto {
     double build_s, run_s;
     int64_t blocks; // of the last run
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static bool on_path(const char *prog)
 {
@@ -65,12 +58,9 @@ static const char *cxx(const tl_pto_opts_t *o)
     return on_path("clang++-19") ? "clang++-19" : "c++";
 }
 
-static bool write_file(const char *path, const char *text)
+static bool write_text(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fputs(text, f) >= 0;
-    return fclose(f) == 0 && ok;
+    return tl_proc_write_file(path, text, strlen(text));
 }
 
 // The flags of the kernel's compile (the cache key includes them).
@@ -102,8 +92,8 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
     snprintf(okp, sizeof okp, "%s/ok", p->dir);
     char sup[4400];
     snprintf(sup, sizeof sup, "%s/tilec_pto.h", p->dir);
-    if (!write_file(path, cpp) || !write_file(hsrc, tl_pto_harness_c) ||
-        !write_file(sup, tl_pto_support_h))
+    if (!write_text(path, cpp) || !write_text(hsrc, tl_pto_harness_c) ||
+        !write_text(sup, tl_pto_support_h))
         return tl_diag_fail(p->d, TL_ERR_IO, "cannot write the PTO kernel into %s: %s", p->dir,
                             strerror(errno));
     char *argv[40], *text = NULL;
@@ -111,7 +101,7 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
     argv[n++] = (char *)compiler;
     n += kernel_flags(inc, p->dir, argv + n);
     argv[n++] = "-c", argv[n++] = path, argv[n++] = "-o", argv[n++] = obj, argv[n] = NULL;
-    int rc = tl_jit_spawn(argv, &text);
+    int rc = tl_proc_run(argv, &text, 0);
     if (rc != 0) {
         tl_status_t st = rc < 0 ? tl_diag_fail(p->d, TL_ERR_UNSUPPORTED,
                                                "cannot run the C++ compiler '%s' (%s): "
@@ -125,7 +115,7 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
     }
     free(text);
     char *hargv[] = {"cc", "-std=c11", "-O2", "-c", hsrc, "-o", hobj, NULL};
-    if ((rc = tl_jit_spawn(hargv, &text)) != 0) {
+    if ((rc = tl_proc_run(hargv, &text, 0)) != 0) {
         tl_status_t st =
             tl_diag_fail(p->d, TL_ERR_RUNTIME, "cannot compile the PTO harness (exit %d):\n%s", rc,
                          text ? text : "");
@@ -134,8 +124,8 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
     }
     free(text);
     char *largv[] = {(char *)compiler, "-pthread", obj, hobj, "-o", tmp_exe, NULL};
-    if ((rc = tl_jit_spawn(largv, &text)) != 0 || rename(tmp_exe, p->exe) != 0 ||
-        !write_file(okp, "ok\n")) {
+    if ((rc = tl_proc_run(largv, &text, 0)) != 0 || rename(tmp_exe, p->exe) != 0 ||
+        !write_text(okp, "ok\n")) {
         tl_status_t st =
             tl_diag_fail(p->d, TL_ERR_RUNTIME, "cannot link the PTO kernel (exit %d):\n%s", rc,
                          text ? text : "");
@@ -147,19 +137,6 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
     unlink(obj);
     unlink(hobj);
     return TL_OK;
-}
-
-static int mkdirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *q = tmp + 1; *q; q++)
-        if (*q == '/') {
-            *q = 0;
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-            *q = '/';
-        }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 tl_status_t tl_pto_create(tl_pto_t **out, const tl_kernel_t *k, const tl_pto_opts_t *o,
@@ -193,7 +170,7 @@ tl_status_t tl_pto_create(tl_pto_t **out, const tl_kernel_t *k, const tl_pto_opt
     char *version = NULL;
     if (!st) {
         char *vargv[] = {(char *)compiler, "--version", NULL};
-        if (tl_jit_spawn(vargv, &version) != 0)
+        if (tl_proc_run(vargv, &version, 0) != 0)
             st = tl_diag_fail(d, TL_ERR_UNSUPPORTED,
                               "cannot run the C++ compiler '%s': the pto target needs one "
                               "(set TILEC_PTO_CXX)",
@@ -213,8 +190,7 @@ tl_status_t tl_pto_create(tl_pto_t **out, const tl_kernel_t *k, const tl_pto_opt
         uint64_t a = tl_hash_bytes(all.data, all.len, 0x243f6a8885a308d3u);
         uint64_t b = tl_hash_bytes(all.data, all.len, 0x13198a2e03707344u);
         tl_buf_free(&all);
-        tl_jit_opts_t jo = {.cache_dir = p->o.cache_dir};
-        char *cache = tl_jit_cache_dir(&jo);
+        char *cache = tl_proc_cache_dir(p->o.cache_dir);
         snprintf(p->dir, sizeof p->dir, "%s/pto-%016llx%016llx", cache ? cache : "/tmp",
                  (unsigned long long)a, (unsigned long long)b);
         free(cache);
@@ -223,12 +199,12 @@ tl_status_t tl_pto_create(tl_pto_t **out, const tl_kernel_t *k, const tl_pto_opt
         snprintf(okp, sizeof okp, "%s/ok", p->dir);
         if (access(okp, F_OK) == 0 && access(p->exe, X_OK) == 0) {
             p->cached = true;
-        } else if (mkdirs(p->dir) != 0) {
+        } else if (tl_proc_mkdirs(p->dir) != 0) {
             st = tl_diag_fail(d, TL_ERR_IO, "cannot create %s: %s", p->dir, strerror(errno));
         } else {
-            double t0 = now();
+            double t0 = tl_proc_now();
             st = build(p, tl_buf_cstr(&cpp), inc, compiler);
-            p->build_s = now() - t0;
+            p->build_s = tl_proc_now() - t0;
         }
     }
     free(version);
@@ -304,9 +280,9 @@ tl_status_t tl_pto_run(tl_pto_t *p, tl_bind_t *args)
     argv[n] = NULL;
     char *text = NULL;
     p->blocks = tl_bind_num_blocks(args);
-    double t0 = now();
-    int rc = tl_jit_spawn(argv, &text);
-    p->run_s = now() - t0;
+    double t0 = tl_proc_now();
+    int rc = tl_proc_run(argv, &text, 0);
+    p->run_s = tl_proc_now() - t0;
     if (rc == 0) {
         for (int i = 0; i < nt; i++) memcpy(t[i]->data, mem + off[i], tl_tensor_nbytes(t[i]));
         tl_bind_copy_back(args);
