@@ -3,8 +3,8 @@
 them against goldens written from the files' own reference code.
 
     scripts/upstream_golden.py --tla DIR [--tla-old GITDIR] [--recipes DIR|GITDIR]
-                               [--only REGEX] [--targets sim,cpu] [--lock FILE]
-                               [--table FILE] [--keep DIR] [--timeout S] [--list]
+                               [--only REGEX] [--targets sim,cpu,pto] [--pto-isa DIR]
+                               [--lock FILE] [--table FILE] [--keep DIR] [--timeout S] [--list]
 
 --tla is a folder holding tilelang-ascend's newest files (its examples/ beneath it),
 --tla-old a git directory of an older tilelang-ascend snapshot (read with `git show HEAD:path`:
@@ -15,10 +15,12 @@ the repository.
 For each case (a file, its kernel and the arguments its test passes) the tool generates the
 inputs as the file's test does (same distributions, a seeded NumPy generator: not torch's
 numbers), runs `tilec sim` (the race-free check: no race, no sync or memory error) and the other
-targets with `tilec run --target T`, and compares every output with a golden computed here by a
+targets with `tilec run --target T` (ref, cpu, pto: --pto-isa DIR or $PTO_ISA_DIR for pto), and
+compares every output with a golden computed here by a
 NumPy re-implementation of the file's reference code, with the tolerances of the file's own
 assert (|got - golden| <= atol + rtol * |golden|, torch.testing.assert_close's rule). It prints
-one row per case (races, max abs error per target, pass/fail) and, with --table, writes the
+one row per case (races, max abs error per target, the build and run seconds tilec reports for
+each `tilec run` target, pass/fail) and, with --table, writes the
 rows as a Markdown table. Exit 0 when every case passes.
 
 --lock FILE runs each tilec command under `flock FILE` (the shared build lock), except those of
@@ -30,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -157,10 +160,16 @@ def run(opt, cmd, light=False):
     """light: a case whose runs take a second or two (the team's rule: no lock needed)."""
     full = (["flock", opt.lock] if opt.lock and not light else []) + cmd
     t0 = time.time()
+    # its own process group: a time-out ends flock, tilec and the executable tilec runs (the cpu
+    # and pto targets run the kernel in a child process), not flock alone
+    p = subprocess.Popen(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
     try:
-        p = subprocess.run(full, capture_output=True, text=True, timeout=opt.timeout)
-        return p.returncode, p.stderr, time.time() - t0
+        _, err = p.communicate(timeout=opt.timeout)
+        return p.returncode, err, time.time() - t0
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
         return 124, f"timed out after {opt.timeout} s", time.time() - t0
 
 
@@ -234,9 +243,16 @@ def run_case(opt, case, path, tmp):
             report = os.path.join(tmp, "sim.json")
             cmd = tilec_cmd(opt, "sim", path, case, inputs_dir, out_dir, ["--json", report])
         else:
-            cmd = tilec_cmd(opt, "run", path, case, inputs_dir, out_dir, ["--target", target])
+            facts = os.path.join(tmp, f"run-{target}.json")
+            extra = ["--target", target, "--json", facts]
+            if target == "pto" and opt.pto_isa:
+                extra += ["--pto-isa", opt.pto_isa]
+            cmd = tilec_cmd(opt, "run", path, case, inputs_dir, out_dir, extra)
         rc, err, secs = run(opt, cmd, case.get("light", False))
         t = {"rc": rc, "secs": secs, "cmd": cmd}
+        if target != "sim" and os.path.exists(facts):
+            rep = json.load(open(facts))  # tilec's own times: the build (0 when cached) and the run
+            t["compile_s"], t["run_s"], t["cached"] = rep.get("compile_s"), rep.get("run_s"), rep.get("cached")
         if target == "sim" and os.path.exists(os.path.join(tmp, "sim.json")):
             rep = json.load(open(os.path.join(tmp, "sim.json")))
             t["races"] = len(rep.get("races", []))
@@ -279,6 +295,13 @@ def fmt_err(t):
     return ", ".join(parts)
 
 
+def fmt_times(t):
+    """tilec's build and run seconds for a `tilec run` target ('-' for sim or when it stopped early)."""
+    if t.get("run_s") is None:
+        return "-"
+    return f"{t['compile_s']:.2f}{' cached' if t.get('cached') else ''} / {t['run_s']:.3f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tla", help="folder of tilelang-ascend's newest files")
@@ -287,6 +310,8 @@ def main():
     ap.add_argument("--tilec", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "tilec"))
     ap.add_argument("--only", help="only the cases whose name or file matches this regular expression")
     ap.add_argument("--targets", default="sim,cpu", help="comma-separated: sim, ref, cpu, pto (default sim,cpu)")
+    ap.add_argument("--pto-isa", default=os.environ.get("PTO_ISA_DIR"),
+                    help="pto target: the pto-isa checkout (default $PTO_ISA_DIR)")
     ap.add_argument("--lock", help="run each tilec command under `flock FILE`")
     ap.add_argument("--table", help="write the results as a Markdown table to this file")
     ap.add_argument("--json", help="write the results as JSON to this file")
@@ -299,6 +324,11 @@ def main():
                  "does not need it). Install it, e.g. `apt-get install python3-numpy`, and run this "
                  "script with that Python (/usr/bin/python3).")
     opt.targets = [t for t in opt.targets.split(",") if t]
+    bad = [t for t in opt.targets if t not in ("sim", "ref", "cpu", "pto")]
+    if bad:
+        sys.exit(f"upstream_golden.py: unknown target {bad[0]!r} (sim, ref, cpu, pto)")
+    if "pto" in opt.targets and not opt.pto_isa:
+        sys.exit("upstream_golden.py: --targets pto needs a pto-isa checkout: --pto-isa DIR or PTO_ISA_DIR")
     roots = {"tla": opt.tla, "tla-old": opt.tla_old, "recipes": opt.recipes}
     cases = [c for c in CASES if not opt.only or re.search(opt.only, c["name"] + " " + c["file"])]
     if opt.list:
@@ -327,7 +357,9 @@ def main():
             sim = row["targets"].get("sim", {})
             races = f"races {sim.get('races', '-')} sync {sim.get('sync_errors', '-')}" if sim else ""
             print(f"{'PASS' if row['ok'] else 'FAIL'} {c['name']} [{c['shape']}] {races} | "
-                  + " | ".join(f"{tg}: {fmt_err(t)} ({t['secs']:.0f} s)" for tg, t in row["targets"].items()),
+                  + " | ".join(f"{tg}: {fmt_err(t)} ({t['secs']:.0f} s"
+                               + (f"; build / run {fmt_times(t)} s)" if tg != "sim" else ")")
+                               for tg, t in row["targets"].items()),
                   flush=True)
             for tg, t in row["targets"].items():
                 for f in t.get("findings", []):
@@ -338,14 +370,17 @@ def main():
     print(f"\n{n_ok} of {len(rows)} cases pass")
     if opt.table:
         with open(opt.table, "w") as f:
+            runs = [t for t in opt.targets if t != "sim"]
             f.write("| file | kernel | shape | sim races / sync errors | " + " | ".join(
-                f"max abs err {t}" for t in opt.targets) + " | result |\n")
-            f.write("|---|---|---|---|" + "---|" * len(opt.targets) + "---|\n")
+                f"max abs err {t}" for t in opt.targets) + "".join(
+                f" | {t} build / run s" for t in runs) + " | result |\n")
+            f.write("|---|---|---|---|" + "---|" * (len(opt.targets) + len(runs)) + "---|\n")
             for r in rows:
                 sim = r["targets"].get("sim", {})
                 f.write(f"| {r['case']} ({r['file']}) | {r['kernel']} | {r['shape']} | "
                         f"{sim.get('races', '-')} / {sim.get('sync_errors', '-')} | "
                         + " | ".join(fmt_err(r["targets"][t]) if t in r["targets"] else "-" for t in opt.targets)
+                        + "".join(f" | {fmt_times(r['targets'].get(t, {}))}" for t in runs)
                         + f" | {'pass' if r['ok'] else 'FAIL'} |\n")
     if opt.json:
         with open(opt.json, "w") as f:

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ir/copy_plan.h"
 #include "pto/pto_int.h"
 
 typedef struct {
@@ -27,8 +28,10 @@ static int64_t pad32(int64_t n, int size)
     return (n + per - 1) / per * per;
 }
 
-// The GM side of a copy whose on-chip side is v (rows x cols).
-static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r, const pto_view_t *v,
+// The GM side of a copy whose on-chip side is v (rows x cols). A one-row box
+// is one run from a UB region's start (ir/copy_plan.h): a contiguous UB
+// region becomes one flat row for it.
+static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r, pto_view_t *v,
                    gm_box_t *g)
 {
     const tl_buffer_t *b = r->buf;
@@ -103,9 +106,17 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r, cons
                           pto_expr_str(e, b->gm_shape[i]));
     if (in.len) g->vr = pto_fmt(e, "(true%s ? %s : 0)", tl_buf_cstr(&in), g->vr);
     tl_buf_free(&in);
-    bool fits = (g->rows == v->rows && g->cols <= v->cols) ||
-                (g->rows <= v->rows && g->cols == v->cols) ||
-                (g->rows == 1 && v->rows == 1 && g->cols <= v->cols);
+    bool ub = v->buf->scope == TL_SCOPE_UB;
+    if (ub && g->rows == 1 && v->rows > 1 && pto_view_contiguous(v) && g->cols <= v->rows * v->cols)
+        v->cols *= v->rows, v->ld = v->cols, v->rows = 1;
+    // UB: the box's rows at the device's pitch for its columns (ir/copy_plan.h)
+    // must be the region's rows
+    bool fits =
+        ub ? g->rows <= v->rows && g->cols <= v->cols &&
+                 (g->rows == 1 || tl_copy_plan_pitch(v->buf->dtype, v->cols, g->cols) == v->ld)
+           : (g->rows == v->rows && g->cols <= v->cols) ||
+                 (g->rows <= v->rows && g->cols == v->cols) ||
+                 (g->rows == 1 && v->rows == 1 && g->cols <= v->cols);
     if (!fits) {
         pto_unsupported(e, s->loc,
                         "a copy of a %" PRId64 " x %" PRId64 " GM box to a %" PRId64 " x %" PRId64

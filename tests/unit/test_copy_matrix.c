@@ -6,7 +6,9 @@
 // file:line:col of the T.copy with its source line and a caret. The rule they
 // share is ir/copy_plan.h (docs/language.md, "Copy shapes"); a few pairs have
 // hand-checked values (the LSE store of the sparse MLA kernels: a UB [M, 1]
-// column into a GM row [M] moves all M elements).
+// column into a GM row [M] moves all M elements). With $PTO_ISA_DIR (make
+// check-pto) every pair also runs on --target pto: the same bytes as the
+// reference, or the same located error.
 #include "../test.h"
 
 #include <inttypes.h>
@@ -153,7 +155,7 @@ static float value_at(const outcome_t *o, int which, int64_t i)
 
 typedef struct {
     int g, u;
-    bool in;
+    bool in, pto; // pto: the pair on --target pto against the reference
 } pair_t;
 
 static void pair_test(tl_test_t *t, void *arg)
@@ -161,15 +163,18 @@ static void pair_test(tl_test_t *t, void *arg)
     const pair_t *p = arg;
     char src[2048];
     kernel_source(src, sizeof src, p->g, p->u, p->in);
-    static const char *const be_names[] = {"ref", "sim", "cpu"};
+    static const char *const backends[] = {"ref", "sim", "cpu"}, *const with_pto[] = {"ref", "pto"};
+    const char *const *be_names = p->pto ? with_pto : backends;
+    int nbe = p->pto ? 2 : 3;
     outcome_t o[3];
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nbe; i++) {
         const tl_backend_t *be = tl_backend_find(be_names[i]);
         REQUIRE(be);
-        if (i == 2) setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
+        if (i > 0) setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
         run_on(be, src, &o[i]);
     }
-    FILE *table = getenv("TILEC_COPY_MATRIX") ? fopen(getenv("TILEC_COPY_MATRIX"), "a") : NULL;
+    FILE *table =
+        getenv("TILEC_COPY_MATRIX") && !p->pto ? fopen(getenv("TILEC_COPY_MATRIX"), "a") : NULL;
     if (table) { // the table of docs/language.md
         const char *e = strstr(o[0].text, "error: ");
         fprintf(table, "| `%s` | `%s` of `%s` | %s | %.*s |\n",
@@ -181,7 +186,7 @@ static void pair_test(tl_test_t *t, void *arg)
     }
     char where[32];
     snprintf(where, sizeof where, "pair.py:%d:", COPY_LINE);
-    for (int i = 1; i < 3; i++) {
+    for (int i = 1; i < nbe; i++) {
         if (o[i].ok != o[0].ok)
             tl_test_fail(t, __FILE__, __LINE__, "%s %s but ref %s:\n%s\n%s", be_names[i],
                          o[i].ok ? "ran" : "failed", o[0].ok ? "ran" : "failed", o[i].text,
@@ -190,27 +195,30 @@ static void pair_test(tl_test_t *t, void *arg)
                              memcmp(o[i].bytes.data, o[0].bytes.data, o[0].bytes.len)))
             tl_test_fail(t, __FILE__, __LINE__, "%s and ref differ", be_names[i]);
     }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nbe; i++) {
         if (o[i].ok) continue;
         CHECK_CONTAINS(o[i].text, where);
         CHECK_CONTAINS(o[i].text, "T.copy");
         CHECK_CONTAINS(o[i].text, "^");
     }
-    for (int i = 0; i < 3; i++) tl_buf_free(&o[i].bytes);
+    for (int i = 0; i < nbe; i++) tl_buf_free(&o[i].bytes);
 }
 
 TEST_GENERATOR(copy_matrix)
 {
-    static pair_t pairs[NGM * NUB * 2];
+    static pair_t pairs[NGM * NUB * 2 * 2];
+    const char *isa = getenv("PTO_ISA_DIR");
     int n = 0;
-    for (int g = 0; g < NGM; g++)
-        for (int u = 0; u < NUB; u++)
-            for (int in = 1; in >= 0; in--) {
-                pairs[n] = (pair_t){g, u, in};
-                char name[64];
-                snprintf(name, sizeof name, "copy_matrix:%s_g%d_u%d", in ? "in" : "out", g, u);
-                tl_test_add(name, pair_test, &pairs[n++]);
-            }
+    for (int pto = 0; pto <= (isa && *isa); pto++)
+        for (int g = 0; g < NGM; g++)
+            for (int u = 0; u < NUB; u++)
+                for (int in = 1; in >= 0; in--) {
+                    pairs[n] = (pair_t){g, u, in, pto};
+                    char name[64];
+                    snprintf(name, sizeof name, "copy_matrix:%s_g%d_u%d%s", in ? "in" : "out", g, u,
+                             pto ? "@pto" : "");
+                    tl_test_add(name, pair_test, &pairs[n++]);
+                }
 }
 
 // Hand-checked pairs, on the reference executor (the matrix shows the other
