@@ -58,9 +58,15 @@ static const char *cxx(const tl_pto_opts_t *o)
     return on_path("clang++-19") ? "clang++-19" : "c++";
 }
 
+// Written beside path, then renamed into place: a build of the same key in
+// another process never reads a half-written file.
 static bool write_text(const char *path, const char *text)
 {
-    return tl_proc_write_file(path, text, strlen(text));
+    char tmp[4500];
+    snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+    if (tl_proc_write_file(tmp, text, strlen(text)) && rename(tmp, path) == 0) return true;
+    unlink(tmp);
+    return false;
 }
 
 // The flags of the kernel's compile (the cache key includes them).
@@ -86,8 +92,10 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
     char path[4400], obj[4400], hobj[4400], hsrc[4400], tmp_exe[4400], okp[4400];
     snprintf(path, sizeof path, "%s/%s.cpp", p->dir, p->k->name);
     snprintf(hsrc, sizeof hsrc, "%s/tilec_pto_harness.c", p->dir);
-    snprintf(obj, sizeof obj, "%s/%s.o", p->dir, p->k->name);
-    snprintf(hobj, sizeof hobj, "%s/tilec_pto_harness.o", p->dir);
+    // objects of this process's own (removed after the link): processes building the same
+    // key at once (runs of one kernel, parallel tests) would link or remove each other's
+    snprintf(obj, sizeof obj, "%s/%s.%ld.o", p->dir, p->k->name, (long)getpid());
+    snprintf(hobj, sizeof hobj, "%s/tilec_pto_harness.%ld.o", p->dir, (long)getpid());
     snprintf(tmp_exe, sizeof tmp_exe, "%s/kernel.%ld", p->dir, (long)getpid());
     snprintf(okp, sizeof okp, "%s/ok", p->dir);
     char sup[4400];
@@ -120,6 +128,7 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
             tl_diag_fail(p->d, TL_ERR_RUNTIME, "cannot compile the PTO harness (exit %d):\n%s", rc,
                          text ? text : "");
         free(text);
+        unlink(obj);
         return st;
     }
     free(text);
@@ -131,6 +140,8 @@ static tl_status_t build(tl_pto_t *p, const char *cpp, const char *inc, const ch
                          text ? text : "");
         free(text);
         unlink(tmp_exe);
+        unlink(obj);
+        unlink(hobj);
         return st;
     }
     free(text);

@@ -72,8 +72,14 @@ TEST(pto_needs_a_checkout)
 TEST(pto_emit_writes_files_and_locates_unsupported_ops)
 {
     const char *dir = tl_test_tmp("emitted");
-    char *argv[] = {(char *)tl_test_tilec(), "emit", "kernels/examples/elementwise_add.py", "--target", "pto", "-o",
-                    (char *)dir, NULL};
+    char *argv[] = {(char *)tl_test_tilec(),
+                    "emit",
+                    "kernels/examples/elementwise_add.py",
+                    "--target",
+                    "pto",
+                    "-o",
+                    (char *)dir,
+                    NULL};
     char *out = NULL;
     CHECK_EQ(tl_test_run(argv, &out), 0);
     free(out);
@@ -83,14 +89,62 @@ TEST(pto_emit_writes_files_and_locates_unsupported_ops)
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         char *text = tl_test_read_file(path, NULL);
         if (!text) tl_test_fail(t, __FILE__, __LINE__, "%s was not written", path);
-        if (text && i == 0) CHECK_CONTAINS(text, "extern \"C\" __global__ __aicore__ void main_kernel(");
+        if (text && i == 0)
+            CHECK_CONTAINS(text, "extern \"C\" __global__ __aicore__ void main_kernel(");
         if (text && i == 1) CHECK_CONTAINS(text, "int main_launch(");
         free(text);
     }
-    char *bad[] = {(char *)tl_test_tilec(), "emit", "tests/data/pto/unsupported_sin.py", "--target", "pto",
-                   "-o", (char *)tl_test_tmp("bad"), NULL};
+    char *bad[] = {(char *)tl_test_tilec(),
+                   "emit",
+                   "tests/data/pto/unsupported_sin.py",
+                   "--target",
+                   "pto",
+                   "-o",
+                   (char *)tl_test_tmp("bad"),
+                   NULL};
     CHECK_EQ(tl_test_run(bad, &out), 2);
     CHECK_CONTAINS(out, "unsupported_sin.py:16:17: error: T.tile.sin (no PTO-ISA instruction)");
     CHECK_CONTAINS(out, "not lowered to PTO yet");
+    free(out);
+}
+
+// Two processes building the same kernel into one cache at once (two runs of
+// a kernel, parallel tests): the compiler wrapper runs a whole second build
+// of the same key between this build's compile and its link. Each build links
+// its own objects (they used to share NAME.o, which the other removed: "no
+// such file or directory" at the link).
+TEST(pto_same_key_builds)
+{
+    const char *isa = getenv("PTO_ISA_DIR");
+    if (!isa || !*isa) {
+        skipped(t, NULL);
+        return;
+    }
+    char cxx[1024], nested[2048];
+    snprintf(cxx, sizeof cxx, "%s/tests/data/pto/cxx_with_nested_build.sh", tl_test_root());
+    setenv("TILEC_PTO_CXX", cxx, 1);
+    setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 1);
+    snprintf(nested, sizeof nested,
+             "%s run kernels/examples/elementwise_add.py -a M=64 -a N=256 --target pto -o %s",
+             tl_test_tilec(), tl_test_tmp("nested"));
+    setenv("TL_NESTED_RUN", nested, 1);
+    char *argv[] = {(char *)tl_test_tilec(),
+                    "run",
+                    "kernels/examples/elementwise_add.py",
+                    "-a",
+                    "M=64",
+                    "-a",
+                    "N=256",
+                    "--target",
+                    "pto",
+                    "-o",
+                    (char *)tl_test_tmp("out"),
+                    NULL};
+    char *out = NULL;
+    int rc = tl_test_run(argv, &out);
+    if (rc != 0)
+        tl_test_fail(t, __FILE__, __LINE__, "the run failed (exit %d):\n%s", rc, out);
+    else
+        CHECK_CONTAINS(out, "compiled main for the pto in");
     free(out);
 }
