@@ -698,10 +698,56 @@ static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
     return result;
 }
 
+tl_value_t *tl_eval_bind_method(tl_eval_t *ev, tl_value_t *v, tl_value_t *inst)
+{
+    if (v->kind != TL_V_FUNC || v->func.def->kind != TL_AST_FUNCTIONDEF) return v;
+    const tl_ast_list_t *decos = &v->func.def->def.decorators;
+    for (int d = 0; d < decos->len; d++) {
+        const tl_ast_node_t *dn = decos->items[d];
+        if (dn->kind != TL_AST_NAME) continue;
+        if (!strcmp(dn->name.id, "staticmethod")) return v;
+        if (!strcmp(dn->name.id, "classmethod")) inst = inst->module.cls;
+    }
+    tl_value_t *m = tl_arena_alloc(ev->arena, sizeof *m);
+    *m = *v;
+    m->func.self = inst;
+    return m;
+}
+
+// The call `c` with `self` put before its positional arguments.
+static tl_call_t *with_self(tl_eval_t *ev, const tl_call_t *c, tl_value_t *self)
+{
+    tl_call_t *m = tl_arena_alloc(ev->arena, sizeof *m);
+    *m = *c;
+    m->self = NULL;
+    m->nargs = c->nargs + 1;
+    m->args = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * (size_t)m->nargs);
+    m->args[0] = self;
+    for (int i = 0; i < c->nargs; i++) m->args[i + 1] = c->args[i];
+    if (c->arg_locs) {
+        m->arg_locs = tl_arena_alloc(ev->arena, sizeof(tl_loc_t) * (size_t)m->nargs);
+        m->arg_locs[0] = c->loc;
+        for (int i = 0; i < c->nargs; i++) m->arg_locs[i + 1] = c->arg_locs[i];
+    }
+    return m;
+}
+
+// Cls(...): a new instance, initialised by the class's __init__ when it has one.
+static tl_value_t *instantiate(tl_eval_t *ev, tl_value_t *cls, tl_call_t *call)
+{
+    tl_value_t *inst = tl_value_module(ev->arena, cls->module.name);
+    inst->module.cls = cls;
+    tl_value_t *init = tl_value_module_get(cls, "__init__");
+    if (init && init->kind == TL_V_FUNC && !call_function(ev, init, with_self(ev, call, inst)))
+        return NULL;
+    return inst;
+}
+
 tl_value_t *tl_eval_call(tl_eval_t *ev, tl_value_t *fn, tl_call_t *call)
 {
     switch (fn->kind) {
-    case TL_V_FUNC: return call_function(ev, fn, call);
+    case TL_V_FUNC:
+        return call_function(ev, fn, fn->func.self ? with_self(ev, call, fn->func.self) : call);
     case TL_V_BUILTIN:
         if (!call->self) call->self = fn->builtin.self;
         return fn->builtin.fn(ev, call);
@@ -731,9 +777,10 @@ tl_value_t *tl_eval_call(tl_eval_t *ev, tl_value_t *fn, tl_call_t *call)
     case TL_V_KERNEL: return tl_value_opaque(ev->arena, "kernel launch result");
     case TL_V_ERROR: return tl_eval_fail(ev, call->loc, "%s", fn->error.message);
     case TL_V_MODULE: {
-        // A class: calling it makes an instance namespace sharing its methods.
-        tl_value_t *ctor = tl_value_module_get(fn, "__call__");
-        if (ctor) return tl_eval_call(ev, ctor, call);
+        if (fn->module.is_class) return instantiate(ev, fn, call);
+        // An instance: its class's __call__, bound to it.
+        tl_value_t *ctor = fn->module.cls ? tl_value_module_get(fn->module.cls, "__call__") : NULL;
+        if (ctor) return tl_eval_call(ev, tl_eval_bind_method(ev, ctor, fn), call);
         return tl_value_opaque(ev->arena, fn->module.name);
     }
     default:

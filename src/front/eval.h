@@ -190,6 +190,9 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
 tl_value_t *tl_eval_iterate(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc);
 int tl_eval_pyop_of_ast(int ast_binop);
 tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc);
+// A class attribute read from instance `inst`: a function becomes a method bound to it (to
+// its class for @classmethod); @staticmethod functions and other values are returned as they are.
+tl_value_t *tl_eval_bind_method(tl_eval_t *ev, tl_value_t *v, tl_value_t *inst);
 // The key of m closest to `name` by edit distance (for "did you mean"), if
 // closer than *best_dist and close enough; else `best`.
 const char *tl_eval_closest(const tl_map_t *m, const char *name, const char *best, int *best_dist);

@@ -415,6 +415,8 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
     case TL_V_MODULE: {
         tl_value_t *v = tl_value_module_get(obj, name);
         if (v) return v;
+        if (obj->module.cls && (v = tl_value_module_get(obj->module.cls, name)))
+            return tl_eval_bind_method(ev, v, obj);
         if (obj->module.permissive) {
             tl_buf_t b;
             tl_buf_init(&b);

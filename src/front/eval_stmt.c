@@ -54,9 +54,24 @@ void tl_eval_note_dropped(tl_eval_t *ev, const char *why, tl_loc_t where, tl_loc
 
 // --- assignment -------------------------------------------------------------------------------
 
+// `a, b = torch_op(...)` in driver code: each target gets an unknown value (the element
+// it would get), so the driver goes on to the factory calls after it.
+static tl_value_t *unpack_opaque(tl_eval_t *ev, const tl_ast_node_t *target, tl_value_t *v)
+{
+    const tl_ast_list_t *elts = &target->seq.elts;
+    tl_value_t *items = tl_value_list(ev->arena, 0, NULL);
+    for (int i = 0; i < elts->len; i++) {
+        bool star = elts->items[i]->kind == TL_AST_STARRED;
+        const char *what = tl_arena_printf(ev->arena, star ? "%s[%d:]" : "%s[%d]", v->opaque.what, i);
+        tl_value_list_append(ev->arena, items, tl_value_opaque(ev->arena, what));
+    }
+    return items;
+}
+
 static bool assign_seq(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v)
 {
-    tl_value_t *items = tl_eval_iterate(ev, v, target->loc);
+    bool unknown = v->kind == TL_V_OPAQUE && !ev->kernel;
+    tl_value_t *items = unknown ? unpack_opaque(ev, target, v) : tl_eval_iterate(ev, v, target->loc);
     if (!items) return false;
     const tl_ast_list_t *elts = &target->seq.elts;
     int star = -1;
@@ -70,6 +85,11 @@ static bool assign_seq(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *targe
     }
     int vi = 0;
     for (int i = 0; i < elts->len; i++) {
+        if (i == star && unknown) {
+            if (!tl_eval_assign(ev, fr, elts->items[i]->starred.value, items->seq.items[vi++]))
+                return false;
+            continue;
+        }
         if (i == star) {
             int take = n - (elts->len - 1);
             tl_value_t *rest = tl_value_list(ev->arena, take, items->seq.items + vi);
@@ -438,6 +458,7 @@ static tl_flow_t exec_class(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
     tl_flow_t f = tl_exec_body(ev, &body, &n->cls.body);
     if (f == TL_FLOW_ERROR) return f;
     tl_value_t *cls = tl_value_module(ev->arena, n->cls.name);
+    cls->module.is_class = true;
     for (int i = 0; i < body.env->names.cap; i++) {
         tl_map_entry_t *e = &body.env->names.slots[i];
         if (e->key) tl_value_module_set(ev->arena, cls, e->key, e->value);

@@ -108,6 +108,7 @@ struct tl_value {
             struct tl_call *first_call; // its first call while the file loaded (builder defaults)
             tl_value_t *parametrize;    // @pytest.mark.parametrize: dict name -> first value
             tl_value_t *compiled_by;    // tilelang.compile(result of its first call, ...): the JIT settings
+            tl_value_t *self;           // a method read from an instance: the instance, passed first
         } func;
         struct {
             const char *name;
@@ -119,6 +120,8 @@ struct tl_value {
             const char *name;
             tl_map_t *attrs;  // name -> tl_value_t*
             bool permissive;  // unknown attributes give OPAQUE values, not errors
+            bool is_class;    // made by a class statement: calling it makes an instance
+            tl_value_t *cls;  // an instance: its class (attributes not set on it are read there)
         } module;
         struct {
             const char *what; // e.g. "torch.randn(...)"
