@@ -23,6 +23,9 @@ static tl_value_t *b_len(tl_eval_t *ev, tl_call_t *c)
     case TL_V_LIST: return tl_value_int(ev->arena, v->seq.n);
     case TL_V_DICT: return tl_value_int(ev->arena, v->dict.n);
     case TL_V_BUFFER: return tl_value_int(ev->arena, v->buffer->ndim ? v->buffer->shape[0] : 1);
+    case TL_V_OPAQUE:
+        if (!ev->kernel) return tl_value_opaque(ev->arena, tl_arena_printf(ev->arena, "len(%s)", v->opaque.what));
+        // fall through
     default: return tl_eval_fail(ev, c->loc, "object of type '%s' has no len()", tl_value_type_name(v));
     }
 }
@@ -49,6 +52,8 @@ static tl_value_t *b_range(tl_eval_t *ev, tl_call_t *c)
     }
     r->range.python = is_py_int(r->range.start) && is_py_int(r->range.stop) &&
                       (!r->range.step || is_py_int(r->range.step));
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i]->kind == TL_V_OPAQUE && !ev->kernel) return c->args[i]; // range(len(tensor)): unknown
     for (int i = 0; i < c->nargs; i++)
         if (!is_py_int(c->args[i]) && c->args[i]->kind != TL_V_EXPR)
             return tl_eval_fail(ev, c->arg_locs[i], "range() arguments must be integers, got %s",

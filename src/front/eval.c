@@ -349,6 +349,10 @@ static bool comp_level(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, in
     const tl_ast_node_t *g = n->comp.gens.items[level];
     tl_value_t *it = tl_eval_expr(ev, fr, g->gen.iter);
     if (!it) return false;
+    if (it->kind == TL_V_OPAQUE && !ev->kernel) { // [f(x) for x in tensor.tolist()]: unknown
+        ev->comp_unknown = it;
+        return true;
+    }
     tl_value_t *items = tl_eval_iterate(ev, it, g->gen.iter->loc);
     if (!items) return false;
     for (int i = 0; i < items->seq.n; i++) {
@@ -369,7 +373,14 @@ static tl_value_t *eval_comprehension(tl_eval_t *ev, tl_frame_t *fr, const tl_as
     tl_frame_t inner = *fr;
     inner.env = tl_env_new(ev, fr->env);
     tl_value_t *out = n->kind == TL_AST_DICTCOMP ? tl_value_dict(ev->arena) : tl_value_list(ev->arena, 0, NULL);
-    if (!comp_level(ev, &inner, n, 0, out)) return NULL;
+    tl_value_t *saved = ev->comp_unknown;
+    ev->comp_unknown = NULL;
+    bool ok = comp_level(ev, &inner, n, 0, out);
+    tl_value_t *unknown = ev->comp_unknown;
+    ev->comp_unknown = saved;
+    if (!ok) return NULL;
+    if (unknown)
+        return tl_value_opaque(ev->arena, tl_arena_printf(ev->arena, "a comprehension over '%s'", unknown->opaque.what));
     if (n->kind == TL_AST_GENEXP) out->kind = TL_V_TUPLE; // consumed like a sequence
     return out;
 }

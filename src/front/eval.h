@@ -50,6 +50,7 @@ struct tl_eval {
     bool in_launch;         // inside `with T.Kernel(...)`
     tl_value_t *jit;        // the @tilelang.jit value whose factory is running, if any
     const char *name_hint;  // assignment target name of the call being evaluated
+    tl_value_t *comp_unknown; // a comprehension being evaluated iterates over this unknown value
     tl_kernel_t *scratch;   // builds IR in the factory before a prim_func exists
     tl_stmt_t *if_frame;    // the IR `if` of an open `with T.If(...)` frame
     bool deferring;         // loading a file: kernel calls are recorded, not compiled

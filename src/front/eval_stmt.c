@@ -246,40 +246,47 @@ static void find_exits(const tl_ast_list_t *body, bool in_loop, bool *ret, bool 
 
 // An `if`/`while` whose condition is a value of code tilec does not run (a torch
 // or random-free driver value), outside a kernel: Python takes one way, tilec cannot
-// tell which, and guessing could hand a kernel a wrong value. So:
+// tell which, and guessing could hand a kernel a wrong value. (Likewise a `for` over
+// such a value: how many times it runs is unknown.) So:
 // - if one branch always raises, the other is the only way the program goes on: run it;
 // - otherwise run neither: every name either branch binds becomes unknown (an opaque
 //   value that says where it was set), so a kernel that needs one reports it, and a
 //   branch that returns makes the function's result unknown. The driver goes on, so a
 //   later tilelang.compile(..., pass_configs=...) still counts.
 // A break/continue in a branch (the loop's course unknown) stays an error.
-static tl_flow_t undecided_branch(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *c)
+static tl_flow_t undecided(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl_value_t *c,
+                           const tl_ast_list_t *body, const tl_ast_list_t *orelse,
+                           const tl_ast_node_t *target)
 {
-    const tl_ast_list_t *body = &n->cond.body, *orelse = &n->cond.orelse;
-    bool is_if = n->kind == TL_AST_IF;
+    bool is_if = n->kind == TL_AST_IF, is_for = n->kind == TL_AST_FOR;
     if (is_if && body_raises(body) != body_raises(orelse))
         return tl_exec_body(ev, fr, body_raises(body) ? orelse : body);
     bool ret = false, jump = false;
     find_exits(body, !is_if, &ret, &jump);
     find_exits(orelse, false, &ret, &jump);
     if (jump) {
-        tl_eval_fail(ev, n->cond.test->loc, "cannot take the truth value of '%s' at compile time "
+        tl_eval_fail(ev, is_for ? n->loop.iter->loc : n->cond.test->loc,
+                     "cannot take the truth value of '%s' at compile time "
                                             "(a branch leaves the loop, so tilec cannot go on without it)",
                      c->opaque.what);
         return TL_FLOW_ERROR;
     }
-    const char *kw = is_if ? "if" : "while";
-    const char *undecided = tl_arena_printf(ev->arena, "its condition '%s' is computed by code tilec does "
-                                                       "not run, so tilec took neither branch",
+    const char *kw = is_if ? "if" : is_for ? "for" : "while";
+    const char *undecided = tl_arena_printf(ev->arena,
+                                            is_for ? "it loops over '%s', computed by code tilec does not "
+                                                     "run, so tilec ran no iteration"
+                                                   : "its condition '%s' is computed by code tilec does "
+                                                     "not run, so tilec took neither branch",
                                             c->opaque.what);
     const char *why = tl_arena_printf(ev->arena, "set under this '%s': %s", kw, undecided);
     if (!ev->dropped_why && (body->len || orelse->len)) {
-        tl_eval_note_dropped(ev, tl_arena_printf(ev->arena, "its condition '%s' is computed by code tilec "
-                                                            "does not run", c->opaque.what),
+        tl_eval_note_dropped(ev, tl_arena_printf(ev->arena, "%s '%s' is computed by code tilec does not run",
+                                                 is_for ? "its iterable" : "its condition", c->opaque.what),
                              n->loc, n->loc);
         ev->dropped_branch = true;
     }
     tl_vec_t names = {0};
+    bound_names(ev, target, &names);
     for (int i = 0; i < body->len; i++) bound_names(ev, body->items[i], &names);
     for (int i = 0; i < orelse->len; i++) bound_names(ev, orelse->items[i], &names);
     for (int k = 0; k < names.len; k++) {
@@ -302,6 +309,8 @@ static tl_flow_t exec_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     tl_value_t *it = tl_eval_expr(ev, fr, n->loop.iter);
     if (!it) return TL_FLOW_ERROR;
+    if (it->kind == TL_V_OPAQUE && !ev->kernel)
+        return undecided(ev, fr, n, it, &n->loop.body, &n->loop.orelse, n->loop.target);
     // range() is an IR loop where TVMScript parses the code (a prim_func body or a
     // @T.macro); in a plain Python function called while tracing it is Python's range.
     bool ir_loop = it->kind == TL_V_RANGE && (!it->range.builtin || (ev->kernel && fr->traced));
@@ -338,7 +347,7 @@ static tl_flow_t exec_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
     for (long iter = 0;; iter++) {
         tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
         if (!c) return TL_FLOW_ERROR;
-        if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided_branch(ev, fr, n, c);
+        if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided(ev, fr, n, c, &n->cond.body, &n->cond.orelse, NULL);
         bool is_expr = false, ok = true;
         bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
         if (!ok) return TL_FLOW_ERROR;
@@ -367,7 +376,7 @@ static tl_flow_t exec_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
     for (;;) {
         tl_value_t *c = tl_eval_expr(ev, fr, n->cond.test);
         if (!c) return TL_FLOW_ERROR;
-        if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided_branch(ev, fr, n, c);
+        if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided(ev, fr, n, c, &n->cond.body, &n->cond.orelse, NULL);
         bool is_expr = false, ok = true;
         bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
         if (!ok) return TL_FLOW_ERROR;

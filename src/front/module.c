@@ -161,6 +161,7 @@ static tl_value_t *resolve_module(tl_eval_t *ev, tl_frame_t *fr, const char *dot
         if (!strcmp(dotted, "functools")) return tl_value_module_get(ev->builtins, "__functools__");
         if (!strcmp(dotted, "pytest")) return tl_value_module_get(ev->builtins, "__pytest__");
         if (!strcmp(dotted, "os")) return tl_value_module_get(ev->builtins, "__os__");
+        if (!strcmp(dotted, "sys")) return tl_value_module_get(ev->builtins, "__sys__");
         if (!strcmp(dotted, "random")) return tl_value_module_get(ev->builtins, "__random__");
         tl_value_t *tvm = tl_value_module_get(ev->builtins, "__tvm__");
         if (!strcmp(dotted, "tvm")) return tvm;

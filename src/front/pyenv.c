@@ -1,5 +1,5 @@
 // Models of what driver code asks about the machine it runs on: the process
-// environment (`os.environ`, `os.getenv`) and the NPU (`torch.npu` /
+// environment (`os.environ`, `os.getenv`), the command line (`sys.argv`) and the NPU (`torch.npu` /
 // `torch_npu.npu`: is_available, current_device, get_device_properties).
 //
 // The environment starts empty: tilec does not read the shell's variables, so
@@ -89,6 +89,13 @@ void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts)
     tl_value_module_set(a, os, "environ", tl_value_dict(a));
     tl_value_module_set(a, os, "getenv", tl_value_builtin(a, "getenv", os_getenv, NULL));
     tl_value_module_set(a, ev->builtins, "__os__", os);
+    // sys.argv: the script run with no arguments, as argparse gives the declared defaults
+    // (`arg = sys.argv[1] if len(sys.argv) > 1 else "all"` takes "all").
+    tl_value_t *sys = tl_value_module(a, "sys");
+    sys->module.permissive = true;
+    tl_value_t *argv0 = tl_value_opaque(a, "sys.argv[0]");
+    tl_value_module_set(a, sys, "argv", tl_value_list(a, 1, &argv0));
+    tl_value_module_set(a, ev->builtins, "__sys__", sys);
     const tl_front_chip_t *chip = opts ? opts->chip : NULL;
     if (chip) {
         ev->chip_name = chip->name;
