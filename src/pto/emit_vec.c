@@ -348,8 +348,7 @@ static void row_tile(pto_emit_t *e, const char *name, const pto_view_t *v)
     pto_vec_tile(e, name, &r, true);
 }
 
-// The UB region operand i of s as a view.
-static bool ub_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
+bool pto_ub_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
 {
     const tl_region_t *r = region(s, i);
     if (!r || r->buf->scope != TL_SCOPE_UB) {
@@ -361,7 +360,7 @@ static bool ub_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
 
 static bool rows_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
 {
-    if (!ub_view(e, s, i, v)) return false;
+    if (!pto_ub_view(e, s, i, v)) return false;
     if (v->ld * tl_dtype_size(v->buf->dtype) % 32 && v->rows > 1) {
         pto_unsupported(
             e, s->loc, "%s on rows of '%s' of %" PRId64 " bytes (PTO tiles need 32-byte rows)",
@@ -376,7 +375,7 @@ static bool rows_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
 // elements in order (reduction results, broadcast and row_expand sources).
 static bool vector_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v)
 {
-    if (!ub_view(e, s, i, v)) return false;
+    if (!pto_ub_view(e, s, i, v)) return false;
     if (!pto_view_contiguous(v)) {
         pto_unsupported(e, s->loc, "%s on a strided vector operand '%s'",
                         tl_op_info(s->op.code)->spelling, v->buf->name);
@@ -615,7 +614,7 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     default:
         if (pto_bin_of(s->op.code))
             binary(e, s); // add .. min, bitwise_and, bitwise_or
-        else if (!pto_emit_vec_more(e, s))
+        else if (!pto_emit_vec_more(e, s) && !pto_emit_repeat(e, s))
             pto_unsupported(e, s->loc, "%s", tl_op_info(s->op.code)->spelling);
         break;
     }

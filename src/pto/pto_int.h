@@ -84,6 +84,8 @@ typedef struct {
 // Views of the region operands of s listed in idx (-1 ends), one layout for
 // all (flat spans when every one is contiguous, rows otherwise).
 bool pto_vec_views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, pto_operands_t *o);
+// The UB region operand i of s as a view (an error when it is not one).
+bool pto_ub_view(pto_emit_t *e, const tl_stmt_t *s, int i, pto_view_t *v);
 // Declares tiles tl_d, tl_a, tl_b, tl_c over the operands in order.
 void pto_vec_tiles(pto_emit_t *e, const pto_operands_t *o);
 // The scalar operand i of s converted to dtype t (as tilec does).
@@ -95,6 +97,9 @@ void pto_flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const
 // emit_mask.c: compare, select, createvecindex, reinterpretcast, xor, shifts,
 // silu, axpy; false when s is none of them.
 bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s);
+// emit_repeat.c: brcb, the _experiment row ops, sort32, gatherb and the
+// repeat-form reductions; false when s is none of them.
+bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s);
 
 // --- emit_copy.c, emit_vec.c, emit_cube.c
 // ----------------------------------------------------------
