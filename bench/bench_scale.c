@@ -2,7 +2,8 @@
 // one block of N vector statements (tile ops over four UB tiles, automatic
 // syncs and memory planning, as `tilec sim` compiles them) and of one
 // T.Parallel expression of N terms (of three tiles; or of the tile it writes,
-// without memory planning),
+// without memory planning) and of one run-time if/elif chain of N branches on
+// the block index (a flat chain of ifs in the IR, front/trace.c),
 // for N = 250 ... 2000 (1,950 terms for the last: the nesting limit,
 // docs/language.md). Prints the median
 // time of the front end + NPU pipeline (with the IR verifier between passes)
@@ -44,7 +45,14 @@ static void kernel(tl_buf_t *o, int terms, int n)
         tl_buf_printf(o, "            t%d = T.alloc_ub([M, N], \"float32\")\n", t);
     tl_buf_puts(o, "            with T.Scope(\"V\"):\n");
     for (int t = 0; t < 4; t++) tl_buf_printf(o, "                T.copy(A, t%d)\n", t);
-    if (terms) {
+    if (terms == 3) {
+        tl_buf_puts(o, "                if vid == 0:\n");
+        for (int k = 0; k < n; k++)
+            tl_buf_printf(o,
+                          "                    %s cid == %d:\n"
+                          "                        T.tile.add(t0, t0, %d.0)\n",
+                          k ? "elif" : "if", k, k + 1);
+    } else if (terms) {
         tl_buf_puts(o, "                for i, j in T.Parallel(M, N):\n"
                        "                    t0[i, j] = ");
         for (int k = 0; k < n; k++)
@@ -118,14 +126,15 @@ int main(int argc, char **argv)
     int max_n = argc > 1 ? atoi(argv[1]) : 2000;
     static const char *what[] = {
         "block of N vector statements", "T.Parallel expression of N terms",
-        "T.Parallel expression of N terms reading the tile it writes, no planning"};
-    for (int terms = 0; terms < 3; terms++) {
+        "T.Parallel expression of N terms reading the tile it writes, no planning",
+        "if/elif chain of N branches on the block index"};
+    for (int terms = 0; terms < 4; terms++) {
         printf("%s (front end + passes; medians of %d)\n", what[terms], REPS);
         printf("  %6s %12s %7s %12s %7s\n", "N", "npu", "ratio", "cpu + C", "ratio");
         double prev[2] = {0, 0};
         for (int n2 = 250; n2 <= max_n; n2 *= 2) {
             // (an expression nests at most TL_MAX_NESTING levels: 2,000 terms is past it)
-            int n = terms && n2 > TERMS_MAX ? TERMS_MAX : n2;
+            int n = terms && terms < 3 && n2 > TERMS_MAX ? TERMS_MAX : n2;
             tl_buf_t src;
             tl_buf_init(&src);
             kernel(&src, terms, n);

@@ -131,11 +131,47 @@ static void check(sim_t *S, const tl_stmt_t *s, bool end_of_body)
     for (int i = 0; i < as->n && !S->dep.found; i++) check_access(&c, &as->a[i]);
 }
 
+// A new access r that covers all of its buffer makes an older record of that
+// buffer redundant when r writes or both read, and the older one ran on r's
+// pipe or on one already ordered before r's: whatever conflicts with the
+// older one conflicts with r, and whatever orders a later access after r
+// orders it after the older one too (a barrier or a flag from r's pipe covers
+// every earlier access on that pipe; flags carry all that completed on their
+// source pipe). The other path of an if keeps its own copy, so joins stay
+// exact. This keeps the state small along long runs of tile ops on one
+// buffer: an elif chain of 1,000 branches would otherwise carry every
+// branch's records through every later join. L0C is left alone (the cube's
+// accumulation interlock depends on each access's own region).
+static void drop_covered(sim_t *S, int first_new)
+{
+    state_t *st = &S->st;
+    for (int k = first_new; k < st->n; k++) {
+        const rec_t r = st->r[k];
+        if (r.pipe == TL_PIPE_S || r.acc->buf->scope == TL_SCOPE_L0C || !isync_whole_buffer(r.acc))
+            continue;
+        int w = 0, nk = k;
+        for (int i = 0; i < st->n; i++) {
+            const rec_t *o = &st->r[i];
+            bool drop = i < first_new && o->acc->buf == r.acc->buf &&
+                        (o->pipe == r.pipe || (o->ord & BIT(r.pipe))) && (r.write || !o->write);
+            if (drop) {
+                if (i < nk) nk--;
+                continue;
+            }
+            st->r[w++] = *o;
+        }
+        first_new -= st->n - w;
+        st->n = w;
+        k = nk;
+    }
+}
+
 static void add_accesses(sim_t *S, const tl_stmt_t *s)
 {
     const accs_t *as = isync_accesses(S, s);
     const path_t *path = NULL;
     const iters_t *iter = NULL;
+    int first_new = S->st.n;
     for (int index = 0; index < as->n; index++) {
         const tl_hazard_access_t *a = &as->a[index];
         if (a->pipe == TL_PIPE_S && !a->write) continue; // later instructions issue after it
@@ -155,6 +191,7 @@ static void add_accesses(sim_t *S, const tl_stmt_t *s)
         r->path = path;
         r->iter = iter;
     }
+    drop_covered(S, first_new);
 }
 
 // --- syncs ---------------------------------------------------------------------------------------

@@ -220,6 +220,8 @@ void isync_state_copy(sim_t *S, state_t *dst, const state_t *src);
 rec_t *isync_push_rec(sim_t *S, state_t *st);
 // a := the state after either a or b (b is freed)
 void isync_meet(sim_t *S, state_t *a, state_t *b);
+// Whether access a touches every byte of its on-chip buffer (in any iteration).
+bool isync_whole_buffer(const tl_hazard_access_t *a);
 // Records of loop L's instance inst become records of "some iteration".
 void isync_close_loop(sim_t *S, const tl_stmt_t *L, int inst);
 

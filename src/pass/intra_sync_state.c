@@ -296,6 +296,27 @@ static int idmap_lookup(idmap_t *m, const rec_t *recs, const rec_t *r, bool add,
     }
 }
 
+bool isync_whole_buffer(const tl_hazard_access_t *a)
+{
+    const tl_buffer_t *b = a->buf;
+    if (b->scope == TL_SCOPE_GM) return false;
+    int64_t n = 1;
+    for (int d = 0; d < b->ndim; d++) n *= b->shape[d];
+    if (a->flat) {
+        bool at_origin = true;
+        for (int d = 0; d < a->ndim; d++)
+            if (a->start[d] && !(a->start[d]->kind == TL_EX_INT && a->start[d]->i == 0))
+                at_origin = false;
+        return at_origin && (a->len < 0 || a->len >= n);
+    }
+    if (a->ndim != b->ndim) return false;
+    for (int d = 0; d < b->ndim; d++) {
+        if (a->start[d] && !(a->start[d]->kind == TL_EX_INT && a->start[d]->i == 0)) return false;
+        if (a->ext[d] >= 0 && a->ext[d] < b->shape[d]) return false;
+    }
+    return true;
+}
+
 // State after either of two paths: a record keeps the pipes ordered on both;
 // a pending flag survives when both paths have it (else a later wait on it
 // orders nothing, which is safe). The two paths may hold one flag in
@@ -315,6 +336,66 @@ static uint64_t remap(uint64_t bits, const int *to)
     return r;
 }
 
+// Records that differ only in their statement are one record from here on:
+// accesses of all of one on-chip buffer on one pipe, both reads or both
+// writes, in the same iterations, with the same pipes ordered after them and
+// the same pending flags. Syncs change such records alike (by pipe, order and
+// flags alone), and a later access conflicts with all of them or none; the
+// newest is kept, the one the conflict search (newest first) reports. Joins
+// of long elif chains (a flat chain of ifs, front/trace.c) would otherwise
+// carry one record per branch for ever.
+static uint64_t equiv_hash(const rec_t *r)
+{
+    uint64_t h = mix(ptr_hash(r->acc->buf), (uint64_t)r->pipe * 2 + r->write);
+    return mix(mix(h, (uint64_t)r->ord), mix(r->slots, (uint64_t)(uintptr_t)r->iter));
+}
+
+static bool equivalent(const rec_t *x, const rec_t *y)
+{
+    return x->acc->buf == y->acc->buf && x->pipe == y->pipe && x->write == y->write &&
+           x->ord == y->ord && x->slots == y->slots && x->iter == y->iter;
+}
+
+static void merge_equivalent(sim_t *S, state_t *st)
+{
+    int whole = 0;
+    for (int i = 0; i < st->n && whole < 2; i++) whole += isync_whole_buffer(st->r[i].acc);
+    if (whole < 2) return;
+    idmap_t m;
+    if (!idmap_init(&m, st->n)) {
+        S->overflow = true;
+        return;
+    }
+    bool *drop = calloc((size_t)st->n, sizeof *drop);
+    if (!drop) {
+        free(m.slot);
+        S->overflow = true;
+        return;
+    }
+    for (int i = st->n - 1; i >= 0; i--) {
+        const rec_t *r = &st->r[i];
+        if (!isync_whole_buffer(r->acc)) continue;
+        uint64_t j = equiv_hash(r) & (uint64_t)(m.cap - 1);
+        for (;; j = (j + 1) & (uint64_t)(m.cap - 1)) {
+            int v = m.slot[j];
+            if (!v) {
+                m.slot[j] = i + 1;
+                break;
+            }
+            if (equivalent(&st->r[v - 1], r)) {
+                drop[i] = true;
+                break;
+            }
+        }
+    }
+    int w = 0;
+    for (int i = 0; i < st->n; i++)
+        if (!drop[i]) st->r[w++] = st->r[i];
+    st->n = w;
+    free(drop);
+    free(m.slot);
+}
+
 void isync_meet(sim_t *S, state_t *a, state_t *b)
 {
     if (b->dead) {
@@ -332,6 +413,7 @@ void isync_meet(sim_t *S, state_t *a, state_t *b)
     for (int u = 0; u < SLOTS; u++) to[u] = -1;
     for (int t = 0; t < SLOTS; t++) {
         slot_t *x = &a->slot[t];
+        if (!x->used) continue;
         int u = same_flag(x, &b->slot[t]) ? t : -1; // the same slot first
         for (int v = 0; u < 0 && v < SLOTS; v++)
             if (to[v] < 0 && same_flag(x, &b->slot[v])) u = v;
@@ -371,6 +453,7 @@ void isync_meet(sim_t *S, state_t *a, state_t *b)
     free(in_b.slot);
     free(in_a.slot);
     isync_state_free(b);
+    merge_equivalent(S, a);
 }
 
 // Records of loop L's iterations become records of "some iteration" (copy 0),
