@@ -31,26 +31,21 @@ static int64_t pad32(int64_t n, int size)
 // The GM side of a copy whose on-chip side is v (rows x cols). A one-row box
 // is one run from a UB region's start (ir/copy_plan.h): a contiguous UB
 // region becomes one flat row for it.
-static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r, pto_view_t *v,
-                   gm_box_t *g)
+static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
+                   const tl_region_t *onchip, pto_view_t *v, gm_box_t *g)
 {
     const tl_buffer_t *b = r->buf;
     int n = r->ndim;
-    int64_t ext[TL_MAX_DIMS];
-    for (int i = 0; i < n; i++) {
-        if (r->form == TL_REGION_POINT) {
-            ext[i] = 1;
-        } else if (!tl_ir_is_const_int(r->extent[i], &ext[i])) {
+    int64_t ext[TL_MAX_DIMS], other[TL_MAX_DIMS];
+    for (int i = 0; i < onchip->ndim; i++) // constant: pto_view took the region
+        if (!tl_ir_is_const_int(onchip->extent[i], &other[i])) other[i] = 1;
+    if (r->form == TL_REGION_POINT) // the on-chip side's trailing extents (tilec's rule)
+        tl_copy_point_extents(n, other, onchip->ndim, ext);
+    for (int i = 0; i < n && r->form != TL_REGION_POINT; i++) {
+        if (!tl_ir_is_const_int(r->extent[i], &ext[i])) {
             pto_unsupported(e, s->loc, "a copy with a run-time extent of '%s'", b->name);
             return false;
         }
-    }
-    if (r->form == TL_REGION_POINT) { // the on-chip side's non-unit extents, right-aligned
-        int64_t want[2];
-        int k = 0;
-        if (v->rows > 1) want[k++] = v->rows;
-        if (v->cols > 1) want[k++] = v->cols;
-        for (int i = 0; i < k && i < n; i++) ext[n - k + i] = want[i];
     }
     int dims[TL_MAX_DIMS], nd = 0;
     for (int i = 0; i < n; i++)
@@ -117,6 +112,14 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r, pto_
            : (g->rows == v->rows && g->cols <= v->cols) ||
                  (g->rows <= v->rows && g->cols == v->cols) ||
                  (g->rows == 1 && v->rows == 1 && g->cols <= v->cols);
+    if (ub && g->rows > 1 && g->rows <= v->rows && g->cols <= v->cols && !fits) {
+        pto_unsupported(e, s->loc,
+                        "a copy of %" PRId64 " GM rows that the device lays %" PRId64
+                        " elements apart in UB, where the rows of '%s' are %" PRId64 " apart",
+                        g->rows, tl_copy_plan_pitch(v->buf->dtype, v->cols, g->cols), v->buf->name,
+                        v->ld);
+        return false;
+    }
     if (!fits) {
         pto_unsupported(e, s->loc,
                         "a copy of a %" PRId64 " x %" PRId64 " GM box to a %" PRId64 " x %" PRId64
@@ -183,7 +186,7 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 {
     pto_view_t v;
     gm_box_t g;
-    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, &v, &g)) return;
+    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, dst, &v, &g)) return;
     if (src->buf->dtype != dst->buf->dtype) {
         pto_unsupported(e, s->loc, "a copy GM -> %s that changes the dtype",
                         tl_scope_name(dst->buf->scope));
@@ -233,7 +236,7 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 {
     pto_view_t v;
     gm_box_t g;
-    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, &v, &g)) return;
+    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, src, &v, &g)) return;
     const tl_buffer_t *b = src->buf;
     const char *store = atomic ? "pto::TSTORE<pto::AtomicType::AtomicAdd>" : "pto::TSTORE";
     if (s->op.enable_relu) {

@@ -33,6 +33,7 @@ static const char *const gm_regions[] = {
     "V[36:44]",         // a 1-D row clipped at the end
     "X[0:2, 1, 0:16]",  // rows of a 3-D tensor (a unit middle dimension)
     "X[0:2, 0:2, 0:8]", // a 3-D box (not one DataCopyPad)
+    "A[1, 2]",          // a start point: the UB region's extents, right-aligned
 };
 
 // UB buffers and the region of each the copy names.
