@@ -64,8 +64,15 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     int64_t count = region_numel(dst);
     if (count < 0) return false;
     switch (op->code) {
+    case TL_OP_COMPARE: {
+        // one bit a source element, packed from the start of the mask region
+        // (tileop_misc.c): it covers a contiguous region of at most that many bytes
+        const tl_arg_t *src = &op->args[1];
+        int64_t n = src->kind == TL_ARG_REGION ? region_numel(&src->region) : -1;
+        bool contiguous = dst->ndim == 1 || tl_access_region_whole(dst);
+        return n >= 0 && contiguous && count * tl_dtype_size(dst->buf->dtype) <= (n + 7) / 8;
+    }
     case TL_OP_GATHER:
-    case TL_OP_COMPARE:
     case TL_OP_REINTERPRETCAST:
     // the repeat-form reductions write the slots their strides pick
     case TL_OP_BLOCK_REDUCE_SUM:

@@ -10,9 +10,10 @@
 // A write is *full* when it certainly overwrites every element of its buffer:
 // the destination region covers the whole buffer and the op writes all of it
 // (copies from GM fill the rest of the region with the pad value or zeros; a
-// count operand must cover the buffer; gather, compare and reinterpretcast are
-// never full). Passes use full writes to know that a value does not flow in
-// from earlier code.
+// count operand must cover the buffer; a compare writes one bit a source
+// element, so its mask is full when those bits fill it; gather and
+// reinterpretcast are never full). Passes use full writes to know that a value
+// does not flow in from earlier code.
 //
 // A read is *bounded* when it reads no element outside its region (a scalar
 // load: its element): a copy, a tile op whose count operand (if any) is a

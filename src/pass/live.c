@@ -32,12 +32,22 @@ typedef struct {
     fact_t *f;
 } facts_t;
 
+// What the then-branch of an earlier `if` wrote, under its condition: a later
+// `if` on the same condition starts from it (the condition's value cannot
+// have changed, see pure()).
+typedef struct {
+    const tl_expr_t *cond;
+    facts_t facts;
+} guard_t;
+
 typedef struct {
     const tl_kernel_t *k;
     uint8_t *exposed; // per buffer: read before a full write (NULL: not tracked)
     facts_t *facts;
     bool writes; // second visit of a statement's accesses: its writes
     bool nomem;
+    guard_t *guards; // of the ifs walked so far in the current iteration
+    int nguards, capguards;
 } walk_t;
 
 static bool push(walk_t *w, facts_t *fs, const fact_t *f)
@@ -225,14 +235,68 @@ static void leave_loop(const tl_kernel_t *k, const tl_var_t *v, int64_t lo, int6
 
 static void walk(walk_t *w, const tl_stmt_t *s);
 
-static void walk_branch(walk_t *w, const tl_stmt_t *s, facts_t *out)
+// Whether e has one value for the rest of a loop iteration: no loads (buffers
+// and alloc_vars change); variables are loop variables, immutable lets,
+// parameters and block indices.
+static bool pure(const tl_expr_t *e)
+{
+    if (!e) return true;
+    switch (e->kind) {
+    case TL_EX_LOAD: return false;
+    case TL_EX_BIN: return pure(e->op.a) && pure(e->op.b);
+    case TL_EX_UN: return pure(e->op.a);
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: return pure(e->arg);
+    case TL_EX_SELECT: return pure(e->sel.cond) && pure(e->sel.a) && pure(e->sel.b);
+    default: return true;
+    }
+}
+
+static void drop_guards(walk_t *w, int keep)
+{
+    while (w->nguards > keep) free(w->guards[--w->nguards].facts.f);
+}
+
+static void add_guard(walk_t *w, const tl_expr_t *cond, const facts_t *then_)
+{
+    if (!pure(cond) || !then_->n) return;
+    if (w->nguards == w->capguards) {
+        int cap = w->capguards ? w->capguards * 2 : 8;
+        guard_t *p = realloc(w->guards, sizeof *p * (size_t)cap);
+        if (!p) {
+            w->nomem = true;
+            return;
+        }
+        w->guards = p;
+        w->capguards = cap;
+    }
+    guard_t *g = &w->guards[w->nguards++];
+    g->cond = cond;
+    g->facts = (facts_t){0, 0, NULL};
+    for (int i = 0; i < then_->n; i++) push(w, &g->facts, &then_->f[i]);
+}
+
+// Walks s starting from the current facts (and, for the then-branch of an if
+// on cond, what earlier ifs on the same condition wrote), into out. Guards
+// recorded inside s hold only there.
+static void walk_branch_under(walk_t *w, const tl_stmt_t *s, const tl_expr_t *cond, facts_t *out)
 {
     facts_t *saved = w->facts;
+    int nguards = w->nguards;
     out->n = 0;
     for (int i = 0; i < saved->n; i++) push(w, out, &saved->f[i]);
+    for (int g = 0; cond && g < nguards; g++)
+        if (tl_ir_expr_equal(w->guards[g].cond, cond))
+            for (int i = 0; i < w->guards[g].facts.n; i++) push(w, out, &w->guards[g].facts.f[i]);
     w->facts = out;
     walk(w, s);
     w->facts = saved;
+    drop_guards(w, nguards);
+}
+
+static void walk_branch(walk_t *w, const tl_stmt_t *s, facts_t *out)
+{
+    walk_branch_under(w, s, NULL, out);
 }
 
 static void walk_loop(walk_t *w, const tl_stmt_t *s)
@@ -263,8 +327,9 @@ static void walk(walk_t *w, const tl_stmt_t *s)
     case TL_ST_WHILE: walk_loop(w, s); break;
     case TL_ST_IF: {
         facts_t a = {0, 0, NULL}, b = {0, 0, NULL};
-        walk_branch(w, s->if_.then_, &a);
+        walk_branch_under(w, s->if_.then_, s->if_.cond, &a);
         walk_branch(w, s->if_.else_, &b);
+        add_guard(w, s->if_.cond, &a);
         facts_t *f = w->facts;
         f->n = 0;
         for (int i = 0; i < a.n; i++)
@@ -282,14 +347,62 @@ static void walk(walk_t *w, const tl_stmt_t *s)
     }
 }
 
-// Marks in exposed[] the buffers read in one iteration of loop before the
-// iteration certainly overwrote them. False when out of memory.
-static bool body_exposed(const tl_kernel_t *k, const tl_stmt_t *loop, uint8_t *exposed)
+// Walks what runs after `target` (a loop inside s) up to the end of the
+// kernel, on the paths through target: the statements after it in each
+// enclosing sequence, outwards. Leaving an enclosing loop drops the facts that
+// move with its variable, and all of them when a break or continue may have
+// skipped the rest of its body. Returns whether s holds target.
+static bool walk_after(walk_t *w, const tl_stmt_t *s, const tl_stmt_t *target)
+{
+    if (!s || w->nomem) return false;
+    if (s == target) return true;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (walk_after(w, s->seq.items[i], target)) {
+                for (int j = i + 1; j < s->seq.n; j++) walk(w, s->seq.items[j]);
+                return true;
+            }
+        return false;
+    case TL_ST_SCOPE: return walk_after(w, s->scope.body, target);
+    case TL_ST_IF:
+        return walk_after(w, s->if_.then_, target) || walk_after(w, s->if_.else_, target);
+    case TL_ST_FOR:
+    case TL_ST_WHILE: {
+        const tl_stmt_t *body = s->kind == TL_ST_FOR ? s->for_.body : s->while_.body;
+        if (!walk_after(w, body, target)) return false;
+        w->writes = false;
+        if (s->kind == TL_ST_WHILE) tl_access_expr(s->while_.cond, on_access, w);
+        facts_t *f = w->facts;
+        int n = 0;
+        for (int i = 0; i < f->n && !tl_live_escapes(body); i++) {
+            bool moves = false;
+            for (int d = 0; d < f->f[i].ndim; d++) moves |= f->f[i].d[d].var != NULL;
+            if (!moves) f->f[n++] = f->f[i];
+        }
+        f->n = n;
+        drop_guards(w, 0);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+// Marks in exposed[] the buffers read before they were certainly overwritten:
+// in one iteration of loop, or (after) in the code after loop, to the end of
+// the kernel. False when out of memory.
+static bool exposed_in(const tl_kernel_t *k, const tl_stmt_t *loop, bool after, uint8_t *exposed)
 {
     facts_t f = {0, 0, NULL};
-    walk_t w = {k, exposed, &f, false, false};
-    if (loop->kind == TL_ST_WHILE) tl_access_expr(loop->while_.cond, on_access, &w);
-    walk(&w, loop->kind == TL_ST_FOR ? loop->for_.body : loop->while_.body);
+    walk_t w = {k, exposed, &f, false, false, NULL, 0, 0};
+    if (after) {
+        walk_after(&w, k->body, loop);
+    } else {
+        if (loop->kind == TL_ST_WHILE) tl_access_expr(loop->while_.cond, on_access, &w);
+        walk(&w, loop->kind == TL_ST_FOR ? loop->for_.body : loop->while_.body);
+    }
+    drop_guards(&w, 0);
+    free(w.guards);
     free(f.f);
     return !w.nomem;
 }
@@ -298,7 +411,7 @@ bool tl_live_carried(const tl_kernel_t *k, const tl_stmt_t *loop, const tl_buffe
 {
     uint8_t *exposed = calloc((size_t)k->buffers.len + 1, 1);
     if (!exposed) return true;
-    bool r = !body_exposed(k, loop, exposed) || exposed[b->id];
+    bool r = !exposed_in(k, loop, false, exposed) || exposed[b->id];
     free(exposed);
     return r;
 }
@@ -386,11 +499,13 @@ static void number(number_t *n, const tl_stmt_t *s)
 static bool widen(const tl_kernel_t *k, tl_live_t *l, const loop_t *lp, bool carried)
 {
     uint8_t *exposed = calloc((size_t)k->buffers.len + 1, 1);
-    if (!exposed || (carried && !body_exposed(k, lp->s, exposed))) {
+    if (!exposed || (carried && !exposed_in(k, lp->s, false, exposed))) {
         free(exposed);
         return false;
     }
-    for (int i = 0; i < k->buffers.len; i++) {
+    uint8_t *after = NULL; // computed when a buffer needs it
+    bool ok = true;
+    for (int i = 0; ok && i < k->buffers.len; i++) {
         tl_live_range_t *r = &l->range[i];
         if (r->start < 0 || r->end < lp->begin || r->start > lp->end) continue;
         if (!carried) { // upstream: only a value that flows into the loop
@@ -398,13 +513,24 @@ static bool widen(const tl_kernel_t *k, tl_live_t *l, const loop_t *lp, bool car
             continue;
         }
         bool inside = r->start >= lp->begin && r->end <= lp->end;
+        // First accessed in the loop and again after it: the loop's value
+        // flows out only when the code after the loop reads it first.
+        if (!inside && !exposed[i] && r->start >= lp->begin) {
+            if (!after) {
+                after = calloc((size_t)k->buffers.len + 1, 1);
+                ok = after && exposed_in(k, lp->s, true, after);
+                if (!ok) break;
+            }
+            inside = !after[i];
+        }
         if (!inside || exposed[i]) {
             r->start = TL_MIN(r->start, lp->begin);
             r->end = TL_MAX(r->end, lp->end);
         }
     }
+    free(after);
     free(exposed);
-    return true;
+    return ok;
 }
 
 static tl_status_t compute(const tl_kernel_t *k, bool carried, tl_live_t *out)

@@ -5,16 +5,19 @@
 // statement's header, its loop bounds or condition, gets one too). A buffer is
 // live from its first to its last access, widened by the loops (inner loops
 // first):
-//  - a buffer accessed both inside a loop and outside it is live for the whole
-//    loop (a value defined outside and used inside, or defined inside and used
-//    after, must survive every iteration);
-//  - a buffer accessed only inside a loop whose value is carried around the
+//  - a buffer accessed both before a loop and inside it is live for the whole
+//    loop (a value defined before and used inside must survive every iteration);
+//  - a buffer first accessed inside a loop whose value is carried around the
 //    loop's back edge (read in the body before the body certainly overwrote all
-//    of it) is live for the whole loop.
+//    of it) or out of the loop (read by the code after the loop, to the end of
+//    the kernel, before that code certainly overwrote it) is live for the whole
+//    loop.
 // "Certainly overwrote" is a must-write analysis: full writes (access.h), the
-// intersection of both branches of an if, and loops with constant bounds that
-// write one slice per iteration and so cover the buffer (a row per iteration,
-// `x[i, :]` for i in range(rows), scalar stores `b[j]` for j in range(n)).
+// intersection of both branches of an if, what the then-branch of an earlier if
+// on the same condition wrote (a condition with no loads: it cannot change in
+// the iteration), and loops with constant bounds that write one slice per
+// iteration and so cover the buffer (a row per iteration, `x[i, :]` for i in
+// range(rows), scalar stores `b[j]` for j in range(n)).
 #ifndef TL_PASS_LIVE_H
 #define TL_PASS_LIVE_H
 
