@@ -464,6 +464,23 @@ static tl_status_t golden_gather_rows(const tl_check_case_t *c, tl_check_io_t *i
     return TL_OK;
 }
 
+// A copy of a runtime width n into a column slice: Out[r, c] = A[r, c] for
+// c < n = Len[0], the pad value 0 elsewhere (the buffer's rows are filled).
+static tl_status_t golden_copy_runtime_width(const tl_check_case_t *c, tl_check_io_t *io,
+                                             tl_diag_t *d)
+{
+    (void)c;
+    const tl_tensor_t *a = tl_check_tensor(io, "A"), *len = tl_check_tensor(io, "Len");
+    tl_tensor_t *out = tl_check_expected(io, "Out", d);
+    if (!a || !len || !out) return missing(d, "copy_runtime_width needs A, Len and Out");
+    int64_t rows = a->shape[0], width = a->shape[1], n = (int64_t)tl_tensor_get_flat(len, 0);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < width; j++)
+            tl_tensor_set_flat(out, (size_t)(r * width + j),
+                               j < n ? tl_tensor_get_flat(a, (size_t)(r * width + j)) : 0.0);
+    return TL_OK;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -747,6 +764,16 @@ static const tl_check_case_t cases[] = {
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},
+
+    // ... and a copy whose column extent is known only at run time (rows at the buffer's pitch)
+    {.name = "copy_runtime_width/aligned", .op = "copy_runtime_width",
+     .file = "tests/data/kernels/copy_runtime_width.py", .fills = {"Len=int:24:24"},
+     .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_runtime_width,
+     .shape = "8x64 f32, 24 columns"},
+    {.name = "copy_runtime_width/odd", .op = "copy_runtime_width",
+     .file = "tests/data/kernels/copy_runtime_width.py", .fills = {"Len=int:13:13"},
+     .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_runtime_width,
+     .shape = "8x64 f32, 13 columns"},
 
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,

@@ -165,7 +165,9 @@ static bool layout_of(const tl_cgen_t *g, const tl_op_t *op, bool down, tl_copy_
                                    u && starts ? start : NULL,
                                    ext[i],
                                    r->form == TL_REGION_POINT,
-                                   false};
+                                   false,
+                                   false,
+                                   false}; // constant extents only (see the top)
     }
     tl_copy_plan_t p;
     if (!tl_copy_plan(&side[0], &side[1], false, &p, NULL, 0)) return false;

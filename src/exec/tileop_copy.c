@@ -50,16 +50,21 @@ typedef struct {
 } row_op_t;
 
 // A view as the copy rule's operand; `base` from the IR region's starts (every
-// one the constant 0), or the view's when there is no region (library tests).
+// one the constant 0), or the view's when there is no region (library tests);
+// dyn_cols / dyn_rows from its last two extents (not compile-time constants).
 static void side_of(const tl_view_t *v, const tl_region_t *r, tl_copy_side_t *s)
 {
     bool base = true;
     for (int d = 0; d < v->ndim; d++)
         base &= r ? r->start[d] && r->start[d]->kind == TL_EX_INT && r->start[d]->i == 0
                   : v->start[d] == 0;
+    int64_t e;
+    int n = r ? r->ndim : 0;
+    bool dc = n >= 1 && r->extent[n - 1] && !tl_ir_is_const_int(r->extent[n - 1], &e);
+    bool dr = n >= 2 && r->extent[n - 2] && !tl_ir_is_const_int(r->extent[n - 2], &e);
     *s = (tl_copy_side_t){
         v->scope, v->dtype, v->ndim, v->shape, v->start, v->extent, v->form == TL_REGION_POINT,
-        base};
+        base, dc, dr};
 }
 
 bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, int di,

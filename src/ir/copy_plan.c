@@ -143,7 +143,8 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
 {
     const tl_copy_side_t *s = v->s;
     int n = s->ndim, sz = tl_dtype_size(s->dtype);
-    int64_t width = s->ext[n - 1], rows = p->rows, cols = p->cols;
+    int64_t rows = p->rows, cols = p->cols;
+    int64_t width = s->dyn_cols && s->shape ? s->shape[n - 1] : s->ext[n - 1];
     if (!inside(v, why, cap)) return false;
     p->width = width;
     p->o[i] = origin(s);
@@ -159,7 +160,7 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
                         "%" PRId64 "): the device lays each GM row on one UB row",
                         cols, v->name, width);
         int64_t pitch = cols >= 0 && width >= 0 ? tl_copy_plan_pitch(s->dtype, width, cols) : -1;
-        int64_t avail = width > 0 && v->n >= 0 ? v->n / width : -1;
+        int64_t avail = s->ext[n - 1] > 0 && v->n >= 0 ? v->n / s->ext[n - 1] : -1;
         if (rows >= 0 && avail >= 0 && rows > avail)
             return fail(why, cap,
                         "the GM box has %" PRId64 " rows, %s (UB) holds only %" PRId64
@@ -183,11 +184,19 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
     p->cs[i] = 1;
     if (!into) return true;
     // the pad fill (Duplicate, 16- and 32-bit types) and the rows' last blocks
-    int64_t full_rows = n >= 2 ? TL_MIN(s->shape[n - 2], s->ext[n - 2]) : 1;
+    int64_t full_rows = n < 2 ? 1 : s->dyn_rows ? s->shape[n - 2] : TL_MIN(s->shape[n - 2], s->ext[n - 2]);
     p->full_rows = full_rows;
     p->full_cols = width;
     p->fill = (sz == 2 || sz == 4) && width >= 0 && full_rows >= 0 ? full_rows * width : 0;
-    p->fill_past = p->fill && v->run >= 0 && p->fill > v->run;
+    // A runtime extent: upstream fills the buffer's rows on purpose (the gap
+    // past the columns gets the pad value); past the buffer it is an error.
+    int64_t room = v->run;
+    if ((s->dyn_cols || s->dyn_rows) && s->shape) {
+        room = 1;
+        for (int d = 0; d < n; d++) room *= s->shape[d];
+        room = p->o[i] >= 0 ? room - p->o[i] : -1;
+    }
+    p->fill_past = p->fill && room >= 0 && p->fill > room;
     if (p->fill_past && (rows != full_rows || cols != width) && rows >= 0 && cols >= 0)
         return tl_copy_plan_fill_text(p, why, cap), false;
     // Each row's last 32-byte block is completed (tl_copy_plan_tail) even past

@@ -11,9 +11,11 @@
 //   Other dimensions of extent > 1 are not moved at all (an error here).
 // - GM <-> UB: DataCopyPad. The UB side is rows of the box at a pitch of
 //   ceil(cols / 32 B) + floor((N - cols) / 32 B) blocks, N the UB region's
-//   last extent, from the region's start (32-byte aligned). A GM -> UB copy
-//   whose clipped box is not rows x N (rows = the UB region's second-to-last
-//   extent) first sets the M x N elements from the start to the pad value
+//   last extent (the buffer's last dimension when that extent is not a
+//   compile-time constant), from the region's start (32-byte aligned). A GM
+//   -> UB copy whose clipped box is not M x N (M = the UB region's
+//   second-to-last extent, or the buffer's when not a compile-time constant)
+//   first sets the M x N elements from the start to the pad value
 //   (Duplicate; 16- and 32-bit types only), and completes each row's last
 //   32-byte block: with the pad value when cols != N, else with the row's
 //   first element (asc-devkit DataCopyPad: dummy data).
@@ -50,6 +52,13 @@ typedef struct {
     const int64_t *ext; // a start point's taken from the other operand
     bool point;         // written as a start point (`A[i, j]`)
     bool base;          // every start is the constant 0
+    // UB side of a GM <-> UB copy: its last (second-to-last) extent is not a
+    // compile-time constant (`x[:, 0:n]`, n known only at run time). Upstream's
+    // lowering then gives DataCopyPad the buffer's last (second-to-last)
+    // dimension instead (src/op/ascend.cc: a runtime extent cannot be a
+    // template argument): rows at the buffer's pitch, and the pad fill
+    // covers the buffer's whole rows from the region's start.
+    bool dyn_cols, dyn_rows;
 } tl_copy_side_t;
 
 typedef enum { TL_COPY_TAIL_NONE, TL_COPY_TAIL_PAD, TL_COPY_TAIL_FIRST } tl_copy_tail_t;
