@@ -481,6 +481,25 @@ static tl_status_t golden_copy_runtime_width(const tl_check_case_t *c, tl_check_
     return TL_OK;
 }
 
+// A float32 transpose through float16: Out[v, j, i] = rint(A[v, i, j] / 4) * 2^-24
+// (the inputs are integers times 2^-26: float16 subnormals, ties to even).
+static tl_status_t golden_transpose_via_f16(const tl_check_case_t *c, tl_check_io_t *io,
+                                            tl_diag_t *d)
+{
+    (void)c;
+    const tl_tensor_t *a = tl_check_tensor(io, "A");
+    tl_tensor_t *out = tl_check_expected(io, "Out", d);
+    if (!a || !out) return missing(d, "transpose_via_f16 needs A and Out");
+    int64_t n = a->shape[1];
+    for (int64_t v = 0; v < a->shape[0]; v++)
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double m = tl_tensor_get_flat(a, (size_t)((v * n + i) * n + j));
+                tl_tensor_set_flat(out, (size_t)((v * n + j) * n + i), ldexp(nearbyint(m / 4), -24));
+            }
+    return TL_OK;
+}
+
 // B [K, N] as [N, K]: the golden then reads both operands contiguously (the
 // same products summed in the same order, several times faster at K = 1024).
 static float *transposed(const float *b, int64_t k, int64_t n)
@@ -774,6 +793,12 @@ static const tl_check_case_t cases[] = {
      .file = "tests/data/kernels/copy_runtime_width.py", .fills = {"Len=int:13:13"},
      .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_runtime_width,
      .shape = "8x64 f32, 13 columns"},
+
+    // ... and a float32 transpose through float16 (a value cast: subnormals round, ties to even)
+    {.name = "transpose_via_f16/subnormal", .op = "transpose_via_f16",
+     .file = "tests/data/kernels/transpose_via_f16.py", .fills = {"A=int:-2000:2000"},
+     .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_transpose_via_f16,
+     .shape = "2x16x16 f32, float16 subnormals"},
 
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,
