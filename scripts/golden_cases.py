@@ -500,6 +500,165 @@ def _li_attention_check(got, golden):
     return res
 
 
+# ------------------------------------------------------------------ sparse_flash_mla (paged KV)
+
+# sparse_flash_mla_golden.py's FAST_SCENARIOS (the api's __main__ runs all three): one batch of
+# 1024 query tokens (TND) against 1024 KV tokens in 128-token pages; swa = the 128-token window,
+# hca = window + every compressed token up to the causal limit (ratio 128), csa = window + top-k
+# 512 compressed tokens (ratio 4).
+MLA_SCENARIOS = {
+    "swa": dict(scenario=1, T1=1024, K=0, block_num1=10, block_num2=1, block_size2=1, cmp_ratio=4),
+    "hca": dict(scenario=2, T1=1024, K=512, block_num1=10, block_num2=2, block_size2=128, cmp_ratio=128),
+    "csa": dict(scenario=3, T1=1024, K=512, block_num1=10, block_num2=3, block_size2=128, cmp_ratio=4),
+}
+MLA_FIXED = dict(N1=64, D=512, block_size1=128, seqused_kv=1024, softmax_scale=0.04419417, ori_win_left=127)
+
+
+def _mla_paged(rng, seq, block_num, block_size, lo, hi):
+    """gen_ori_kv_paged / gen_cmp_kv_paged (one batch, one KV head): the logical rows uniform in
+    [lo, hi) as bfloat16, pages placed by a permutation of the physical block ids, table entries
+    -1 past the used pages, unused page rows zero."""
+    rows = _bf16(rng.uniform(lo, hi, (max(seq, 1), MLA_FIXED["D"])).astype(np.float32))
+    used = -(-seq // block_size)
+    table = np.full((1, max(used, 1)), -1, np.int32)
+    table[0, :used] = rng.permutation(block_num)[:used]
+    pa = np.zeros((block_num, block_size, 1, MLA_FIXED["D"]), np.float32)
+    for i in range(used):
+        take = min(block_size, seq - i * block_size)
+        pa[table[0, i], :take, 0] = rows[i * block_size:i * block_size + take]
+    return pa, table, rows
+
+
+def _mla_shapes(sc, T1):
+    """What sparse_flash_mla_api.py passes for a scenario with T1 query tokens: the kernel's size
+    arguments and the last dimension of cmp_indices (topk_cmp; hca: max(128, the compressed
+    length rounded up to 128); swa: 128)."""
+    c, f = MLA_SCENARIOS[sc], MLA_FIXED
+    kv = f["seqused_kv"]
+    if c["scenario"] == 1:
+        k, cmp_blocks, cmp_bs, cmp_len = 0, 1, 1, 1
+    else:
+        cmp_seq = kv // c["cmp_ratio"]
+        cmp_blocks, cmp_bs, cmp_len = c["block_num2"], c["block_size2"], max(-(-cmp_seq // c["block_size2"]), 1)
+        k = c["K"] if c["scenario"] == 3 else max(128, -(-cmp_seq // 128) * 128)
+    args = dict(batch=1, max_seq=T1, total_tokens=T1, ori_block_num=c["block_num1"],
+                ori_block_size=f["block_size1"], ori_table_len=-(-kv // f["block_size1"]), cmp_block_num=cmp_blocks,
+                cmp_block_size=cmp_bs, cmp_table_len=cmp_len, n_heads=f["N1"], n_kv_heads=1, head_dim=f["D"],
+                topk_cmp=k, cmp_ratio=c["cmp_ratio"] if c["scenario"] >= 2 else 4, scenario=c["scenario"],
+                ori_win_left=f["ori_win_left"], softmax_scale=f["softmax_scale"], dtype="bfloat16", core_num=24)
+    return args, max(k, 128) if c["scenario"] != 3 else k
+
+
+def _mla_inputs(sc, T1):
+    """build_case (seed 42) through the api: q uniform(-10, 10), the original KV pages
+    uniform(-10, 10), the compressed ones uniform(-5, 10) (floor(kv / ratio) rows), csa's indices
+    per token a random permutation of the compressed positions up to its causal limit
+    floor((kv - q + s + 1) / ratio), first K kept, -1 after; hca and swa get the api's zero
+    indices; sinks uniform(-1, 1); q_prefix 0, act_q_lens T1, seqused_kv 1024."""
+    c, f = MLA_SCENARIOS[sc], MLA_FIXED
+    args, kdim = _mla_shapes(sc, T1)
+    kv, N1, D = f["seqused_kv"], f["N1"], f["D"]
+
+    def make(rng):
+        q = _bf16(rng.uniform(-10, 10, (T1, N1, D)).astype(np.float32))
+        ori, ori_bt, _ = _mla_paged(rng, kv, c["block_num1"], f["block_size1"], -10, 10)
+        if c["scenario"] >= 2:
+            cmp, cmp_bt, _ = _mla_paged(rng, kv // c["cmp_ratio"], c["block_num2"], c["block_size2"], -5, 10)
+        else:
+            cmp, cmp_bt = np.zeros((1, 1, 1, D), np.float32), np.zeros((1, 1), np.int32)
+        idx = np.zeros((T1, 1, kdim), np.int32)
+        if c["scenario"] == 3:
+            idx[:] = -1
+            for s in range(T1):
+                lim = max(0, (kv - T1 + s + 1) // c["cmp_ratio"])
+                take = min(lim, kdim)
+                idx[s, 0, :take] = rng.permutation(lim)[:take]
+        return {"Q": (q, "bfloat16"), "ori_kv": (ori, "bfloat16"), "ori_block_table": (ori_bt, "int32"),
+                "cmp_kv": (cmp, "bfloat16"), "cmp_block_table": (cmp_bt, "int32"), "cmp_indices": (idx, "int32"),
+                "q_prefix": (np.zeros(1, np.int32), "int32"), "act_q_lens": (np.full(1, T1, np.int32), "int32"),
+                "seqused_kv": (np.full(1, kv, np.int32), "int32"),
+                "sinks": (rng.uniform(-1, 1, N1).astype(np.float32), "float32")}
+    return make
+
+
+def _mla_unpage(pa, table, seq):
+    """unpack_paged_kv: the logical rows [0, seq) of one batch's pages."""
+    bs = pa.shape[1]
+    return np.concatenate([pa[table[0, i], :min(bs, seq - i * bs), 0] for i in range(-(-seq // bs))]) \
+        if seq > 0 else np.zeros((0, pa.shape[-1]), np.float32)
+
+
+def _mla_golden(sc, s2_tile=512):
+    """sparse_flash_mla_golden_bnsd (B = 1, N2 = 1, mask modes 4 and 3) on the kernel's inputs:
+    per query token s (global position kv - T1 + s) the window rows [s - 127, s], then the
+    compressed rows (hca: those before floor((pos + 1) / ratio); csa: the token's indices in
+    order up to the first -1, each kept when below that limit), in tiles of 512 rows: online
+    softmax starting from the sink (row max = sink, row sum 1), p rounded to bfloat16 before
+    p @ V, out = acc / sum as bfloat16, lse = max + log(sum)."""
+    c, f = MLA_SCENARIOS[sc], MLA_FIXED
+
+    def golden(x):
+        T1, N1, D = x["Q"].shape
+        kv, ratio = f["seqused_kv"], c["cmp_ratio"]
+        ori = _mla_unpage(x["ori_kv"], x["ori_block_table"], kv)
+        cmp = _mla_unpage(x["cmp_kv"], x["cmp_block_table"], kv // ratio) if c["scenario"] >= 2 else None
+        out = np.zeros((T1, N1, D), np.float32)
+        lse = np.zeros((T1, N1), np.float32)
+        scale = np.float32(f["softmax_scale"])
+        for s in range(T1):
+            pos = kv - T1 + s
+            tiles = [ori[max(pos - f["ori_win_left"], 0):pos + 1]]
+            if c["scenario"] >= 2:
+                lim = (pos + 1) // ratio
+                if c["scenario"] == 2:
+                    rows = cmp[:max(lim, 0)]
+                else:
+                    sel = []
+                    for i in x["cmp_indices"][s, 0, :min(x["cmp_indices"].shape[-1], lim)]:
+                        if i == -1:
+                            break
+                        if i < min(lim, kv // ratio):
+                            sel.append(i)
+                    rows = cmp[np.array(sel, np.int64)] if sel else cmp[:0]
+                tiles += [rows[t:t + s2_tile] for t in range(0, len(rows), s2_tile)]
+            q = x["Q"][s].astype(np.float32)
+            m = x["sinks"].astype(np.float32).copy()
+            l = np.ones(N1, np.float32)
+            acc = np.zeros((N1, D), np.float32)
+            for k in tiles:
+                if len(k) == 0:
+                    continue
+                score = (q @ k.T) * scale
+                m_new = np.maximum(m, score.max(axis=1))
+                alpha = np.exp(m - m_new)
+                p = np.exp(score - m_new[:, None])
+                l = alpha * l + p.sum(axis=1)
+                acc = acc * alpha[:, None] + _bf16(p) @ k
+                m = m_new
+            out[s] = _bf16(acc / l[:, None])
+            lse[s] = m + np.log(l)
+        return {"Output": out, "LSE": lse}
+    return golden
+
+
+def _mla_check(got, golden):
+    """The golden file's _check_precision for bfloat16 (out and lse alike): at least 99% of the
+    elements within 2^-10 + 2^-6 * |golden|, and no error above 1.0."""
+    res = {}
+    for name in ("Output", "LSE"):
+        g = golden[name].astype(np.float64)
+        t = got[name].reshape(g.shape).astype(np.float64)
+        fin = np.isfinite(g)
+        err = np.abs(t[fin] - g[fin])
+        bad = ~(err <= 2.0 ** -10 + 2.0 ** -6 * np.abs(g[fin]))
+        maxerr = float(np.nanmax(err)) if err.size else 0.0
+        if np.isnan(err).any():
+            maxerr = float("nan")
+        ok = bad.mean() <= 0.01 and maxerr <= 1.0 and np.array_equal(np.isnan(t[~fin]), np.isnan(g[~fin]))
+        res[name] = (bool(ok), maxerr, int(bad.sum()), int(g.size))
+    return res
+
+
 # ------------------------------------------------------------------ the table
 
 
@@ -590,7 +749,10 @@ def _cases():
                     args=dict(num_batches=2, shape_x=8064, shape_y=2048, block_M=128, block_N=128, dtype="float32"),
                     seed=42, shape="experts=2 (test: 32) tokens=8064 hidden=2048 fp32",
                     inputs=_transpose_inputs(2, 8064, 2048, "float32"), golden=_transpose_golden,
-                    tol={"*": (1e-6, 1e-6)}))
+                    tol={"*": (1e-6, 1e-6)},
+                    note="not bit-exact by design: the kernel casts float32 to float16 by value (copy_ub_to_ub "
+                         "= Cast CAST_RINT), so values below 2^-14 round to float16 subnormals (122 of 33M at "
+                         "seed 42); the file checks float32 at 1e-6 for that reason, bfloat16 with torch.equal"))
     q = v4 + "tilekernels/tile_kernels/quant/"
     for nt, h, npc in ((4001, 576, 576), (8001, 2048, 128)):
         pm, pn = -(-nt // 128) * 128, -(-h // 128) * 128
@@ -626,6 +788,18 @@ def _cases():
                     check=_li_attention_check, tol={},
                     note="max_cores: the a2's 24 cube cores; s2 block 127 of batch 0 is left out by the "
                          "kernel's design (_li_attention_dropped)"))
+    # The file's shapes (T1 = 1024), and the last 160 query tokens of the same KV: with T1 > 168
+    # hca and csa set one cross-core flag (EV_PV, vector -> cube, never waited) more than 15 times.
+    for sc in MLA_SCENARIOS:
+        for t1 in (MLA_SCENARIOS[sc]["T1"],) + ((160,) if sc != "swa" else ()):
+            args, _ = _mla_shapes(sc, t1)
+            out.append(dict(name=f"sparse_flash_mla {sc}" + (f" T1={t1}" if t1 != 1024 else ""), root="tla",
+                            file=v4 + "sparse_flash_mla/sparse_flash_mla_kernel.py",
+                            kernel="build_sparse_flash_mla", args=args, seed=42,
+                            shape=f"T1={t1} kv=1024 N1=64 D=512 K={args['topk_cmp']} "
+                                  f"ratio={args['cmp_ratio']} pages 128 bf16",
+                            inputs=_mla_inputs(sc, t1), golden=_mla_golden(sc), check=_mla_check, tol={},
+                            note="the golden file's FAST_SCENARIOS through sparse_flash_mla_api.py"))
     return out
 
 
