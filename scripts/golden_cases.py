@@ -800,6 +800,42 @@ def _cases():
                                   f"ratio={args['cmp_ratio']} pages 128 bf16",
                             inputs=_mla_inputs(sc, t1), golden=_mla_golden(sc), check=_mla_check, tol={},
                             note="the golden file's FAST_SCENARIOS through sparse_flash_mla_api.py"))
+    out += _gemm_example_cases()
+    return out
+
+
+def _gemm_example_cases():
+    """examples/gemm: float16 randn A [M, K] and B [K, N] (example_gemm_transpose_l1: B [N, K]),
+    golden the float16 a @ b (a @ b.T), the files' assert_close(rtol=1e-2, atol=1e-2)."""
+    out = []
+
+    def case(name, file, args, shape, M, N, K, transpose_b=False, seed=0):
+        def inputs(rng):
+            a = _f16(_randn(rng, (M, K)))
+            b = _f16(_randn(rng, (N, K) if transpose_b else (K, N)))
+            return {"A": (a, "float16"), "B": (b, "float16")}
+
+        def golden(x):
+            return {"C": _f16(x["A"] @ (x["B"].T if transpose_b else x["B"]))}
+
+        out.append(dict(name=name, root="tla", file="examples/gemm/" + file, kernel=None, args=args, seed=seed,
+                        shape=shape, inputs=inputs, golden=golden, tol={"*": (1e-2, 1e-2)}, light=True))
+
+    # the intrinsic examples' own M = K = 8192 (137 GFLOP) at 1024: the same kernel and tiles
+    for f in ("example_gemm_intrinsic.py", "example_gemm_intrinsic_persistent.py"):
+        case(f[:-3], f, dict(M=1024, N=1024, K=1024, block_M=128, block_N=256, block_K=64, K_L1=256, S1=2, S2=2),
+             "M=N=K=1024 fp16 (test: M=K=8192 N=1024)", 1024, 1024, 1024)
+    for f in ("example_gemm_persistent.py", "example_gemm_infer_scope.py", "example_gemm_pto_developer.py"):
+        case(f[:-3], f, dict(M=1024, N=1024, K=1024, block_M=128, block_N=256, K_L1=64), "M=N=K=1024 fp16",
+             1024, 1024, 1024)
+    case("example_gemm_transpose_l1", "example_gemm_transpose_l1.py",
+         dict(M=512, N=256, K=1024, block_M=256, block_N=128, K_L1=64), "M=512 N=256 K=1024 fp16, B [N, K]",
+         512, 256, 1024, transpose_b=True, seed=42)
+    for M, N, K, bm, bn, bk in ((126, 80, 159, 32, 32, 32), (557, 512, 539, 64, 64, 64),
+                                (512, 611, 512, 128, 128, 128), (1142, 1230, 1079, 128, 256, 64)):
+        case(f"example_gemm_tail_block_developer M={M}", "example_gemm_tail_block_developer.py",
+             dict(M=M, N=N, K=K, block_M=bm, block_N=bn, K_L1=bk), f"M={M} N={N} K={K} block {bm}x{bn}x{bk} fp16",
+             M, N, K)
     return out
 
 
