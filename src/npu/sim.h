@@ -36,7 +36,8 @@ typedef struct {
     tl_sim_l2_t l2;    // cold (default) or warm
     bool trace;        // record a Chrome trace
     int trace_blocks;  // blocks recorded in the trace (0: 4)
-    bool no_races;     // timing only: no shadow memory, no race reports
+    bool no_races;     // timing only: no race reports; shadow memory only for the
+                       // build's automatic sync (UB of the vector cores)
     int max_resident;  // as tl_exec_opts_t.max_resident
     int64_t max_steps; // as tl_exec_opts_t.max_steps
 } tl_sim_opts_t;

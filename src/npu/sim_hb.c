@@ -300,11 +300,21 @@ static void read_source(sim_rec_t *rec, const sim_rec_t *w, int nw)
     rec->aux = w->aux + (uint32_t)(rec->lo - w->lo);
 }
 
+// Whether accesses of buf by ag are recorded. With --no-races only those the
+// build's automatic sync looks at (sim_auto.c: UB on the vector cores), so
+// that the timing keeps the barriers and flags it adds; GM and the cube's
+// scratchpads are not tracked then, and nothing is reported.
+static bool shadowed(const tl_sim_t *s, const sim_agent_t *ag, const tl_buffer_t *buf)
+{
+    return !s->opts.no_races ||
+           (s->auto_sync && ag->id != TL_AGENT_AIC && buf->scope == TL_SCOPE_UB);
+}
+
 void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_buffer_t *buf,
                    int64_t off, int64_t len, bool write, const uint8_t *data,
                    const sim_prov_t *prov)
 {
-    if (s->opts.no_races || len <= 0) return;
+    if (!shadowed(s, ag, buf) || len <= 0) return;
     bool gm = buf->scope == TL_SCOPE_GM;
     if (gm && !s->gm_written[buf->id]) return;
     sim_shadow_t *sh = gm ? &s->gm[buf->id] : &ag->mem[buf->scope];
@@ -341,7 +351,7 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
                 // two atomic accumulations into GM do not conflict (SetAtomicAdd: the
                 // sum of the moved data and GM's is written; the hardware serialises)
                 bool atomics = gm && in->atomic && (r->flags & REC_ATOMIC);
-                if (!ilk && !atomics) {
+                if (!ilk && !atomics && !s->opts.no_races) {
                     bool benign = false;
                     if (gm && rw && write && data && r->lo >= lo && r->hi <= hi &&
                         (r->block != blk || (r->tid >> 3) != ag->id))
@@ -388,7 +398,7 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
 unsigned sim_hb_probe(tl_sim_t *s, sim_agent_t *ag, const sim_vc_t *clk, const tl_buffer_t *buf,
                       int64_t off, int64_t len, bool write, unsigned pipes)
 {
-    if (s->opts.no_races || len <= 0) return 0;
+    if (!shadowed(s, ag, buf) || len <= 0) return 0;
     bool gm = buf->scope == TL_SCOPE_GM;
     if (gm && !s->gm_written[buf->id]) return 0;
     sim_shadow_t *sh = gm ? &s->gm[buf->id] : &ag->mem[buf->scope];

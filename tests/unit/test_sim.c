@@ -495,6 +495,27 @@ TEST(sim_no_races_option_models_time_only)
     simk_free(&e);
 }
 
+// The barriers and flags the Ascend C build adds (bisheng's automatic sync)
+// cost time whether or not races are looked for: --no-races models them too,
+// with the same cycles (they were skipped: 1 barrier and 2 flags fewer here).
+TEST(sim_no_races_keeps_the_builds_automatic_sync)
+{
+    static const char *files[] = {"tests/data/racy/ok_auto_barrier_v.py",
+                                  "tests/data/racy/ok_auto_flag_s.py"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(files); i++) {
+        simk_t a, b;
+        tl_sim_opts_t o = {.no_races = true};
+        REQUIRE(simk_run(&a, files[i], NULL, NULL, NULL) == TL_OK);
+        REQUIRE(simk_run(&b, files[i], NULL, NULL, &o) == TL_OK);
+        const tl_sim_report_t *ra = tl_sim_report(a.s), *rb = tl_sim_report(b.s);
+        CHECK(ra->auto_syncs[TL_SIM_AUTO_BARRIER_V] + ra->auto_syncs[TL_SIM_AUTO_FLAG_S] > 0);
+        for (int k = 0; k < TL_SIM_AUTO_COUNT; k++) CHECK_EQ(rb->auto_syncs[k], ra->auto_syncs[k]);
+        CHECK_EQ(rb->cycles, ra->cycles);
+        simk_free(&a);
+        simk_free(&b);
+    }
+}
+
 TEST(sim_refuses_developer_mode_kernels_that_were_not_split)
 {
     static const char *src = "import tilelang\n"
