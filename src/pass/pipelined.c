@@ -34,8 +34,11 @@
 // Loops with hand-offs between the cores keep every hand-off (and so its
 // cross-core flags) inside one loop over groups of s steps. When the body
 // splits into runs of cube and of vector statements (R of them, every let used
-// only in its own run) and every buffer two runs share is a fresh value in
-// each iteration (it then gets s versions too):
+// only in its own run, the kernel's own intra-core flags and pipe barriers with
+// the core of their pipes or the statement before them, each flag's sets and
+// waits in one run) and every buffer two runs share is a fresh value in
+// each iteration (it then gets s versions too; a compare's mask written before
+// it is read counts as fresh):
 //  - staggered, when no buffer is touched by runs more than s - 1 apart: run r
 //    of iteration j runs in step j + r, each step its runs from the last to
 //    the first; both cores keep working on different iterations (a software
@@ -52,6 +55,7 @@
 #include "pass/pass.h"
 
 #include "ir/access.h"
+#include "ir/side.h"
 #include "ir/walk.h"
 #include "pass/live.h"
 #include "pass/subst.h"
@@ -585,21 +589,118 @@ static bool has_kind(const tl_stmt_t *s, tl_stmt_kind_t kind)
     }
 }
 
+// Calls fn on s and every statement inside it, in pre-order.
+static void each_stmt(const tl_stmt_t *s, void (*fn)(void *arg, const tl_stmt_t *s), void *arg)
+{
+    if (!s) return;
+    fn(arg, s);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) each_stmt(s->seq.items[i], fn, arg);
+        break;
+    case TL_ST_FOR: each_stmt(s->for_.body, fn, arg); break;
+    case TL_ST_WHILE: each_stmt(s->while_.body, fn, arg); break;
+    case TL_ST_IF:
+        each_stmt(s->if_.then_, fn, arg);
+        each_stmt(s->if_.else_, fn, arg);
+        break;
+    case TL_ST_SCOPE: each_stmt(s->scope.body, fn, arg); break;
+    default: break;
+    }
+}
+
+// The kernel's own intra-core syncs in one statement of the body: the side their
+// pipes name (tl_side_pipe), and whether all of them are set_flag, wait_flag or
+// pipe_barrier (cross-core flags, barrier_all and sync_all stay where written).
+typedef struct {
+    const tl_stmt_t *flags[MAX_ITEMS]; // set_flag / wait_flag statements
+    int run[MAX_ITEMS];
+    int n;
+    int cur; // the run of the statement being collected
+    unsigned side;
+    bool other; // a sync that is not an intra-core flag or pipe barrier
+} syncs_t;
+
+static void sync_fn(void *arg, const tl_stmt_t *s)
+{
+    syncs_t *y = arg;
+    if (s->kind != TL_ST_SYNC) return;
+    if (s->sync.kind == TL_SYNC_PIPE_BARRIER) {
+        y->side |= tl_side_pipe(s->sync.src);
+    } else if (s->sync.kind == TL_SYNC_SET_FLAG || s->sync.kind == TL_SYNC_WAIT_FLAG) {
+        y->side |= tl_side_pipe(s->sync.src) | tl_side_pipe(s->sync.dst);
+        if (y->n == MAX_ITEMS) {
+            y->other = true;
+            return;
+        }
+        y->flags[y->n] = s;
+        y->run[y->n++] = y->cur;
+    } else {
+        y->other = true;
+    }
+}
+
+static void collect_syncs(syncs_t *y, const tl_stmt_t *s, int run)
+{
+    y->cur = run;
+    each_stmt(s, sync_fn, y);
+}
+
+// Whether two flag statements may name the same hardware flag: the same pipes,
+// and ids equal in their low 3 bits (the event id field) or not constant.
+static bool same_flag(const tl_stmt_t *a, const tl_stmt_t *b)
+{
+    int64_t x, y;
+    if (a->sync.src != b->sync.src || a->sync.dst != b->sync.dst) return false;
+    if (!tl_ir_is_const_int(a->sync.id, &x) || !tl_ir_is_const_int(b->sync.id, &y)) return true;
+    return (x & 7) == (y & 7);
+}
+
+// The kernel's own flags survive the reordering when every flag's set_flag and
+// wait_flag statements are in one run: the runs of consecutive iterations then
+// issue them on their core in the original order. On failure *why names them.
+static bool flags_in_one_run(pipe_t *p, const int *run, char *why, size_t whylen)
+{
+    syncs_t *y = tl_arena_alloc(p->k->arena, sizeof *y);
+    memset(y, 0, sizeof *y);
+    for (int i = 0; i < p->n; i++) collect_syncs(y, p->items[i], run[i]);
+    for (int a = 0; a < y->n; a++)
+        for (int b = a + 1; b < y->n; b++)
+            if (y->run[a] != y->run[b] && same_flag(y->flags[a], y->flags[b])) {
+                const tl_stmt_t *f = y->flags[a], *g = y->flags[b];
+                snprintf(why, whylen,
+                         "its flag %s -> %s (lines %d and %d) is set and waited in different "
+                         "runs of cube or vector statements",
+                         tl_pipe_name(f->sync.src), tl_pipe_name(f->sync.dst), f->loc.line,
+                         g->loc.line);
+                return false;
+            }
+    return true;
+}
+
 // Splits the body into runs of statements of one core (lets and side-less
-// statements go with the next statement that has a side). False, with *why,
-// when a statement needs both cores, the body has fewer than two runs, or a
-// let is used outside its run (the runs of one iteration are emitted apart).
+// statements go with the next statement that has a side; the kernel's own
+// flags and pipe barriers with the core of their pipes, else with the previous
+// statement, as upstream's CrossCorePipeline places them). False, with *why,
+// when a statement needs both cores, the body has fewer than two runs, a let
+// is used outside its run (the runs of one iteration are emitted apart) or a
+// flag is set and waited in different runs.
 static bool runs_of(pipe_t *p, int *run, int *nruns, char *why, size_t whylen)
 {
     unsigned side[MAX_ITEMS];
+    bool sync_only[MAX_ITEMS];
     snprintf(why, whylen, "its body does not split into runs of cube and of vector statements");
     for (int i = 0; i < p->n; i++) {
+        syncs_t y = {0};
         side[i] = 0;
         walk_accesses(p->items[i], NULL, side_fn, &side[i]);
-        if (side[i] == TL_SIDE_BOTH || has_kind(p->items[i], TL_ST_SYNC) ||
-            has_kind(p->items[i], TL_ST_PRINT))
-            return false;
+        sync_only[i] = p->items[i]->kind == TL_ST_SYNC;
+        collect_syncs(&y, p->items[i], 0);
+        side[i] |= y.side & TL_SIDE_BOTH;
+        if (side[i] == TL_SIDE_BOTH || y.other || has_kind(p->items[i], TL_ST_PRINT)) return false;
     }
+    for (int i = 1; i < p->n; i++)
+        if (sync_only[i] && !side[i]) side[i] = side[i - 1];
     unsigned next = 0;
     for (int i = p->n - 1; i >= 0; i--) {
         if (!side[i]) side[i] = next;
@@ -624,7 +725,46 @@ static bool runs_of(pipe_t *p, int *run, int *nruns, char *why, size_t whylen)
                 return false;
             }
     }
-    return true;
+    return flags_in_one_run(p, run, why, whylen);
+}
+
+typedef struct {
+    const tl_buffer_t *b;
+    bool other_write; // a write of b by anything but a compare's mask
+} mask_probe_t;
+
+static void mask_write_fn(void *arg, const tl_access_t *a)
+{
+    mask_probe_t *q = arg;
+    if (a->buf == q->b && (a->mode & TL_ACCESS_WRITE)) q->other_write = true;
+}
+
+static void mask_stmt_fn(void *arg, const tl_stmt_t *s)
+{
+    mask_probe_t *q = arg;
+    if (s->kind == TL_ST_OP && s->op.code == TL_OP_COMPARE && s->op.args[0].region.buf == q->b)
+        return; // its other operands are read-only
+    tl_access_stmt(s, mask_write_fn, q);
+}
+
+// A compare mask that the body writes before any statement reads it is a fresh
+// value each iteration, though the access model cannot say so: a compare writes
+// one bit per element (64 elements: 8 bytes) and covers its mask region only
+// when that holds at most those bytes (upstream kernels allocate whole 32-byte
+// blocks), and a select reading the mask is not bounded by its region. Upstream's
+// CrossCorePipeline versions such a buffer (its exposed-read rule,
+// cross_core_pipeline.cc CheckExposedRead).
+static bool fresh_mask(pipe_t *p, const tl_buffer_t *b)
+{
+    int first = -1;
+    for (int i = 0; i < p->n && first < 0; i++)
+        if (accesses(p->items[i], NULL, b)) first = i;
+    const tl_stmt_t *s = first < 0 ? NULL : p->items[first];
+    if (!s || s->kind != TL_ST_OP || s->op.code != TL_OP_COMPARE || s->op.args[0].region.buf != b)
+        return false;
+    mask_probe_t q = {b, false};
+    each_stmt(p->loop->for_.body, mask_stmt_fn, &q);
+    return !q.other_write;
 }
 
 // Every buffer that two runs share, one of them writing it, must be a fresh
@@ -653,7 +793,7 @@ static bool version_shared(pipe_t *p, const int *run, char *why, size_t whylen)
                                              : "has a pinned address";
         else if (accesses(k->body, p->skip, b))
             bad = "is also used outside the loop";
-        else if (tl_live_carried(k, p->loop, b))
+        else if (tl_live_carried(k, p->loop, b) && !fresh_mask(p, b))
             bad = "carries its value from one iteration to the next";
         else if (!version(p, b))
             bad = "would need too many buffer versions";
