@@ -276,9 +276,9 @@ static tl_status_t golden_fill_value(const tl_check_case_t *c, tl_check_io_t *io
 static tl_status_t golden_mask_ops(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
-    static const char *outs[] = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS"};
-    tl_tensor_t *w[9];
-    for (int i = 0; i < 9; i++)
+    static const char *outs[] = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS", "PW", "PS"};
+    tl_tensor_t *w[11];
+    for (int i = 0; i < 11; i++)
         if (!(w[i] = tl_check_expected(io, outs[i], d))) return missing(d, "mask_ops: an output");
     floats_t fs = {0};
     float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
@@ -300,6 +300,8 @@ static tl_status_t golden_mask_ops(const tl_check_case_t *c, tl_check_io_t *io, 
         tl_tensor_set_flat(w[6], i, b[i] + p);
         tl_tensor_set_flat(w[7], i, bits);
         tl_tensor_set_flat(w[8], i, ki ^ 21845);
+        tl_tensor_set_flat(w[9], i, powf(fabsf(a[i]), b[i]));
+        tl_tensor_set_flat(w[10], i, a[i] * a[i]);
     }
     float *a2 = floats(&fs, io, "A2");
     tl_tensor_t *rs = tl_check_expected(io, "RS", d), *rx = tl_check_expected(io, "RX", d);
@@ -352,9 +354,20 @@ static tl_status_t golden_old_names(const tl_check_case_t *c, tl_check_io_t *io,
     return st;
 }
 
-// The repeat-form reductions of tests/data/kernels/repeat_reduce.py on integer
-// inputs (every sum exact in float32, whatever the order): two repeats of 64
-// lanes, A's halves.
+// The sum of n (a power of 2) floats as a binary tree: pairs of neighbours,
+// then pairs of those, each addition rounded to float32.
+static float tree_sum_f32(const float *x, int n)
+{
+    float v[64];
+    memcpy(v, x, sizeof *v * (size_t)n);
+    for (; n > 1; n /= 2)
+        for (int k = 0; k < n / 2; k++) v[k] = v[2 * k] + v[2 * k + 1];
+    return v[0];
+}
+
+// The repeat-form reductions of tests/data/kernels/repeat_reduce.py: two
+// repeats of 64 lanes, A's halves; sums as binary trees (the reference's order,
+// exec/tileop_repeat.c; any order on integer inputs).
 static tl_status_t golden_repeat_reduce(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
@@ -367,17 +380,15 @@ static tl_status_t golden_repeat_reduce(const tl_check_case_t *c, tl_check_io_t 
         if (!(o[i] = tl_check_expected(io, outs[i], d))) st = missing(d, "repeat_reduce's outputs");
     for (int r = 0; st == TL_OK && r < 2; r++) {
         const float *x = a + 64 * r;
-        float sum = 0, mn = x[0];
+        float sum = tree_sum_f32(x, 64), mn = x[0];
         uint32_t at = 0;
         for (int j = 0; j < 64; j++) {
-            sum += x[j];
             mn = x[j] < mn ? x[j] : mn;
             at = x[j] > x[at] ? (uint32_t)j : at;
         }
         for (int b = 0; b < 8; b++) {
-            float bs = 0, bm = x[8 * b];
-            for (int e = 0; e < 8; e++)
-                bs += x[8 * b + e], bm = x[8 * b + e] > bm ? x[8 * b + e] : bm;
+            float bs = tree_sum_f32(x + 8 * b, 8), bm = x[8 * b];
+            for (int e = 0; e < 8; e++) bm = x[8 * b + e] > bm ? x[8 * b + e] : bm;
             tl_tensor_set_flat(o[0], (size_t)(8 * r + b), bs);
             tl_tensor_set_flat(o[1], (size_t)(8 * r + b), b < 5 ? bm : -1.0); // mask 40: 5 blocks
         }
@@ -760,12 +771,16 @@ static const tl_check_case_t cases[] = {
     // ... and the mask and bit ops (compare, select, createvecindex, xor, shifts), silu, axpy
     {.name = "mask_ops/f32", .op = "mask_ops", .file = "tests/data/kernels/mask_ops.py",
      .fills = {"K=int:-100000:100000"},
-     .outputs = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS", "RS", "RX"}, .rtol = 1e-6,
+     .outputs = {"MX", "TH", "IX", "XO", "SH", "SI", "AX", "RB", "XS", "RS", "RX", "PW", "PS"},
+     .rtol = 1e-6,
      .atol = 1e-6, .golden = golden_mask_ops, .shape = "N=256 f32 / int32, 8 x 32 reductions"},
     // ... and AscendC's repeat-form reductions (block_reduce_*, wholereduce*) as asc-devkit has them
     {.name = "repeat_reduce/f32", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
      .fills = {"A=int:-40:40"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,
      .golden = golden_repeat_reduce, .shape = "2 repeats x 64 f32"},
+    {.name = "repeat_reduce/tree", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
+     .fills = {"A=uniform:-1:1"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,
+     .golden = golden_repeat_reduce, .shape = "2 repeats x 64 f32, tree sums"},
     {.name = "sort32_gatherb/f32", .op = "sort32_gatherb", .file = "tests/data/kernels/sort32_gatherb.py",
      .fills = {"A=int:-20:20", "I=int:0:100000", "O=int:0:7"}, .outputs = {"S", "GB"}, .rtol = 0,
      .atol = 0, .golden = golden_sort32_gatherb, .shape = "2 x 32 f32, 16 blocks"},

@@ -14,7 +14,7 @@
 #include "rt/compare.h"
 #include "rt/tensor.h"
 
-enum { TL_CHECK_MAX_ITEMS = 12 };
+enum { TL_CHECK_MAX_ITEMS = 16 };
 
 // Inputs of one kernel run: a tensor per parameter (NULL for outputs and
 // workspaces until a backend runs), plus the symbolic dims.

@@ -335,14 +335,20 @@ static void sync_stmt(pto_emit_t *e, const tl_stmt_t *s)
     case TL_SYNC_BARRIER_ALL: pto_line(e, "pipe_barrier(PIPE_ALL);"); break;
     case TL_SYNC_SET_CROSS:
         if (s->sync.mode == 0) {
-            pto_unsupported(e, s->loc, "a cross-core flag of mode 0 (all cores)");
+            pto_unsupported(e, s->loc,
+                            "a cross-core flag of mode 0 (every core of the launch; the CPU "
+                            "harness runs the blocks in waves, not all at once)");
             return;
         }
         pto_line(e, "ffts_cross_core_sync(%s, tilec_ffts_config(%d, %s));", pipe_name(s->sync.src),
                  s->sync.mode, id);
         break;
     case TL_SYNC_WAIT_CROSS: pto_line(e, "wait_flag_dev(%s);", id); break;
-    case TL_SYNC_ALL: pto_unsupported(e, s->loc, "T.sync_all"); break;
+    case TL_SYNC_ALL:
+        pto_unsupported(e, s->loc,
+                        "T.sync_all (a barrier of every core of the launch; the CPU harness runs "
+                        "the blocks in waves, not all at once)");
+        break;
     default: break;
     }
 }

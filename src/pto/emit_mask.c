@@ -247,6 +247,30 @@ static void axpy(pto_emit_t *e, const tl_stmt_t *s)
     pto_line(e, "pto::TAXPY(tl_d, tl_a, %s);", pto_typed_scalar(e, s, 2, TL_F32));
 }
 
+// pow(dst, src, exponent tile | scalar): TPOW / TPOWS with a scratch tile
+// (pto-isa's CPU pow: libm's pow in double, rounded; tilec: powf)
+static void pow_op(pto_emit_t *e, const tl_stmt_t *s)
+{
+    static const int idx[] = {0, 1, 2, -1};
+    pto_operands_t o;
+    int64_t n, at;
+    if (!flat_operands(e, s, idx, &o, &n)) return;
+    tl_dtype_t t = o.v[0].buf->dtype;
+    bool ok = t == TL_F32 || t == TL_F16;
+    for (int i = 1; i < o.n; i++) ok = ok && o.v[i].buf->dtype == t;
+    if (!ok) {
+        pto_unsupported(e, s->loc, "T.tile.pow of %s", tl_dtype_name(o.v[1].buf->dtype));
+        return;
+    }
+    if (!pto_scratch(e, s, pad32(n, tl_dtype_size(t)) * tl_dtype_size(t), &at)) return;
+    pto_vec_tiles(e, &o);
+    pto_flat_at(e, "tl_tmp", t, n, pto_fmt(e, "%" PRId64, at));
+    if (o.n == 3)
+        pto_line(e, "pto::TPOW(tl_d, tl_a, tl_b, tl_tmp);");
+    else
+        pto_line(e, "pto::TPOWS(tl_d, tl_a, %s, tl_tmp);", pto_typed_scalar(e, s, 2, t));
+}
+
 bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s)
 {
     switch (s->op.code) {
@@ -259,6 +283,7 @@ bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_SHR: bits(e, s); return true;
     case TL_OP_SILU: silu(e, s); return true;
     case TL_OP_AXPY: axpy(e, s); return true;
+    case TL_OP_POW: pow_op(e, s); return true;
     default: return false;
     }
 }

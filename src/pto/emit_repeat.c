@@ -258,6 +258,170 @@ static void gatherb(pto_emit_t *e, const tl_stmt_t *s)
     pto_line(e, "pto::TGATHERB(tl_d, tl_a, tl_o);");
 }
 
+// --- block_reduce_* and wholereduce* ---------------------------------------------------------
+// The reference (exec/tileop_repeat.c): a repeat reads 8 blocks of 32 bytes,
+// block b at (r * srcRepStride + b * srcBlkStride) blocks, its lanes the
+// blocks' elements and `mask` keeps the first lanes. Sums add as a binary tree
+// (pairs of neighbours, then pairs of those): TPAIRREDUCESUM rounds, which add
+// exactly those pairs (an odd lane out is added to 0), until one column is left,
+// then TROWMAX over that one column moves the sums into place. Max and min:
+// TROWMAX / TROWMIN. wholereduce's index (the first lane holding the extremum):
+// TCMP of the lanes with the broadcast extremum, TSELS of a TCI lane index where
+// equal (else the lane count), TROWMIN of that into the index's slot.
+
+static int64_t pad_to(int64_t n, int64_t per)
+{
+    return (n + per - 1) / per * per;
+}
+
+// Scratch for reducing n rows (n <= 16) of w lanes: two ping-pong tiles and
+// the row instructions' tmp, each [16, w padded], plus 32-byte slots.
+static int64_t scratch_tile_bytes(tl_dtype_t t, int64_t w)
+{
+    return 16 * pad_to(w, 32 / tl_dtype_size(t)) * tl_dtype_size(t);
+}
+
+// A tile over the n results at dst: a column tile (n > 1) or one element.
+static void results_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const char *dst)
+{
+    if (n > 1)
+        col_at(e, name, t, n, dst);
+    else
+        tile_at(e, name, t, 1, 32 / tl_dtype_size(t), 1, 1, dst);
+}
+
+// Reduces n rows of w lanes at src (rows `pitch` elements apart) with kind
+// (0 sum, 1 max, 2 min) into n results at dst (a column, or one element).
+static void reduce_rows(pto_emit_t *e, int kind, tl_dtype_t t, const char *src, int64_t pitch,
+                        int64_t n, int64_t w, const char *dst, int64_t scratch)
+{
+    int64_t per = 32 / tl_dtype_size(t), rows = n > 1 ? pad_to(n, per) : 1, wp = pad_to(w, per);
+    int64_t tile = scratch_tile_bytes(t, w);
+    const char *tmp = pto_fmt(e, "%" PRId64, scratch + 2 * tile);
+    static const char *const inst[] = {"TROWMAX", "TROWMAX", "TROWMIN"};
+    for (int round = 0; kind == 0 && w > 1; round++, w = (w + 1) / 2) {
+        const char *out = pto_fmt(e, "%" PRId64, scratch + (round % 2) * tile);
+        pto_line(e, "{");
+        e->indent++;
+        tile_at(e, "tl_s", t, rows, round ? wp : pitch, n, w, src);
+        tile_at(e, "tl_p", t, rows, wp, n, w, out);
+        pto_line(e, "pto::TPAIRREDUCESUM(tl_p, tl_s);");
+        e->indent--;
+        pto_line(e, "}");
+        pto_line(e, "pipe_barrier(PIPE_V);");
+        src = out, pitch = wp;
+    }
+    pto_line(e, "{");
+    e->indent++;
+    tile_at(e, "tl_s", t, rows, pitch, n, w, src);
+    results_at(e, "tl_o", t, n, dst);
+    tile_at(e, "tl_tmp", t, rows, wp, n, w, tmp);
+    pto_line(e, "pto::%s(tl_o, tl_s, tl_tmp);", inst[kind]);
+    e->indent--;
+    pto_line(e, "}");
+}
+
+// The index of the first of the w lanes at src equal to the extremum at ext,
+// written at dst as an integer of dtype it (int16 or int32: the index's bits).
+static void first_index(pto_emit_t *e, tl_dtype_t t, tl_dtype_t it, const char *src, int64_t w,
+                        const char *ext, const char *dst, int64_t scratch)
+{
+    int64_t size = tl_dtype_size(t), wp = pad_to(w, 32 / size), row = wp * 4;
+    const char *b = pto_fmt(e, "%" PRId64, scratch), *idx = pto_fmt(e, "%" PRId64, scratch + row),
+               *sel = pto_fmt(e, "%" PRId64, scratch + 2 * row),
+               *tmp = pto_fmt(e, "%" PRId64, scratch + 3 * row),
+               *bits = pto_fmt(e, "%" PRId64, scratch + 4 * row);
+    pto_line(e, "{");
+    e->indent++;
+    col_at(e, "tl_x", t, 1, ext);
+    tile_at(e, "tl_b", t, 1, wp, 1, w, b);
+    tile_at(e, "tl_s", t, 1, wp, 1, w, src);
+    tile_at(e, "tl_i", it, 1, wp, 1, w, idx);
+    tile_at(e, "tl_q", it, 1, wp, 1, w, sel);
+    tile_at(e, "tl_tmp", it, 1, wp, 1, w, tmp);
+    pto_line(e,
+             "pto::Tile<pto::TileType::Vec, uint8_t, 1, 32, pto::BLayout::RowMajor, 1, %" PRId64
+             "> tl_m;",
+             (w + 7) / 8);
+    pto_line(e, "pto::TASSIGN(tl_m, (uintptr_t)(%s));", bits);
+    results_at(e, "tl_o", it, 1, dst);
+    pto_line(e, "pto::TROWEXPAND(tl_b, tl_x);");
+    pto_line(e, "pto::TCI<decltype(tl_i), %s, 0>(tl_i, (%s)0);", pto_ctype(it), pto_ctype(it));
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TCMP(tl_m, tl_s, tl_b, pto::CmpMode::EQ);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TSELS(tl_q, tl_m, tl_i, tl_tmp, (%s)%" PRId64 ");", pto_ctype(it), w);
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TROWMIN(tl_o, tl_q, tl_tmp);");
+    e->indent--;
+    pto_line(e, "}");
+}
+
+// block_reduce_*(dst, src, repeat, mask, dstRepStride, srcBlkStride, srcRepStride),
+// wholereduce*(dst, src, mask, repeat, dstRepStride, srcBlkStride, srcRepStride[, order])
+static void repeat_reduce(pto_emit_t *e, const tl_stmt_t *s)
+{
+    tl_opcode_t c = s->op.code;
+    bool block = c >= TL_OP_BLOCK_REDUCE_SUM && c <= TL_OP_BLOCK_REDUCE_MIN;
+    int kind = (int)(c - (block ? TL_OP_BLOCK_REDUCE_SUM : TL_OP_WHOLE_REDUCE_SUM));
+    pto_view_t d, a;
+    int64_t repeat, mask, dst_rep, src_blk, src_rep;
+    if (!pto_ub_view(e, s, 0, &d) || !pto_ub_view(e, s, 1, &a) ||
+        !const_arg(e, s, block ? 2 : 3, "repeat", 0, 255, &repeat) ||
+        !const_arg(e, s, block ? 3 : 2, "mask", 0, 128, &mask) ||
+        !const_arg(e, s, 4, "dstRepStride", 0, 65535, &dst_rep) ||
+        !const_arg(e, s, 5, "srcBlkStride", 0, 65535, &src_blk) ||
+        !const_arg(e, s, 6, "srcRepStride", 0, 65535, &src_rep))
+        return;
+    tl_dtype_t t = a.buf->dtype;
+    int64_t size = tl_dtype_size(t), per = 32 / size;
+    if ((t != TL_F32 && t != TL_F16) || d.buf->dtype != t || mask > 8 * per) {
+        pto_unsupported(e, s->loc, "%s of %s, mask %" PRId64, tl_op_info(c)->spelling,
+                        tl_dtype_name(t), mask);
+        return;
+    }
+    if (src_blk == 0 || (!block && src_blk != 1 && mask > per)) {
+        pto_unsupported(e, s->loc, "%s with srcBlkStride %" PRId64 " (lanes not in one row)",
+                        tl_op_info(c)->spelling, src_blk);
+        return;
+    }
+    if (repeat == 0 || mask == 0) return;
+    int64_t at;
+    if (!pto_scratch(e, s, 3 * scratch_tile_bytes(t, 8 * per) + 32, &at)) return;
+    pto_line(e, "for (int64_t tl_r = 0; tl_r < %" PRId64 "; tl_r++) {", repeat);
+    e->indent++;
+    const char *src = pto_fmt(e, "%s + tl_r * %" PRId64, a.addr, src_rep * 32);
+    if (block) { // the blocks as rows: the full ones, then a part of one
+        int64_t full = TL_MIN(8, mask / per), rest = full < 8 ? mask % per : 0;
+        const char *out = pto_fmt(e, "%s + tl_r * %" PRId64, d.addr, dst_rep * 8 * size);
+        if (full) reduce_rows(e, kind, t, src, src_blk * per, full, per, out, at);
+        if (full && rest) pto_line(e, "pipe_barrier(PIPE_V);");
+        if (rest)
+            reduce_rows(e, kind, t, pto_fmt(e, "%s + %" PRId64, src, full * src_blk * 32),
+                        src_blk * per, 1, rest, pto_fmt(e, "%s + %" PRId64, out, full * size), at);
+    } else {
+        tl_reduce_order_t o = kind == 0 ? TL_ORDER_ONLY_VALUE : s->op.order;
+        int64_t unit = o == TL_ORDER_ONLY_VALUE ? 1 : o == TL_ORDER_ONLY_INDEX ? 4 / size : 2;
+        int64_t vi = o == TL_ORDER_INDEX_VALUE ? 1 : 0;
+        const char *base = pto_fmt(e, "%s + tl_r * %" PRId64, d.addr, dst_rep * unit * size);
+        const char *val = o == TL_ORDER_ONLY_INDEX
+                              ? pto_fmt(e, "%" PRId64, at + 3 * scratch_tile_bytes(t, 8 * per))
+                              : pto_fmt(e, "%s + %" PRId64, base, vi * size);
+        reduce_rows(e, kind, t, src, pad_to(mask, per), 1, mask, val, at);
+        if (o != TL_ORDER_ONLY_VALUE) {
+            pto_line(e, "pipe_barrier(PIPE_V);");
+            const char *idx = o == TL_ORDER_ONLY_INDEX
+                                  ? base
+                                  : pto_fmt(e, "%s + %" PRId64, base, (1 - vi) * size);
+            // ORDER_ONLY_INDEX: a uint32 per unit; else an index of the element's width
+            tl_dtype_t it = o == TL_ORDER_ONLY_INDEX || size == 4 ? TL_I32 : TL_I16;
+            first_index(e, t, it, src, mask, val, idx, at);
+        }
+    }
+    e->indent--;
+    pto_line(e, "}");
+}
+
 bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s)
 {
     switch (s->op.code) {
@@ -268,6 +432,12 @@ bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_ROW_EXPAND_DIV_X: row_expand_rows(e, s); return true;
     case TL_OP_SORT32: sort32(e, s); return true;
     case TL_OP_GATHERB: gatherb(e, s); return true;
+    case TL_OP_BLOCK_REDUCE_SUM:
+    case TL_OP_BLOCK_REDUCE_MAX:
+    case TL_OP_BLOCK_REDUCE_MIN:
+    case TL_OP_WHOLE_REDUCE_SUM:
+    case TL_OP_WHOLE_REDUCE_MAX:
+    case TL_OP_WHOLE_REDUCE_MIN: repeat_reduce(e, s); return true;
     default: return false;
     }
 }

@@ -1,13 +1,14 @@
 # The vector ops the PTO target lowers through pto/emit_mask.c, each once:
 # compare (two tiles, a tile and a scalar) into bit masks and select by them
 # (two tiles, a tile and a scalar), createvecindex, bitwise_xor (tiles and a
-# scalar), the shifts, silu, axpy, reinterpretcast, and row reductions merging
-# into their output (clear=False). One block, one vector core.
+# scalar), the shifts, silu, axpy, reinterpretcast, row reductions merging
+# into their output (clear=False), and pow (PW = |A| ** B, PS = A ** 2). One
+# block, one vector core.
 import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit(out_idx=[4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
+@tilelang.jit(out_idx=[4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
 def mask_ops(N=256):
     f32, i32 = "float32", "int32"
 
@@ -28,6 +29,8 @@ def mask_ops(N=256):
         XS: T.Tensor([N], i32),
         RS: T.Tensor([8], f32),
         RX: T.Tensor([8], f32),
+        PW: T.Tensor([N], f32),
+        PS: T.Tensor([N], f32),
     ):
         with T.Kernel(1, is_npu=True) as (cid, vid):
             a = T.alloc_ub([N], f32)
@@ -72,5 +75,10 @@ def mask_ops(N=256):
                     T.tile.fill(acc, 0.25)
                     T.reduce_max(a2, acc, dim=-1, clear=False)
                     T.copy(acc, RX[0])
+                    T.tile.abs(o, a)
+                    T.tile.pow(o, o, b)
+                    T.copy(o, PW[0])
+                    T.tile.pow(o, a, 2.0)
+                    T.copy(o, PS[0])
 
     return main
