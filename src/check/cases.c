@@ -795,6 +795,9 @@ static const tl_check_case_t cases[] = {
      .golden = golden_experiment_rows, .shape = "R=32 N=128 f32, column slices"},
 
     // ... and indices copied into UB then read as copy offsets (a gather)
+    {.name = "parallel_copy_gemm/f16", .op = "parallel_copy_gemm",
+     .file = "tests/data/kernels/parallel_copy_gemm.py", .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(128), .golden = golden_gemm, .shape = "M=128 N=256 K=128 f16"},
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},

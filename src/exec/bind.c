@@ -64,7 +64,7 @@ void tl_bind_destroy(tl_bind_t *args)
 static tl_status_t eval_global(tl_bind_t *args, const tl_expr_t *e, int64_t *out)
 {
     tl_exec_t x = {.k = args->k, .d = args->d, .args = args};
-    tl_exec_ctx_t c = {&x, NULL, NULL};
+    tl_exec_ctx_t c = {&x, NULL, NULL, false};
     return tl_exec_eval_int(&c, e, out);
 }
 

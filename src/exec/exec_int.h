@@ -119,6 +119,9 @@ typedef struct {
     tl_exec_t *x;
     tl_exec_agent_t *ag;
     const tl_stmt_t *st;
+    // inside a T.Parallel loop the passes have not lowered (the reference
+    // pipeline): its element copies out of L0C mean the copy upstream makes
+    bool in_parallel;
 } tl_exec_ctx_t;
 
 // Reports a run-time error at loc (or at the statement when loc has no line).

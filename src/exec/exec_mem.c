@@ -18,7 +18,7 @@ static tl_status_t init_vars(tl_exec_t *x, tl_exec_agent_t *ag)
     for (int i = 0; i < x->k->buffers.len; i++) {
         const tl_buffer_t *b = x->k->buffers.items[i];
         if (b->scope != TL_SCOPE_VAR || !b->init) continue;
-        tl_exec_ctx_t c = {x, ag, NULL};
+        tl_exec_ctx_t c = {x, ag, NULL, false};
         tl_num_t v;
         tl_status_t st = tl_exec_eval(&c, b->init, &v);
         if (st) return st;
@@ -125,7 +125,10 @@ tl_status_t tl_exec_mem_elem(const tl_exec_ctx_t *c, const tl_buffer_t *b, int n
         ndim = t->ndim;
         shape = t->shape;
     } else {
-        if (b->scope == TL_SCOPE_L0A || b->scope == TL_SCOPE_L0B || b->scope == TL_SCOPE_L0C)
+        // (the AscendC scalar unit reaches UB only: LocalTensor GetValue / SetValue;
+        // an unlowered T.Parallel element copy stands for the copy upstream makes)
+        bool l0 = b->scope == TL_SCOPE_L0A || b->scope == TL_SCOPE_L0B || b->scope == TL_SCOPE_L0C;
+        if (l0 && !c->in_parallel)
             return tl_exec_fail(c, loc,
                                 "scalar access to %s buffer '%s': only GM, UB, L1 and alloc_var "
                                 "buffers can be read or written element by element",

@@ -46,7 +46,9 @@ static int popcount(uint8_t m)
 
 static tl_exec_ctx_t lane_ctx(tl_exec_t *x, tl_exec_thread_t *th, int lane, const tl_stmt_t *s)
 {
-    tl_exec_ctx_t c = {x, &th->blk->ag[lane < 0 ? 0 : lane], s};
+    tl_exec_ctx_t c = {x, &th->blk->ag[lane < 0 ? 0 : lane], s, false};
+    for (int i = th->sp - 1; i >= 0 && !c.in_parallel; i--)
+        c.in_parallel = th->fr[i].s->kind == TL_ST_FOR && th->fr[i].s->for_.loop == TL_LOOP_PARALLEL;
     return c;
 }
 

@@ -661,6 +661,30 @@ int par_count_loads(const tl_expr_t *e, const tl_buffer_t *b)
     }
 }
 
+// `l1[i, j] = gm[...]` and `gm[...] = l0c[i, j]` (a cast to the tensor's dtype
+// allowed): element copies along a path the cube side moves by DMA, which
+// upstream's T.Parallel lowering (ascend_lower_parallel_to_vector.cc,
+// DecomposeExpression) turns into one copy. The scalar unit cannot reach L1
+// or L0C (AscendC's LocalTensor GetValue / SetValue: UB positions only), so
+// there is no element-wise way to run them. True when emitted.
+static bool direct_copy(lower_t *L, const tl_region_t *dr, tl_expr_t *value, tl_loc_t loc)
+{
+    tl_scope_t to = dr->buf->scope;
+    if (value->kind == TL_EX_CAST && to == TL_SCOPE_GM) value = value->arg; // the fixpipe converts
+    if (value->kind != TL_EX_LOAD) return false;
+    tl_scope_t from = value->load.buf->scope;
+    if (!((from == TL_SCOPE_GM && to == TL_SCOPE_L1 && value->load.buf->dtype == dr->buf->dtype) ||
+          (from == TL_SCOPE_L0C && to == TL_SCOPE_GM)))
+        return false;
+    vclass_t c;
+    tl_region_t sr;
+    if (!classify(L, value->load.buf, value->load.n, value->load.idx, loc, &c, &sr) || c != V_TILE)
+        return false;
+    tl_arg_t args[2] = {region_arg(&sr), region_arg(dr)};
+    emit(L, TL_OP_COPY, 2, args);
+    return true;
+}
+
 bool par_lower_store(lower_t *L, tl_buffer_t *dst, int nidx, tl_expr_t *const *idx,
                      tl_expr_t *value, tl_loc_t loc)
 {
@@ -671,6 +695,7 @@ bool par_lower_store(lower_t *L, tl_buffer_t *dst, int nidx, tl_expr_t *const *i
     if (!classify(L, dst, nidx, idx, loc, &c, &dr)) return false;
     if (c != V_TILE)
         return par_fail(L, loc, "the store to '%s' does not use every loop index", dst->name);
+    if (direct_copy(L, &dr, value, loc)) return true;
     if (dst->scope != TL_SCOPE_UB && dst->scope != TL_SCOPE_GM)
         return par_fail(L, loc, "'%s' is in %s (vector ops work on UB)", dst->name,
                         tl_scope_name(dst->scope));
