@@ -82,9 +82,18 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     case TL_OP_WHOLE_REDUCE_MAX:
     case TL_OP_WHOLE_REDUCE_MIN: return false;
     case TL_OP_COPY: {
-        // GM sources fill the rest of the region; on-chip sources must match.
+        // GM sources fill the rest of the region (the pad value: upstream's
+        // copy_gm_to_ub Duplicates it first) -- for 16- and 32-bit types only
+        // (its IsDuplicateSupported_v; ir/copy_plan.c): for the others a box
+        // smaller than the region leaves the rest as it was. (A box clipped at
+        // the tensor's end at run time is taken as whole: what it leaves is
+        // stale data no kernel can rely on.) On-chip sources must match.
         const tl_region_t *src = &op->args[0].region;
-        if (src->buf->scope == TL_SCOPE_GM) return true;
+        if (src->buf->scope == TL_SCOPE_GM) {
+            int64_t box = src->form == TL_REGION_POINT ? count : region_numel(src);
+            int sz = tl_dtype_size(dst->buf->dtype);
+            return sz == 2 || sz == 4 || (box >= 0 && box >= count);
+        }
         return src->form != TL_REGION_POINT && region_numel(src) == count;
     }
     default: break;

@@ -9,7 +9,8 @@
 //
 // A write is *full* when it certainly overwrites every element of its buffer:
 // the destination region covers the whole buffer and the op writes all of it
-// (copies from GM fill the rest of the region with the pad value or zeros; a
+// (copies from GM fill the rest of the region with the pad value -- 16- and
+// 32-bit types; for the others the GM box must be as large as the region; a
 // count operand must cover the buffer; a compare writes one bit a source
 // element, so its mask is full when those bits fill it; gather and
 // reinterpretcast are never full). Passes use full writes to know that a value

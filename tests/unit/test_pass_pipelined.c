@@ -68,6 +68,37 @@ static void check(tl_test_t *t, const pk_spec_t *s, const pk_pass_fn *passes, in
     pk_free(&got);
 }
 
+TEST(pipelined_keeps_an_int8_buffer_a_small_box_fills_in_part)
+{
+    // A GM -> UB copy of a 40-byte box into a 128-byte int8 tile writes its
+    // first 64 bytes only (two 32-byte blocks; no Duplicate pad for 8-bit
+    // types): bytes 64..127 keep what the previous iteration's second copy put
+    // there, so the tile is carried around the loop and must not get rotating
+    // versions (B's rows would take D's row of two iterations before).
+    pk_spec_t s = {.src = "import tilelang\n"
+                          "import tilelang.language as T\n"
+                          "@tilelang.jit(out_idx=[2])\n"
+                          "def k():\n"
+                          "    @T.prim_func\n"
+                          "    def main(A: T.Tensor((160,), 'int8'), D: T.Tensor((4, 128), 'int8'),\n"
+                          "             B: T.Tensor((4, 128), 'int8')):\n"
+                          "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+                          "            s = T.alloc_ub((128,), 'int8')\n"
+                          "            with T.Scope('V'):\n"
+                          "                for i in T.Pipelined(4, num_stages=2):\n"
+                          "                    T.copy(A[i * 40 : i * 40 + 40], s)\n"
+                          "                    T.copy(s, B[i, 0])\n"
+                          "                    T.copy(D[i, 64:128], s[64:128])\n"
+                          "    return main\n"};
+    pk_t got;
+    tl_buf_t why;
+    tl_buf_init(&why);
+    if (!pk_same_results(&s, pipe_only, 9, &got, &why))
+        tl_test_fail(t, __FILE__, __LINE__, "%s", tl_buf_cstr(&why));
+    tl_buf_free(&why);
+    pk_free(&got);
+}
+
 TEST(pipelined_vector_trip_counts)
 {
     static const char *trips[] = {"n=0", "n=1", "n=2", "n=3", "n=4", "n=5", "n=7", "n=9"};
