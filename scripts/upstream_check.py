@@ -2,23 +2,32 @@
 """Compile every kernel of a folder of upstream TileLang-Ascend files with `tilec ir`.
 
     scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE] [--by-folder]
-                              [--only REGEX] [--sim [--sim-timeout S]]
+                              [--only REGEX] [--sim [--sim-timeout S] [--lock FILE]]
 
 For each .py file it asks tilec which kernels the file defines (the "defines
 several kernels (...); pick one with -k NAME" error lists them), then compiles
 each kernel, supplying factory arguments tilec cannot find itself: a value the
 file binds to that name somewhere (an assignment, a keyword argument, an
 argparse default, a positional argument of a call of the factory), else a
-default chosen by the parameter's name. It prints the kernel count, how many
-compile, and the failures grouped into classes by their error message
-(--by-folder: the counts per folder too). Kernels of files written for
+default chosen by the parameter's name. Where the file's driver derives
+arguments from torch tensors (their shapes or contents), the values its own
+driver uses come from scripts/upstream_shapes.py and the cases of
+scripts/golden_cases.py. It prints the kernel count, how many compile, how many
+of those at the file's own arguments (none guessed by name), and the failures
+grouped into classes by their error message (--by-folder: the counts per
+folder too). Kernels of files written for
 upstream's other backend (the AscendNPU-IR "npuir" dialect: T.npuir_*, T.vadd,
 target="npuir") and of negative tests (files that test a compile error) are
 counted apart. --only REGEX keeps the files whose text matches (e.g. the expert
 kernels: 'set_flag|T\\.Scope'). --sim also runs every kernel that compiles on
 `tilec sim` with the same arguments and lists its findings (races, benign
 races, sync/memory errors, each with both sides' op and line) per kernel and
-grouped by finding. Upstream files are read, never copied.
+grouped by finding. Its inputs are those of the tables above where they give
+them (exact contents, e.g. cu_seqlens), and an integer index tensor (a name
+with idx / index / indices / perm) of a file that builds its indices with
+torch.randperm or argsort is a permutation per row (--fill distinct:N, N its
+last dimension); other inputs are tilec's seeded defaults. --lock FILE runs each
+simulation under `flock FILE`. Upstream files are read, never copied.
 """
 import argparse
 import ast
@@ -27,10 +36,22 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from upstream_shapes import SHAPES  # noqa: E402  (the files' own shapes, next to this file)
+
+try:  # the golden cases' arguments; their inputs need NumPy (scripts/upstream_golden.py)
+    import numpy  # noqa: F401
+    from golden_cases import CASES as GOLDEN
+    from upstream_golden import save_input
+except ImportError:
+    GOLDEN, save_input = [], None
 
 MISSING = re.compile(r"missing required argument '([^']+)'")
 GIVE_A = re.compile(r"give it with -a ([A-Za-z_][A-Za-z_0-9]*)=VALUE|^(?:error: )?'([A-Za-z_][A-Za-z_0-9]*)' cannot be used: .* is computed by code")
@@ -216,6 +237,84 @@ def default_for(name):
     return 256
 
 
+def own_shapes(path, kernel):
+    """The table entry (upstream_shapes.py, else a golden case) for this file and kernel, or None."""
+    norm = path.replace(os.sep, "/")
+    for e in SHAPES + [dict(c, where="golden case " + c["name"]) for c in GOLDEN if c["root"] != "tla-old"]:
+        if norm.endswith("/" + e["file"]) and (e.get("kernel") or None) == kernel:
+            return e
+    return None
+
+
+def write_npy(path, values, dtype):
+    """A .npy file of a nested list of ints (int32 / int64), written without NumPy."""
+    shape, v = [], values
+    while isinstance(v, list):
+        shape.append(len(v))
+        v = v[0] if v else 0
+    flat = []
+
+    def walk(x):
+        if isinstance(x, list):
+            for y in x:
+                walk(y)
+        else:
+            flat.append(int(x))
+    walk(values)
+    code = {"int32": ("<i4", "i"), "int64": ("<i8", "q")}[dtype]
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        code[0], "".join(f"{n}," if len(shape) == 1 else f"{n}, " for n in shape).rstrip(" "))
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+        f.write(struct.pack("<%d%s" % (len(flat), code[1]), *flat))
+
+
+def sim_inputs(entry, tmp):
+    """-i options for an own-shapes entry's inputs (files in tmp) and --fill options."""
+    out = []
+    if entry and entry.get("inputs"):
+        if "root" in entry:  # a golden case: its seeded inputs, when NumPy is there
+            if save_input:
+                import numpy as np
+                for name, value in entry["inputs"](np.random.default_rng(entry.get("seed", 0))).items():
+                    p = os.path.join(tmp, name + ".npy")
+                    save_input(p, value)
+                    out += ["-i", f"{name}={p}"]
+        else:
+            for name, (values, dtype) in entry["inputs"].items():
+                p = os.path.join(tmp, name + ".npy")
+                write_npy(p, values, dtype)
+                out += ["-i", f"{name}={p}"]
+    for name, spec in (entry or {}).get("fills", {}).items():
+        out += ["--fill", f"{name}={spec}"]
+    return out
+
+
+INT_PARAM = re.compile(r"^  (\w+): in u?int(?:8|16|32|64)\[([\d, ]+)\],?$", re.M)
+INDEX_NAME = re.compile(r"idx|index|indices|perm", re.I)
+BUILDS_PERMUTATION = re.compile(r"torch\.randperm\(|\.argsort\(|torch\.argsort\(")
+
+
+def permutation_fills(path, ir_text, given):
+    """--fill NAME=distinct:N for the integer index inputs of a file that builds its indices with
+    randperm / argsort (N: the last dimension, so each row is a permutation)."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not BUILDS_PERMUTATION.search(text):
+        return []
+    out = []
+    for name, dims in INT_PARAM.findall(ir_text):
+        if INDEX_NAME.search(name) and name not in given:
+            out += ["--fill", f"{name}=distinct:{int(dims.split(',')[-1])}"]
+    return out
+
+
+LAST = threading.local()  # the IR text of this thread's last tilec run
+
+
 def run_tilec(tilec, path, kernel, args):
     cmd = [tilec, "ir", path] + (["-k", kernel] if kernel else [])
     for k, v in args.items():
@@ -223,6 +322,7 @@ def run_tilec(tilec, path, kernel, args):
     for attempt in range(5):
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            LAST.ir = p.stdout
             break
         except subprocess.TimeoutExpired:
             return 124, "error: tilec timed out after 60 s", cmd
@@ -257,18 +357,24 @@ def call_args(calls, kernel, params, known):
 
 
 def compile_kernel(tilec, path, kernel, known, calls):
-    """Compile one kernel, adding arguments tilec asks for; returns (ok, message, command)."""
-    args, tried = {}, set()
+    """Compile one kernel, adding arguments tilec asks for; returns (ok, message, command, how):
+    how is 'file' (tilec found every argument in the file), 'table' (some from the own-shapes
+    tables) or 'guessed' (some chosen by name or adjusted to pass an assert)."""
+    entry = own_shapes(path, kernel)
+    args, tried = dict(entry["args"]) if entry else {}, set()
+    guessed = False
     params = factory_params(path, kernel) if kernel else []
     from_calls = call_args(calls, kernel, [p for p, _ in params], known) if kernel else {}
     fixes = 0
     for _ in range(40):
         rc, err, cmd = run_tilec(tilec, path, kernel, args)
+        how = "guessed" if guessed else "table" if entry and entry["args"] else "file"
         if rc == 0:
-            return True, "", cmd
+            return True, "", cmd, how
         msg = first_error(err)
         if "assertion failed" in msg and fixes < 4 and satisfy_assert(err, args):
             fixes += 1
+            guessed = True
             continue
         if "dimensions must be positive" in msg and fixes < 4:
             # Parameters defaulting to 0/-1 that the caller computes at run time (cpg=0, S_orig=0).
@@ -278,11 +384,12 @@ def compile_kernel(tilec, path, kernel, known, calls):
                 fixes += 1
                 for p in unset:
                     args[p] = from_calls.get(p, known.get(p, default_for(p)))
+                    guessed = guessed or (p not in from_calls and p not in known)
                 continue
         m = MISSING.search(msg) or GIVE_A.search(msg)
         name = next((g for g in m.groups() if g and g != "NAME"), None) if m else None
         if name is None or name in tried:
-            return False, msg, cmd
+            return False, msg, cmd, how
         tried.add(name)
         if name in from_calls:
             args[name] = from_calls[name]
@@ -290,7 +397,8 @@ def compile_kernel(tilec, path, kernel, known, calls):
             args[name] = known[name]
         else:
             args[name] = default_for(name)
-    return False, msg, cmd
+            guessed = True
+    return False, msg, cmd, how
 
 
 CLASSES = [
@@ -328,17 +436,22 @@ def dialect(path):
     return ""
 
 
-def sim_kernel(cmd, timeout):
-    """Run the compiled kernel's command line on `tilec sim`; returns (status, findings)."""
+def sim_kernel(cmd, timeout, inputs, lock=None):
+    """Run the compiled kernel's command line on `tilec sim` with the inputs options (a function
+    of a temporary folder); returns (status, findings)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "sim.json")
-        try:
-            p = subprocess.run([cmd[0], "sim"] + cmd[2:] + ["--json", report], capture_output=True,
-                               text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return f"timeout {timeout} s", []
+        opts = inputs(tmp)
+        shown = " ".join(opts).replace(tmp, "TMP")  # for --list
+        full = [cmd[0], "sim"] + cmd[2:] + opts + ["--json", report]
+        # coreutils timeout ends tilec itself (a Python time-out would end flock and leave
+        # tilec running with the lock held); the limit counts from when the lock is held
+        p = subprocess.run((["flock", lock] if lock else []) + ["timeout", "-s", "KILL", str(timeout)] + full,
+                           capture_output=True, text=True)
+        if p.returncode in (124, 137):
+            return f"timeout {timeout} s", [], shown
         if not os.path.exists(report):
-            return "failed: " + first_error(p.stderr), []
+            return "failed: " + first_error(p.stderr), [], shown
         with open(report) as f:
             doc = json.load(f)
     found = []
@@ -350,10 +463,10 @@ def sim_kernel(cmd, timeout):
     for e in doc.get("errors") or []:
         found.append(f"error {e.get('kind')}@{e.get('line')}: {e.get('message', '')[:160]}")
     clean = not any(x.startswith(("race", "error")) for x in found)
-    return ("clean" if clean else "findings") + f" (exit {p.returncode})", found
+    return ("clean" if clean else "findings") + f" (exit {p.returncode})", found, shown
 
 
-def check_file(tilec, path, sim=None):
+def check_file(tilec, path, sim=None, lock=None):
     known, calls = file_values(path)
     rc, err, _ = run_tilec(tilec, path, None, {})
     m = SEVERAL.search(err)
@@ -361,9 +474,16 @@ def check_file(tilec, path, sim=None):
     results = []
     kind = dialect(path)
     for k in kernels:
-        ok, msg, cmd = compile_kernel(tilec, path, k, known, calls)
-        simmed = sim_kernel(cmd, sim) if sim and ok else None
-        results.append((path, k, ok, msg, cmd, kind, simmed))
+        ok, msg, cmd, how = compile_kernel(tilec, path, k, known, calls)
+        ir_text = LAST.ir if ok else ""
+        entry = own_shapes(path, k)
+
+        def inputs(tmp, entry=entry, ir_text=ir_text):
+            opts = sim_inputs(entry, tmp)
+            given = set(opts[i + 1].split("=")[0] for i in range(0, len(opts), 2))
+            return opts + permutation_fills(path, ir_text, given)
+        simmed = sim_kernel(cmd, sim, inputs, lock) if sim and ok else None
+        results.append((path, k, ok, msg, cmd, kind, simmed, how))
     return results
 
 
@@ -379,6 +499,7 @@ def main():
     ap.add_argument("--only", help="only the files whose text matches this regular expression")
     ap.add_argument("--sim", action="store_true", help="run each compiled kernel on tilec sim too")
     ap.add_argument("--sim-timeout", type=int, default=600, help="seconds per simulated kernel")
+    ap.add_argument("--lock", help="run each simulation under `flock FILE` (the shared build lock)")
     opt = ap.parse_args()
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
     if opt.only:
@@ -387,7 +508,7 @@ def main():
     results = []
     sim = opt.sim_timeout if opt.sim else None
     with concurrent.futures.ThreadPoolExecutor(opt.j) as pool:
-        for r in pool.map(lambda p: check_file(opt.tilec, p, sim), files):
+        for r in pool.map(lambda p: check_file(opt.tilec, p, sim, opt.lock), files):
             results.extend(r)
     nokernel = [r for r in results if classify(r[3]) == "no kernel in file (driver/helper)"]
     apart = [r for r in results if r not in nokernel and r[5]]
@@ -398,6 +519,9 @@ def main():
         if not r[2]:
             classes.setdefault(classify(r[3]), []).append(r)
     print(f"{len(files)} files, {len(nokernel)} without a kernel; {ok} of {len(kernels)} kernels compile")
+    hows = {h: sum(1 for r in kernels if r[2] and r[7] == h) for h in ("file", "table", "guessed")}
+    print(f"  at the file's own arguments: {hows['file'] + hows['table']} ({hows['table']} of them from the "
+          f"own-shapes tables); with values guessed by name: {hows['guessed']}")
     for kind, what in (("npuir", "of the npuir dialect (another backend's language)"),
                        ("negative", "of negative tests (each should fail with the error it tests)")):
         rs = [r for r in apart if r[5] == kind]
@@ -440,9 +564,9 @@ def main():
         with open(opt.list, "w") as f:
             for r in results:
                 f.write(f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}"
-                        f"\t{r[5] or '-'}")
+                        f"\t{r[5] or '-'}\t{r[7]}")
                 if r[6]:
-                    f.write(f"\t{r[6][0]}\t{' | '.join(r[6][1])}\t{' '.join(r[4][2:])}")
+                    f.write(f"\t{r[6][0]}\t{' | '.join(r[6][1])}\t{' '.join(r[4][2:])} {r[6][2]}")
                 f.write("\n")
     return 0
 
