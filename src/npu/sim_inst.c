@@ -202,18 +202,19 @@ static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_
     const xfer_t *x = arg;
     const tl_view_t *v = &x->call->args[x->gi].view;
     const tl_buffer_t *b = x->call->op->args[x->gi].region.buf;
-    int64_t bytes = 0, hit = 0, ready = 0;
+    int64_t bytes = 0, hit = 0, ready = 0, fill = 0;
     for (int i = 0; i < s->nruns; i++) {
         const sim_run_t *r = &s->runs[i];
         if (r->operand != x->gi || r->write != x->write) continue;
         int64_t n;
-        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, t, x->write, &n, &ready);
+        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, t, x->write, &n, &ready, &fill);
         bytes += n;
     }
     int64_t miss = x->write ? 0 : bytes - hit;
     s->gm_bytes[x->write] += bytes;
-    s->hbm_bytes += miss;
-    int64_t occ = sim_time_bw(s, t, (double)bytes, (double)miss, x->write ? a->mte3_bpc : a->mte2_bpc);
+    s->hbm_bytes += fill; // whole lines: a strided read pays for the line it touches
+    int64_t occ =
+        sim_time_bw(s, t, (double)bytes, (double)fill, x->write ? a->mte3_bpc : a->mte2_bpc);
     in->occ = TL_MAX(x->min_occ, occ);
     // a read waits for the HBM when a line misses, and for lines still on
     // their way from HBM for an earlier request (never longer than a miss)
@@ -361,8 +362,8 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
     mm.pipe = SIM_PIX(TL_PIPE_M);
     mm.site = sim_site(s, ev->stmt, STEP_MMAD, TL_PIPE_M, "gemm_v0 mmad");
     price(s,
-          &(tl_work_t){.pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .m = g->m, .n = g->n,
-                       .k = kc},
+          &(tl_work_t){
+              .pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .m = g->m, .n = g->n, .k = kc},
           &mm);
     mm.bytes = abytes + bbytes;
     mm.ilk = g->ilk;

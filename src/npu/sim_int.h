@@ -290,14 +290,17 @@ int64_t sim_time_agent_end(const sim_agent_t *ag);
 // The L2 for a GM run of a tensor of `total` bytes, at absolute cycle t: the
 // bytes the transfer moves (*bytes, whole 32 B blocks) and how many of them
 // hit (lines in the L2 or on their way: *ready is raised to when the latest
-// arrives); allocates the lines that miss.
+// arrives); allocates the lines that miss. *fill is raised by what a read
+// brings from HBM: each line it allocates, whole, or
+// the missing bytes alone when the L2 has no room for their line.
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
-                    int64_t t, bool write, int64_t *bytes, int64_t *ready);
+                    int64_t t, bool write, int64_t *bytes, int64_t *ready, int64_t *fill);
 // Makes the lines of a GM tensor of `total` bytes resident, as far as the L2
 // has room (a warm start).
 void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total);
-// Cycles to move `bytes` (`miss` of them from HBM) from absolute cycle t at
-// most `cap` bytes per cycle, sharing the chip's bandwidth.
+// Cycles to move `bytes` (and `miss` bytes of HBM reads, whole lines: it may
+// exceed `bytes`) from absolute cycle t at most `cap` bytes per cycle, sharing
+// the chip's bandwidth.
 int64_t sim_time_bw(tl_sim_t *s, int64_t t, double bytes, double miss, double cap);
 
 // --- sim_hb.c: happens-before and shadow memory ------------------------------------------

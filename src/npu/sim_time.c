@@ -113,23 +113,28 @@ static int64_t *l2_lines(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
 }
 
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
-                    int64_t t, bool write, int64_t *bytes, int64_t *ready)
+                    int64_t t, bool write, int64_t *bytes, int64_t *ready, int64_t *fill)
 {
     const tl_arch_t *a = s->arch;
     int64_t g = a->gm_block_bytes;
     int64_t lo = off / g * g, hi = (off + len + g - 1) / g * g; // whole DataBlocks
     int64_t *at = l2_lines(s, buf, total);
-    int64_t line = a->l2_line_bytes, cap = a->l2_bytes / line, hit = 0;
+    int64_t line = a->l2_line_bytes, cap = a->l2_bytes / line, hit = 0, seen = 0;
     for (int64_t l = lo / line; at && l * line < hi && l < s->l2_lines[buf->id]; l++) {
         int64_t n = TL_MIN(hi, (l + 1) * line) - TL_MAX(lo, l * line);
+        seen += n;
         if (at[l] != L2_ABSENT) {
             hit += n;
             *ready = TL_MAX(*ready, at[l]);
         } else if (s->l2_used < cap) { // allocated now, filled when the data arrives
             at[l] = write ? t : t + a->gm_read_latency;
             s->l2_used++;
+            if (!write) *fill += line;
+        } else if (!write) {
+            *fill += n;
         }
     }
+    if (!write) *fill += hi - lo - seen; // bytes past the lines kept for the tensor: missed
     *bytes = hi - lo;
     return hit;
 }
