@@ -47,4 +47,7 @@ SHAPES = [
     dict(file="examples/grouped_gemm/example_grouped_gemm_fwd.py", kernel=None, args={},
          inputs={"block_metadata": (_grouped_blocks([64, 128], 64), "int32")},
          where="__main__: --batch_sizes '64, 128', block_M 64; the metadata loop of its input builder"),
+    dict(file="examples/moe_token_permute/moe_token_permute.py", kernel=None, args={},
+         fills={"indices_gm": "int:0:3"},
+         where="its test: indices = torch.randint(0, num_experts=4, (num_tokens, topk))"),
 ]
