@@ -19,8 +19,8 @@ static const char *const SELECT =
     "  --pass-config K=V     a pass config, either spelling: tl.ascend_auto_sync=True or\n"
     "                        TL_ASCEND_AUTO_SYNC=True; keys: tl.ascend_auto_sync,\n"
     "                        tl.ascend_memory_planning, tl.ascend_auto_cv_combine,\n"
-    "                        tl.ascend_auto_cross_core_sync, tl.tilec_sync_baseline, "
-    "tl.tilec_schedule\n";
+    "                        tl.ascend_auto_cross_core_sync, tl.tilec_sync_baseline,\n"
+    "                        tl.tilec_schedule, tl.ascend_tail_mask (not modelled: a warning)\n";
 
 static const char *const RUN_IO =
     "inputs:\n"
