@@ -307,6 +307,18 @@ const char *pto_expr_str(pto_emit_t *e, const tl_expr_t *x)
     return s;
 }
 
+const char *pto_cond(pto_emit_t *e, const char *c)
+{
+    size_t n = strlen(c);
+    if (n < 2 || c[0] != '(' || c[n - 1] != ')') return c;
+    int depth = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        depth += c[i] == '(' ? 1 : c[i] == ')' ? -1 : 0;
+        if (depth == 0) return c; // "(a) + (b)": the first pair closes early
+    }
+    return pto_fmt(e, "%.*s", (int)(n - 2), c + 1);
+}
+
 // --- statements ---------------------------------------------------------------------------------
 
 static const char *pipe_name(tl_pipe_t p)
@@ -432,12 +444,12 @@ static void stmt(pto_emit_t *e, const tl_stmt_t *s)
         pto_line(e, "}");
         break;
     case TL_ST_WHILE:
-        pto_line(e, "while (%s) {", pto_expr_str(e, s->while_.cond));
+        pto_line(e, "while (%s) {", pto_cond(e, pto_expr_str(e, s->while_.cond)));
         block(e, s->while_.body);
         pto_line(e, "}");
         break;
     case TL_ST_IF:
-        pto_line(e, "if (%s) {", pto_expr_str(e, s->if_.cond));
+        pto_line(e, "if (%s) {", pto_cond(e, pto_expr_str(e, s->if_.cond)));
         block(e, s->if_.then_);
         if (s->if_.else_) {
             pto_line(e, "} else {");

@@ -35,7 +35,7 @@ static bool cube_types(pto_emit_t *e, const tl_stmt_t *s, const tl_buffer_t *a,
 
 static void matmul(pto_emit_t *e, const char *init, const char *a, const char *b)
 {
-    pto_line(e, "if (%s)", init);
+    pto_line(e, "if (%s)", pto_cond(e, init));
     pto_line(e, "    pto::TMATMUL(tl_c, %s, %s);", a, b);
     pto_line(e, "else");
     pto_line(e, "    pto::TMATMUL_ACC(tl_c, tl_c, %s, %s);", a, b);

@@ -31,6 +31,9 @@ void pto_unsupported(pto_emit_t *e, tl_loc_t loc, const char *fmt, ...) TL_PRINT
 void pto_expr(pto_emit_t *e, tl_buf_t *b, const tl_expr_t *x);
 // The expression as a string in the kernel's arena.
 const char *pto_expr_str(pto_emit_t *e, const tl_expr_t *x);
+// A condition's text c without one pair of parentheses around all of it:
+// clang's -Wparentheses-equality warns on `if ((k == 0))`.
+const char *pto_cond(pto_emit_t *e, const char *c);
 // The C++ element type of a dtype ("float", "half", "TILEC_BF16", "int8_t", ...), or NULL.
 const char *pto_ctype(tl_dtype_t t);
 char *pto_fmt(pto_emit_t *e, const char *fmt, ...) TL_PRINTF(2, 3); // arena string

@@ -261,7 +261,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_b, (uintptr_t)(0));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
                     pto::TASSIGN(tl_c, (uintptr_t)(0));
-                    if (((k_group * 4) == 0))
+                    if ((k_group * 4) == 0)
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
@@ -306,7 +306,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_b, (uintptr_t)(16384));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
                     pto::TASSIGN(tl_c, (uintptr_t)(0));
-                    if ((((k_group * 4) + 1) == 0))
+                    if (((k_group * 4) + 1) == 0)
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
@@ -336,7 +336,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_b, (uintptr_t)(32768));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
                     pto::TASSIGN(tl_c, (uintptr_t)(0));
-                    if ((((k_group * 4) + 2) == 0))
+                    if (((k_group * 4) + 2) == 0)
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
@@ -387,7 +387,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_b, (uintptr_t)(49152));
                     pto::TileAcc<int32_t, 128, 128> tl_c;
                     pto::TASSIGN(tl_c, (uintptr_t)(0));
-                    if ((((k_group * 4) + 3) == 0))
+                    if (((k_group * 4) + 3) == 0)
                         pto::TMATMUL(tl_c, tl_a, tl_b);
                     else
                         pto::TMATMUL_ACC(tl_c, tl_c, tl_a, tl_b);
@@ -565,7 +565,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 }
             }
             set_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
-            if ((t >= 4)) {
+            if (t >= 4) {
                 wait_flag_dev(1);
             }
             ffts_cross_core_sync(PIPE_FIX, tilec_ffts_config(2, 0));
