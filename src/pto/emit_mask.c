@@ -1,7 +1,7 @@
 // More vector ops as PTO-ISA instructions: compare (a bit mask) and select
-// by it, createvecindex, reinterpretcast, bitwise_xor, the shifts, silu and
-// axpy. All work on flat spans (every operand contiguous), as tilec defines
-// them (exec/tileop_misc.c, exec/tileop_vec.c).
+// by it, createvecindex, reinterpretcast, bitwise_xor, the shifts, silu,
+// axpy, pow and transpose. All but transpose work on flat spans (every operand
+// contiguous), as tilec defines them (exec/tileop_misc.c, exec/tileop_vec.c).
 //
 // compare writes one bit per element, LSB first: TCMP into a uint8 tile of
 // ceil(n / 8) bytes (pto-isa packs the same way). The scalar form goes
@@ -271,6 +271,32 @@ static void pow_op(pto_emit_t *e, const tl_stmt_t *s)
         pto_line(e, "pto::TPOWS(tl_d, tl_a, %s, tl_tmp);", pto_typed_scalar(e, s, 2, t));
 }
 
+// transpose(dst, src): src [rows, cols] into dst [cols, rows] (TTRANS with a
+// scratch tile; both operands whole contiguous 2-D blocks of 32-byte rows,
+// in different places)
+static void transpose(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_view_t d, a;
+    if (!pto_ub_view(e, s, 0, &d) || !pto_ub_view(e, s, 1, &a)) return;
+    int size = tl_dtype_size(a.buf->dtype);
+    if (tl_dtype_size(d.buf->dtype) != size || !pto_view_contiguous(&d) ||
+        !pto_view_contiguous(&a) || d.rows != a.cols || d.cols != a.rows || (a.cols * size) % 32 ||
+        (d.cols * size) % 32 || d.buf == a.buf) {
+        pto_unsupported(e, s->loc,
+                        "T.tile.transpose other than of a contiguous [rows, cols] block into "
+                        "another buffer's [cols, rows], rows of 32 bytes");
+        return;
+    }
+    int64_t at;
+    if (!pto_scratch(e, s, a.rows * a.cols * size, &at)) return;
+    pto_vec_tile(e, "tl_d", &d, false);
+    pto_vec_tile(e, "tl_a", &a, false);
+    pto_view_t t = a;
+    t.addr = pto_fmt(e, "%" PRId64, at);
+    pto_vec_tile(e, "tl_tmp", &t, false);
+    pto_line(e, "pto::TTRANS(tl_d, tl_a, tl_tmp);");
+}
+
 bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s)
 {
     switch (s->op.code) {
@@ -284,6 +310,7 @@ bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_SILU: silu(e, s); return true;
     case TL_OP_AXPY: axpy(e, s); return true;
     case TL_OP_POW: pow_op(e, s); return true;
+    case TL_OP_TRANSPOSE: transpose(e, s); return true;
     default: return false;
     }
 }

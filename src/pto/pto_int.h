@@ -98,7 +98,7 @@ bool pto_scratch(pto_emit_t *e, const tl_stmt_t *s, int64_t bytes, int64_t *addr
 // A flat tile `name` of n elements of dtype t at byte address addr.
 void pto_flat_at(pto_emit_t *e, const char *name, tl_dtype_t t, int64_t n, const char *addr);
 // emit_mask.c: compare, select, createvecindex, reinterpretcast, xor, shifts,
-// silu, axpy; false when s is none of them.
+// silu, axpy, pow, transpose; false when s is none of them.
 bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s);
 // emit_repeat.c: brcb, the _experiment row ops, sort32, gatherb and the
 // repeat-form reductions; false when s is none of them.
