@@ -389,7 +389,17 @@ static tl_value_t *b_isinstance(tl_eval_t *ev, tl_call_t *c)
         n = TL_MIN(t->seq.n, 16);
         for (int i = 0; i < n; i++) types[i] = t->seq.items[i];
     }
+    // A value tilec does not run (a torch tensor) is of a type nobody can
+    // tell: the answer is unknown too, so an `if` or `assert` on it is
+    // undecided (front/eval_stmt.c), never a guessed False.
+    if (v->kind == TL_V_OPAQUE) return tl_value_opaque(ev->arena, "isinstance(...) of an unknown value");
+    bool unknown_type = false;
     for (int i = 0; i < n; i++) {
+        if (types[i]->kind == TL_V_MODULE && types[i]->module.is_class) {
+            if (v->kind == TL_V_MODULE && v->module.cls == types[i]) return tl_value_bool(true);
+            continue; // (base classes are not modelled)
+        }
+        if (types[i]->kind == TL_V_OPAQUE) unknown_type = true; // torch.Tensor, np.ndarray, ...
         if (types[i]->kind != TL_V_BUILTIN) continue;
         const char *tn = types[i]->builtin.name;
         if ((!strcmp(tn, "int") && (v->kind == TL_V_INT || v->kind == TL_V_BOOL)) ||
@@ -401,6 +411,11 @@ static tl_value_t *b_isinstance(tl_eval_t *ev, tl_call_t *c)
             (!strcmp(tn, "dict") && v->kind == TL_V_DICT))
             return tl_value_bool(true);
     }
+    // A Python number against a torch or numpy type: numpy's scalar types
+    // (np.integer, np.floating) would say True of the numbers tilec keeps
+    // numpy scalars as, so the answer is unknown.
+    if (unknown_type && (v->kind == TL_V_INT || v->kind == TL_V_FLOAT || v->kind == TL_V_BOOL))
+        return tl_value_opaque(ev->arena, "isinstance(...) against a type tilec does not model");
     return tl_value_bool(false);
 }
 

@@ -652,6 +652,30 @@ TEST(front_driver_arithmetic_on_opaque_values)
     result_free(&e);
 }
 
+// isinstance: of a value tilec does not run (a torch tensor) the answer is
+// unknown, not False: a driver that checks its input's type before calling
+// the kernel goes on (the branch that raises is not taken). Instances of the
+// file's own classes are told apart.
+TEST(front_driver_isinstance)
+{
+    IR_OF(r,
+          "import tilelang\nimport tilelang.language as T\nimport torch\n\n"
+          "@tilelang.jit\ndef k(N):\n    @T.prim_func\n"
+          "    def main(A: T.Tensor((N,), \"float32\")):\n"
+          "        with T.Kernel(N // 64, is_npu=True) as (cid, vid):\n            T.barrier_all()\n\n"
+          "    return main\n\n"
+          "def run(x):\n    if not isinstance(x, torch.Tensor):\n        raise TypeError(\"x\")\n"
+          "    return k(256)\n\n"
+          "if __name__ == \"__main__\":\n    run(torch.randn(8))\n");
+    CHECK_CONTAINS(r.ir, "grid 4 (cid, vid)");
+    result_free(&r);
+    CHECK_PY("class A:\n    pass\nclass B:\n    pass\na = A()",
+             "[isinstance(a, A), isinstance(a, B), isinstance(a, (B, A))]", "[True, False, True]");
+    CHECK_PY("import torch",
+             "[isinstance(3, int), isinstance('s', torch.Tensor), isinstance([1], (list, tuple))]",
+             "[True, False, True]");
+}
+
 // The statement bound is an option (the front-end fuzzer runs with a smaller
 // one, so that no input runs for seconds): the same loop stops at the given
 // bound with the located error, and runs through with the default.
