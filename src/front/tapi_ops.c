@@ -397,15 +397,39 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 
 // --- GEMM ------------------------------------------------------------------------------------------
 
+// gemm_v0's kL0Size: the K of each L1 -> L0A/L0B chunk of the helper's L0 ping-pong
+// (tl_templates/ascend gemm_v0; upstream's docs: a multiple of 16, at most 4095). It changes
+// the L0 tiling only, not the result.
+static bool gemm_k_l0(tl_eval_t *ev, tl_call_t *c, int *out)
+{
+    tl_value_t *v = tl_call_arg(c, 6, "kL0Size");
+    if (!v || v->kind == TL_V_NONE) return true;
+    tl_loc_t loc = tl_call_arg_loc(c, 6, "kL0Size");
+    tl_expr_t *e = tl_value_to_expr(ev, v, loc, TL_I32);
+    int64_t k;
+    if (!e) return false;
+    if (!tl_ir_is_const_int(e, &k)) {
+        tl_eval_fail(ev, loc, "T.gemm_v0 kL0Size must be a compile-time integer");
+        return false;
+    }
+    if (k <= 0 || k % 16 != 0 || k > 4095) {
+        tl_eval_fail(ev, loc, "T.gemm_v0 kL0Size must be a multiple of 16 in [16, 4095], got %lld",
+                     (long long)k);
+        return false;
+    }
+    *out = (int)k;
+    return true;
+}
+
 static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
 {
     bool mma = spelling_of(c)->op == TL_OP_MMA;
-    static const char *kws_v0[] = {"A",           "B",    "C",        "transpose_A",
-                                   "transpose_B", "init", "n_actual", NULL};
+    static const char *kws_v0[] = {"A",           "B",    "C",       "transpose_A",
+                                   "transpose_B", "init", "kL0Size", "n_actual", NULL};
     static const char *kws_mma[] = {"A",        "B",        "C",         "init",
                                     "k_actual", "n_actual", "unit_flag", NULL};
     const char *fname = mma ? "T.mma" : "T.gemm_v0";
-    if (!tl_call_check(ev, c, fname, 3, mma ? 4 : 6, mma ? kws_mma : kws_v0) ||
+    if (!tl_call_check(ev, c, fname, 3, mma ? 4 : 8, mma ? kws_mma : kws_v0) ||
         !tl_trace_require(ev, c->loc, fname))
         return NULL;
     tl_stmt_t *s = new_op(ev, mma ? TL_OP_MMA : TL_OP_GEMM_V0, c->loc, 3);
@@ -435,7 +459,8 @@ static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
     // mma: the valid K and N of the multiply, the unit flag of its L0C write
     bool bad = false;
     if (mma) s->op.k_valid = int_attr(ev, c, -1, "k_actual", false, &bad);
-    if (!bad) s->op.n_valid = int_attr(ev, c, -1, "n_actual", false, &bad);
+    if (!bad) s->op.n_valid = int_attr(ev, c, mma ? -1 : 7, "n_actual", false, &bad);
+    if (!bad && !mma && !gemm_k_l0(ev, c, &s->op.k_l0)) return NULL;
     if (!bad && mma) s->op.unit_flag = int_attr(ev, c, -1, "unit_flag", true, &bad);
     if (bad) return NULL;
     tl_trace_emit(ev, s);

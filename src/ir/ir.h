@@ -321,6 +321,7 @@ typedef struct {
     // L1 -> L0A/L0B real_k / real_n, mma k_actual / n_actual, gemm_v0 n_actual.
     tl_expr_t *k_valid, *n_valid;
     tl_expr_t *unit_flag;  // mma and copies out of L0C: 0 (NULL), 2 or 3 (L0C unit flags)
+    int k_l0;              // gemm_v0 kL0Size: the K of one L1 -> L0A/L0B chunk (0 = 128)
     tl_round_t round;      // cast
     tl_cmp_mode_t cmp;     // compare
     tl_sel_mode_t sel;     // select

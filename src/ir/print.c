@@ -208,6 +208,7 @@ static void print_op(tl_buf_t *o, const tl_op_t *op)
         tl_buf_printf(&attrs, ", %s=", valid_names[i]);
         tl_ir_print_expr(&attrs, valid[i]);
     }
+    if (op->k_l0) tl_buf_printf(&attrs, ", kL0Size=%d", op->k_l0);
     if (op->unit_flag) {
         tl_buf_puts(&attrs, ", unit_flag=");
         tl_ir_print_expr(&attrs, op->unit_flag);

@@ -306,6 +306,7 @@ static int64_t ceil_div(int64_t a, int64_t b)
 typedef struct {
     tl_opcall_t sub; // A and B narrowed to one K chunk
     int64_t m, n, k, size;
+    int64_t kl0; // kL0Size: the K of one chunk (the last may be shorter)
     bool ta, tb, init;
     uint32_t ilk;
     sim_vc_t *free_clk[2]; // M -> MTE1 "L0 half free" flags
@@ -333,10 +334,11 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
 {
     int half = c % 2;
     int64_t abytes = g->m * kc * g->size, bbytes = kc * g->n * g->size;
-    int64_t aoff = half * abytes, boff = half * bbytes; // the helper's l0a[(k % 2) * M * kc]
+    // the helper's l0a[(k % 2) * M * kL0Size], l0b[(k % 2) * kL0Size * N]
+    int64_t aoff = half * g->m * g->kl0 * g->size, boff = half * g->kl0 * g->n * g->size;
     g->sub = *ev->call;
-    narrow(&g->sub.args[0].view, g->ta, (int64_t)c * 128, kc);
-    narrow(&g->sub.args[1].view, !g->tb, (int64_t)c * 128, kc);
+    narrow(&g->sub.args[0].view, g->ta, (int64_t)c * g->kl0, kc);
+    narrow(&g->sub.args[1].view, !g->tb, (int64_t)c * g->kl0, kc);
     g->sub.init.is_float = false;
     g->sub.init.i = g->init && c == 0;
     runs_of(s, &g->sub);
@@ -391,7 +393,8 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
     bool large = tl_arch_mmad_interlocks(a, g.m, g.n);
     g.ilk = large ? 1 : (uint32_t)(2 + s->gemm_groups++);
-    int64_t nch = TL_MAX(1, ceil_div(g.k, 128)), kc = TL_MIN(g.k, 128);
+    int64_t kl0 = g.kl0 = call->op->k_l0 ? call->op->k_l0 : 128;
+    int64_t nch = TL_MAX(1, ceil_div(g.k, kl0)), kc = TL_MIN(g.k, kl0);
     int64_t need[2] = {g.m * kc * g.size * (nch > 1 ? 2 : 1),
                        kc * g.n * g.size * (nch > 1 ? 2 : 1)};
     int64_t cap[2] = {a->l0a.bytes, a->l0b.bytes};
@@ -423,7 +426,7 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     for (int h = 0; h < 2; h++)
         sim_sync_carry(s, ag, SIM_PIX(TL_PIPE_M), g.free_clk[h], &g.free_time[h]);
     for (int64_t c = 0; c < nch; c++)
-        gemm_chunk(s, ag, ev, &g, (int)c, c == nch - 1 ? g.k - (nch - 1) * 128 : 128);
+        gemm_chunk(s, ag, ev, &g, (int)c, c == nch - 1 ? g.k - (nch - 1) * kl0 : kl0);
     for (int h = 0; h < 2; h++) { // wait for both halves
         int p = SIM_PIX(TL_PIPE_MTE1);
         ag->gate[p] = TL_MAX(ag->gate[p], g.free_time[h]);
