@@ -798,6 +798,10 @@ static const tl_check_case_t cases[] = {
     {.name = "parallel_copy_gemm/f16", .op = "parallel_copy_gemm",
      .file = "tests/data/kernels/parallel_copy_gemm.py", .outputs = {"C"}, .rtol = RTOL_F16,
      .atol = GEMM_ATOL(128), .golden = golden_gemm, .shape = "M=128 N=256 K=128 f16"},
+    // ... and developer-mode hand-offs of a vector core's half tile (UB -> L1, L0C -> UB)
+    {.name = "dev_vid_half/f16", .op = "dev_vid_half", .file = "tests/data/kernels/dev_vid_half.py",
+     .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(96), .golden = golden_gemm,
+     .shape = "M=64 N=64 K=96, UB tiles of 16 rows"},
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},

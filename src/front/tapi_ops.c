@@ -324,6 +324,30 @@ static tl_expr_t *int_attr(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw,
     return e;
 }
 
+// A whole UB tile copied to or from a whole L0C / L1 tile twice its height
+// (`T.copy(C_L0, C_ub)`, `T.copy(A_ub, A_L1)` with C_ub / A_ub of block_M / 2
+// rows): the vector core's half of the cube tile, rows [vid * h, vid * h + h),
+// as upstream's VidReduction and WorkspaceReduction passes give it (the
+// workspace of a UB -> L1 hand-off holds vector_cnt UB tiles, one per vector
+// core). Narrows the cube-side region to that half and says whether it did.
+static bool vid_half(tl_kernel_t *k, tl_region_t *a, tl_region_t *b)
+{
+    tl_region_t *ub = a->buf->scope == TL_SCOPE_UB ? a : b, *cube = ub == a ? b : a;
+    bool pair = (a == ub && cube->buf->scope == TL_SCOPE_L1) ||
+                (b == ub && cube->buf->scope == TL_SCOPE_L0C);
+    if (!pair || !k->vid || k->threads || ub->ndim != cube->ndim ||
+        cube->buf->shape[0] != 2 * ub->buf->shape[0])
+        return false;
+    for (int i = 1; i < ub->ndim; i++)
+        if (ub->buf->shape[i] != cube->buf->shape[i]) return false;
+    tl_loc_t loc = cube->loc;
+    tl_expr_t *h = tl_ir_int(k, ub->buf->shape[0], TL_I32, loc);
+    cube->form = TL_REGION_SLICE;
+    cube->start[0] = tl_ir_bin(k, TL_BIN_MUL, tl_ir_varref(k, k->vid, loc), h, loc);
+    cube->extent[0] = h;
+    return true;
+}
+
 static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"src",       "dst",    "enable_relu", "transpose", "pad_value",
@@ -371,11 +395,13 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
                                 : i == 1 ? "real_n only applies to copies from L1 to L0B"
                                          : "unit_flag only applies to copies out of L0C");
     }
-    // Whole-buffer copies must agree in shape (as upstream asserts).
+    // Whole-buffer copies must agree in shape (as upstream asserts), except a
+    // vector core's half of a cube tile (below).
     if (a->form == TL_REGION_WHOLE && b->form == TL_REGION_WHOLE && !op->transpose &&
         a->buf->scope != TL_SCOPE_GM && b->buf->scope != TL_SCOPE_GM) {
         bool same = a->ndim == b->ndim;
         for (int i = 0; same && i < a->ndim; i++) same = a->buf->shape[i] == b->buf->shape[i];
+        if (!same && vid_half(ev->kernel, a, b)) same = true;
         if (!same) {
             tl_buf_t sa, sb;
             tl_buf_init(&sa);
