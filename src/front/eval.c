@@ -489,6 +489,8 @@ static tl_value_t *eval_subscript(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_no
     }
     case TL_V_DICT: {
         tl_value_t *v = tl_value_dict_get(obj, key);
+        // a key tilec does not know (x.dtype of a torch tensor): so is the value
+        if (!v && key->kind == TL_V_OPAQUE && !tl_value_is_attr_path(key)) return key;
         if (!v) {
             tl_buf_t b;
             tl_buf_init(&b);

@@ -353,6 +353,9 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
         if (r || ev->diag->nerrors) return r;
         return type_error(ev, op, a, b, loc);
     }
+    if ((op == TL_BIN_EQ || op == TL_BIN_NE) && tl_value_is_attr_path(a) && tl_value_is_attr_path(b) &&
+        tl_value_equal(a, b)) // torch.float16 == torch.float16 (unequal names may be aliases)
+        return tl_value_bool(op == TL_BIN_EQ);
     if (a->kind == TL_V_OPAQUE || b->kind == TL_V_OPAQUE) {
         // Driver arithmetic on a value of code tilec does not run (torch, numpy...): the
         // result is just as unknown. Only a kernel that needs it reports an error, so a

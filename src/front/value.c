@@ -1,6 +1,7 @@
 // Compile-time values: construction, Python equality, repr/str.
 #include "front/value.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -193,6 +194,28 @@ double tl_value_as_double(const tl_value_t *v)
 
 // (Containers inside one another compare to TL_MAX_NESTING levels: deeper
 // ones, and containers that contain themselves, compare unequal.)
+// The torch dtype spelled by an attribute path, its aliases folded (torch.half is
+// torch.float16, torch.float is torch.float32, ...); other paths as they are.
+static const char *canonical_path(const char *what)
+{
+    static const char *aliases[][2] = {
+        {"torch.half", "torch.float16"}, {"torch.float", "torch.float32"},
+        {"torch.double", "torch.float64"}, {"torch.short", "torch.int16"},
+        {"torch.int", "torch.int32"},     {"torch.long", "torch.int64"},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(aliases); i++)
+        if (!strcmp(what, aliases[i][0])) return aliases[i][1];
+    return what;
+}
+
+bool tl_value_is_attr_path(const tl_value_t *v)
+{
+    if (v->kind != TL_V_OPAQUE) return false;
+    for (const char *p = v->opaque.what; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.')) return false;
+    return true;
+}
+
 static bool equal_at(const tl_value_t *a, const tl_value_t *b, int depth)
 {
     if (a == b) return a->kind != TL_V_FLOAT || !isnan(a->f);
@@ -213,6 +236,9 @@ static bool equal_at(const tl_value_t *a, const tl_value_t *b, int depth)
         return true;
     case TL_V_DTYPE: return a->dtype == b->dtype;
     case TL_V_BUFFER: return a->buffer == b->buffer;
+    case TL_V_OPAQUE: // the same attribute of a module we do not run is one object (torch.float16)
+        return tl_value_is_attr_path(a) && tl_value_is_attr_path(b) &&
+               !strcmp(canonical_path(a->opaque.what), canonical_path(b->opaque.what));
     default: return false;
     }
 }

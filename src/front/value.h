@@ -203,6 +203,10 @@ void tl_value_dict_set(tl_arena_t *a, tl_value_t *dict, tl_value_t *key, tl_valu
 
 // Python equality of two compile-time values (false for IR values).
 bool tl_value_equal(const tl_value_t *a, const tl_value_t *b);
+// An unknown value that is a module attribute (`torch.float16`: a dotted name, no call or
+// subscript): Python gives the same object each time, so two such values are equal when
+// their names are (torch's dtype aliases folded).
+bool tl_value_is_attr_path(const tl_value_t *v);
 bool tl_value_is_number(const tl_value_t *v); // bool, int or float
 double tl_value_as_double(const tl_value_t *v);
 // repr() of a value, as Python would print it (IR values print as IR).
