@@ -801,6 +801,52 @@ def _cases():
                             inputs=_mla_inputs(sc, t1), golden=_mla_golden(sc), check=_mla_check, tol={},
                             note="the golden file's FAST_SCENARIOS through sparse_flash_mla_api.py"))
     out += _gemm_example_cases()
+    out += _count_past_cases()
+    return out
+
+
+def _count_past_cases():
+    """Vector ops whose count runs past their buffers (issue 19): testing/.../elementwise.py's
+    cast, cast_slice, cast_scale (count 4096 on 16x16 tiles) and clamp_slice (each row of a
+    [32, 64] tile clamped with the tile's count 2048), with the test's inputs and expected
+    outputs; cann-bench arg_max (its wholereduce kernel casts 8 float32 of a [1] buffer to
+    int64; the wrapper keeps column 0) and its sort kernel (N > 2048), golden np.argmax."""
+    out = []
+    ew = "testing/python/language/test_tilelang_ascend_language_elementwise.py"
+    tiles = dict(M=64, N=64, block_M=16, block_N=16, mode="CAST_RINT", count=4096)
+    for k in ("cast", "cast_slice"):
+        out.append(dict(name=f"elementwise {k}", root="tla", file=ew, kernel=k, args=tiles, seed=0,
+                        shape="64x64 f32, count 4096 on 16x16 tiles",
+                        inputs=lambda rng: {"A": (np.full((64, 64), 0.5, np.float32), "float32")},
+                        golden=lambda x: {"B": np.zeros((64, 64), np.float32)}, tol={"*": (1e-2, 1e-2)},
+                        light=True, note="the test's constant input 0.5 and expected 0.0"))
+    out.append(dict(name="elementwise cast_scale", root="tla", file=ew, kernel="cast_scale",
+                    args=dict(tiles, scale=1.0), seed=0, shape="64x64 int32 -> f16, count 4096 on 16x16 tiles",
+                    inputs=lambda rng: {"A": (np.ones((64, 64), np.int32), "int32")},
+                    golden=lambda x: {"B": np.ones((64, 64), np.float32)}, tol={"*": (1e-2, 1e-2)},
+                    light=True, note="the test's constant input 1 and expected 1.0"))
+    lo, hi = -3120.5, 4711.25  # the test draws both from uniform(-10000, 10000): fixed here
+    for dt in ("float", "float16"):
+        def inputs(rng, dt=dt):
+            a = (_rand(rng, (1024, 1024)) - 0.5) * 2 * 10000
+            return {"input": (_f16(a) if dt == "float16" else a, "float16" if dt == "float16" else "float32")}
+        out.append(dict(name=f"elementwise clamp_slice {dt}", root="tla", file=ew, kernel="clamp_slice",
+                        args=dict(M=1024, N=1024, block_M=64, block_N=64, max_val=hi, min_val=lo, dtype=dt),
+                        seed=0, shape=f"1024x1024 {dt}, count 2048 per 64-element row",
+                        inputs=inputs, golden=lambda x: {"output": np.clip(x["input"], lo, hi)},
+                        tol={"*": (1e-2, 1e-2)}, light=True))
+    am = "examples/cann-bench/arg_max/arg_max.py"
+    for kern, M, N, bn, dt, rng_lo, rng_hi in (("_argmax_wholereduce_kernel", 1024, 1024, 1024, "float16", -1, 1),
+                                               ("_argmax_sort_kernel", 512, 2049, 2048, "bfloat16", -0.5, 0.5)):
+        def inputs(rng, M=M, N=N, dt=dt, a=rng_lo, b=rng_hi):
+            x = _rand(rng, (M, N)) * (b - a) + a
+            return {"A": ((_f16(x) if dt == "float16" else _bf16(x)), dt)}
+        out.append(dict(name=f"arg_max {kern[8:-7]} {M}x{N} {dt}", root="tla", file=am, kernel=kern,
+                        args=dict(M=M, N=N, block_N=bn, in_dtype=dt), seed=42, shape=f"{M}x{N} {dt}, dim -1",
+                        inputs=inputs, golden=lambda x: {"Out": np.argmax(x["A"], axis=1).astype(np.int64)},
+                        post={"Out": lambda g: g[:, 0]}, tol={"*": (0.0, 0.0)}, light=True,
+                        note="the file's test cases 1 and 21 (torch.equal with torch.argmax); the wrapper "
+                             "keeps column 0 of Out"))
     return out
 
 

@@ -299,6 +299,8 @@ def fmt_times(t):
     """tilec's build and run seconds for a `tilec run` target ('-' for sim or when it stopped early)."""
     if t.get("run_s") is None:
         return "-"
+    if t.get("compile_s") is None:  # the reference executor builds nothing
+        return f"- / {t['run_s']:.3f}"
     return f"{t['compile_s']:.2f}{' cached' if t.get('cached') else ''} / {t['run_s']:.3f}"
 
 

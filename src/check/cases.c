@@ -230,6 +230,23 @@ static tl_status_t golden_cast_round(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// tests/data/kernels/count_past.py: counts past the buffers leave the output
+// tiles as the ops compute them from the right inputs: B = rint(A) (cast_past),
+// B = A * 0.5 as float16 (int32 source), Y = clamp(X, -1.5, 2) (clamp_rows).
+static tl_status_t golden_count_past(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    bool clamp = !strcmp(c->kernel, "clamp_rows"), deq = strstr(c->name, "deq") != NULL;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, clamp ? "X" : "A");
+    tl_tensor_t *want = tl_check_expected(io, clamp ? "Y" : "B", d);
+    tl_status_t st = !a ? TL_ERR_NOMEM : !want ? missing(d, "count_past needs its output") : TL_OK;
+    for (size_t i = 0; st == TL_OK && i < tl_tensor_numel(want); i++)
+        tl_tensor_set_flat(want, i,
+                           clamp ? fminf(fmaxf(a[i], -1.5f), 2.0f) : deq ? a[i] * 0.5f : rintf(a[i]));
+    floats_free(&fs);
+    return st;
+}
+
 // mma_unit_flag: per column tile t, C[:, t*NV + j] = sum over k < KV of
 // A[:, k] B[k, t*N + j] (N the tile pitch in B), summed exactly and rounded
 // once to float32; A and B's data past KV and NV must not count.
@@ -765,6 +782,21 @@ static const tl_check_case_t cases[] = {
     {.name = "cast_round/modes", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
      .fills = {"A=int:-40:40"}, .outputs = {"R", "F", "C", "D", "Z"}, .golden = golden_cast_round,
      .shape = "M=64 N=64 f32, 5 modes"},
+    // ... and a vector op's count may run past its buffers into the UB after them (issue 19)
+    {.name = "count_past/cast_whole", .op = "count_past", .file = "tests/data/kernels/count_past.py",
+     .kernel = "cast_past", .fills = {"A=uniform:-8:8"}, .outputs = {"B"}, .rtol = 0, .atol = 0,
+     .golden = golden_count_past, .warnings = 2, .shape = "64x64 f32, count 4096 on 8x16 tiles"},
+    {.name = "count_past/cast_rows", .op = "count_past", .file = "tests/data/kernels/count_past.py",
+     .kernel = "cast_past", .args = {"rows=1"}, .fills = {"A=uniform:-8:8"}, .outputs = {"B"},
+     .rtol = 0, .atol = 0,
+     .golden = golden_count_past, .warnings = 2, .shape = "64x64 f32, count 4096 per 16-element row"},
+    {.name = "count_past/cast_deq", .op = "count_past", .file = "tests/data/kernels/count_past.py",
+     .kernel = "cast_past", .args = {"src='int32'", "dst='float16'"},
+     .fills = {"A=int:-40:40"}, .outputs = {"B"}, .rtol = 0, .atol = 0,
+     .golden = golden_count_past, .warnings = 2, .shape = "64x64 int32 -> f16, count 4096 on 8x16 tiles"},
+    {.name = "count_past/clamp_rows", .op = "count_past", .file = "tests/data/kernels/count_past.py",
+     .kernel = "clamp_rows", .fills = {"X=uniform:-4:4"}, .outputs = {"Y"}, .rtol = 0, .atol = 0,
+     .golden = golden_count_past, .warnings = 2, .shape = "256x128 f16, count 2048 per 64-element row"},
     // ... and T.tile.fill's value may be a buffer element or a one-element buffer
     {.name = "fill_value/elements", .op = "fill_value", .file = "tests/data/kernels/fill_value.py",
      .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},

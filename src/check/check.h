@@ -67,6 +67,7 @@ struct tl_check_case {
     double bytes;      // bytes moved by one run, for GB/s (0: none)
     bool demo;         // a `tilec demo` case (tl_check_demo_cases)
     bool slow;         // skipped under sanitizers
+    int warnings;      // warnings the run gives (a count past a buffer: exec/overrun.c)
     bool cpu_only;     // too large for the reference executor and the simulator: the CPU
                        // target alone runs it (against the golden)
 };

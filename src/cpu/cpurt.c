@@ -95,6 +95,7 @@ static tl_status_t build_call(cpu_agent_t *ag, int site, tl_opcall_t **out)
                               tl_side_agent_name(ag->id), tl_scope_name(b->scope), b->name);
         v->data = ag->blk->lanes[owner->id].mem[b->scope] + c->layout.addr[b->id];
         v->bytes = (size_t)tl_buffer_bytes(b);
+        v->reach = tl_layout_reach(&c->layout, b);
         memcpy(v->shape, b->shape, sizeof(int64_t) * (size_t)b->ndim);
     }
     call->op = op;
@@ -317,7 +318,7 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
     if (!w->blocks) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory");
     size_t per_agent = 0;
     for (int s = 0; s < TL_SCOPE_COUNT; s++)
-        per_agent += TL_ALIGN_UP((size_t)c->layout.extent[s], 64);
+        per_agent += TL_ALIGN_UP((size_t)c->layout.arena[s], 64);
     w->mem = aligned_alloc(64, TL_MAX(per_agent, 64) * TL_AGENT_COUNT * (size_t)resident);
     if (!w->mem) return tl_diag_fail(&w->diag, TL_ERR_NOMEM, "out of memory for scratchpads");
     memset(w->mem, 0xFF, per_agent * TL_AGENT_COUNT * (size_t)resident);
@@ -335,7 +336,7 @@ tl_status_t tl_cpurt_worker_init(tl_cpu_t *c, cpu_worker_t *w, int resident)
             for (int s = 0; s < TL_SCOPE_COUNT; s++) {
                 if (!tl_layout_owns((tl_agent_t)a, (tl_scope_t)s)) continue;
                 blk->lanes[a].mem[s] = p;
-                p += TL_ALIGN_UP((size_t)c->layout.extent[s], 64);
+                p += TL_ALIGN_UP((size_t)c->layout.arena[s], 64);
             }
             ag->calls = calloc((size_t)c->gen.nsites, sizeof *ag->calls);
             ag->alias = calloc((size_t)c->k->buffers.len + 1, sizeof *ag->alias);

@@ -40,7 +40,7 @@ tl_status_t tl_exec_mem_block_init(tl_exec_t *x, tl_exec_block_t *b, int64_t ind
         ag->present = x->lanes & TL_LANE(a);
         if (!ag->present) continue;
         for (int s = 0; s < TL_SCOPE_COUNT; s++) {
-            size_t len = (size_t)x->layout.extent[s];
+            size_t len = (size_t)x->layout.arena[s];
             if (!owns(ag->id, (tl_scope_t)s) || !len) continue;
             if (!ag->mem[s]) ag->mem[s] = malloc(len);
             if (x->opts.warn_uninit && !ag->wbits[s]) ag->wbits[s] = calloc((len + 7) / 8, 1);
@@ -187,6 +187,7 @@ tl_status_t tl_exec_mem_view(const tl_exec_ctx_t *c, const tl_region_t *r, tl_lo
         if (!owner || (owner != c->ag && !x->dev)) return no_access(c, loc, b);
         v->data = owner->mem[b->scope] + x->layout.addr[b->id];
         v->bytes = (size_t)tl_buffer_bytes(b);
+        v->reach = tl_layout_reach(&x->layout, b);
         memcpy(v->shape, b->shape, sizeof(int64_t) * (size_t)b->ndim);
     }
     tl_status_t st;

@@ -48,6 +48,14 @@ static int64_t skip_pinned(const tl_kernel_t *k, const tl_buffer_t *b, int64_t a
     return at;
 }
 
+// Bytes of UB a vector agent addresses: the chip's physical UB, times
+// k->threads for a developer kernel whose one vector agent stands for both AIVs.
+static int64_t ub_arena_bytes(const tl_kernel_t *k)
+{
+    int64_t ub = tl_arch_physical(tl_arch_default(), TL_SCOPE_UB);
+    return k->threads > 1 ? ub * k->threads : ub;
+}
+
 tl_status_t tl_layout_build(tl_layout_t *l, const tl_kernel_t *k, const int64_t *capacity,
                             tl_diag_t *d)
 {
@@ -97,7 +105,16 @@ tl_status_t tl_layout_build(tl_layout_t *l, const tl_kernel_t *k, const int64_t 
         if (at + bytes > l->cap[b->scope]) return overflow(l, k, b, at, bytes, d);
         l->extent[b->scope] = TL_MAX(l->extent[b->scope], at + size);
     }
-    return TL_OK;
+    memcpy(l->arena, l->extent, sizeof l->arena);
+    l->overruns = l->extent[TL_SCOPE_UB] && tl_overrun_possible(k);
+    if (l->overruns) l->arena[TL_SCOPE_UB] = TL_MAX(l->extent[TL_SCOPE_UB], ub_arena_bytes(k));
+    return tl_overrun_report(k, l, d);
+}
+
+size_t tl_layout_reach(const tl_layout_t *l, const tl_buffer_t *b)
+{
+    return l->overruns && b->scope == TL_SCOPE_UB ? (size_t)(l->arena[TL_SCOPE_UB] - l->addr[b->id])
+                                                  : 0;
 }
 
 void tl_layout_free(tl_layout_t *l)

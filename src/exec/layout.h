@@ -17,9 +17,15 @@ typedef struct {
     int64_t *addr;                  // per buffer id: byte address in its scratchpad (-1: GM)
     int64_t extent[TL_SCOPE_COUNT]; // bytes of each scratchpad in use
     int64_t cap[TL_SCOPE_COUNT];    // its capacity
+    // bytes of each scratchpad an agent has in host memory: its extent, and for
+    // the UB of a kernel whose vector op may run past its operand's buffer
+    // (tl_overrun_possible) the chip's whole UB, which that op runs into
+    int64_t arena[TL_SCOPE_COUNT];
+    bool overruns; // tl_overrun_possible
 } tl_layout_t;
 
-// Lays out k's buffers. capacity: bytes per scope (NULL, or 0 for a scope: the
+// Lays out k's buffers (and reports the ops that run past a buffer:
+// tl_overrun_report). capacity: bytes per scope (NULL, or 0 for a scope: the
 // chip model's hardware bytes, times `threads` for the UB of a kernel whose
 // one vector agent stands for `threads` AIVs). A buffer past its capacity, or
 // still in a developer scope, is an error at the buffer. Free with
@@ -35,5 +41,18 @@ void tl_layout_unbounded(int64_t capacity[TL_SCOPE_COUNT]);
 // Whether scratchpad s is agent a's (L1, L0A, L0B, L0C: the AIC's; UB: each
 // AIV's own).
 bool tl_layout_owns(tl_agent_t a, tl_scope_t s);
+// The bytes from buffer b's address to the end of its agent's scratchpad
+// arena when a vector op may run past b (UB), else 0 (tl_view_t.reach).
+size_t tl_layout_reach(const tl_layout_t *l, const tl_buffer_t *b);
+
+// --- vector ops whose count runs past a buffer (overrun.c) ---
+// Whether an element-wise op of k may run past an operand's region: a count
+// above the region's elements, or one known only at run time.
+bool tl_overrun_possible(const tl_kernel_t *k);
+// At each element-wise op whose constant count runs past an operand's buffer,
+// a warning naming the UB bytes it reads or writes and the buffers of layout
+// l that hold them; an error when it runs past the UB (the device's vector
+// core exception).
+tl_status_t tl_overrun_report(const tl_kernel_t *k, const tl_layout_t *l, tl_diag_t *d);
 
 #endif

@@ -145,13 +145,22 @@ tl_status_t tl_tileop_span(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const 
                 tl_tileop_dims(b, sizeof b, v->start, v->ndim),
                 tl_tileop_dims(c, sizeof c, v->extent, v->ndim));
     }
-    if (off + count > numel)
+    int64_t size = tl_dtype_size(v->dtype), fit = (int64_t)v->reach / size;
+    if (off + count > numel && !v->reach)
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                               "span of '%s' (elements %lld..%lld) runs past its end: %s has %lld "
                               "elements",
                               v->name, (long long)off, (long long)(off + count - 1), v->name,
                               (long long)numel);
-    out->p = v->data + off * tl_dtype_size(v->dtype);
+    // past the buffer into the UB bytes after it, as on the device (it has no
+    // per-buffer bound); past the UB is the device's vector core exception
+    if (off + count > numel && off + count > fit)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "span of '%s' (elements %lld..%lld) runs past the end of UB: %lld "
+                              "elements of %s fit from its address",
+                              v->name, (long long)off, (long long)(off + count - 1), (long long)fit,
+                              tl_dtype_name(v->dtype));
+    out->p = v->data + off * size;
     out->n = count;
     out->t = v->dtype;
     out->v = v;

@@ -32,6 +32,10 @@
 typedef struct {
     uint8_t *data;
     size_t bytes; // size of the buffer's memory reachable from data
+    // UB: the bytes from data to the end of the agent's UB arena (the chip's
+    // UB from the buffer's address), which a vector op's count may run into as
+    // on the device (tl_tileop_span); 0 elsewhere (no access past the buffer)
+    size_t reach;
     tl_dtype_t dtype;
     tl_scope_t scope;
     int ndim;

@@ -552,5 +552,9 @@ void tl_ir_print_region(tl_buf_t *out, const tl_region_t *r);
 // Checks structural invariants (scopes legal for each op, extents consistent,
 // names unique, variables defined before use). Reports problems to d.
 tl_status_t tl_ir_verify(const tl_kernel_t *k, tl_diag_t *d);
+// The trailing element count (upstream's `count`) of an element-wise vector op
+// whose operands then run that many elements from their regions' origins
+// (past a region, and past its buffer, as on the device), or NULL.
+const tl_expr_t *tl_op_count(const tl_op_t *op);
 
 #endif
