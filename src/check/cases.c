@@ -509,6 +509,54 @@ static tl_status_t golden_copy_runtime_width(const tl_check_case_t *c, tl_check_
     return TL_OK;
 }
 
+// tests/data/kernels/tail_mask.py with (kernel tail_on) and without the tail mask.
+// Block b's [16, 64] tile holds vr = min(16, M - 16 b) valid rows of the N
+// columns, 0 elsewhere; exp in place (without the mask the gap too: 1). Row sum
+// and max over all 64 columns (sums in double, rounded once, as the reference's
+// reduce). Columns: with the mask the valid rows only, row 0 then one float32
+// step per row, into the first N columns (the rest keep 7); without it all 16.
+static tl_status_t golden_tail_mask(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    bool on = !strcmp(c->kernel, "tail_on");
+    const tl_tensor_t *at = tl_check_tensor(io, "A");
+    tl_tensor_t *rs = tl_check_expected(io, "RS", d), *rm = tl_check_expected(io, "RM", d);
+    tl_tensor_t *cs = tl_check_expected(io, "CS", d), *cm = tl_check_expected(io, "CM", d);
+    if (!at || !rs || !rm || !cs || !cm) return missing(d, "tail_mask needs A, RS, RM, CS and CM");
+    int64_t m = at->shape[0], n = at->shape[1];
+    for (int64_t b = 0; b < 2; b++) {
+        int64_t vr = m - 16 * b < 16 ? (m - 16 * b > 0 ? m - 16 * b : 0) : 16;
+        float t[16][64], e[16][64];
+        for (int r = 0; r < 16; r++)
+            for (int j = 0; j < 64; j++) {
+                bool valid = r < vr && j < n;
+                t[r][j] = valid ? (float)tl_tensor_get_flat(at, (size_t)((16 * b + r) * n + j)) : 0;
+                e[r][j] = on && !valid ? t[r][j] : tl_expf(t[r][j]);
+            }
+        for (int r = 0; r < vr; r++) {
+            double sum = 0;
+            float mx = t[r][0];
+            for (int j = 0; j < 64; j++) sum += e[r][j], mx = fmaxf(mx, t[r][j]);
+            tl_tensor_set_flat(rs, (size_t)(16 * b + r), (float)sum);
+            tl_tensor_set_flat(rm, (size_t)(16 * b + r), mx);
+        }
+        for (int j = 0; j < 64; j++) {
+            float sum = 7, mx = 7;
+            if (!on) {
+                double ds = 0;
+                mx = t[0][j];
+                for (int r = 0; r < 16; r++) ds += e[r][j], mx = fmaxf(mx, t[r][j]);
+                sum = (float)ds;
+            } else if (j < n && vr > 0) {
+                sum = e[0][j], mx = t[0][j];
+                for (int r = 1; r < vr; r++) sum += e[r][j], mx = fmaxf(mx, t[r][j]);
+            }
+            tl_tensor_set_flat(cs, (size_t)(64 * b + j), sum);
+            tl_tensor_set_flat(cm, (size_t)(64 * b + j), mx);
+        }
+    }
+    return TL_OK;
+}
+
 // A float32 transpose through float16: Out[v, j, i] = rint(A[v, i, j] / 4) * 2^-24
 // (the inputs are integers times 2^-26: float16 subnormals, ties to even).
 static tl_status_t golden_transpose_via_f16(const tl_check_case_t *c, tl_check_io_t *io,
@@ -847,6 +895,14 @@ static const tl_check_case_t cases[] = {
      .file = "tests/data/kernels/copy_runtime_width.py", .fills = {"Len=int:13:13"},
      .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_runtime_width,
      .shape = "8x64 f32, 13 columns"},
+
+    // ... and upstream's tail mask (TL_ASCEND_TAIL_MASK) on and off over tail tiles
+    {.name = "tail_mask/on", .op = "tail_mask", .file = "tests/data/kernels/tail_mask.py",
+     .kernel = "tail_on", .fills = {"A=uniform:-4:-1"}, .outputs = {"RS", "RM", "CS", "CM"},
+     .rtol = 0, .atol = 0, .golden = golden_tail_mask, .shape = "20x40 f32 in [16, 64] tiles"},
+    {.name = "tail_mask/off", .op = "tail_mask", .file = "tests/data/kernels/tail_mask.py",
+     .kernel = "tail_off", .fills = {"A=uniform:-4:-1"}, .outputs = {"RS", "RM", "CS", "CM"},
+     .rtol = 0, .atol = 0, .golden = golden_tail_mask, .shape = "20x40 f32 in [16, 64] tiles"},
 
     // ... and a float32 transpose through float16 (a value cast: subnormals round, ties to even)
     {.name = "transpose_via_f16/subnormal", .op = "transpose_via_f16",

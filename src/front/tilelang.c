@@ -17,8 +17,7 @@ static const struct {
     {"TILEC_SYNC_BASELINE", "tl.tilec_sync_baseline"},
     // tilec's own: the schedule pass (on unless set to False)
     {"TILEC_SCHEDULE", "tl.tilec_schedule"},
-    // upstream's opt-in tail-block scheme (AscendTailMaskPropagation): read to
-    // say that tilec does not model it
+    // upstream's opt-in tail-block scheme (AscendTailMaskPropagation: pass/tail_mask.c)
     {"TL_ASCEND_TAIL_MASK", "tl.ascend_tail_mask"},
 };
 
@@ -223,16 +222,6 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
         }
         k->config.target = tl_arena_strdup(ev->arena, t);
     }
-    // Upstream's AscendTailMaskPropagation rewrites the vector ops that follow a
-    // copy of a partial (tail) region into helpers over the valid rectangle
-    // only, and reductions to the runtime valid extent; tilec runs them over
-    // the whole tile, the gap holding the copy's pad value (0 unless pad_value=).
-    if (k->config.tail_mask)
-        tl_diag_warning(ev->diag, pc_loc,
-                        "TL_ASCEND_TAIL_MASK is not modelled: upstream then computes vector ops and "
-                        "reductions after a partial copy over the valid region only; tilec computes "
-                        "them over the whole tile, whose gap holds the copy's pad value, so results "
-                        "that read the gap (a row max or sum over a tail tile) may differ from the NPU's");
     if (k->config.auto_cv_sync && !k->config.auto_cv_combine)
         tl_diag_warning(ev->diag, pc_loc,
                         "TL_ASCEND_AUTO_CV_SYNC has no effect without TL_ASCEND_AUTO_CV_COMBINE "

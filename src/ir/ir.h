@@ -449,7 +449,7 @@ typedef struct {
     bool auto_cv_sync;     // TL_ASCEND_AUTO_CV_SYNC
     bool sync_baseline;    // tilec: intra_sync puts barrier_all after every op (a baseline)
     bool schedule;         // tilec: the schedule pass reorders straight-line code (default on)
-    bool tail_mask;        // TL_ASCEND_TAIL_MASK (not modelled: a warning says so)
+    bool tail_mask;        // TL_ASCEND_TAIL_MASK (pass/tail_mask.c)
     const char *target;    // "auto", "ascendc", "pto"
 } tl_config_t;
 

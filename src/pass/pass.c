@@ -9,6 +9,8 @@
 static const tl_pass_t ref_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"dev_order", "physical scopes", tl_pass_dev_order},
+    {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
+     tl_pass_tail_mask},
     {"memplan", "physical scopes", tl_pass_memplan_ref},
 };
 
@@ -26,6 +28,8 @@ static const tl_pass_t ref_pipeline[] = {
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"dev_order", "physical scopes", tl_pass_dev_order},
+    {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
+     tl_pass_tail_mask},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"workspace", "physical scopes", tl_pass_workspace},
     {"pipelined", "single developer program (before cv_split)", tl_pass_pipelined},
@@ -36,11 +40,15 @@ static const tl_pass_t npu_pipeline[] = {
     {"intra_sync", "per-core programs, planned addresses", tl_pass_intra_sync},
 };
 
+// tail_mask (only with TL_ASCEND_TAIL_MASK) runs at the same point of every
+// pipeline, so that each target computes the same valid rectangles.
 // The CPU target runs the reference's program order too (dev_order): without it a cube read
 // of a workspace the vector cores fill later in the same iteration ran first.
 static const tl_pass_t cpu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"dev_order", "physical scopes", tl_pass_dev_order},
+    {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
+     tl_pass_tail_mask},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"unroll", "physical scopes, T.Parallel lowered", tl_pass_unroll},
 };

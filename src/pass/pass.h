@@ -66,6 +66,8 @@ void tl_intra_sync_count(const tl_kernel_t *k, int *sets, int *waits, int *barri
 tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // unroll.c: short constant loops of tile ops to their iterations (CPU).
 tl_status_t tl_pass_unroll(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// tail_mask.c: upstream's TL_ASCEND_TAIL_MASK valid-rectangle rewrite (every pipeline).
+tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // dev_order.c: upstream's order of developer-mode loop bodies (reference and NPU).
 tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // workspace.c: L0C -> UB and UB -> L1 hand-offs through GM workspaces (NPU).

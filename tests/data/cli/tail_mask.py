@@ -1,7 +1,8 @@
 # Upstream's opt-in tail-block scheme (pass config TL_ASCEND_TAIL_MASK, newest
-# tilelang-ascend: AscendTailMaskPropagation) makes vector ops after a partial
-# copy compute over the valid region only. tilec does not model it: the kernel
-# compiles and runs over whole tiles, with a warning that says so.
+# tilelang-ascend: AscendTailMaskPropagation): after a copy of a partial tile
+# (the second block has 16 of 32 rows) the add computes the valid rows only,
+# row by row (pass tail_mask); a broadcast of a tail tile is not modelled (a
+# warning at it).
 import tilelang
 import tilelang.language as T
 
@@ -12,16 +13,19 @@ pass_configs = {
 
 
 @tilelang.jit(out_idx=[-1], pass_configs=pass_configs)
-def tail_add(M=64, N=64, block_M=32):
+def tail_add(M=48, N=64, block_M=32):
     @T.prim_func
     def main(A: T.Tensor((M, N), "float"), B: T.Tensor((M, N), "float"), C: T.Tensor((M, N), "float")):
         with T.Kernel(T.ceildiv(M, block_M), is_npu=True) as (cid, vid):
             a = T.alloc_ub((block_M, N), "float")
             b = T.alloc_ub((block_M, N), "float")
+            r = T.alloc_ub((block_M, 1), "float")
             with T.Scope("V"):
                 T.copy(A[cid * block_M, 0], a)
                 T.copy(B[cid * block_M, 0], b)
                 T.tile.add(a, a, b)
+                T.copy(A[cid * block_M, 0:1], r)
+                T.tile.broadcast(b, r)
                 T.copy(a, C[cid * block_M, 0])
 
     return main

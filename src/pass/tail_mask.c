@@ -1,0 +1,555 @@
+// tail_mask (every pipeline, only with TL_ASCEND_TAIL_MASK): upstream's opt-in
+// tail-block scheme (the newest tilelang-ascend's AscendTailMaskPropagation,
+// run right after LowerTileOp). A GM -> UB copy records in its destination the
+// valid rectangle it loaded: rows x columns of the GM box (the copy's own rule,
+// copy_plan.h), each clipped at the tensor's shape, in a tile of the buffer's
+// last two dimensions. The record follows the data in program text order
+// (loop bodies and both branches once, no merging): UB -> UB copies and casts
+// pass it on, and the ops upstream rewrites compute over the rectangle only,
+// leaving the rest of their destination untouched:
+// - exp, ln, abs, reciprocal, sqrt, rsqrt, relu; add, sub, mul, div, max, min
+//   of two tiles (their valid rectangles' intersection); add, mul, max, min
+//   with an immediate scalar (not a bare variable nor a buffer element: those
+//   are upstream's pointer forms) -- each when its element count is the tile's,
+//   its dtype a float one, and its valid extents are in scope;
+// - reduce_sum / max / min across rows (dim 0) of a float32 tile into a
+//   float32 row of the tile's width with clear=True: out[c] for c < valid cols
+//   is src[0][c] * 1 then combined with each further valid row, one float32
+//   step per row (upstream's tail_reduce_*); the output then has the valid
+//   columns. Any other reduction clears its output's record.
+// A rewritten op becomes `for r in [0, rows): op on row r's first cols
+// elements` under `if rows > 0 and cols > 0`, so that every target runs it.
+// Not modelled, each with a warning at the op: compare / select / broadcast of
+// a tail tile (upstream also rewrites some of those), T.Parallel loops that
+// touch one (upstream lowers them to vector ops first), and an operand laid
+// out other than as the tile's rows.
+// Requires: physical scopes, upstream's program order (dev_order); T.Parallel
+// not lowered yet. Ensures: no op of the kernel reads or writes outside the
+// valid rectangles upstream's pass would give it.
+#include "pass/pass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ir/walk.h"
+#include "pass/rewrite.h"
+
+typedef struct {
+    bool tracked;    // the buffer has a record (a full one has tail = false)
+    bool tail;       // not provably the whole tile
+    tl_expr_t *rows; // valid rows and columns (run-time expressions)
+    tl_expr_t *cols;
+    int64_t prow, pcol; // the tile: the buffer's last two dimensions
+} tmask_t;
+
+typedef struct {
+    tl_kernel_t *k;
+    tl_diag_t *diag;
+    tmask_t *state; // by buffer id
+    bool *in_scope; // by var id: loop and let variables defined here
+    bool *ranged;   // by var id: lo/hi known
+    int64_t *lo, *hi;
+    int loops; // loop variables made so far (for their names)
+} tm_t;
+
+// --- what is known about index expressions ------------------------------------------
+
+// The least (want_max false) or largest value of an integer expression, from
+// the known ranges of its variables; false when it cannot tell.
+static bool bound(const tm_t *t, const tl_expr_t *e, bool want_max, int64_t *out)
+{
+    tl_linear_t l;
+    if (!tl_ir_linear(e, &l)) return false;
+    int64_t v = l.c;
+    for (int i = 0; i < l.n; i++) {
+        const tl_expr_t *term = l.terms[i];
+        if (term->kind != TL_EX_VAR || !t->ranged[term->var->id]) return false;
+        bool hi = (l.coefs[i] > 0) == want_max;
+        v += l.coefs[i] * (hi ? t->hi[term->var->id] : t->lo[term->var->id]);
+    }
+    *out = v;
+    return true;
+}
+
+static bool walk_scoped(void *arg, const tl_expr_t *e)
+{
+    const tm_t *t = ((const void **)arg)[0];
+    bool *ok = ((void **)arg)[1];
+    if (e->kind == TL_EX_VAR && (e->var->kind == TL_VAR_LOOP || e->var->kind == TL_VAR_LET) &&
+        !t->in_scope[e->var->id])
+        *ok = false;
+    return *ok;
+}
+
+// Whether every loop or let variable e mentions is defined where it is used
+// now (upstream gives up on a valid extent whose loop has ended).
+static bool in_scope(const tm_t *t, const tl_expr_t *e)
+{
+    bool ok = true;
+    const void *arg[2] = {t, &ok};
+    tl_walk_expr(e, walk_scoped, (void *)arg);
+    return ok;
+}
+
+static bool is_const(const tl_expr_t *e, int64_t want)
+{
+    int64_t v;
+    return tl_ir_is_const_int(e, &v) && v == want;
+}
+
+// --- the record a GM -> UB copy leaves ---------------------------------------------------
+
+// The part of [start, start + ext) inside [0, shape): ext when it provably is,
+// else upstream's select(shape - start >= ext, ext, max(shape - start, 0)).
+static tl_expr_t *clipped(tm_t *t, tl_expr_t *start, tl_expr_t *ext, tl_expr_t *shape, tl_loc_t loc)
+{
+    tl_kernel_t *k = t->k;
+    tl_expr_t *rest = tl_ir_bin(k, TL_BIN_SUB, shape, start, loc);
+    int64_t slack;
+    if (bound(t, tl_ir_bin(k, TL_BIN_SUB, rest, ext, loc), false, &slack) && slack >= 0) return ext;
+    tl_expr_t *zero = tl_ir_int(k, 0, rest->dtype, loc);
+    tl_expr_t *part = tl_ir_select(k, tl_ir_bin(k, TL_BIN_GT, rest, zero, loc), rest, zero, loc);
+    return tl_ir_select(k, tl_ir_bin(k, TL_BIN_GE, rest, ext, loc), ext, part, loc);
+}
+
+static void seed(tm_t *t, const tl_stmt_t *s)
+{
+    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    // The box's dimensions: those of extent other than 1, the last always, the
+    // one before it when that is the only one (upstream's find_active_dim_indices).
+    int act[TL_MAX_DIMS], n = 0;
+    for (int i = 0; i < src->ndim; i++)
+        if (!is_const(src->extent[i], 1) || i == src->ndim - 1) act[n++] = i;
+    if (n == 1 && src->ndim >= 2) {
+        act[1] = act[0];
+        act[0] = src->ndim - 2;
+        n = 2;
+    }
+    tmask_t m = {.tracked = true};
+    int c = act[n - 1];
+    m.cols = clipped(t, src->start[c], src->extent[c], src->buf->gm_shape[c], s->loc);
+    if (n >= 2) {
+        int r = act[n - 2];
+        m.rows = clipped(t, src->start[r], src->extent[r], src->buf->gm_shape[r], s->loc);
+    } else {
+        m.rows = tl_ir_int(t->k, 1, TL_I32, s->loc);
+    }
+    const tl_buffer_t *b = dst->buf;
+    m.pcol = b->shape[b->ndim - 1];
+    m.prow = b->ndim > 1 ? b->shape[b->ndim - 2] : 1;
+    m.tail = !is_const(m.rows, m.prow) || !is_const(m.cols, m.pcol);
+    t->state[b->id] = m;
+}
+
+// --- rewriting an op ---------------------------------------------------------------------
+
+// Row r (an expression) of a tile operand: its first `cols` elements. False when
+// the operand is not laid out as the tile's rows (upstream then steps through
+// it at the tile's pitch; tilec does not model that).
+static bool row_of(tl_kernel_t *k, const tl_region_t *in, const tmask_t *m, tl_expr_t *r,
+                   tl_expr_t *cols, tl_region_t *out)
+{
+    const tl_buffer_t *b = in->buf;
+    int d = in->ndim;
+    *out = *in;
+    out->form = TL_REGION_SLICE;
+    if (d == 1) {
+        if (!is_const(in->extent[0], m->prow * m->pcol)) return false;
+        tl_expr_t *off =
+            tl_ir_bin(k, TL_BIN_MUL, r, tl_ir_int(k, m->pcol, r->dtype, in->loc), in->loc);
+        out->start[0] = tl_ir_bin(k, TL_BIN_ADD, in->start[0], off, in->loc);
+        out->extent[0] = cols;
+        return true;
+    }
+    if (b->shape[d - 1] != m->pcol || !is_const(in->start[d - 1], 0) ||
+        !is_const(in->extent[d - 1], m->pcol) || !is_const(in->extent[d - 2], m->prow))
+        return false;
+    for (int i = 0; i < d - 2; i++)
+        if (!is_const(in->extent[i], 1)) return false;
+    out->start[d - 2] = tl_ir_bin(k, TL_BIN_ADD, in->start[d - 2], r, in->loc);
+    out->extent[d - 2] = tl_ir_int(k, 1, TL_I32, in->loc);
+    out->extent[d - 1] = cols;
+    return true;
+}
+
+// Element count of an op: its explicit count, else its first operand's
+// (-1 when not a constant).
+static int64_t op_count(const tl_op_t *op, int count_arg)
+{
+    int64_t n;
+    if (count_arg < op->nargs && op->args[count_arg].kind == TL_ARG_SCALAR)
+        return tl_ir_is_const_int(op->args[count_arg].scalar, &n) ? n : -1;
+    const tl_region_t *r = &op->args[0].region;
+    n = 1;
+    for (int i = 0; i < r->ndim; i++) {
+        int64_t e;
+        if (!tl_ir_is_const_int(r->extent[i], &e)) return -1;
+        n *= e;
+    }
+    return n;
+}
+
+static tl_stmt_t *leaf(tl_kernel_t *k, const tl_stmt_t *like, tl_stmt_kind_t kind)
+{
+    tl_stmt_t *s = tl_ir_stmt(k, kind, like->loc);
+    s->side = like->side;
+    s->origin = like->origin;
+    return s;
+}
+
+// A copy of op with its region operands (the first nreg) narrowed to row r.
+static bool op_on_row(tm_t *t, const tl_stmt_t *s, int nreg, const tmask_t *m, tl_expr_t *r,
+                      const tl_region_t *const *regs, tl_stmt_t **out)
+{
+    tl_kernel_t *k = t->k;
+    tl_stmt_t *o = leaf(k, s, TL_ST_OP);
+    o->op = s->op;
+    o->op.args = tl_arena_alloc(k->arena, sizeof(tl_arg_t) * (size_t)s->op.nargs);
+    for (int i = 0; i < s->op.nargs; i++) o->op.args[i] = s->op.args[i];
+    for (int i = 0; i < nreg; i++) {
+        o->op.args[i].kind = TL_ARG_REGION;
+        if (!row_of(k, regs[i], m, r, m->cols, &o->op.args[i].region)) return false;
+    }
+    *out = o;
+    return true;
+}
+
+// s becomes `if rows > 0 and cols > 0: body` (in place, so that its parent keeps it).
+static void guard(tm_t *t, tl_stmt_t *s, const tmask_t *m, tl_stmt_t *body)
+{
+    tl_kernel_t *k = t->k;
+    tl_expr_t *zero = tl_ir_int(k, 0, TL_I32, s->loc);
+    tl_expr_t *rows = tl_ir_bin(k, TL_BIN_GT, m->rows, zero, s->loc);
+    tl_expr_t *cols = tl_ir_bin(k, TL_BIN_GT, m->cols, zero, s->loc);
+    int64_t v;
+    tl_expr_t *cond = tl_ir_is_const_int(cols, &v) && v ? rows
+                      : tl_ir_is_const_int(rows, &v) && v
+                          ? cols
+                          : tl_ir_bin(k, TL_BIN_LAND, rows, cols, s->loc);
+    if (tl_ir_is_const_int(cond, &v) && v) {
+        *s = *body;
+        return;
+    }
+    tl_stmt_t *g = leaf(k, s, TL_ST_IF);
+    g->if_.cond = cond;
+    g->if_.then_ = body;
+    *s = *g;
+}
+
+// `for r in [from, rows): ...` with a fresh loop variable; *r gets it.
+static tl_stmt_t *row_loop(tm_t *t, const tl_stmt_t *s, int64_t from, const tmask_t *m,
+                           tl_expr_t **r)
+{
+    tl_kernel_t *k = t->k;
+    char name[32];
+    snprintf(name, sizeof name, "tail_r%d", t->loops++);
+    tl_var_t *v = tl_ir_var(k, tl_arena_strdup(k->arena, name), TL_I32, TL_VAR_LOOP, s->loc);
+    tl_stmt_t *f = leaf(k, s, TL_ST_FOR);
+    f->for_.var = v;
+    f->for_.start = tl_ir_int(k, from, TL_I32, s->loc);
+    f->for_.end = m->rows;
+    f->for_.loop = TL_LOOP_SERIAL;
+    f->for_.body = tl_ir_seq(k, s->loc);
+    f->for_.body->side = s->side;
+    *r = tl_ir_varref(k, v, s->loc);
+    return f;
+}
+
+// An element-wise op over the valid rectangle: row by row.
+static bool rewrite_rows(tm_t *t, tl_stmt_t *s, int nreg, const tmask_t *m)
+{
+    const tl_region_t *regs[3];
+    for (int i = 0; i < nreg; i++) regs[i] = &s->op.args[i].region;
+    tl_expr_t *r;
+    tl_stmt_t *loop = row_loop(t, s, 0, m, &r), *o;
+    if (!op_on_row(t, s, nreg, m, r, regs, &o)) return false;
+    // A unary op's count becomes the row's length.
+    if (tl_op_binary(o->op.code) == TL_BIN_NONE) o->op.nargs = nreg;
+    tl_ir_seq_push(t->k, loop->for_.body, o);
+    guard(t, s, m, loop);
+    return true;
+}
+
+// reduce across rows: out = row 0 * 1, then out = out OP row r for each further row.
+static bool rewrite_reduce(tm_t *t, tl_stmt_t *s, const tmask_t *m)
+{
+    tl_kernel_t *k = t->k;
+    static const tl_opcode_t step[] = {[TL_OP_REDUCE_SUM - TL_OP_REDUCE_SUM] = TL_OP_ADD,
+                                       [TL_OP_REDUCE_MAX - TL_OP_REDUCE_SUM] = TL_OP_MAX,
+                                       [TL_OP_REDUCE_MIN - TL_OP_REDUCE_SUM] = TL_OP_MIN};
+    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    tmask_t row = *m;
+    row.prow = 1;
+    tl_expr_t *zero = tl_ir_int(k, 0, TL_I32, s->loc);
+    tl_region_t out, first;
+    if (!row_of(k, dst, &row, zero, m->cols, &out) || !row_of(k, src, m, zero, m->cols, &first))
+        return false;
+    tl_stmt_t *body = tl_ir_seq(k, s->loc);
+    body->side = s->side;
+    tl_stmt_t *init = leaf(k, s, TL_ST_OP);
+    init->op = (tl_op_t){.code = TL_OP_MUL, .nargs = 3};
+    init->op.args = tl_arena_alloc(k->arena, sizeof(tl_arg_t) * 3);
+    init->op.args[0] = (tl_arg_t){.kind = TL_ARG_REGION, .region = out};
+    init->op.args[1] = (tl_arg_t){.kind = TL_ARG_REGION, .region = first};
+    init->op.args[2] =
+        (tl_arg_t){.kind = TL_ARG_SCALAR, .scalar = tl_ir_float(k, 1.0, src->buf->dtype, s->loc)};
+    tl_ir_seq_push(k, body, init);
+    tl_expr_t *r;
+    tl_stmt_t *loop = row_loop(t, s, 1, m, &r);
+    tl_stmt_t *acc = leaf(k, s, TL_ST_OP);
+    acc->op = (tl_op_t){.code = step[s->op.code - TL_OP_REDUCE_SUM], .nargs = 3};
+    acc->op.args = tl_arena_alloc(k->arena, sizeof(tl_arg_t) * 3);
+    acc->op.args[0] = init->op.args[0];
+    acc->op.args[1] = init->op.args[0];
+    acc->op.args[2].kind = TL_ARG_REGION;
+    if (!row_of(k, src, m, r, m->cols, &acc->op.args[2].region)) return false;
+    tl_ir_seq_push(k, loop->for_.body, acc);
+    tl_ir_seq_push(k, body, loop);
+    guard(t, s, m, body);
+    return true;
+}
+
+// --- the walk ------------------------------------------------------------------------------
+
+static const tmask_t untracked;
+
+static tmask_t get(const tm_t *t, const tl_arg_t *a)
+{
+    return a->kind == TL_ARG_REGION ? t->state[a->region.buf->id] : untracked;
+}
+
+static bool float_like(tl_dtype_t d)
+{
+    return d == TL_F16 || d == TL_BF16 || d == TL_F32 || d == TL_F64;
+}
+
+// The intersection of two records (for two-tile ops): the first tail one's
+// tile, the smaller extents.
+static tmask_t meet(tm_t *t, tmask_t a, tmask_t b, tl_loc_t loc)
+{
+    if (!a.tail && !b.tail) return a.tracked ? a : b;
+    tmask_t m = a.tail ? a : b;
+    if (a.tracked && b.tracked) {
+        if (!tl_ir_expr_equal(a.rows, b.rows))
+            m.rows = tl_ir_bin(t->k, TL_BIN_MIN, a.rows, b.rows, loc);
+        if (!tl_ir_expr_equal(a.cols, b.cols))
+            m.cols = tl_ir_bin(t->k, TL_BIN_MIN, a.cols, b.cols, loc);
+    }
+    return m;
+}
+
+// Whether upstream's guards let it rewrite an op of `count` elements on m.
+static bool rewritable(const tm_t *t, const tmask_t *m, int64_t count, tl_dtype_t d)
+{
+    return m->tail && count == m->prow * m->pcol && float_like(d) && in_scope(t, m->rows) &&
+           in_scope(t, m->cols) && !(m->pcol > 1 && is_const(m->cols, 1));
+}
+
+static void not_modelled(tm_t *t, const tl_stmt_t *s, const char *what)
+{
+    tl_diag_warning(t->diag, s->loc,
+                    "TL_ASCEND_TAIL_MASK: %s is not modelled: tilec computes it over the whole "
+                    "tile, upstream may compute it over the valid rectangle only",
+                    what);
+}
+
+// An element-wise op of nreg region operands (count_arg: its optional element
+// count, past the end when it has none).
+static void element_wise(tm_t *t, tl_stmt_t *s, int nreg, int count_arg, tmask_t m)
+{
+    const tl_op_t *op = &s->op;
+    tl_buffer_t *dst = op->args[0].region.buf;
+    bool ok = rewritable(t, &m, op_count(op, count_arg), dst->dtype);
+    t->state[dst->id] = ok ? m : untracked;
+    if (ok && !rewrite_rows(t, s, nreg, &m)) {
+        t->state[dst->id] = untracked;
+        not_modelled(t, s, "an operand laid out other than as the tail tile's rows");
+    }
+}
+
+static void reduce(tm_t *t, tl_stmt_t *s)
+{
+    const tl_op_t *op = &s->op;
+    const tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
+    tmask_t m = t->state[src->buf->id];
+    bool whole = !op->real_shape[0] && !op->real_shape[1];
+    if (!whole && op->real_shape[0] == m.prow && op->real_shape[1] == m.pcol) whole = true;
+    bool ok = op->dim == 0 && src->ndim >= 2 && op->clear && whole && src->buf->dtype == TL_F32 &&
+              dst->buf->dtype == TL_F32 && op_count(op, 2) >= 0 &&
+              rewritable(t, &m, m.prow * m.pcol, TL_F32);
+    int64_t n = 1, e;
+    for (int i = 0; i < dst->ndim; i++) n *= tl_ir_is_const_int(dst->extent[i], &e) ? e : -1;
+    int64_t sn = 1;
+    for (int i = 0; i < src->ndim; i++) sn *= tl_ir_is_const_int(src->extent[i], &e) ? e : -1;
+    ok = ok && n == m.pcol && sn == m.prow * m.pcol;
+    tmask_t out = untracked;
+    if (ok) {
+        out = (tmask_t){.tracked = true,
+                        .rows = tl_ir_int(t->k, 1, TL_I32, s->loc),
+                        .cols = m.cols,
+                        .prow = 1,
+                        .pcol = m.pcol};
+        out.tail = !is_const(m.cols, m.pcol);
+    }
+    if (ok && !rewrite_reduce(t, s, &m)) {
+        not_modelled(t, s, "a reduction whose operands are not laid out as the tail tile's rows");
+        out = untracked;
+    }
+    t->state[dst->buf->id] = out;
+}
+
+static bool any_tail(const tm_t *t, const tl_op_t *op)
+{
+    for (int i = 0; i < op->nargs; i++)
+        if (get(t, &op->args[i]).tail) return true;
+    return false;
+}
+
+static void visit_op(tm_t *t, tl_stmt_t *s)
+{
+    tl_op_t *op = &s->op;
+    tl_opcode_t c = op->code;
+    if (c == TL_OP_COPY) {
+        const tl_buffer_t *a = op->args[0].region.buf, *b = op->args[1].region.buf;
+        if (a->scope == TL_SCOPE_GM && b->scope == TL_SCOPE_UB)
+            seed(t, s);
+        else if (a->scope == TL_SCOPE_UB && b->scope == TL_SCOPE_UB)
+            t->state[b->id] = t->state[a->id];
+        return;
+    }
+    switch (c) {
+    case TL_OP_CAST: t->state[op->args[0].region.buf->id] = get(t, &op->args[1]); return;
+    case TL_OP_EXP:
+    case TL_OP_LN:
+    case TL_OP_ABS:
+    case TL_OP_RECIPROCAL:
+    case TL_OP_SQRT:
+    case TL_OP_RSQRT:
+    case TL_OP_RELU: element_wise(t, s, 2, 2, get(t, &op->args[1])); return;
+    case TL_OP_ADD:
+    case TL_OP_SUB:
+    case TL_OP_MUL:
+    case TL_OP_DIV:
+    case TL_OP_MAX:
+    case TL_OP_MIN:
+        if (op->args[2].kind == TL_ARG_REGION) {
+            element_wise(t, s, 3, 3, meet(t, get(t, &op->args[1]), get(t, &op->args[2]), s->loc));
+            return;
+        }
+        // Upstream's scalar forms: subs and divs are not rewritten, nor a
+        // scalar that is a buffer element or a bare variable (pointer forms).
+        if (c == TL_OP_SUB || c == TL_OP_DIV || op->args[2].scalar->kind == TL_EX_LOAD ||
+            op->args[2].scalar->kind == TL_EX_VAR)
+            return;
+        element_wise(t, s, 2, 3, get(t, &op->args[1]));
+        return;
+    case TL_OP_REDUCE_SUM:
+    case TL_OP_REDUCE_MAX:
+    case TL_OP_REDUCE_MIN: reduce(t, s); return;
+    case TL_OP_COMPARE:
+    case TL_OP_SELECT:
+    case TL_OP_BROADCAST:
+        if (any_tail(t, op)) not_modelled(t, s, tl_op_info(c)->spelling);
+        t->state[op->args[0].region.buf->id] = untracked;
+        return;
+    default: return; // upstream leaves the records as they are
+    }
+}
+
+static bool touches_tail(void *arg, const tl_expr_t *e)
+{
+    const tm_t *t = ((const void **)arg)[0];
+    bool *hit = ((void **)arg)[1];
+    if (e->kind == TL_EX_LOAD && t->state[e->load.buf->id].tail) *hit = true;
+    return !*hit;
+}
+
+static void parallel_note(void *arg, tl_stmt_t *s)
+{
+    bool *hit = ((void **)arg)[1];
+    if (s->kind == TL_ST_STORE && ((const tm_t *)((void **)arg)[0])->state[s->store.buf->id].tail)
+        *hit = true;
+    if (s->kind == TL_ST_STORE) tl_walk_expr(s->store.value, touches_tail, arg);
+}
+
+static void visit(tm_t *t, tl_stmt_t *s)
+{
+    if (!s) return;
+    switch (s->kind) {
+    case TL_ST_SEQ: {
+        int nlets = 0;
+        for (int i = 0; i < s->seq.n; i++) {
+            tl_stmt_t *c = s->seq.items[i];
+            if (c->kind == TL_ST_LET) {
+                t->in_scope[c->let.var->id] = true;
+                nlets++;
+            }
+            visit(t, c);
+        }
+        for (int i = 0; nlets && i < s->seq.n; i++)
+            if (s->seq.items[i]->kind == TL_ST_LET)
+                t->in_scope[s->seq.items[i]->let.var->id] = false;
+        return;
+    }
+    case TL_ST_FOR: {
+        int id = s->for_.var->id;
+        if (s->for_.loop == TL_LOOP_PARALLEL) {
+            bool hit = false;
+            void *arg[2] = {t, &hit};
+            tl_rewrite_walk(s->for_.body, parallel_note, arg);
+            if (hit) not_modelled(t, s, "a T.Parallel loop over a tail tile");
+        }
+        int64_t lo = 0, hi = 0;
+        t->ranged[id] =
+            tl_ir_is_const_int(s->for_.start, &lo) && bound(t, s->for_.end, true, &hi) && hi > lo;
+        t->lo[id] = lo;
+        t->hi[id] = hi - 1;
+        t->in_scope[id] = true;
+        visit(t, s->for_.body);
+        t->in_scope[id] = false;
+        t->ranged[id] = false;
+        return;
+    }
+    case TL_ST_WHILE: visit(t, s->while_.body); return;
+    case TL_ST_IF:
+        visit(t, s->if_.then_);
+        visit(t, s->if_.else_);
+        return;
+    case TL_ST_SCOPE: visit(t, s->scope.body); return;
+    case TL_ST_OP: visit_op(t, s); return;
+    default: return;
+    }
+}
+
+tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
+{
+    if (!k->config.tail_mask || !k->body) return TL_OK;
+    tm_t t = {.k = k, .diag = ctx->diag};
+    size_t nb = (size_t)k->buffers.len + 1, nv = (size_t)k->vars.len + 1;
+    t.state = calloc(nb, sizeof *t.state);
+    t.in_scope = calloc(nv, 1);
+    t.ranged = calloc(nv, 1);
+    t.lo = calloc(nv, sizeof *t.lo);
+    t.hi = calloc(nv, sizeof *t.hi);
+    tl_status_t st = TL_OK;
+    if (!t.state || !t.in_scope || !t.ranged || !t.lo || !t.hi) {
+        st = tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
+    } else {
+        int64_t g;
+        if (k->cid && tl_ir_is_const_int(k->grid, &g) && g > 0) {
+            t.ranged[k->cid->id] = true;
+            t.hi[k->cid->id] = g - 1;
+        }
+        if (k->vid) {
+            t.ranged[k->vid->id] = true;
+            t.hi[k->vid->id] = 1;
+        }
+        visit(&t, k->body);
+    }
+    free(t.state);
+    free(t.in_scope);
+    free(t.ranged);
+    free(t.lo);
+    free(t.hi);
+    return st;
+}
