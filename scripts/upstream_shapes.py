@@ -102,4 +102,23 @@ SHAPES = [
          args=dict(N=2, C=8, H_in=512, H_out=256, W_out=256, block_H=16, block_W=256, range_h=33,
                    dtype="float16"),
          where="main() defaults; build_height_block_info: rows 2i, 2i+1 of each 16-row block -> range_h 33"),
+    dict(file="examples/cann-bench/gelu/gelu.py", kernel="_gelu_tanh_kernel",
+         args=dict(N=1048576, block_N=8192, dtype="float16"),
+         where="__main__ exact mode, float16 (1024, 1024): run_gelu_kernel picks the tanh kernel for "
+               "float16; _compute_block_n(1048576) = 8192"),
+    dict(file="examples/cann-bench/gelu/gelu.py", kernel="_gelu_exact_as_kernel",
+         args=dict(N=1048576, block_N=8192, dtype="float32"), where="__main__ exact mode, float32"),
+    dict(file="examples/cann-bench/gelu/gelu.py", kernel="_gelu_exact_as_cast_kernel",
+         args=dict(N=1048576, block_N=8192, in_dtype="bfloat16", cal_dtype="float32"),
+         where="__main__ exact mode, bfloat16 (the factory halves block_N to 4096 for UB)"),
+    dict(file="examples/cann-bench/gelu/gelu.py", kernel="_gelu_tanh_cast_kernel",
+         args=dict(N=1048576, block_N=8192, in_dtype="float16", cal_dtype="float32"),
+         where="__main__ tanh mode, float16"),
+    dict(file="examples/cann-bench/strided_slice/example_strided_slice.py", kernel="_strided_slice_kernel",
+         args=dict(numel_in=1, numel_out=1, out_rows=1, out_cols=1, seg_stride=1, seg_tail=0, start_row=0,
+                   inner_base=0, o0=1, step0=0, o1=1, step1=0, o2=1, step2=0, tile_out=1, seg_len=1,
+                   num_col_blocks=1, rows_per_block=1, num_blocks=1, num_iters=1, launch_cores=1,
+                   use_gather=False, dtype="float16"),
+         where="_empty_output_npu_pass: the file's own 1-element heartbeat call (k = 1); its shaped cases "
+               "are in test_strided_slice.py, not read"),
 ]

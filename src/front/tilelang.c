@@ -207,6 +207,13 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
                              &k->config.schedule, &k->config.tail_mask};
             *flags[w] = on;
         }
+    } else if (pass_configs && pass_configs->kind == TL_V_OPAQUE) {
+        // from a module tilec does not load (`from ._common import PASS_CONFIGS`): the
+        // kernel runs on the NPU with settings tilec cannot see
+        tl_diag_warning(ev->diag, pc_loc,
+                        "pass_configs '%s' is computed by code tilec does not run; the kernel gets "
+                        "tilec's defaults (give the real ones with --pass-config KEY=VALUE)",
+                        pass_configs->opaque.what);
     } else if (pass_configs && pass_configs->kind != TL_V_NONE) {
         tl_eval_fail(ev, pc_loc, "pass_configs must be a dict {PassConfigKey: value}, got %s",
                      tl_value_type_name(pass_configs));
