@@ -492,6 +492,46 @@ static tl_status_t golden_gather_rows(const tl_check_case_t *c, tl_check_io_t *i
     return TL_OK;
 }
 
+// l1_rows_relu: C = relu(A @ B), summed exactly and rounded once to float32.
+static tl_status_t golden_l1_rows_relu(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
+    tl_tensor_t *want = tl_check_expected(io, "C", d);
+    if (!a || !b || !want) return missing(d, "l1_rows_relu needs A, B and C");
+    int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t l = 0; l < k; l++)
+                acc += tl_tensor_get_flat(a, (size_t)(i * k + l)) *
+                       tl_tensor_get_flat(b, (size_t)(l * n + j));
+            tl_tensor_set_flat(want, (size_t)(i * n + j), acc > 0 ? (float)acc : 0.0);
+        }
+    return TL_OK;
+}
+
+// sync_all_blocks: C[row] = A[other], D[row] = 2 A[row], other the rows of the
+// other block's same vector core (halves of M rows per block).
+static tl_status_t golden_sync_all_blocks(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *a = tl_check_tensor(io, "A");
+    tl_tensor_t *want_c = tl_check_expected(io, "C", d), *want_d = tl_check_expected(io, "D", d);
+    if (!a || !want_c || !want_d) return missing(d, "sync_all_blocks needs A, C and D");
+    int64_t rows = a->shape[0], n = a->shape[1], m = rows / 2;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t other = (r + m) % rows;
+        for (int64_t j = 0; j < n; j++) {
+            tl_tensor_set_flat(want_c, (size_t)(r * n + j),
+                               tl_tensor_get_flat(a, (size_t)(other * n + j)));
+            tl_tensor_set_flat(want_d, (size_t)(r * n + j),
+                               2 * tl_tensor_get_flat(a, (size_t)(r * n + j)));
+        }
+    }
+    return TL_OK;
+}
+
 // A copy of a runtime width n into a column slice: Out[r, c] = A[r, c] for
 // c < n = Len[0], the pad value 0 elsewhere (the buffer's rows are filled).
 static tl_status_t golden_copy_runtime_width(const tl_check_case_t *c, tl_check_io_t *io,
@@ -571,7 +611,8 @@ static tl_status_t golden_transpose_via_f16(const tl_check_case_t *c, tl_check_i
         for (int64_t i = 0; i < n; i++)
             for (int64_t j = 0; j < n; j++) {
                 double m = tl_tensor_get_flat(a, (size_t)((v * n + i) * n + j));
-                tl_tensor_set_flat(out, (size_t)((v * n + j) * n + i), ldexp(nearbyint(m / 4), -24));
+                tl_tensor_set_flat(out, (size_t)((v * n + j) * n + i),
+                                   ldexp(nearbyint(m / 4), -24));
             }
     return TL_OK;
 }
@@ -910,6 +951,12 @@ static const tl_check_case_t cases[] = {
      .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_transpose_via_f16,
      .shape = "2x16x16 f32, float16 subnormals"},
 
+    {.name = "l1_rows_relu/small", .op = "l1_rows_relu", .file = "tests/data/kernels/l1_rows_relu.py",
+     .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(64), .golden = golden_l1_rows_relu,
+     .shape = "64x64x64 f16, L1 row and column blocks, enable_relu"},
+    {.name = "sync_all_blocks/small", .op = "sync_all_blocks",
+     .file = "tests/data/kernels/sync_all_blocks.py", .outputs = {"C", "D"}, .rtol = 0, .atol = 0,
+     .golden = golden_sync_all_blocks, .shape = "2 blocks, 128x128 f32, T.sync_all and mode-0 flags"},
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,
      .atol = GEMM_ATOL(100), .golden = golden_mma_valid,

@@ -346,20 +346,15 @@ static void sync_stmt(pto_emit_t *e, const tl_stmt_t *s)
     case TL_SYNC_PIPE_BARRIER: pto_line(e, "pipe_barrier(%s);", pipe_name(s->sync.src)); break;
     case TL_SYNC_BARRIER_ALL: pto_line(e, "pipe_barrier(PIPE_ALL);"); break;
     case TL_SYNC_SET_CROSS:
-        if (s->sync.mode == 0) {
-            pto_unsupported(e, s->loc,
-                            "a cross-core flag of mode 0 (every core of the launch; the CPU "
-                            "harness runs the blocks in waves, not all at once)");
-            return;
-        }
         pto_line(e, "ffts_cross_core_sync(%s, tilec_ffts_config(%d, %s));", pipe_name(s->sync.src),
                  s->sync.mode, id);
         break;
     case TL_SYNC_WAIT_CROSS: pto_line(e, "wait_flag_dev(%s);", id); break;
     case TL_SYNC_ALL:
-        pto_unsupported(e, s->loc,
-                        "T.sync_all (a barrier of every core of the launch; the CPU harness runs "
-                        "the blocks in waves, not all at once)");
+        // inside T.Scope the cores of that kind (upstream's choice for the
+        // NPU), else every core; the CPU harness waits for every core
+        pto_line(e, "tilec_sync_all<pto::SyncCoreType::%s>();",
+                 !e->in_scope ? "Mix" : e->prog == TL_SIDE_CUBE ? "AICOnly" : "AIVOnly");
         break;
     default: break;
     }
@@ -461,7 +456,11 @@ static void stmt(pto_emit_t *e, const tl_stmt_t *s)
     case TL_ST_STORE: store_stmt(e, s); break;
     case TL_ST_OP: op_stmt(e, s); break;
     case TL_ST_SCOPE:
-        if (s->scope.side == e->prog) stmt(e, s->scope.body);
+        if (s->scope.side == e->prog) {
+            int outer = e->in_scope++;
+            stmt(e, s->scope.body);
+            e->in_scope = outer;
+        }
         break;
     case TL_ST_SYNC: sync_stmt(e, s); break;
     case TL_ST_PRINT: pto_unsupported(e, s->loc, "T.printf / T.dump_tensor"); break;
@@ -590,6 +589,8 @@ static void cpu_glue(pto_emit_t *e)
                    "--target pto).\nextern \"C\" {\n");
     tl_buf_printf(o, "extern const char *const tilec_pto_kernel = \"%s\";\n", k->name);
     tl_buf_printf(o, "extern const int tilec_pto_nvec = %d;\n", k->threads ? 1 : 2);
+    tl_buf_printf(o, "extern const int tilec_pto_all_resident = %d;\n",
+                  tl_side_all_resident(e->sides));
     tl_buf_puts(o, "int tilec_pto_agent(const tilec_pto_rt_t *rt, void *const *args, const "
                    "tilec_pto_val_t *vals)\n{\n");
     tl_buf_puts(o,

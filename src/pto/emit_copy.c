@@ -130,14 +130,15 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
     return true;
 }
 
-static void global(pto_emit_t *e, const gm_box_t *g, tl_dtype_t t)
+// The GM box as tl_g, from ptr (g's origin when NULL), vc valid columns.
+static void global(pto_emit_t *e, const gm_box_t *g, tl_dtype_t t, const char *ptr, const char *vc)
 {
     pto_line(
         e,
         "pto::GlobalTensor<%s, pto::Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>> tl_g(%s, "
-        "pto::Shape<1, 1, 1, -1, -1>(1, 1, 1, tl_vr, tl_vc), pto::Stride<1, 1, 1, -1, 1>(1, 1, 1, "
+        "pto::Shape<1, 1, 1, -1, -1>(1, 1, 1, tl_vr, %s), pto::Stride<1, 1, 1, -1, 1>(1, 1, 1, "
         "%s, 1));",
-        pto_ctype(t), g->ptr, g->ld);
+        pto_ctype(t), ptr ? ptr : g->ptr, vc, g->ld);
 }
 
 // A UB tile over the on-chip region of a GM copy, its valid part vr x vc.
@@ -181,6 +182,60 @@ static bool pad_value(pto_emit_t *e, const tl_stmt_t *s)
     return false;
 }
 
+// Whether the integer expression x is a known multiple of n (every term of
+// its linear form and its constant are).
+static bool multiple_of(const tl_expr_t *x, int64_t n)
+{
+    tl_linear_t l;
+    if (!tl_ir_linear(x, &l) || l.c % n) return false;
+    for (int i = 0; i < l.n; i++)
+        if (l.coefs[i] % n) return false;
+    return true;
+}
+
+// A load into a block of an L1 matrix (NZ: 32-byte column strips of all its
+// rows, 16-row fractals down each strip): one TLOAD per strip of the block
+// into a [block rows, one strip] Mat tile at that strip's rows, so nothing
+// outside the block is written. The block's rows must start and end on
+// fractal rows, its columns on strips.
+static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
+                     const pto_matrix_t *m, const gm_box_t *g)
+{
+    int size = tl_dtype_size(dst->buf->dtype);
+    int64_t c0n = 32 / size, strips = m->ec / c0n;
+    const tl_expr_t *r0 = dst->start[dst->ndim - 2], *c0 = dst->start[dst->ndim - 1];
+    if (m->er % 16 || m->ec % c0n || !multiple_of(r0, 16) || !multiple_of(c0, c0n)) {
+        pto_unsupported(e, s->loc,
+                        "a copy to an L1 block of '%s' whose rows do not start and end on 16-row "
+                        "fractals or whose columns not on 32-byte strips",
+                        dst->buf->name);
+        return;
+    }
+    pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", strips);
+    e->indent++;
+    pto_line(e, "const int64_t tl_sc = tilec_min(tl_vc - tl_j * %" PRId64 ", (int64_t)%" PRId64 ");",
+             c0n, c0n);
+    pto_line(e, "if (tl_sc <= 0) break;");
+    global(e, g, dst->buf->dtype, pto_fmt(e, "%s + tl_j * %" PRId64, g->ptr, c0n), "tl_sc");
+    pto_line(e,
+             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::ColMajor, -1, -1, pto::SLayout::RowMajor, 512, pto::PadValue::Zero> "
+             "tl_t((size_t)tl_vr, (size_t)tl_sc);",
+             pto_ctype(dst->buf->dtype), m->er, c0n);
+    // strip (c0 / c0n + j) of the matrix, from row r0
+    pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
+             " + (%s) * 32));",
+             m->addr, m->c0, c0n, m->rows * 32, m->r0);
+    pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+    pto_line(e, "#if !defined(__CPU_SIM)");
+    pto_line(e,
+             "if (tl_vr != %" PRId64 " || tl_sc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
+             m->er, c0n);
+    pto_line(e, "#endif");
+    e->indent--;
+    pto_line(e, "}");
+}
+
 static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
                          const tl_region_t *dst)
 {
@@ -196,8 +251,8 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
     pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
     e->indent++;
-    global(e, &g, src->buf->dtype);
     if (dst->buf->scope == TL_SCOPE_UB) {
+        global(e, &g, src->buf->dtype, NULL, "tl_vc");
         if (!ub_tile(e, s, &v, true)) return;
         pto_line(e, "pto::TLOAD(tl_t, tl_g);");
         pto_line(e, "#if !defined(__CPU_SIM)");
@@ -210,10 +265,17 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
         const tl_buffer_t *b = dst->buf;
         pto_matrix_t m;
         if (!pto_matrix(e, dst, &m, s->loc)) return;
-        if (!m.whole || m.rows % 16 || m.cols * tl_dtype_size(b->dtype) % 32) {
-            pto_unsupported(e, s->loc, "a copy to L1 other than to a whole [16k, 32 B k] matrix");
+        if (m.rows % 16 || m.cols * tl_dtype_size(b->dtype) % 32) {
+            pto_unsupported(e, s->loc, "a copy to L1 other than to a [16k, 32 B k] matrix");
             return;
         }
+        if (!m.whole) {
+            l1_block(e, s, dst, &m, &g);
+            e->indent--;
+            pto_line(e, "}");
+            return;
+        }
+        global(e, &g, src->buf->dtype, NULL, "tl_vc");
         pto_line(
             e,
             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
@@ -239,10 +301,12 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, src, &v, &g)) return;
     const tl_buffer_t *b = src->buf;
     const char *store = atomic ? "pto::TSTORE<pto::AtomicType::AtomicAdd>" : "pto::TSTORE";
-    if (s->op.enable_relu) {
-        pto_unsupported(e, s->loc, "a copy with enable_relu");
-        return;
-    }
+    // enable_relu (L0C only, tileop_copy.c checks): the store's relu pre-mode
+    if (s->op.enable_relu)
+        store = atomic ? "pto::TSTORE<decltype(tl_t), decltype(tl_g), "
+                         "pto::AtomicType::AtomicAdd, pto::ReluPreMode::NormalRelu>"
+                       : "pto::TSTORE<decltype(tl_t), decltype(tl_g), "
+                         "pto::AtomicType::AtomicNone, pto::ReluPreMode::NormalRelu>";
     if (b->scope == TL_SCOPE_UB && b->dtype != dst->buf->dtype) {
         pto_unsupported(e, s->loc, "a copy UB -> GM that changes the dtype");
         return;
@@ -258,7 +322,7 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
     pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
     e->indent++;
-    global(e, &g, dst->buf->dtype);
+    global(e, &g, dst->buf->dtype, NULL, "tl_vc");
     if (b->scope == TL_SCOPE_UB) {
         if (!ub_tile(e, s, &v, false)) return;
     } else if (b->scope == TL_SCOPE_L0C) {

@@ -19,6 +19,7 @@ typedef struct {
     const char *pad;                   // the pad value of the load being written (emit_copy.c)
     const char *gemm_a[2], *gemm_b[2]; // gemm_v0's operand starts in their L1 views (emit_cube.c)
     int64_t ub_top; // the first UB byte past every planned buffer: op scratch goes there
+    int in_scope;   // inside a T.Scope of the program being written
     const tl_var_t *declared[256]; // lets declared in the C++ blocks being written
     int ndeclared;
 } pto_emit_t;

@@ -81,6 +81,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
 extern "C" {
 extern const char *const tilec_pto_kernel = "main";
 extern const int tilec_pto_nvec = 2;
+extern const int tilec_pto_all_resident = 0;
 int tilec_pto_agent(const tilec_pto_rt_t *rt, void *const *args, const tilec_pto_val_t *vals)
 {
     (void)args, (void)vals;
