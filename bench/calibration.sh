@@ -93,21 +93,28 @@ while IFS="$sep" read -r id role meas arch source chip method work note run pipe
     [ "$role" = outlier ] && verdict="outlier: $note"
     printf '%-5s %-7s %11.2f %11.2f %7s  %s\n' "$id" "$role" "$pred" "$meas" "$ratio" "$verdict"
     if [ -n "$pipes" ]; then # msprof's per-pipe time per core against tilec's
-        awk -v want="$pipes" -v js="$js" 'BEGIN {
+        # tilec's busy time (occupancy) .. its time in flight (start to completion)
+        awk -v want="$pipes" -v js="$js" '
+        function pcts(l, into,    v, n, kv, x, i) {
+            v = l; sub(".*\"" core "\": [{]", "", v); sub(/\}.*/, "", v)
+            n = split(v, kv, /, /)
+            for (i = 1; i <= n; i++) { split(kv[i], x, /": /); gsub(/"/, "", x[1]); into[x[1]] = x[2] }
+        }
+        BEGIN {
             core = "aiv"
             if (want ~ /^ai[cv] /) { core = substr(want, 1, 3); want = substr(want, 5) }
             while ((getline l < js) > 0) {
                 if (l ~ /"cycles":/) { c = l; sub(/.*"cycles": /, "", c); sub(/,.*/, "", c) }
                 if (l ~ /"clock_mhz":/) { k = l; sub(/.*"clock_mhz": /, "", k); sub(/,.*/, "", k) }
-                if (l ~ "\"" core "\":") { v = l; sub(".*\"" core "\": [{]", "", v); sub(/\}.*/, "", v) }
+                if (l ~ /^  "pipes":/) pcts(l, busy)
+                if (l ~ /^  "in_flight":/) pcts(l, fly)
             }
-            n = split(v, kv, /, /)
-            for (i = 1; i <= n; i++) { split(kv[i], x, /": /); gsub(/"/, "", x[1]); pct[x[1]] = x[2] }
-            line = "      per " (core == "aic" ? "cube" : "vector") " core, tilec / msprof us:"
+            line = "      per " (core == "aic" ? "cube" : "vector") " core, tilec busy..in flight / msprof us:"
             n = split(want, w, / /)
             for (i = 1; i <= n; i++) {
                 split(w[i], x, /=/)
-                line = line sprintf(" %s %.0f / %s", x[1], pct[x[1]] / 100 * c / k, x[2])
+                line = line sprintf(" %s %.0f..%.0f / %s", x[1], busy[x[1]] / 100 * c / k,
+                                    fly[x[1]] / 100 * c / k, x[2])
             }
             print line }'
     fi

@@ -262,6 +262,8 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
     memset(ag->ring, 0, sizeof ag->ring);
     memset(ag->qn, 0, sizeof ag->qn);
     memset(ag->busy, 0, sizeof ag->busy);
+    memset(ag->fly, 0, sizeof ag->fly);
+    memset(ag->flown, 0, sizeof ag->flown);
     memset(ag->count, 0, sizeof ag->count);
     for (int p = 0; p < SIM_NP; p++) {
         memset(ag->I[p], 0, sizeof(sim_vc_t) * (size_t)s->U);
@@ -329,7 +331,10 @@ static void block_finish(tl_sim_t *s, sim_block_t *b, bool clean)
         const sim_agent_t *ag = &b->ag[i];
         if (!ag->present) continue;
         int kind = i == TL_AGENT_AIC ? 0 : 1;
-        for (int p = 0; p < SIM_NP; p++) s->busy[kind][p] += ag->busy[p];
+        for (int p = 0; p < SIM_NP; p++) {
+            s->busy[kind][p] += ag->busy[p];
+            s->fly[kind][p] += ag->fly[p];
+        }
         s->agent_time[kind] += dur;
     }
     b->index = -1;

@@ -126,6 +126,9 @@ typedef struct {
     // busy cycles of each pipe over the agents' run time, percent;
     // [0] the cube cores (AIC), [1] the vector cores (AIV); indexed by tl_pipe_t
     double busy[2][TL_PIPE_COUNT];
+    // the same over the cycles each pipe has an instruction between its start and
+    // its completion (occupancy + latency, overlaps counted once): msprof's pipe time
+    double in_flight[2][TL_PIPE_COUNT];
     tl_sim_l2_t l2;                       // as started
     int64_t gm_read_bytes, gm_write_bytes; // moved by MTE2 / MTE3 / FIX (whole 32 B blocks)
     int64_t hbm_read_bytes;                // of the reads: L2 misses, read from HBM

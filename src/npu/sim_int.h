@@ -118,6 +118,9 @@ typedef struct {
     int64_t ring[SIM_NP][SIM_QMAX]; // start times of the last instructions (queue depth)
     uint32_t qn[SIM_NP];
     int64_t busy[SIM_NP];
+    // in flight: cycles with an instruction between its start and its completion,
+    // and the latest completion counted so far
+    int64_t fly[SIM_NP], flown[SIM_NP];
     // happens-before: I[p] what the next p instruction inherits (I[S]: the
     // scalar clock), D[p] the join of every issued p instruction
     sim_vc_t *I[SIM_NP], *D[SIM_NP];
@@ -240,7 +243,7 @@ struct tl_sim {
     // time and statistics
     int64_t *core_time;
     int64_t *core_bound; // per core: the sum of its blocks' busiest-pipe cycles
-    int64_t busy[2][SIM_NP], agent_time[2];
+    int64_t busy[2][SIM_NP], fly[2][SIM_NP], agent_time[2];
     int64_t syncs[TL_SYNC_COUNT];
     int64_t auto_syncs[TL_SIM_AUTO_COUNT];
     int64_t instructions;

@@ -33,10 +33,11 @@ void sim_report_finish(tl_sim_t *s)
     r->host_launch_us = a->host_launch_us;
     r->total_us = r->time_us + r->host_launch_us;
     for (int kind = 0; kind < 2; kind++)
-        for (int p = 0; p < SIM_NP; p++)
-            r->busy[kind][SIM_PIPE(p)] =
-                s->agent_time[kind] ? 100.0 * (double)s->busy[kind][p] / (double)s->agent_time[kind]
-                                    : 0;
+        for (int p = 0; p < SIM_NP; p++) {
+            double t = (double)s->agent_time[kind];
+            r->busy[kind][SIM_PIPE(p)] = t > 0 ? 100.0 * (double)s->busy[kind][p] / t : 0;
+            r->in_flight[kind][SIM_PIPE(p)] = t > 0 ? 100.0 * (double)s->fly[kind][p] / t : 0;
+        }
     r->l2 = s->opts.l2;
     r->gm_read_bytes = s->gm_bytes[0];
     r->gm_write_bytes = s->gm_bytes[1];
@@ -203,6 +204,21 @@ static void json_access(tl_buf_t *b, const char *key, const tl_sim_access_t *a)
     tl_buf_printf(b, ", \"bytes\": [%lld, %lld]}", (long long)a->lo, (long long)a->hi);
 }
 
+// "name": {"aic": {pipe: percent, ...}, "aiv": {...}  (the caller closes the brace)
+static void json_pipes(tl_buf_t *b, const char *name, const double (*pct)[TL_PIPE_COUNT])
+{
+    tl_buf_printf(b, "  \"%s\": {", name);
+    for (int kind = 0; kind < 2; kind++) {
+        const tl_pipe_t *ps = kind ? aiv_pipes : aic_pipes;
+        int n = kind ? (int)TL_ARRAY_LEN(aiv_pipes) : (int)TL_ARRAY_LEN(aic_pipes);
+        tl_buf_printf(b, "%s\"%s\": {", kind ? ", " : "", kind ? "aiv" : "aic");
+        for (int i = 0; i < n; i++)
+            tl_buf_printf(b, "%s\"%s\": %.2f", i ? ", " : "", tl_pipe_name(ps[i]),
+                          pct[kind][ps[i]]);
+        tl_buf_putc(b, '}');
+    }
+}
+
 static void json_races(tl_buf_t *b, const tl_sim_report_t *r, bool benign)
 {
     int n = 0;
@@ -245,16 +261,9 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                   "\"gm_write_bytes\": %lld,\n",
                   l2_name(r->l2), (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes,
                   (long long)r->gm_write_bytes);
-    tl_buf_puts(b, "  \"pipes\": {");
-    for (int kind = 0; kind < 2; kind++) {
-        const tl_pipe_t *ps = kind ? aiv_pipes : aic_pipes;
-        int n = kind ? (int)TL_ARRAY_LEN(aiv_pipes) : (int)TL_ARRAY_LEN(aic_pipes);
-        tl_buf_printf(b, "%s\"%s\": {", kind ? ", " : "", kind ? "aiv" : "aic");
-        for (int i = 0; i < n; i++)
-            tl_buf_printf(b, "%s\"%s\": %.2f", i ? ", " : "", tl_pipe_name(ps[i]),
-                          r->busy[kind][ps[i]]);
-        tl_buf_putc(b, '}');
-    }
+    json_pipes(b, "pipes", r->busy);
+    tl_buf_puts(b, "},\n");
+    json_pipes(b, "in_flight", r->in_flight);
     tl_buf_puts(b, "},\n  \"syncs\": {");
     counts(b, r, true);
     tl_buf_puts(b, "},\n");

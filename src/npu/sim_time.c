@@ -26,6 +26,7 @@ void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn co
         in->end = t + occ + in->lat;
         ag->issue = t + occ;
         ag->busy[SIM_S] += occ;
+        ag->fly[SIM_S] += occ; // the scalar unit's latency does not hold it
         ag->done[SIM_S] = TL_MAX(ag->done[SIM_S], in->end);
         return;
     }
@@ -41,8 +42,12 @@ void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn co
     in->end = start + in->occ + in->lat;
     ag->done[p] = TL_MAX(ag->done[p], in->end);
     ag->busy[p] += in->occ;
+    // starts are in order: the union of [start, end) grows by what passes the last end
+    ag->fly[p] += TL_MAX(0, in->end - TL_MAX(start, ag->flown[p]));
+    ag->flown[p] = TL_MAX(ag->flown[p], in->end);
     ag->issue = t + s->arch->issue_cycles;
     ag->busy[SIM_S] += s->arch->issue_cycles;
+    ag->fly[SIM_S] += s->arch->issue_cycles;
 }
 
 int64_t sim_time_drained(const sim_agent_t *ag, int p)

@@ -191,6 +191,31 @@ TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)
     simk_free(&e);
 }
 
+// Each pipe's time in flight counts an instruction from its start to its
+// completion (msprof's per-pipe time, read so), its busy time the occupancy
+// only: one 16 KiB load per vector core, 149 cycles of occupancy and 800 of
+// latency (L2 cold), is in flight (149 + 800) / 149 times as long as busy.
+TEST(sim_in_flight_counts_a_transfer_from_start_to_completion)
+{
+    simk_t e;
+    REQUIRE(simk_run(&e, "k.py", VEC_KERNEL(SYNC_MTE2_V "                T.tile.add(c, a, a)\n"),
+                     NULL, NULL) == TL_OK);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    const tl_arch_t *a = a2();
+    double occ = ceil(16384.0 / a->mte2_bpc);
+    double lat = a->l2_hit_latency + a->mte2_startup + a->gm_read_latency;
+    REQUIRE(r->busy[1][TL_PIPE_MTE2] > 0);
+    CHECK_NEAR(r->in_flight[1][TL_PIPE_MTE2] / r->busy[1][TL_PIPE_MTE2], (occ + lat) / occ, 1e-9);
+    CHECK_NEAR(r->in_flight[1][TL_PIPE_S], r->busy[1][TL_PIPE_S], 1e-9);
+    CHECK(r->in_flight[1][TL_PIPE_V] > r->busy[1][TL_PIPE_V]); // the op's latency
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_sim_report_json(e.s, &b);
+    CHECK_CONTAINS(tl_buf_cstr(&b), "\"in_flight\": {\"aic\": {\"s\": ");
+    tl_buf_free(&b);
+    simk_free(&e);
+}
+
 // A vector op streams the UB bytes it reads and writes at vec_ub_bpc per cycle
 // after a start-up (calibrated on the mhc_post row C14 of
 // bench/calibration.rows): add(c, a, a) on 16 KB tiles moves 48 KB, exp(b, c)
