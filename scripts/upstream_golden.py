@@ -153,6 +153,8 @@ def tilec_cmd(opt, command, path, case, inputs_dir, out_dir, extra):
     for name in sorted(os.listdir(inputs_dir)):
         cmd += ["-i", f"{name[:-4]}={os.path.join(inputs_dir, name)}"]
     cmd += ["-o", out_dir] + extra
+    for pc in opt.pass_config:
+        cmd += ["--pass-config", pc]
     return cmd
 
 
@@ -320,6 +322,8 @@ def main():
     ap.add_argument("--keep", help="keep each case's inputs and outputs under this folder")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per tilec command (default 1800)")
     ap.add_argument("--list", action="store_true", help="list the cases and run nothing")
+    ap.add_argument("--pass-config", action="append", default=[], metavar="KEY=VALUE",
+                    help="passed to every tilec run (repeatable), e.g. tl.ascend_tail_mask=True")
     opt = ap.parse_args()
     if np is None:
         sys.exit("upstream_golden.py: NumPy is missing (it makes the inputs and the goldens; tilec itself "

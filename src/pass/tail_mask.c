@@ -255,9 +255,23 @@ static tl_stmt_t *row_loop(tm_t *t, const tl_stmt_t *s, int64_t from, const tmas
     return f;
 }
 
+// Whether the valid columns are a constant wider than the tile. Upstream's
+// helpers run cols elements from r * the tile's width, past the row when cols
+// is larger (a [1, n] box in an [n, 1] tile); so does a row operand with a
+// run-time extent here (a flat span from its origin), but a constant extent
+// larger than the row is no region.
+static bool cols_too_wide(const tmask_t *m)
+{
+    int64_t c;
+    return tl_ir_is_const_int(m->cols, &c) && c > m->pcol;
+}
+
 // An element-wise op over the valid rectangle: row by row.
 static bool rewrite_rows(tm_t *t, tl_stmt_t *s, int nreg, const tmask_t *m)
 {
+    // One run of the whole tile (a [1, n] box in an [n, 1] tile): the op as it is.
+    if (is_const(m->rows, 1) && is_const(m->cols, m->prow * m->pcol)) return true;
+    if (cols_too_wide(m)) return false;
     const tl_region_t *regs[3];
     for (int i = 0; i < nreg; i++) regs[i] = &s->op.args[i].region;
     tl_expr_t *r;
@@ -282,7 +296,8 @@ static bool rewrite_reduce(tm_t *t, tl_stmt_t *s, const tmask_t *m)
     row.prow = 1;
     tl_expr_t *zero = tl_ir_int(k, 0, TL_I32, s->loc);
     tl_region_t out, first;
-    if (!row_of(k, dst, &row, zero, m->cols, &out) || !row_of(k, src, m, zero, m->cols, &first))
+    if (cols_too_wide(m) || !row_of(k, dst, &row, zero, m->cols, &out) ||
+        !row_of(k, src, m, zero, m->cols, &first))
         return false;
     tl_stmt_t *body = tl_ir_seq(k, s->loc);
     body->side = s->side;
@@ -363,7 +378,8 @@ static void element_wise(tm_t *t, tl_stmt_t *s, int nreg, int count_arg, tmask_t
     t->state[dst->id] = ok ? m : untracked;
     if (ok && !rewrite_rows(t, s, nreg, &m)) {
         t->state[dst->id] = untracked;
-        not_modelled(t, s, "an operand laid out other than as the tail tile's rows");
+        not_modelled(
+            t, s, "an op on a tail tile whose operands or valid columns are not the tile's rows");
     }
 }
 
@@ -392,7 +408,9 @@ static void reduce(tm_t *t, tl_stmt_t *s)
         out.tail = !is_const(m.cols, m.pcol);
     }
     if (ok && !rewrite_reduce(t, s, &m)) {
-        not_modelled(t, s, "a reduction whose operands are not laid out as the tail tile's rows");
+        not_modelled(
+            t, s,
+            "a reduction of a tail tile whose operands or valid columns are not the tile's rows");
         out = untracked;
     }
     t->state[dst->buf->id] = out;

@@ -29,3 +29,20 @@ def tail_add(M=48, N=64, block_M=32):
                 T.copy(a, C[cid * block_M, 0])
 
     return main
+
+
+# A 1-D box copied into a column tile [32, 1] leaves a record of 1 row of 32
+# columns in a tile 1 wide: upstream's helper then runs the 32 elements from
+# the tile's start, the whole tile, so the op stays as it is.
+@tilelang.jit(out_idx=[-1], pass_configs=pass_configs)
+def tail_column(M=64):
+    @T.prim_func
+    def main(S: T.Tensor((M,), "float"), C: T.Tensor((M,), "float")):
+        with T.Kernel(2, is_npu=True) as (cid, vid):
+            c = T.alloc_ub((32, 1), "float")
+            with T.Scope("V"):
+                T.copy(S[cid * 32 : cid * 32 + 32], c)
+                T.tile.mul(c, c, 2.0)
+                T.copy(c, C[cid * 32 : cid * 32 + 32])
+
+    return main
