@@ -247,6 +247,24 @@ static tl_status_t golden_count_past(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// tests/data/kernels/argmax_rows.py: Out[r] = (first index of row r's maximum, 0, ..., 0).
+static tl_status_t golden_argmax_rows(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    tl_tensor_t *in = tl_check_tensor(io, "A"), *want = tl_check_expected(io, "Out", d);
+    tl_status_t st = !a || !in ? TL_ERR_NOMEM : !want ? missing(d, "argmax_rows needs Out") : TL_OK;
+    for (int64_t r = 0; st == TL_OK && r < want->shape[0]; r++) {
+        int64_t n = in->shape[1], best = 0;
+        for (int64_t j = 1; j < n; j++)
+            if (a[r * n + j] > a[r * n + best]) best = j;
+        for (int64_t j = 0; j < 8; j++) tl_tensor_set_flat(want, (size_t)(r * 8 + j), j ? 0 : (double)best);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // mma_unit_flag: per column tile t, C[:, t*NV + j] = sum over k < KV of
 // A[:, k] B[k, t*N + j] (N the tile pitch in B), summed exactly and rounded
 // once to float32; A and B's data past KV and NV must not count.
@@ -886,6 +904,10 @@ static const tl_check_case_t cases[] = {
     {.name = "count_past/clamp_rows", .op = "count_past", .file = "tests/data/kernels/count_past.py",
      .kernel = "clamp_rows", .fills = {"X=uniform:-4:4"}, .outputs = {"Y"}, .rtol = 0, .atol = 0,
      .golden = golden_count_past, .warnings = 2, .shape = "256x128 f16, count 2048 per 64-element row"},
+    // ... and gather_mask past its destination, and a scalar `if` on UB outside T.Scope (issue 19)
+    {.name = "argmax_rows/f32", .op = "argmax_rows", .file = "tests/data/kernels/argmax_rows.py",
+     .outputs = {"Out"}, .golden = golden_argmax_rows, .warnings = 2,
+     .shape = "16x512 f32, 2 tiles of 256, sort + gather_mask"},
     // ... and T.tile.fill's value may be a buffer element or a one-element buffer
     {.name = "fill_value/elements", .op = "fill_value", .file = "tests/data/kernels/fill_value.py",
      .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},

@@ -48,7 +48,8 @@ static tl_exec_ctx_t lane_ctx(tl_exec_t *x, tl_exec_thread_t *th, int lane, cons
 {
     tl_exec_ctx_t c = {x, &th->blk->ag[lane < 0 ? 0 : lane], s, false};
     for (int i = th->sp - 1; i >= 0 && !c.in_parallel; i--)
-        c.in_parallel = th->fr[i].s->kind == TL_ST_FOR && th->fr[i].s->for_.loop == TL_LOOP_PARALLEL;
+        c.in_parallel =
+            th->fr[i].s->kind == TL_ST_FOR && th->fr[i].s->for_.loop == TL_LOOP_PARALLEL;
     return c;
 }
 
@@ -94,7 +95,13 @@ static tl_status_t push(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, 
         return tl_exec_fail(&c, s->loc, "%s works on %s memory but is inside T.Scope(\"%s\")",
                             leaf_name(s), side_text(side), scope == TL_SIDE_CUBE ? "C" : "V");
     }
-    if (!x->dev) return push_frame(x, th, s, mask, scope, TL_FR_NORMAL);
+    if (!x->dev) {
+        // a loop or if of the other core's memory with only its statements (ir/side.h)
+        if ((tl_side_flags(x->sides, s) & TL_SIDE_OWNED) &&
+            side != tl_exec_agent_side(&th->blk->ag[next_lane(mask, 0)]))
+            return TL_OK;
+        return push_frame(x, th, s, mask, scope, TL_FR_NORMAL);
+    }
     mask &= tl_side_lanes(x->lanes, side);
     if (!mask) return TL_OK;
     bool perlane = compound && popcount(mask) > 1 && side != TL_SIDE_BOTH &&

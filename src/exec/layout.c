@@ -1,5 +1,6 @@
 // The memory layout shared by the backends (layout.h).
 #include "exec/layout.h"
+#include "ir/overrun.h"
 #include "target/arch.h"
 
 #include <inttypes.h>

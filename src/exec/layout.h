@@ -45,10 +45,7 @@ bool tl_layout_owns(tl_agent_t a, tl_scope_t s);
 // arena when a vector op may run past b (UB), else 0 (tl_view_t.reach).
 size_t tl_layout_reach(const tl_layout_t *l, const tl_buffer_t *b);
 
-// --- vector ops whose count runs past a buffer (overrun.c) ---
-// Whether an element-wise op of k may run past an operand's region: a count
-// above the region's elements, or one known only at run time.
-bool tl_overrun_possible(const tl_kernel_t *k);
+// --- vector ops that run past a buffer (overrun.c; ir/overrun.h) ---
 // At each element-wise op whose constant count runs past an operand's buffer,
 // a warning naming the UB bytes it reads or writes and the buffers of layout
 // l that hold them; an error when it runs past the UB (the device's vector

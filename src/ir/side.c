@@ -19,6 +19,7 @@ typedef struct {
     tl_diag_t *d;
     tl_status_t st;
     tl_side_t sticky; // the side of the last leaf that had one (for syncs)
+    int nfree;        // leaves so far that every lane runs (NONE side), lets apart
 } walk_t;
 
 static size_t slot(const tl_side_map_t *m, const tl_stmt_t *s)
@@ -231,7 +232,7 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
 {
     *escapes = false;
     if (!s || w->st) return TL_SIDE_NONE;
-    int side = TL_SIDE_NONE;
+    int side = TL_SIDE_NONE, nfree = w->nfree;
     unsigned flags = 0;
     bool e = false;
     switch (s->kind) {
@@ -245,7 +246,9 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
         side = tl_side_expr(s->for_.start) | tl_side_expr(s->for_.end) |
                walk(w, s->for_.body, forced, &e);
         break;
-    case TL_ST_WHILE: side = tl_side_expr(s->while_.cond) | walk(w, s->while_.body, forced, &e); break;
+    case TL_ST_WHILE:
+        side = tl_side_expr(s->while_.cond) | walk(w, s->while_.body, forced, &e);
+        break;
     case TL_ST_IF:
         side = tl_side_expr(s->if_.cond) | walk(w, s->if_.then_, forced, &e);
         *escapes = e;
@@ -263,6 +266,7 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
         }
         walk(w, s->scope.body, forced, escapes);
         side = s->scope.side;
+        w->nfree = nfree; // the other core skips the whole scope
         break;
     case TL_ST_BREAK:
     case TL_ST_CONTINUE: *escapes = true; break;
@@ -272,9 +276,14 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
             w->m->all_resident = true;
         side = leaf_side(w, s, &flags);
         if (forced != TL_SIDE_NONE && !w->st) side = force(w, s, side, forced, &flags);
+        if (side == TL_SIDE_NONE && s->kind != TL_ST_LET) w->nfree++;
         break;
     }
     if (w->st) return TL_SIDE_NONE;
+    bool branch = s->kind == TL_ST_FOR || s->kind == TL_ST_WHILE || s->kind == TL_ST_IF;
+    if (w->mode == TL_SIDE_MODE_EXPERT && branch && w->nfree == nfree &&
+        (side == TL_SIDE_CUBE || side == TL_SIDE_VEC))
+        flags |= TL_SIDE_OWNED;
     put(w->m, s, side, flags | (*escapes ? TL_SIDE_ESCAPES : 0));
     return side;
 }
@@ -293,7 +302,7 @@ tl_status_t tl_side_map_build(const tl_kernel_t *k, tl_side_mode_t mode, tl_diag
         tl_side_map_free(m);
         return tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
     }
-    walk_t w = {m, mode, k->vid, d, TL_OK, TL_SIDE_NONE};
+    walk_t w = {m, mode, k->vid, d, TL_OK, TL_SIDE_NONE, 0};
     bool escapes;
     walk(&w, k->body, TL_SIDE_NONE, &escapes);
     if (w.st) {

@@ -20,7 +20,12 @@
 // The modes differ where their consumers need different answers:
 //  - EXPERT (an expert-mode kernel run as written): only a leaf's own memory
 //    (operand scopes, a store's buffer, a print's reads) decides; lets, syncs
-//    and memory-less statements are NONE, i.e. every lane runs them.
+//    and memory-less statements are NONE, i.e. every lane runs them. A loop or
+//    if of one core's side (its bounds or condition read that core's memory,
+//    or its statements work on it) whose leaves are all of that side or lets
+//    is marked OWNED: the other core, which upstream's build runs it on too
+//    (no core guard outside T.Scope), would only pick which of its no-op
+//    statements to skip, from memory it cannot read, so it skips the whole.
 //  - LOCKSTEP (a developer-mode kernel run as one program): all the rules
 //    above; an op touching both cores' memory is a vector statement (the
 //    developer-mode hand-offs L0C->UB and UB->L1); a memory-less GM store or
@@ -39,7 +44,7 @@
 typedef enum { TL_SIDE_MODE_EXPERT, TL_SIDE_MODE_LOCKSTEP, TL_SIDE_MODE_SPLIT } tl_side_mode_t;
 
 // Flags next to a statement's side (tl_side_flags).
-enum { TL_SIDE_ONCE = 4, TL_SIDE_ESCAPES = 8, TL_SIDE_FORCED = 16 };
+enum { TL_SIDE_ONCE = 4, TL_SIDE_ESCAPES = 8, TL_SIDE_FORCED = 16, TL_SIDE_OWNED = 32 };
 
 typedef struct tl_side_map tl_side_map_t;
 
@@ -51,7 +56,7 @@ tl_status_t tl_side_map_build(const tl_kernel_t *k, tl_side_mode_t mode, tl_diag
 void tl_side_map_free(tl_side_map_t *m); // NULL is fine
 // The side of s (TL_SIDE_NONE for a statement not in the analysed body).
 tl_side_t tl_side_get(const tl_side_map_t *m, const tl_stmt_t *s);
-// TL_SIDE_ONCE / TL_SIDE_ESCAPES / TL_SIDE_FORCED of s.
+// TL_SIDE_ONCE / TL_SIDE_ESCAPES / TL_SIDE_FORCED / TL_SIDE_OWNED of s.
 unsigned tl_side_flags(const tl_side_map_t *m, const tl_stmt_t *s);
 // Whether the kernel needs all its blocks resident at once (T.sync_all, or a
 // cross-core flag of mode 0, which counts every core of a kind).

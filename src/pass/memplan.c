@@ -39,6 +39,7 @@
 #include "pass/pass.h"
 
 #include "ir/access.h"
+#include "ir/overrun.h"
 #include "pass/live.h"
 #include "target/arch.h"
 
@@ -657,4 +658,9 @@ tl_status_t tl_pass_memplan_ref(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         if (!b->addr_pinned && b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR) b->addr = -1;
     }
     return TL_OK;
+}
+
+tl_status_t tl_pass_memplan_cpu(tl_kernel_t *k, tl_pass_ctx_t *ctx)
+{
+    return tl_overrun_possible(k) ? tl_pass_memplan_ref(k, ctx) : TL_OK;
 }

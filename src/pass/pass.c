@@ -44,11 +44,13 @@ static const tl_pass_t npu_pipeline[] = {
 // pipeline, so that each target computes the same valid rectangles.
 // The CPU target runs the reference's program order too (dev_order): without it a cube read
 // of a workspace the vector cores fill later in the same iteration ran first.
+// A kernel whose vector op runs past a buffer is placed as the reference places it (memplan).
 static const tl_pass_t cpu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
     {"dev_order", "physical scopes", tl_pass_dev_order},
     {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
      tl_pass_tail_mask},
+    {"memplan", "physical scopes", tl_pass_memplan_cpu},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"unroll", "physical scopes, T.Parallel lowered", tl_pass_unroll},
 };

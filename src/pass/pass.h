@@ -80,6 +80,10 @@ tl_status_t tl_pass_pipelined(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // when TL_ASCEND_MEMORY_PLANNING is on, so that `tilec run` uses the plan).
 tl_status_t tl_pass_memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 tl_status_t tl_pass_memplan_ref(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// The CPU target: a kernel with a vector op that may run past its buffer
+// (ir/overrun.h) gets the reference's plan, since what the op touches there
+// depends on the placement; the others keep the backend's own placement.
+tl_status_t tl_pass_memplan_cpu(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // Alignment (bytes) of buffer addresses and sizes in scope s, and the scope's
 // capacity for kernel k.
 int64_t tl_memplan_align(tl_scope_t s);
