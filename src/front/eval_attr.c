@@ -2,6 +2,7 @@
 // properties (bits), and the methods of str, list and dict that kernel files
 // use at compile time.
 #include "front/eval.h"
+#include "front/front.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -399,10 +400,8 @@ static tl_value_t *buffer_attr(tl_eval_t *ev, tl_value_t *obj, const char *name,
     if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(b->dtype));
     if (!strcmp(name, "name")) return tl_value_str(ev->arena, b->name);
     if (!strcmp(name, "scope")) return tl_value_str(ev->arena, tl_scope_name(b->scope));
-    // buf.access_ptr("r"): a raw pointer, only meaningful to T.call_extern (which
-    // tilec reports); a callable opaque value so the call itself gets that error.
-    if (!strcmp(name, "access_ptr"))
-        return tl_value_opaque(ev->arena, tl_arena_printf(ev->arena, "%s.access_ptr", b->name));
+    // buf.access_ptr("r", offset=o): a pointer for T.call_extern (tapi_extern.c)
+    if (!strcmp(name, "access_ptr")) return tl_front_access_ptr(ev, obj);
     return tl_eval_fail(ev, loc, "buffer '%s' has no attribute '%s'", b->name, name);
 }
 

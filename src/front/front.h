@@ -67,6 +67,9 @@ tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name);
 // tvm with tvm.tir's expression helpers (pytvm.c).
 void tl_front_install_tvm(tl_eval_t *ev);
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);
+// buf.access_ptr(...) and T.call_extern("tl::ascend::copy_ub_to_ub<...>", ...) (tapi_extern.c).
+tl_value_t *tl_front_access_ptr(tl_eval_t *ev, tl_value_t *buf);
+tl_value_t *tl_front_extern_copy_ub(tl_eval_t *ev, tl_call_t *c, const char *name);
 // Trace-time checks of the sorting ops (sort, topk, merge_sort, gather_mask,
 // init_sort_buf): operand dtypes and, where sizes are constant, the element
 // counts they read and write (tapi_sort.c). False after reporting an error.

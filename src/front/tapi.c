@@ -773,11 +773,13 @@ static tl_value_t *t_removed(tl_eval_t *ev, tl_call_t *c)
 
 // T.call_extern(dtype, "AscendC::Foo<...>", args...): a call of a device C++ function
 // by name. tilec executes and simulates each op from its own model of it, and has no
-// model of an arbitrary function of the device toolchain.
+// model of an arbitrary function of the device toolchain; upstream's copy_ub_to_ub
+// helper is modelled (tapi_extern.c).
 static tl_value_t *t_call_extern(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *fn = tl_call_arg(c, 1, NULL);
     const char *name = fn && fn->kind == TL_V_STR ? fn->str.s : "a device function";
+    if (!strncmp(name, "tl::ascend::copy_ub_to_ub<", 26)) return tl_front_extern_copy_ub(ev, c, name);
     return tl_eval_fail(
         ev, fn ? aloc(c, 1, NULL) : c->loc,
         "T.call_extern(..., \"%s\", ...) calls a device C++ function by name; tilec cannot run or "
