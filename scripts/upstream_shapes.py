@@ -121,4 +121,9 @@ SHAPES = [
                    use_gather=False, dtype="float16"),
          where="_empty_output_npu_pass: the file's own 1-element heartbeat call (k = 1); its shaped cases "
                "are in test_strided_slice.py, not read"),
+    dict(file="examples/cann-bench/mhc_sinkhorn/example_mhc_sinkhorn.py", kernel=None,
+         args=dict(B=4096, HC=4, HC_pad=8, PACK=26, PACK_HC=104, B_HC=16384, iter_step=20, eps=1e-6,
+                   num_cores=40),
+         where="mhc_sinkhorn() defaults (iter_step 20, eps 1e-6) at the case its comment names (B = 4096, "
+               "HC = 4): _route_num_cores = 40, _compute_pack 63 -> PACK min(63, 52) = 52, halved to 26"),
 ]
