@@ -17,12 +17,16 @@
 //   is src[0][c] * 1 then combined with each further valid row, one float32
 //   step per row (upstream's tail_reduce_*); the output then has the valid
 //   columns. Any other reduction clears its output's record.
+// - broadcast from a tracked source whose tile is its shape into a 2-D
+//   float16 / float32 destination (upstream's tail_broadcast): the valid rows
+//   (or columns) carry along the broadcast axis, narrowed by the box of the
+//   destination's last UB -> GM copy (upstream's output hints).
 // A rewritten op becomes `for r in [0, rows): op on row r's first cols
 // elements` under `if rows > 0 and cols > 0`, so that every target runs it.
-// Not modelled, each with a warning at the op: compare / select / broadcast of
-// a tail tile (upstream also rewrites some of those), T.Parallel loops that
-// touch one (upstream lowers them to vector ops first), and an operand laid
-// out other than as the tile's rows.
+// Not modelled, each with a warning at the op: compare / select of a tail
+// tile (upstream also rewrites some of those), T.Parallel loops that touch
+// one (upstream lowers them to vector ops first), and an operand laid out
+// other than as the tile's rows.
 // Requires: physical scopes, upstream's program order (dev_order); T.Parallel
 // not lowered yet. Ensures: no op of the kernel reads or writes outside the
 // valid rectangles upstream's pass would give it.
@@ -46,6 +50,7 @@ typedef struct {
     tl_kernel_t *k;
     tl_diag_t *diag;
     tmask_t *state; // by buffer id
+    tmask_t *hint;  // by buffer id: collect_hint
     bool *in_scope; // by var id: loop and let variables defined here
     bool *ranged;   // by var id: lo/hi known
     int64_t *lo, *hi;
@@ -112,33 +117,59 @@ static tl_expr_t *clipped(tm_t *t, tl_expr_t *start, tl_expr_t *ext, tl_expr_t *
     return tl_ir_select(k, tl_ir_bin(k, TL_BIN_GE, rest, ext, loc), ext, part, loc);
 }
 
-static void seed(tm_t *t, const tl_stmt_t *s)
+// The valid box of a copy's GM region in a UB buffer's tile: upstream's
+// validRow / validCol of copy_gm_to_ub and copy_ub_to_gm.
+static tmask_t box_of(tm_t *t, const tl_region_t *gm_in, const tl_region_t *ubr, tl_loc_t loc)
 {
-    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    const tl_buffer_t *ub = ubr->buf;
+    tl_region_t pt = *gm_in; // a start point takes the other side's trailing extents
+    if (gm_in->form == TL_REGION_POINT && ubr->form != TL_REGION_POINT)
+        for (int i = 0; i < pt.ndim; i++) {
+            int j = i - (pt.ndim - ubr->ndim);
+            pt.extent[i] = j >= 0 ? ubr->extent[j] : tl_ir_int(t->k, 1, TL_I32, loc);
+        }
+    const tl_region_t *gm = &pt;
     // The box's dimensions: those of extent other than 1, the last always, the
     // one before it when that is the only one (upstream's find_active_dim_indices).
     int act[TL_MAX_DIMS], n = 0;
-    for (int i = 0; i < src->ndim; i++)
-        if (!is_const(src->extent[i], 1) || i == src->ndim - 1) act[n++] = i;
-    if (n == 1 && src->ndim >= 2) {
+    for (int i = 0; i < gm->ndim; i++)
+        if (!is_const(gm->extent[i], 1) || i == gm->ndim - 1) act[n++] = i;
+    if (n == 1 && gm->ndim >= 2) {
         act[1] = act[0];
-        act[0] = src->ndim - 2;
+        act[0] = gm->ndim - 2;
         n = 2;
     }
     tmask_t m = {.tracked = true};
     int c = act[n - 1];
-    m.cols = clipped(t, src->start[c], src->extent[c], src->buf->gm_shape[c], s->loc);
+    m.cols = clipped(t, gm->start[c], gm->extent[c], gm->buf->gm_shape[c], loc);
     if (n >= 2) {
         int r = act[n - 2];
-        m.rows = clipped(t, src->start[r], src->extent[r], src->buf->gm_shape[r], s->loc);
+        m.rows = clipped(t, gm->start[r], gm->extent[r], gm->buf->gm_shape[r], loc);
     } else {
-        m.rows = tl_ir_int(t->k, 1, TL_I32, s->loc);
+        m.rows = tl_ir_int(t->k, 1, TL_I32, loc);
     }
-    const tl_buffer_t *b = dst->buf;
-    m.pcol = b->shape[b->ndim - 1];
-    m.prow = b->ndim > 1 ? b->shape[b->ndim - 2] : 1;
+    m.pcol = ub->shape[ub->ndim - 1];
+    m.prow = ub->ndim > 1 ? ub->shape[ub->ndim - 2] : 1;
     m.tail = !is_const(m.rows, m.prow) || !is_const(m.cols, m.pcol);
-    t->state[b->id] = m;
+    return m;
+}
+
+static void seed(tm_t *t, const tl_stmt_t *s)
+{
+    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    t->state[dst->buf->id] = box_of(t, src, dst, s->loc);
+}
+
+// Upstream's "output hints": the box a UB -> GM copy anywhere in the kernel
+// (the last one in the text) stores from a buffer; a broadcast into that
+// buffer is narrowed to it.
+static void collect_hint(void *arg, tl_stmt_t *s)
+{
+    tm_t *t = arg;
+    if (s->kind != TL_ST_OP || s->op.code != TL_OP_COPY) return;
+    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    if (src->buf->scope == TL_SCOPE_UB && dst->buf->scope == TL_SCOPE_GM)
+        t->hint[src->buf->id] = box_of(t, dst, src, s->loc);
 }
 
 // --- rewriting an op ---------------------------------------------------------------------
@@ -416,6 +447,126 @@ static void reduce(tm_t *t, tl_stmt_t *s)
     t->state[dst->buf->id] = out;
 }
 
+// The last two extents of a region whose others are 1 (constants), or false.
+static bool extents2(const tl_region_t *r, int64_t *rows, int64_t *cols)
+{
+    for (int i = 0; i < r->ndim - 2; i++)
+        if (!is_const(r->extent[i], 1)) return false;
+    *rows = 1;
+    return (r->ndim < 2 || tl_ir_is_const_int(r->extent[r->ndim - 2], rows)) &&
+           tl_ir_is_const_int(r->extent[r->ndim - 1], cols);
+}
+
+// Element `off` (flat, from the region's origin) of a 1-D region or of a 2-D
+// tile region's buffer rows, as a scalar load.
+static tl_expr_t *element(tl_kernel_t *k, const tl_region_t *r, tl_expr_t *off, tl_loc_t loc)
+{
+    tl_expr_t *idx[TL_MAX_DIMS];
+    int d = r->ndim;
+    for (int i = 0; i < d; i++) idx[i] = r->start[i];
+    if (d == 1) {
+        idx[0] = tl_ir_bin(k, TL_BIN_ADD, idx[0], off, loc);
+    } else {
+        tl_expr_t *w = tl_ir_int(k, r->buf->shape[d - 1], off->dtype, loc);
+        idx[d - 2] =
+            tl_ir_bin(k, TL_BIN_ADD, idx[d - 2], tl_ir_bin(k, TL_BIN_DIV, off, w, loc), loc);
+        idx[d - 1] =
+            tl_ir_bin(k, TL_BIN_ADD, idx[d - 1], tl_ir_bin(k, TL_BIN_MOD, off, w, loc), loc);
+    }
+    return tl_ir_load(k, r->buf, d, idx, loc);
+}
+
+// tail_broadcast: [M, 1] -> [M, N] fills the first out.cols elements of each
+// of min(out.rows, in.rows) rows with src's element at r * its row pitch in
+// 32-byte blocks; [1, N] -> [M, N] copies min(out.cols, in.cols) elements of
+// src's row into each of out.rows rows (+ 0.0, as Adds).
+static bool rewrite_broadcast(tm_t *t, tl_stmt_t *s, const tmask_t *out, const tmask_t *in,
+                              bool rows_axis)
+{
+    tl_kernel_t *k = t->k;
+    const tl_region_t *dst = &s->op.args[0].region, *src = &s->op.args[1].region;
+    tmask_t m = *out;
+    if (rows_axis)
+        m.rows = tl_ir_bin(k, TL_BIN_MIN, out->rows, in->rows, s->loc);
+    else
+        m.cols = tl_ir_bin(k, TL_BIN_MIN, out->cols, in->cols, s->loc);
+    if (cols_too_wide(&m)) return false;
+    tl_expr_t *r;
+    tl_stmt_t *loop = row_loop(t, s, 0, &m, &r);
+    tl_stmt_t *o = leaf(k, s, TL_ST_OP);
+    o->op = (tl_op_t){.code = rows_axis ? TL_OP_FILL : TL_OP_ADD, .nargs = rows_axis ? 2 : 3};
+    o->op.args = tl_arena_alloc(k->arena, sizeof(tl_arg_t) * 3);
+    o->op.args[0].kind = TL_ARG_REGION;
+    if (!row_of(k, dst, out, r, m.cols, &o->op.args[0].region)) return false;
+    int64_t blk = 32 / tl_dtype_size(src->buf->dtype), pitch = (in->pcol + blk - 1) / blk * blk;
+    if (rows_axis) {
+        tl_expr_t *off = tl_ir_bin(k, TL_BIN_MUL, r, tl_ir_int(k, pitch, r->dtype, s->loc), s->loc);
+        o->op.args[1] = (tl_arg_t){.kind = TL_ARG_SCALAR, .scalar = element(k, src, off, s->loc)};
+    } else {
+        tmask_t row = *in;
+        row.prow = 1;
+        o->op.args[1].kind = TL_ARG_REGION;
+        if (!row_of(k, src, &row, tl_ir_int(k, 0, TL_I32, s->loc), m.cols, &o->op.args[1].region))
+            return false;
+        o->op.args[2] = (tl_arg_t){.kind = TL_ARG_SCALAR,
+                                   .scalar = tl_ir_float(k, 0.0, src->buf->dtype, s->loc)};
+    }
+    tl_ir_seq_push(k, loop->for_.body, o);
+    guard(t, s, out, loop); // the helper returns on out's zero rows or columns
+    return true;
+}
+
+// T.tile.broadcast (upstream's newest RewriteBroadcast): from a tracked 2-D
+// source whose tile is its shape, into a 2-D destination; the valid rows (or
+// columns) carry along the broadcast axis, narrowed by the destination's
+// output hint.
+static void broadcast(tm_t *t, tl_stmt_t *s)
+{
+    const tl_op_t *op = &s->op;
+    const tl_region_t *dst = &op->args[0].region, *src = &op->args[1].region;
+    tmask_t in = t->state[src->buf->id];
+    t->state[dst->buf->id] = untracked;
+    int64_t dr, dc, sr, sc;
+    if (!in.tracked || dst->ndim < 2 || !extents2(dst, &dr, &dc) || !extents2(src, &sr, &sc))
+        return;
+    if (src->ndim == 1) { // upstream's 1-D source: a row, or a column
+        if (op->dim == 0 || (op->dim < 0 && dc == sc))
+            sr = 1;
+        else if (op->dim == 1 || (op->dim < 0 && dr == sc))
+            sr = sc, sc = 1;
+        else
+            return;
+    }
+    if (in.prow != sr || in.pcol != sc) return;
+    if (dr == sr && dc == sc) {
+        t->state[dst->buf->id] = in;
+        return;
+    }
+    if ((sr == 1 && sc == 1) || (sr != 1 && sc != 1)) return;
+    tl_kernel_t *k = t->k;
+    const tmask_t *h = &t->hint[dst->buf->id];
+    bool hinted = h->tracked && h->prow == dr && h->pcol == dc;
+    tmask_t out = {.tracked = true, .prow = dr, .pcol = dc};
+    out.rows = hinted ? h->rows : tl_ir_int(k, dr, TL_I32, s->loc);
+    out.cols = hinted ? h->cols : tl_ir_int(k, dc, TL_I32, s->loc);
+    bool rows_axis = sc == 1;
+    if (rows_axis)
+        out.rows = hinted ? tl_ir_bin(k, TL_BIN_MIN, h->rows, in.rows, s->loc) : in.rows;
+    else
+        out.cols = hinted ? tl_ir_bin(k, TL_BIN_MIN, h->cols, in.cols, s->loc) : in.cols;
+    out.tail = !is_const(out.rows, dr) || !is_const(out.cols, dc);
+    tl_dtype_t d = dst->buf->dtype;
+    bool ok = out.tail && (d == TL_F16 || d == TL_F32) && src->buf->dtype == d &&
+              in_scope(t, out.rows) && in_scope(t, out.cols) && in_scope(t, in.rows) &&
+              in_scope(t, in.cols);
+    if (!ok) return;
+    if (!rewrite_broadcast(t, s, &out, &in, rows_axis)) {
+        not_modelled(t, s, "a broadcast of a tail tile whose operands are not the tiles' rows");
+        return;
+    }
+    t->state[dst->buf->id] = out;
+}
+
 static bool any_tail(const tm_t *t, const tl_op_t *op)
 {
     for (int i = 0; i < op->nargs; i++)
@@ -464,9 +615,9 @@ static void visit_op(tm_t *t, tl_stmt_t *s)
     case TL_OP_REDUCE_SUM:
     case TL_OP_REDUCE_MAX:
     case TL_OP_REDUCE_MIN: reduce(t, s); return;
+    case TL_OP_BROADCAST: broadcast(t, s); return;
     case TL_OP_COMPARE:
     case TL_OP_SELECT:
-    case TL_OP_BROADCAST:
         if (any_tail(t, op)) not_modelled(t, s, tl_op_info(c)->spelling);
         t->state[op->args[0].region.buf->id] = untracked;
         return;
@@ -545,12 +696,13 @@ tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     tm_t t = {.k = k, .diag = ctx->diag};
     size_t nb = (size_t)k->buffers.len + 1, nv = (size_t)k->vars.len + 1;
     t.state = calloc(nb, sizeof *t.state);
+    t.hint = calloc(nb, sizeof *t.hint);
     t.in_scope = calloc(nv, 1);
     t.ranged = calloc(nv, 1);
     t.lo = calloc(nv, sizeof *t.lo);
     t.hi = calloc(nv, sizeof *t.hi);
     tl_status_t st = TL_OK;
-    if (!t.state || !t.in_scope || !t.ranged || !t.lo || !t.hi) {
+    if (!t.state || !t.hint || !t.in_scope || !t.ranged || !t.lo || !t.hi) {
         st = tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     } else {
         int64_t g;
@@ -562,9 +714,11 @@ tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
             t.ranged[k->vid->id] = true;
             t.hi[k->vid->id] = 1;
         }
+        tl_rewrite_walk(k->body, collect_hint, &t);
         visit(&t, k->body);
     }
     free(t.state);
+    free(t.hint);
     free(t.in_scope);
     free(t.ranged);
     free(t.lo);

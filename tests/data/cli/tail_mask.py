@@ -1,8 +1,8 @@
 # Upstream's opt-in tail-block scheme (pass config TL_ASCEND_TAIL_MASK, newest
 # tilelang-ascend: AscendTailMaskPropagation): after a copy of a partial tile
 # (the second block has 16 of 32 rows) the add computes the valid rows only,
-# row by row (pass tail_mask); a broadcast of a tail tile is not modelled (a
-# warning at it).
+# row by row (pass tail_mask); the broadcast from r, one valid element of a
+# [32, 1] tile, fills b's first row only.
 import tilelang
 import tilelang.language as T
 
