@@ -242,7 +242,9 @@ static tl_status_t golden_count_past(const tl_check_case_t *c, tl_check_io_t *io
     tl_status_t st = !a ? TL_ERR_NOMEM : !want ? missing(d, "count_past needs its output") : TL_OK;
     for (size_t i = 0; st == TL_OK && i < tl_tensor_numel(want); i++)
         tl_tensor_set_flat(want, i,
-                           clamp ? fminf(fmaxf(a[i], -1.5f), 2.0f) : deq ? a[i] * 0.5f : rintf(a[i]));
+                           clamp ? fminf(fmaxf(a[i], -1.5f), 2.0f)
+                           : deq ? a[i] * 0.5f
+                                 : rintf(a[i]));
     floats_free(&fs);
     return st;
 }
@@ -548,6 +550,52 @@ static tl_status_t golden_sync_all_blocks(const tl_check_case_t *c, tl_check_io_
         }
     }
     return TL_OK;
+}
+
+// sort_merge: the two score lists sorted descending as (value, position)
+// pairs, equal values in source order, positions from `actual` on sorted as
+// -inf; merged (the first list on equal values); the merged values and
+// positions apart; P = 0.5 + 0.25 i; Acc = P * P + C and Sel = P < 8 ? P :
+// -inf, each operation rounded to float32.
+static void sorted_pairs(const float *s, int64_t n, int64_t actual, float *v, float *pos)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float x = i < actual ? s[i] : -INFINITY;
+        int64_t j = i;
+        for (; j > 0 && v[j - 1] < x; j--) v[j] = v[j - 1], pos[j] = pos[j - 1];
+        v[j] = x, pos[j] = (float)i;
+    }
+}
+
+static tl_status_t golden_sort_merge(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    floats_t fs = {0};
+    float *s = floats(&fs, io, "S"), *cin = floats(&fs, io, "C");
+    tl_tensor_t *w[5] = {tl_check_expected(io, "Merged", d), tl_check_expected(io, "Vals", d),
+                         tl_check_expected(io, "Pos", d), tl_check_expected(io, "Acc", d),
+                         tl_check_expected(io, "Sel", d)};
+    tl_status_t st = !s || !cin ? TL_ERR_NOMEM : TL_OK;
+    for (int i = 0; i < 5 && st == TL_OK; i++)
+        if (!w[i]) st = missing(d, "sort_merge needs S, C, Merged, Vals, Pos, Acc and Sel");
+    if (st == TL_OK) {
+        float v[2][64], pos[2][64];
+        sorted_pairs(s, 64, (int64_t)arg_num(c, "actual", 50), v[0], pos[0]);
+        sorted_pairs(s + 64, 64, 64, v[1], pos[1]);
+        for (int a = 0, b = 0, o = 0; o < 128; o++) {
+            int q = b >= 64 || (a < 64 && v[0][a] >= v[1][b]) ? 0 : 1, *k = q ? &b : &a;
+            tl_tensor_set_flat(w[0], (size_t)(2 * o), v[q][*k]);
+            tl_tensor_set_flat(w[0], (size_t)(2 * o + 1), pos[q][*k]);
+            tl_tensor_set_flat(w[1], (size_t)o, v[q][*k]);
+            tl_tensor_set_flat(w[2], (size_t)o, pos[q][(*k)++]);
+        }
+        for (int i = 0; i < 64; i++) {
+            float p = 0.5f + 0.25f * (float)i, sq = p * p;
+            tl_tensor_set_flat(w[3], (size_t)i, sq + cin[i]);
+            tl_tensor_set_flat(w[4], (size_t)i, p < 8 ? p : -INFINITY);
+        }
+    }
+    floats_free(&fs);
+    return st;
 }
 
 // A copy of a runtime width n into a column slice: Out[r, c] = A[r, c] for
@@ -979,6 +1027,13 @@ static const tl_check_case_t cases[] = {
     {.name = "sync_all_blocks/small", .op = "sync_all_blocks",
      .file = "tests/data/kernels/sync_all_blocks.py", .outputs = {"C", "D"}, .rtol = 0, .atol = 0,
      .golden = golden_sync_all_blocks, .shape = "2 blocks, 128x128 f32, T.sync_all and mode-0 flags"},
+    {.name = "sort_merge/small", .op = "sort_merge", .file = "tests/data/kernels/sort_merge.py",
+     .outputs = {"Merged", "Vals", "Pos", "Acc", "Sel"}, .rtol = 0, .atol = 0,
+     .golden = golden_sort_merge, .shape = "2 x 64 f32 scores (50 and 64 valid)"},
+    {.name = "sort_merge/no_scratch", .op = "sort_merge", .file = "tests/data/kernels/sort_merge.py",
+     .args = {"fill=48000"}, .outputs = {"Merged", "Vals", "Pos", "Acc", "Sel"}, .rtol = 0,
+     .atol = 0, .golden = golden_sort_merge,
+     .shape = "as small, UB filled (pto: scalar compare, select, mul_add_dst)"},
     {.name = "mma_unit_flag/valid", .op = "mma_unit_flag", .file = "tests/data/kernels/mma_unit_flag.py",
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,
      .atol = GEMM_ATOL(100), .golden = golden_mma_valid,

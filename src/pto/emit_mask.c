@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pto/pto_int.h"
+#include "target/arch.h"
 
 static const tl_region_t *region_arg(const tl_stmt_t *s, int i)
 {
@@ -91,8 +92,19 @@ static void compare(pto_emit_t *e, const tl_stmt_t *s)
         pto_unsupported(e, s->loc, "T.tile.compare between dtypes");
         return;
     }
-    int64_t at = 0;
-    if (o.n == 1 && !pto_scratch(e, s, pad32(n, tl_dtype_size(t)) * tl_dtype_size(t), &at)) return;
+    int64_t at = 0, bytes = pad32(n, tl_dtype_size(t)) * tl_dtype_size(t);
+    if (o.n == 1 && e->ub_top + bytes > tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
+        // no room for the scalar's tile (the lightning indexers fill UB): tilec_pto.h's
+        // scalar loop, between barriers of every pipe
+        if (!mask_tile(e, s, 0, n)) return;
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        pto_line(e, "tilec_cmps(tl_m.data(), TILEC_UB(%s, %s), %s, %" PRId64 ", \"%s\");",
+                 pto_ctype(t), o.v[0].addr,
+                 pto_typed_scalar(e, s, 2, t == TL_I32 ? TL_I64 : TL_F32), n, cmp_mode(s->op.cmp));
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        return;
+    }
+    if (o.n == 1 && !pto_scratch(e, s, bytes, &at)) return;
     if (!mask_tile(e, s, 0, n)) return;
     pto_vec_tiles(e, &o); // tl_d = src0, tl_a = src1
     if (o.n == 1) {
@@ -121,7 +133,22 @@ static void select_op(pto_emit_t *e, const tl_stmt_t *s)
             pto_unsupported(e, s->loc, "T.tile.select between dtypes");
             return;
         }
-    if (!pto_scratch(e, s, pad32(n, tl_dtype_size(t)) * tl_dtype_size(t), &at)) return;
+    int64_t bytes = pad32(n, tl_dtype_size(t)) * tl_dtype_size(t);
+    if (e->ub_top + bytes > tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
+        // no room for TSEL's scratch: tilec_pto.h's scalar loop, as compare's
+        if (!mask_tile(e, s, 1, n)) return;
+        const char *ct = pto_ctype(t);
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        pto_line(e,
+                 "tilec_select(TILEC_UB(%s, %s), tl_m.data(), TILEC_UB(%s, %s), TILEC_UB(%s, %s), "
+                 "%s, %s, %" PRId64 ");",
+                 ct, o.v[0].addr, ct, o.v[1].addr, ct, o.v[scalar_mode ? 1 : 2].addr,
+                 scalar_mode ? pto_typed_scalar(e, s, 3, t) : pto_fmt(e, "(%s)0", ct),
+                 scalar_mode ? "true" : "false", n);
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        return;
+    }
+    if (!pto_scratch(e, s, bytes, &at)) return;
     if (!mask_tile(e, s, 1, n)) return;
     pto_vec_tiles(e, &o); // tl_d, tl_a = src0, tl_b = src1
     pto_flat_at(e, "tl_tmp", t, n, pto_fmt(e, "%" PRId64, at));
@@ -247,6 +274,62 @@ static void axpy(pto_emit_t *e, const tl_stmt_t *s)
     pto_line(e, "pto::TAXPY(tl_d, tl_a, %s);", pto_typed_scalar(e, s, 2, TL_F32));
 }
 
+// One chunk of mul_add_dst: n elements from element k0 (a C++ expression).
+static void mul_add_chunk(pto_emit_t *e, const pto_operands_t *o, int64_t n, const char *k0,
+                          int64_t at)
+{
+    static const char *const names[] = {"tl_d", "tl_a", "tl_b"};
+    for (int i = 0; i < 3; i++)
+        pto_flat_at(e, names[i], TL_F32, n, pto_fmt(e, "(%s) + (%s) * 4", o->v[i].addr, k0));
+    pto_flat_at(e, "tl_tmp", TL_F32, n, pto_fmt(e, "%" PRId64, at));
+    pto_line(e, "pto::TMUL(tl_tmp, tl_a, tl_b);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    pto_line(e, "pto::TADD(tl_d, tl_tmp, tl_d);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+}
+
+// mul_add_dst(dst, src0, src1): dst = src0 * src1 + dst, float32 with the
+// product and the sum each rounded (as tilec): TMUL into a scratch tile, TADD,
+// in chunks of at most 256 elements (a 1 KB scratch; a scalar loop without room for it)
+static void mul_add_dst(pto_emit_t *e, const tl_stmt_t *s)
+{
+    static const int idx[] = {0, 1, 2, -1};
+    pto_operands_t o;
+    int64_t n, at;
+    if (!flat_operands(e, s, idx, &o, &n)) return;
+    for (int i = 0; i < 3; i++)
+        if (o.v[i].buf->dtype != TL_F32) {
+            pto_unsupported(e, s->loc, "T.tile.mul_add_dst of %s",
+                            tl_dtype_name(o.v[i].buf->dtype));
+            return;
+        }
+    int64_t chunk = n < 256 ? n : 256, full = n / chunk, tail = n % chunk;
+    if (e->ub_top + pad32(chunk, 4) * 4 > tl_arch_physical(tl_arch_default(), TL_SCOPE_UB)) {
+        // no room for a scratch (the lightning indexers fill UB): tilec_pto.h's
+        // scalar loop, between barriers of every pipe
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        pto_line(e,
+                 "tilec_mul_add_dst(TILEC_UB(float, %s), TILEC_UB(float, %s), TILEC_UB(float, %s), "
+                 "%" PRId64 ");",
+                 o.v[0].addr, o.v[1].addr, o.v[2].addr, n);
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        return;
+    }
+    at = e->ub_top;
+    pto_line(e, "for (int64_t tl_k = 0; tl_k < %" PRId64 "; tl_k++) {", full);
+    e->indent++;
+    mul_add_chunk(e, &o, chunk, pto_fmt(e, "tl_k * %" PRId64, chunk), at);
+    e->indent--;
+    pto_line(e, "}");
+    if (tail) {
+        pto_line(e, "{");
+        e->indent++;
+        mul_add_chunk(e, &o, tail, pto_fmt(e, "%" PRId64, full * chunk), at);
+        e->indent--;
+        pto_line(e, "}");
+    }
+}
+
 // pow(dst, src, exponent tile | scalar): TPOW / TPOWS with a scratch tile
 // (pto-isa's CPU pow: libm's pow in double, rounded; tilec: powf)
 static void pow_op(pto_emit_t *e, const tl_stmt_t *s)
@@ -309,6 +392,7 @@ bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_SHR: bits(e, s); return true;
     case TL_OP_SILU: silu(e, s); return true;
     case TL_OP_AXPY: axpy(e, s); return true;
+    case TL_OP_MUL_ADD_DST: mul_add_dst(e, s); return true;
     case TL_OP_POW: pow_op(e, s); return true;
     case TL_OP_TRANSPOSE: transpose(e, s); return true;
     default: return false;

@@ -104,6 +104,9 @@ bool pto_emit_vec_more(pto_emit_t *e, const tl_stmt_t *s);
 // emit_repeat.c: brcb, the _experiment row ops, sort32, gatherb and the
 // repeat-form reductions; false when s is none of them.
 bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s);
+// emit_sort.c: sort, merge_sort, gather_mask, arith_progression; false when s
+// is none of them.
+bool pto_emit_sort(pto_emit_t *e, const tl_stmt_t *s);
 
 // --- emit_copy.c, emit_vec.c, emit_cube.c
 // ----------------------------------------------------------
