@@ -213,8 +213,10 @@ static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_
     int64_t miss = x->write ? 0 : bytes - hit;
     s->gm_bytes[x->write] += bytes;
     s->hbm_bytes += fill; // whole lines: a strided read pays for the line it touches
-    int64_t occ =
-        sim_time_bw(s, t, (double)bytes, (double)fill, x->write ? a->mte3_bpc : a->mte2_bpc);
+    double cap = x->write ? a->mte3_bpc : a->mte2_bpc;
+    if (fill > 0 && a->hbm_core_bpc > 0) // the missed lines come at the core's HBM rate
+        cap = TL_MIN(cap, a->hbm_core_bpc * (double)bytes / (double)fill);
+    int64_t occ = sim_time_bw(s, t, (double)bytes, (double)fill, cap);
     in->occ = TL_MAX(x->min_occ, occ);
     // a read waits for the HBM when a line misses, and for lines still on
     // their way from HBM for an earlier request (never longer than a miss)

@@ -74,6 +74,14 @@ static const tl_arch_t arch_a2 = {
     .mte2_bpc = 110,              // row 25, D/E: ini l2_read_rate, pypto fit ~106
     .mte3_bpc = 86,               // row 26, D/E: ini l2_write_rate, pypto fit ~84
     .hbm_share_bpc = 32,          // row 27, D: ini ddr_rate (we share chip bandwidth instead)
+    // The bytes one transfer brings from HBM (L2 misses, whole lines) stream at
+    // most at this rate: a core has a bounded number of requests in flight, so
+    // it alone cannot draw the chip's HBM bandwidth. Fitted on bench/
+    // calibration.rows S32 (catlass GEMV 1 x 768 x 5120 fp32 on 6 cores, 36.3
+    // us: 2.6 MB of B per core from HBM; 6 cores leave the chip's 1.6 TB/s
+    // idle): 46 B/cycle; the ini's ddr_rate above says 32. Tested by S21 (the
+    // same work on 24 cores: the chip's bandwidth binds there).
+    .hbm_core_bpc = 46,
     // Start-up of one GM transfer beyond bytes / rate, from bench/
     // calibration.rows C14 (mhc_post, msprof per pipe over 48 AIVs): MTE2
     // 8,348 us for 1,706 4 KB loads per AIV = 189 cycles each, 37 at 110

@@ -42,6 +42,7 @@ typedef struct {
     int l2_hit_latency, l2_miss_extra_latency;
     int gm_read_latency, gm_write_latency;
     double mte2_bpc, mte3_bpc, hbm_share_bpc; // bytes per cycle per core
+    double hbm_core_bpc; // what one transfer brings from HBM per cycle (its requests in flight)
     int mte2_startup, mte3_startup; // a GM transfer's start-up latency beyond the memory's
     int gm_block_bytes;                       // transfers move whole blocks of this size
     int gm_burst_bytes[3], gm_best_align, gm_min_efficient_xfer;

@@ -179,8 +179,9 @@ TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)
     const tl_arch_t *a = a2();
     slice_t s;
     REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &s));
-    // 16 KiB at 110 B/cycle, then (a cold L2) an HBM read's latency
-    double occ = ceil(16384.0 / a->mte2_bpc);
+    // 16 KiB, every line missed (a cold L2): at the core's HBM rate (46 B/cycle,
+    // not the MTE2's 110), then an HBM read's latency
+    double occ = ceil(16384.0 / a->hbm_core_bpc);
     CHECK_NEAR(s.dur, occ, 0.05);
     CHECK_EQ(s.lat, a->l2_hit_latency + a->mte2_startup + a->gm_read_latency);
     // the second vector core's load of the other rows misses as well
@@ -193,8 +194,8 @@ TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)
 
 // Each pipe's time in flight counts an instruction from its start to its
 // completion (msprof's per-pipe time, read so), its busy time the occupancy
-// only: one 16 KiB load per vector core, 149 cycles of occupancy and 800 of
-// latency (L2 cold), is in flight (149 + 800) / 149 times as long as busy.
+// only: one 16 KiB load per vector core, 357 cycles of occupancy and 800 of
+// latency (L2 cold), is in flight (357 + 800) / 357 times as long as busy.
 TEST(sim_in_flight_counts_a_transfer_from_start_to_completion)
 {
     simk_t e;
@@ -202,7 +203,7 @@ TEST(sim_in_flight_counts_a_transfer_from_start_to_completion)
                      NULL, NULL) == TL_OK);
     const tl_sim_report_t *r = tl_sim_report(e.s);
     const tl_arch_t *a = a2();
-    double occ = ceil(16384.0 / a->mte2_bpc);
+    double occ = ceil(16384.0 / a->hbm_core_bpc);
     double lat = a->l2_hit_latency + a->mte2_startup + a->gm_read_latency;
     REQUIRE(r->busy[1][TL_PIPE_MTE2] > 0);
     CHECK_NEAR(r->in_flight[1][TL_PIPE_MTE2] / r->busy[1][TL_PIPE_MTE2], (occ + lat) / occ, 1e-9);
@@ -255,7 +256,8 @@ TEST(sim_same_pipe_instructions_overlap_unless_a_barrier_separates_them)
     slice_t l1, l2; // the first vector core's two loads
     REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &l1));
     REQUIRE(find_slice_of(tr, "T.copy", l1.pid, TID_MTE2, 1, &l2));
-    CHECK_NEAR(l2.ts - l1.ts, ceil(16384.0 / a->mte2_bpc), 0.05); // its occupancy, not its latency
+    // its occupancy, not its latency
+    CHECK_NEAR(l2.ts - l1.ts, ceil(16384.0 / a->hbm_core_bpc), 0.05);
     free(tr);
     simk_free(&e);
     REQUIRE(traced(&e,
@@ -567,7 +569,9 @@ TEST(sim_refuses_developer_mode_kernels_that_were_not_split)
 // steps per core; double buffering must overlap the loads with it. The loads
 // (1.5 MB per core, 24 cores through the L2's 3.8 TB/s) take a little longer
 // than the cube: the busiest pipe is MTE2, as on the chip (pto-isa's GEMMs are
-// MTE2-bound: bench/calibration.rows S24).
+// MTE2-bound: bench/calibration.rows S24). The inputs start in the L2 (as the
+// operator before would leave them): from a cold L2 their first reads stream
+// from HBM at each core's HBM rate, 1.95x the roofline here.
 TEST(sim_double_buffered_gemm_is_within_1_5x_of_the_cube_roofline)
 {
     if (tl_test_sanitized()) {
@@ -576,7 +580,7 @@ TEST(sim_double_buffered_gemm_is_within_1_5x_of_the_cube_roofline)
     }
     const char *args[] = {"M=768", "N=1024", "K=2048", NULL};
     simk_t e;
-    tl_sim_opts_t o = {.no_races = true};
+    tl_sim_opts_t o = {.no_races = true, .l2 = TL_SIM_L2_WARM};
     REQUIRE(simk_run(&e, "tests/data/racy/ok_gemm_pingpong.py", NULL, args, &o) == TL_OK);
     const tl_sim_report_t *r = tl_sim_report(e.s);
     double roofline = 8.0 * 16 * (2048 / 16);
@@ -694,7 +698,10 @@ TEST(sim_warm_l2_starts_with_the_inputs_resident)
         free(tr);
         simk_free(&e);
     }
-    CHECK_EQ(cycles[0] - cycles[1], a->gm_read_latency); // the load's miss was the difference
+    // the load's miss was the difference: its latency, and its bytes at the
+    // core's HBM rate instead of the MTE2's
+    CHECK_EQ(cycles[0] - cycles[1], a->gm_read_latency + (int64_t)ceil(16384.0 / a->hbm_core_bpc) -
+                                        (int64_t)ceil(16384.0 / a->mte2_bpc));
 }
 
 // The C API's simulator options reach the simulator.
