@@ -192,9 +192,10 @@ static int leaf_side(walk_t *w, const tl_stmt_t *s, unsigned *flags)
             break;
         }
         side = sync_side(s);
-        if (side == TL_SIDE_NONE && s->sync.kind != TL_SYNC_ALL &&
-            s->sync.kind != TL_SYNC_BARRIER_ALL)
-            side = w->sticky;
+        // barrier_all too goes with the previous statement: upstream's CombineCV keeps a
+        // call without a core of its own (tl.ascend_pipe_barrier("ALL")) in the program of
+        // the last classified statement (ascend_combinecv.cc, current_proccess_switch_)
+        if (side == TL_SIDE_NONE && s->sync.kind != TL_SYNC_ALL) side = w->sticky;
         break;
     case TL_ST_PRINT:
         if (s->print.region) side = tl_scope_side(s->print.region->buf->scope);

@@ -17,8 +17,8 @@
 // never by names): a tile op goes with its operands' memory (an op without
 // on-chip operands with its pipe); a scalar store with its buffer, or, for GM
 // and alloc_var targets, with the memory its expressions read; a let with the
-// memory its value reads; a sync with its pipes, else with the previous
-// classified statement (upstream's rule for manual syncs), but a
+// memory its value reads; a sync with its pipes, else (barrier_all too) with the
+// previous classified statement (upstream's rule for manual syncs), but a
 // wait_cross_flag with the next one; T.Scope wins. Statements that read
 // neither core's memory (lets, alloc_var updates, breaks) go to every core
 // that needs them: those whose later statements read their variable,
@@ -229,7 +229,8 @@ static void needs(split_t *p)
         if (side == TL_SIDE_BOTH) side = TL_SIDE_NONE;
         if (side == TL_SIDE_CUBE) p->need[SIDE_C][o] = true;
         if (side == TL_SIDE_VEC) p->need[SIDE_V][o] = true;
-        // syncs that order nothing in particular (barrier_all, sync_all) run on both
+        // syncs that order nothing in particular (sync_all, a barrier_all before any
+        // statement with a side) run on both
         if (s->kind == TL_ST_SYNC && side == TL_SIDE_NONE)
             p->need[SIDE_C][o] = p->need[SIDE_V][o] = true;
     }
