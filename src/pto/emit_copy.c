@@ -32,7 +32,7 @@ static int64_t pad32(int64_t n, int size)
 // is one run from a UB region's start (ir/copy_plan.h): a contiguous UB
 // region becomes one flat row for it.
 static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
-                   const tl_region_t *onchip, pto_view_t *v, gm_box_t *g)
+                   const tl_region_t *onchip, pto_view_t *v, gm_box_t *g, const char *dyn_cols)
 {
     const tl_buffer_t *b = r->buf;
     int n = r->ndim;
@@ -42,6 +42,10 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
     if (r->form == TL_REGION_POINT) // the on-chip side's trailing extents (tilec's rule)
         tl_copy_point_extents(n, other, onchip->ndim, ext);
     for (int i = 0; i < n && r->form != TL_REGION_POINT; i++) {
+        if (i == n - 1 && dyn_cols && !tl_ir_is_const_int(r->extent[i], &ext[i])) {
+            ext[i] = v->cols; // a run-time width (dyn_cols): valid columns at run time
+            continue;
+        }
         if (!tl_ir_is_const_int(r->extent[i], &ext[i])) {
             pto_unsupported(e, s->loc, "a copy with a run-time extent of '%s'", b->name);
             return false;
@@ -89,8 +93,9 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
     g->vr = rd >= 0 ? pto_fmt(e, "tilec_clip(%s, %" PRId64 ", %s)", pto_expr_str(e, r->start[rd]),
                               g->rows, pto_expr_str(e, b->gm_shape[rd]))
                     : "1";
-    g->vc = cd >= 0 ? pto_fmt(e, "tilec_clip(%s, %" PRId64 ", %s)", pto_expr_str(e, r->start[cd]),
-                              g->cols, pto_expr_str(e, b->gm_shape[cd]))
+    g->vc = cd >= 0 ? pto_fmt(e, "tilec_clip(%s, %s, %s)", pto_expr_str(e, r->start[cd]),
+                              cd == n - 1 && dyn_cols ? dyn_cols : pto_fmt(e, "%" PRId64, g->cols),
+                              pto_expr_str(e, b->gm_shape[cd]))
                     : "1";
     // unit dimensions must start inside the tensor (tilec reports it; here the box is empty)
     tl_buf_t in;
@@ -241,7 +246,28 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 {
     pto_view_t v;
     gm_box_t g;
-    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, dst, &v, &g)) return;
+    // A UB region whose last extent is a run-time value n from column 0: the
+    // buffer's whole rows, as upstream's DataCopyPad with the buffer's width
+    // (exec/tileop_copy.c): n columns of each GM row, the pad value after them.
+    tl_region_t whole;
+    tl_expr_t width;
+    const char *dyn = NULL;
+    int nd = dst->ndim;
+    int64_t c;
+    if (dst->buf->scope == TL_SCOPE_UB && nd >= 1 && dst->extent[nd - 1] &&
+        !tl_ir_is_const_int(dst->extent[nd - 1], &c)) {
+        if (!tl_ir_is_const_int(dst->start[nd - 1], &c) || c != 0) {
+            pto_unsupported(e, s->loc, "a copy into a run-time width of '%s' not from column 0",
+                            dst->buf->name);
+            return;
+        }
+        dyn = pto_fmt(e, "(int64_t)(%s)", pto_expr_str(e, dst->extent[nd - 1]));
+        width = (tl_expr_t){.kind = TL_EX_INT, .dtype = TL_I32, .i = dst->buf->shape[nd - 1]};
+        whole = *dst;
+        whole.extent[nd - 1] = &width;
+        dst = &whole;
+    }
+    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, dst, &v, &g, dyn)) return;
     if (src->buf->dtype != dst->buf->dtype) {
         pto_unsupported(e, s->loc, "a copy GM -> %s that changes the dtype",
                         tl_scope_name(dst->buf->scope));
@@ -298,7 +324,7 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 {
     pto_view_t v;
     gm_box_t g;
-    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, src, &v, &g)) return;
+    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, src, &v, &g, NULL)) return;
     const tl_buffer_t *b = src->buf;
     const char *store = atomic ? "pto::TSTORE<pto::AtomicType::AtomicAdd>" : "pto::TSTORE";
     // enable_relu (L0C only, tileop_copy.c checks): the store's relu pre-mode
