@@ -126,4 +126,18 @@ SHAPES = [
                    num_cores=40),
          where="mhc_sinkhorn() defaults (iter_step 20, eps 1e-6) at the case its comment names (B = 4096, "
                "HC = 4): _route_num_cores = 40, _compute_pack 63 -> PACK min(63, 52) = 52, halved to 26"),
+    dict(file="examples/cann-bench/apply_rotary_pos_emb/apply_rotary_pos_emb.py", kernel="_flat_kernel_half_jit",
+         args=dict(M=32, D=64, CS_DIM=8, N=2, layout=0, dtype="float16", block_M=200),
+         where="__main__ case 1: q/k [2, 8, 2, 64] float16, layout 0, half, cos [8, 32]: flat path (B*N < 20), "
+               "M = B*S*N, _flat_choose_block_M(64, float16, half) = 200"),
+    dict(file="examples/cann-bench/apply_rotary_pos_emb/apply_rotary_pos_emb.py",
+         kernel="_flat_kernel_interleaved_jit",
+         args=dict(M=32, D=64, CS_DIM=8, N=2, layout=1, dtype="float32", block_M=132),
+         where="__main__ case 2: [2, 2, 8, 64] float32, layout 1, interleaved: cos expanded to [8, 64], "
+               "block_M 132"),
+    dict(file="examples/cann-bench/apply_rotary_pos_emb/apply_rotary_pos_emb.py", kernel="_tile_kernel_jit",
+         args=dict(B=16, S=512, N=16, D=128, layout=0, mode="half", dtype="float16", Block_M=12, S_TILE=18,
+                   D_TILE=128, num_stages=2),
+         where="__main__ case 4: [16, 512, 16, 128] float16 half: tile path (M_total 131,072 > 50,000), "
+               "S_TILE = (180224 - 8*128) // (128 * 76) = 18, Block_M = 256 // 20 = 12"),
 ]
