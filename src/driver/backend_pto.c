@@ -2,12 +2,21 @@
 // PTO-ISA C++, built against pto-isa's CPU implementation (cached) and run
 // in a child process.
 #include "driver/backend.h"
+#include "exec/layout.h"
 
 static tl_status_t pto_create(void **self, const tl_kernel_t *k, const tl_backend_opts_t *o,
                               tl_diag_t *d)
 {
     tl_pto_t *p = NULL;
-    tl_status_t st = tl_pto_create(&p, k, o ? &o->pto : NULL, d);
+    // the planned layout, as the other targets check it: a vector op that runs
+    // past its buffer is reported with the bytes and buffers it reaches there
+    // (exec/overrun.c), or stops the run when it would leave the UB
+    tl_layout_t layout;
+    tl_status_t st = tl_layout_build(&layout, k, NULL, d);
+    tl_layout_free(&layout);
+    *self = NULL;
+    if (st) return st;
+    st = tl_pto_create(&p, k, o ? &o->pto : NULL, d);
     *self = p;
     return st;
 }

@@ -73,10 +73,25 @@ bool pto_vec_views(pto_emit_t *e, const tl_stmt_t *s, const int *idx, pto_operan
                 return false;
             }
         } else if (count && tl_ir_is_const_int(count, &c)) {
-            if (c > v->rows * v->cols) {
-                pto_unsupported(e, s->loc, "a count past the operand '%s'", v->buf->name);
+            // past the operand the tile runs into the UB after it, as on the device
+            // (exec/overrun.c); from the region's highest possible origin it must
+            // stay inside the UB
+            const tl_buffer_t *b = v->buf;
+            int64_t size = tl_dtype_size(b->dtype),
+                    ub = tl_arch_physical(tl_arch_default(), TL_SCOPE_UB);
+            int64_t end = b->addr + (tl_buffer_numel(b) - v->rows * v->cols + c) * size;
+            if (c > v->rows * v->cols && end > ub) {
+                if (!e->failed)
+                    tl_diag_error(e->d, s->loc,
+                                  "the count of %s may run past the UB from '%s' (up to byte "
+                                  "%" PRId64 " of %" PRId64 "; on the device: a vector core "
+                                  "exception)",
+                                  tl_op_info(s->op.code)->spelling, b->name, end, ub);
+                e->failed = true;
                 return false;
             }
+            // the op's scratch (at ub_top) goes past the bytes it reaches
+            e->ub_top = TL_MAX(e->ub_top, TL_ALIGN_UP(end, 32));
             v->rows = 1, v->cols = c;
         } else if (count) {
             v->vcols = pto_expr_str(e, count);
