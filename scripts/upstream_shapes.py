@@ -140,4 +140,8 @@ SHAPES = [
                    D_TILE=128, num_stages=2),
          where="__main__ case 4: [16, 512, 16, 128] float16 half: tile path (M_total 131,072 > 50,000), "
                "S_TILE = (180224 - 8*128) // (128 * 76) = 18, Block_M = 256 // 20 = 12"),
+    dict(file="examples/cann-bench/softmax/example_softmax.py", kernel="online_softmax",
+         args=dict(M=1024, N=1024, block_M=32, block_N=512, dtype="float16"),
+         where="main() --level l0 (default): L0-1 [1024, 1024] float16 dim -1: _select_block = (32, 512), "
+               "n_num 2, so the double-buffered online_softmax (use_db)"),
 ]
