@@ -5,7 +5,10 @@
 //           writes later in the same iteration, and nothing writes it earlier
 //           in program order, is reordered so that the write comes first and
 //           the read after it; every other pair of statements that touch the
-//           same memory (or a variable a let defines) keeps its order.
+//           same memory (or a variable a let defines) keeps its order; a
+//           workspace read before anything writes it, whose later writer (the
+//           other core) shares no loop with the read, is an error (a dual-loop
+//           kernel, below).
 //
 // Upstream's kernels rely on this: the cube reads a workspace (or an L1 tile
 // the vector cores hand over) at the top of the loop, and the vector cores
@@ -275,6 +278,122 @@ out:
     return changed;
 }
 
+// --- dual-loop kernels: a workspace read by one core in one loop nest and
+// written by the other core in a later one.
+//
+// Upstream's AutoInsertCrossCoreSync (ascend_combinecv.cc) pairs the i-th access
+// of a workspace in the cube's code with the i-th in the vector's, one a read,
+// one a write, and the reader waits: in a "dual-loop" kernel (the cube's loop
+// over the tiles, then the vector cores' loop over the same tiles) the cube's
+// read of what the vector cores write further down waits for that write. That
+// is no program order tilec can run (each loop needs the other's results), so
+// such a read, when no loop holds both it and the write and nothing writes the
+// tensor before it, is a located error rather than a read of unwritten memory.
+
+typedef struct {
+    ord_t *o;
+    tl_vec_t loops; // the loops around the statement being visited, outermost first
+    dacc_t *acc;    // GM accesses of copies and the loops around each
+    const tl_stmt_t ***around;
+    int *naround;
+    int n, cap;
+    bool oom;
+} dual_t;
+
+static void dual_acc(void *arg, const tl_access_t *a)
+{
+    dual_t *d = arg;
+    const tl_stmt_t *s = d->o->cur;
+    if (a->buf->scope != TL_SCOPE_GM || copy_side(s) == SIDE_NONE) return;
+    if (d->n == d->cap) {
+        int cap = d->cap ? d->cap * 2 : 32;
+        tl_arena_t *ar = d->o->k->arena;
+        d->acc = tl_arena_grow(ar, d->acc, sizeof *d->acc, (size_t)d->cap, (size_t)cap);
+        d->around = tl_arena_grow(ar, d->around, sizeof *d->around, (size_t)d->cap, (size_t)cap);
+        d->naround = tl_arena_grow(ar, d->naround, sizeof *d->naround, (size_t)d->cap, (size_t)cap);
+        if (!d->acc || !d->around || !d->naround) {
+            d->oom = true;
+            return;
+        }
+        d->cap = cap;
+    }
+    const tl_stmt_t **l = tl_arena_alloc(d->o->k->arena, sizeof *l * (size_t)(d->loops.len + 1));
+    if (!l) {
+        d->oom = true;
+        return;
+    }
+    for (int i = 0; i < d->loops.len; i++) l[i] = d->loops.items[i];
+    d->around[d->n] = l;
+    d->naround[d->n] = d->loops.len;
+    d->acc[d->n++] = (dacc_t){a->buf, a->mode, copy_side(s), s->origin, false, s};
+}
+
+static void dual_walk(dual_t *d, tl_stmt_t *s)
+{
+    if (!s || d->oom) return;
+    d->o->cur = s;
+    if (s->kind == TL_ST_OP) tl_access_stmt(s, dual_acc, d);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) dual_walk(d, s->seq.items[i]);
+        break;
+    case TL_ST_FOR:
+    case TL_ST_WHILE:
+        tl_vec_push(d->o->k->arena, &d->loops, s);
+        dual_walk(d, s->kind == TL_ST_FOR ? s->for_.body : s->while_.body);
+        d->loops.len--;
+        break;
+    case TL_ST_IF:
+        dual_walk(d, s->if_.then_);
+        dual_walk(d, s->if_.else_);
+        break;
+    case TL_ST_SCOPE: dual_walk(d, s->scope.body); break;
+    default: break;
+    }
+}
+
+static bool share_loop(const dual_t *d, int a, int b)
+{
+    for (int i = 0; i < d->naround[a]; i++)
+        for (int j = 0; j < d->naround[b]; j++)
+            if (d->around[a][i] == d->around[b][j]) return true;
+    return false;
+}
+
+static tl_status_t check_dual_loops(ord_t *o)
+{
+    dual_t d = {.o = o};
+    for (int i = 0; i <= o->k->buffers.len; i++) o->first_write[i] = 0x7fffffff;
+    o->pos = 0;
+    tl_rewrite_walk(o->k->body, number, o); // positions in the order dev_order left
+    dual_walk(&d, o->k->body);
+    if (d.oom) return tl_diag_fail(o->ctx->diag, TL_ERR_NOMEM, "out of memory");
+    for (int r = 0; r < d.n; r++) {
+        const dacc_t *rd = &d.acc[r];
+        const tl_buffer_t *b = rd->buf;
+        if ((rd->mode & TL_ACCESS_WRITE) || b->param < 0 ||
+            o->k->params[b->param].role == TL_ROLE_INPUT || o->first_write[b->id] <= rd->pos)
+            continue;
+        for (int w = 0; w < d.n; w++) {
+            const dacc_t *wr = &d.acc[w];
+            if (wr->buf != b || !(wr->mode & TL_ACCESS_WRITE) || wr->side == rd->side ||
+                share_loop(&d, r, w))
+                continue;
+            return tl_diag_error(
+                o->ctx->diag, rd->stmt->loc,
+                "'%s' is read here by the %s core before anything writes it; the "
+                "%s core writes it later (line %d), in another loop: upstream pairs "
+                "the two cores' accesses of a workspace by their order in each "
+                "core's code (AutoInsertCrossCoreSync), so this read waits for that "
+                "write. tilec does not model such dual-loop kernels (no order of "
+                "the two loops gives that data flow)",
+                b->name, rd->side == SIDE_C ? "cube" : "vector",
+                rd->side == SIDE_C ? "vector" : "cube", wr->stmt->loc.line);
+        }
+    }
+    return TL_OK;
+}
+
 static void clear_origin(void *arg, tl_stmt_t *s)
 {
     (void)arg;
@@ -302,8 +421,10 @@ tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         tl_stmt_t *l = o.loops.items[i];
         reorder_body(&o, l, l->kind == TL_ST_FOR ? l->for_.body : l->while_.body);
     }
+    tl_status_t st =
+        o.oom ? tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory") : check_dual_loops(&o);
     tl_rewrite_walk(k->body, clear_origin, NULL);
     free(o.first_write);
     free(o.writers);
-    return o.oom ? tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory") : TL_OK;
+    return st;
 }
