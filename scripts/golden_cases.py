@@ -71,6 +71,24 @@ def _flash_attn_golden(x):
     return {"Output": _f16(np.einsum("bhsk,bhkd->bhsd", _softmax(acc), v))}
 
 
+def _mla_decode_inputs(B, H, N, D, Dpe):
+    """example_mla_decode.py's __main__: q, q_pe, kv, k_pe randn float16, col_indices arange(128)."""
+    def make(rng):
+        return {"Q": (_f16(_randn(rng, (B, H, D))), "float16"), "Q_pe": (_f16(_randn(rng, (B, H, Dpe))), "float16"),
+                "KV": (_f16(_randn(rng, (B, N, 1, D))), "float16"),
+                "K_pe": (_f16(_randn(rng, (B, N, 1, Dpe))), "float16"),
+                "col_indices": (np.arange(128, dtype=np.float32), "float32")}
+    return make
+
+
+def _mla_decode_golden(x):
+    """Its inline check: softmax((q . kv + q_pe . k_pe) / sqrt(D + Dpe)) @ kv in float32, as float16."""
+    q, qp = x["Q"].astype(np.float32), x["Q_pe"].astype(np.float32)
+    kv, kp = x["KV"][:, :, 0].astype(np.float32), x["K_pe"][:, :, 0].astype(np.float32)
+    s = (np.einsum("bhd,bnd->bhn", q, kv) + np.einsum("bhd,bnd->bhn", qp, kp)) / np.sqrt(q.shape[-1] + qp.shape[-1])
+    return {"Output": _f16(np.einsum("bhn,bnd->bhd", _softmax(s), kv))}
+
+
 SFA_DEV = dict(B=1, S=128, SKV=32768, H=128, HKV=1, DQK=576, DV=512, topk=2048, q_start=4096 * 7, kv_stride=1)
 
 
@@ -695,6 +713,16 @@ def _cases():
                             args=dict(heads=128, dim=512, tail_dim=64, topk=2048, kv_stride=1), seed=0,
                             shape="S=128 H=128 SKV=32768 D=512+64 topk=2048 fp16",
                             inputs=_sfa_dev_inputs, golden=_sfa_dev_golden, tol={"*": (1e-2, 1e-2)}))
+    # Newest developer-mode test (half-height UB tiles handed to and from the cube): C = -((-A) @ B)
+    # of float16 tensors (a float16 result, then float32), its assert_close at 1e-3.
+    out.append(_dev("gemm_develop_test", "tla", "gemm_develop_test.py", kernel=None, args={}, seed=0,
+                    shape="M=N=K=64 fp16, UB tiles of 16 rows", inputs=_gemm_inputs(64, 64, 64, False),
+                    golden=lambda x: {"C": _gemm_golden(x)["C"].astype(np.float32)},
+                    tol={"*": (1e-3, 1e-3)}, light=True))
+    out.append(dict(name="mla_decode", root="tla", file="examples/deepseek_mla/example_mla_decode/example_mla_decode.py",
+                    kernel=None, args={}, seed=0, shape="B=1 H=64 N=128 D=512 Dpe=64 fp16",
+                    inputs=_mla_decode_inputs(1, 64, 128, 512, 64), golden=_mla_decode_golden,
+                    tol={"*": (0.0, 0.1)}, light=True))
     v4 = "examples/deepseek_v4/"
     rec = "ops/tilelang/ds_v4/"
     for root, base in (("tla", v4), ("recipes", rec)):
@@ -788,6 +816,20 @@ def _cases():
                     check=_li_attention_check, tol={},
                     note="max_cores: the a2's 24 cube cores; s2 block 127 of batch 0 is left out by the "
                          "kernel's design (_li_attention_dropped)"))
+    # The newest layout of the same operator (a file of its own, examples/deepseek_v4/attention/
+    # lightning_indexer.py): its example_bsnd_bsnd; the wrapper passes zero offsets (BSND).
+    # S1 = 3 is not a multiple of its S1_BLOCK = 4: phase 2 writes -1 rows to Out[b, 3], past
+    # dimension 1 (tilec stops there); S1 = 4 (a whole S1_BLOCK) checks the rest.
+    for s1 in (3, 4):
+        out.append(dict(name="attention/lightning_indexer.py bsnd_bsnd" + ("" if s1 == 3 else f" S1={s1}"), root="tla",
+                        file=v4 + "attention/lightning_indexer.py", kernel="make_lightning_indexer_kernel",
+                        args=dict(B=2, S1=s1, S2=32768, N1=64, D=128, N2=1, TOP_K=2048, sparse_mode=3,
+                                  input_dtype="float16", seg_size=4096, max_cores=24, layout_query="BSND",
+                                  layout_key="BSND", block_size=128, max_block_num=1, pp_slots=2, return_value=True),
+                        seed=42, shape=f"B=2 S1={s1} S2=32768 N1=64 D=128 top-k 2048 mode 3 fp16",
+                        inputs=_li_inputs(2, s1, 32768, 64, 128, offsets=True), golden=_li_golden(2048, 3),
+                        check=_li_check, tol={}, note="max_cores: the a2's 24 cube cores"
+                        + ("; S1 = 3 writes past Out's dimension 1" if s1 == 3 else "")))
     # The file's shapes (T1 = 1024), and the last 160 query tokens of the same KV: with T1 > 168
     # hca and csa set one cross-core flag (EV_PV, vector -> cube, never waited) more than 15 times.
     for sc in MLA_SCENARIOS:

@@ -289,6 +289,8 @@ def sim_inputs(entry, tmp):
                 out += ["-i", f"{name}={p}"]
     for name, spec in (entry or {}).get("fills", {}).items():
         out += ["--fill", f"{name}={spec}"]
+    for name, value in (entry or {}).get("dims", {}).items():  # symbolic dimensions (T.symbolic)
+        out += ["-d", f"{name}={value}"]
     return out
 
 

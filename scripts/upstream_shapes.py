@@ -3,8 +3,9 @@ tilec cannot find them by running the file (they come from torch tensors' conten
 
 Each entry: file (path suffix under the corpus root), kernel (-k, or None for the file's only
 one), args (-a), inputs ({param: (values, dtype)}: exact contents, written as .npy), fills
-({param: --fill spec}), where (the file's lines the values come from). The cases of
-scripts/golden_cases.py count too (their args, and their inputs when NumPy is there).
+({param: --fill spec}), dims ({T.symbolic name: value}, -d for --sim), where (the file's lines
+the values come from). The cases of scripts/golden_cases.py count too (their args, and their
+inputs when NumPy is there).
 Written from reading each file's driver; upstream files are never copied.
 """
 
@@ -144,4 +145,32 @@ SHAPES = [
          args=dict(M=1024, N=1024, block_M=32, block_N=512, dtype="float16"),
          where="main() --level l0 (default): L0-1 [1024, 1024] float16 dim -1: _select_block = (32, 512), "
                "n_num 2, so the double-buffered online_softmax (use_db)"),
+    # Newest examples read 2026-12-06 (helper nb2): the first case of each file's own test.
+    dict(file="examples/mhc_pre/example_mhc_pre.py", kernel="mhc_pre_gemm",
+         dims=dict(n=4),
+         args=dict(pad_hc_hidden=512, pad_hc_mult3=32),
+         where="test_full (n, h, hc) = (4, 128, 4): mhc_pre_gemm_sqrsum: pad_hc_hidden = calc_pad(4 * 128, "
+               "H_BLK=512), pad_hc_mult3 = calc_pad(4 * 6, MIN_BLOCK=16)"),
+    dict(file="examples/mhc_pre/example_mhc_pre.py", kernel="mhc_pre_sqrsum_rmsnorm",
+         dims=dict(n=4),
+         args=dict(hc_hidden=512, pad_hc_mult3=32, hc_mult=4, hidden_size=128, rms_eps=1e-6),
+         where="test_full (4, 128, 4): mhc_pre: _get_kernel('sqrsum_rmsnorm', hc * hidden, pad_hc_mult3, hc, "
+               "hidden, rms_eps=1e-6)"),
+    dict(file="examples/mhc_pre/example_mhc_pre.py", kernel="mhc_pre_split_sinkhorn_apply",
+         dims=dict(n=4),
+         args=dict(hc=4, hidden=128, sinkhorn_iters=10, pre_eps=1e-6, sinkhorn_eps=1e-6, hc_post_mult_value=1.0),
+         where="test_full (4, 128, 4): generate_full_test_data defaults (sinkhorn_repeat 10, eps 1e-6, "
+               "post mult 1.0)"),
+    dict(file="examples/mhc_bwd/example_mhc_bwd.py", kernel=None, args=dict(n_stream=16, tilesize=8),
+         dims=dict(seqlen=256),
+         where="test(): (seqlen, n_stream, tilesize) = (256, 16, 8)"),
+    dict(file="examples/quant_batch_matmul/example_quant_matmul_high_performance.py", kernel=None,
+         args=dict(Batch=1, M=128, N=512, K=512, N_scale=512, scale_size="N", has_int32_bias=False,
+                   has_float_bias=False, has_pertoken=False, has_offset=False, scale_dtype="float32",
+                   out_dtype="float16", bias_dtype="int32"),
+         where="__main__ _run_example((128, 512), (512, 512), float32, 'float16'): quant_matmul's key"),
+    dict(file="examples/add_rms_norm_dynamic_quant/add_rms_norm_dynamic_quant.py", kernel=None,
+         args=dict(M_orig=256, N_orig=256, M_padded=256, N_padded=256, block_M=32, block_N=256, eps=1e-6,
+                   dtype="float16"),
+         where="__main__ test_configs[0] (256, 256, float16): _get_tiling(256, 256) = (32, 256, 256, 256)"),
 ]
