@@ -261,7 +261,8 @@ static tl_status_t golden_argmax_rows(const tl_check_case_t *c, tl_check_io_t *i
         int64_t n = in->shape[1], best = 0;
         for (int64_t j = 1; j < n; j++)
             if (a[r * n + j] > a[r * n + best]) best = j;
-        for (int64_t j = 0; j < 8; j++) tl_tensor_set_flat(want, (size_t)(r * 8 + j), j ? 0 : (double)best);
+        for (int64_t j = 0; j < 8; j++)
+            tl_tensor_set_flat(want, (size_t)(r * 8 + j), j ? 0 : (double)best);
     }
     floats_free(&fs);
     return st;
@@ -1024,6 +1025,10 @@ static const tl_check_case_t cases[] = {
     {.name = "l1_rows_relu/small", .op = "l1_rows_relu", .file = "tests/data/kernels/l1_rows_relu.py",
      .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(64), .golden = golden_l1_rows_relu,
      .shape = "64x64x64 f16, L1 row and column blocks, enable_relu"},
+    {.name = "l1_rows_relu/paged", .op = "l1_rows_relu", .file = "tests/data/kernels/l1_rows_relu.py",
+     .args = {"paged=True"}, .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(64),
+     .golden = golden_l1_rows_relu,
+     .shape = "as small, A in run-time row counts at rows 0/24/48, C of run-time columns"},
     {.name = "sync_all_blocks/small", .op = "sync_all_blocks",
      .file = "tests/data/kernels/sync_all_blocks.py", .outputs = {"C", "D"}, .rtol = 0, .atol = 0,
      .golden = golden_sync_all_blocks, .shape = "2 blocks, 128x128 f32, T.sync_all and mode-0 flags"},

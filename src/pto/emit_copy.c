@@ -32,18 +32,20 @@ static int64_t pad32(int64_t n, int size)
 // is one run from a UB region's start (ir/copy_plan.h): a contiguous UB
 // region becomes one flat row for it.
 static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
-                   const tl_region_t *onchip, pto_view_t *v, gm_box_t *g, const char *dyn_cols)
+                   const tl_region_t *onchip, pto_view_t *v, gm_box_t *g, bool dyn)
 {
     const tl_buffer_t *b = r->buf;
     int n = r->ndim;
     int64_t ext[TL_MAX_DIMS], other[TL_MAX_DIMS];
+    const char *dynx[TL_MAX_DIMS] = {0};   // run-time extents (dyn): valid counts at run time
     for (int i = 0; i < onchip->ndim; i++) // constant: pto_view took the region
         if (!tl_ir_is_const_int(onchip->extent[i], &other[i])) other[i] = 1;
     if (r->form == TL_REGION_POINT) // the on-chip side's trailing extents (tilec's rule)
         tl_copy_point_extents(n, other, onchip->ndim, ext);
     for (int i = 0; i < n && r->form != TL_REGION_POINT; i++) {
-        if (i == n - 1 && dyn_cols && !tl_ir_is_const_int(r->extent[i], &ext[i])) {
-            ext[i] = v->cols; // a run-time width (dyn_cols): valid columns at run time
+        if (dyn && !tl_ir_is_const_int(r->extent[i], &ext[i])) {
+            ext[i] = i == n - 1 ? v->cols : v->rows; // the on-chip side's whole rows / matrix
+            dynx[i] = pto_fmt(e, "(int64_t)(%s)", pto_expr_str(e, r->extent[i]));
             continue;
         }
         if (!tl_ir_is_const_int(r->extent[i], &ext[i])) {
@@ -90,11 +92,12 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
     }
     g->rows = rd >= 0 ? ext[rd] : 1, g->cols = cd >= 0 ? ext[cd] : 1;
     g->ld = rd >= 0 ? stride[rd] : "1";
-    g->vr = rd >= 0 ? pto_fmt(e, "tilec_clip(%s, %" PRId64 ", %s)", pto_expr_str(e, r->start[rd]),
-                              g->rows, pto_expr_str(e, b->gm_shape[rd]))
+    g->vr = rd >= 0 ? pto_fmt(e, "tilec_clip(%s, %s, %s)", pto_expr_str(e, r->start[rd]),
+                              dynx[rd] ? dynx[rd] : pto_fmt(e, "%" PRId64, g->rows),
+                              pto_expr_str(e, b->gm_shape[rd]))
                     : "1";
     g->vc = cd >= 0 ? pto_fmt(e, "tilec_clip(%s, %s, %s)", pto_expr_str(e, r->start[cd]),
-                              cd == n - 1 && dyn_cols ? dyn_cols : pto_fmt(e, "%" PRId64, g->cols),
+                              dynx[cd] ? dynx[cd] : pto_fmt(e, "%" PRId64, g->cols),
                               pto_expr_str(e, b->gm_shape[cd]))
                     : "1";
     // unit dimensions must start inside the tensor (tilec reports it; here the box is empty)
@@ -198,17 +201,60 @@ static bool multiple_of(const tl_expr_t *x, int64_t n)
     return true;
 }
 
+// A load into run-time rows of an L1 matrix from any row: in NZ each 32-byte
+// column strip holds the matrix's rows 32 bytes apart, so the block is a run
+// of rows in each strip. The CPU check writes exactly the block
+// (tilec_l1_rows: pto-isa's CPU TLOAD would fill its tile's static rows
+// past the block); the NPU code loads each strip's valid rows (TLOAD of a
+// Mat tile over the matrix's rows, valid rows at run time; not verified).
+static void l1_rows(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_t *m, const gm_box_t *g,
+                    const char *rows)
+{
+    const char *ct = pto_ctype(dst->buf->dtype);
+    int64_t c0n = 32 / tl_dtype_size(dst->buf->dtype);
+    pto_line(e, "#if defined(__CPU_SIM)");
+    pto_line(e,
+             "tilec_l1_rows(TILEC_L1(%s, %s), %" PRId64 ", %s, %s, %s, %" PRId64
+             ", %s, %s, tl_vr, tl_vc);",
+             ct, m->addr, m->rows, m->r0, m->c0, rows, m->ec, g->ptr, g->ld);
+    pto_line(e, "#else");
+    pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", m->ec / c0n);
+    e->indent++;
+    pto_line(e,
+             "const int64_t tl_sc = tilec_min(tl_vc - tl_j * %" PRId64 ", (int64_t)%" PRId64 ");",
+             c0n, c0n);
+    pto_line(e, "if (tl_sc <= 0) break;");
+    global(e, g, dst->buf->dtype, pto_fmt(e, "%s + tl_j * %" PRId64, g->ptr, c0n), "tl_sc");
+    pto_line(e,
+             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::ColMajor, -1, -1, pto::SLayout::RowMajor, 512, pto::PadValue::Zero> "
+             "tl_t((size_t)tl_vr, (size_t)tl_sc);",
+             ct, m->rows, c0n);
+    pto_line(e,
+             "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
+             " + (%s) * 32));",
+             m->addr, m->c0, c0n, m->rows * 32, m->r0);
+    pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+    e->indent--;
+    pto_line(e, "}");
+    pto_line(e, "#endif");
+}
+
 // A load into a block of an L1 matrix (NZ: 32-byte column strips of all its
 // rows, 16-row fractals down each strip): one TLOAD per strip of the block
 // into a [block rows, one strip] Mat tile at that strip's rows, so nothing
 // outside the block is written. The block's rows must start and end on
 // fractal rows, its columns on strips.
 static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
-                     const pto_matrix_t *m, const gm_box_t *g)
+                     const pto_matrix_t *m, const gm_box_t *g, const char *dyn_rows)
 {
     int size = tl_dtype_size(dst->buf->dtype);
     int64_t c0n = 32 / size, strips = m->ec / c0n;
     const tl_expr_t *r0 = dst->start[dst->ndim - 2], *c0 = dst->start[dst->ndim - 1];
+    if (dyn_rows && m->ec % c0n == 0 && multiple_of(c0, c0n)) {
+        l1_rows(e, dst, m, g, dyn_rows);
+        return;
+    }
     if (m->er % 16 || m->ec % c0n || !multiple_of(r0, 16) || !multiple_of(c0, c0n)) {
         pto_unsupported(e, s->loc,
                         "a copy to an L1 block of '%s' whose rows do not start and end on 16-row "
@@ -218,7 +264,8 @@ static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
     }
     pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", strips);
     e->indent++;
-    pto_line(e, "const int64_t tl_sc = tilec_min(tl_vc - tl_j * %" PRId64 ", (int64_t)%" PRId64 ");",
+    pto_line(e,
+             "const int64_t tl_sc = tilec_min(tl_vc - tl_j * %" PRId64 ", (int64_t)%" PRId64 ");",
              c0n, c0n);
     pto_line(e, "if (tl_sc <= 0) break;");
     global(e, g, dst->buf->dtype, pto_fmt(e, "%s + tl_j * %" PRId64, g->ptr, c0n), "tl_sc");
@@ -228,13 +275,13 @@ static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
              "tl_t((size_t)tl_vr, (size_t)tl_sc);",
              pto_ctype(dst->buf->dtype), m->er, c0n);
     // strip (c0 / c0n + j) of the matrix, from row r0
-    pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
+    pto_line(e,
+             "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
              " + (%s) * 32));",
              m->addr, m->c0, c0n, m->rows * 32, m->r0);
     pto_line(e, "pto::TLOAD(tl_t, tl_g);");
     pto_line(e, "#if !defined(__CPU_SIM)");
-    pto_line(e,
-             "if (tl_vr != %" PRId64 " || tl_sc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
+    pto_line(e, "if (tl_vr != %" PRId64 " || tl_sc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
              m->er, c0n);
     pto_line(e, "#endif");
     e->indent--;
@@ -251,7 +298,7 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     // (exec/tileop_copy.c): n columns of each GM row, the pad value after them.
     tl_region_t whole;
     tl_expr_t width;
-    const char *dyn = NULL;
+    bool dyn = false;
     int nd = dst->ndim;
     int64_t c;
     if (dst->buf->scope == TL_SCOPE_UB && nd >= 1 && dst->extent[nd - 1] &&
@@ -261,13 +308,25 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
                             dst->buf->name);
             return;
         }
-        dyn = pto_fmt(e, "(int64_t)(%s)", pto_expr_str(e, dst->extent[nd - 1]));
+        dyn = true;
         width = (tl_expr_t){.kind = TL_EX_INT, .dtype = TL_I32, .i = dst->buf->shape[nd - 1]};
         whole = *dst;
         whole.extent[nd - 1] = &width;
         dst = &whole;
     }
-    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, dst, &v, &g, dyn)) return;
+    // An L1 block of run-time rows (upstream's sparse_flash_mla pages:
+    // kv_ring[slot, done : done + run, :]): the block as the matrix's rows
+    // from its start, the valid rows at run time (l1_block).
+    const char *dyn_rows = NULL;
+    if (dst->buf->scope == TL_SCOPE_L1 && nd >= 2 && dst->extent[nd - 2] &&
+        !tl_ir_is_const_int(dst->extent[nd - 2], &c)) {
+        dyn_rows = pto_fmt(e, "(int64_t)(%s)", pto_expr_str(e, dst->extent[nd - 2]));
+        width = (tl_expr_t){.kind = TL_EX_INT, .dtype = TL_I32, .i = dst->buf->shape[nd - 2]};
+        whole = *dst;
+        whole.extent[nd - 2] = &width;
+        dst = &whole;
+    }
+    if (!pto_view(e, dst, &v, s->loc) || !gm_box(e, s, src, dst, &v, &g, dyn || dyn_rows)) return;
     if (src->buf->dtype != dst->buf->dtype) {
         pto_unsupported(e, s->loc, "a copy GM -> %s that changes the dtype",
                         tl_scope_name(dst->buf->scope));
@@ -296,7 +355,7 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
             return;
         }
         if (!m.whole) {
-            l1_block(e, s, dst, &m, &g);
+            l1_block(e, s, dst, &m, &g, dyn_rows);
             e->indent--;
             pto_line(e, "}");
             return;
@@ -324,7 +383,11 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 {
     pto_view_t v;
     gm_box_t g;
-    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, src, &v, &g, NULL)) return;
+    // from L0C, a GM box of run-time columns (upstream's sparse_flash_mla:
+    // cL0[cs, :, :] -> workspace_s[..., 0:win_align]) stores that many valid columns
+    if (!pto_view(e, src, &v, s->loc) ||
+        !gm_box(e, s, dst, src, &v, &g, src->buf->scope == TL_SCOPE_L0C))
+        return;
     const tl_buffer_t *b = src->buf;
     const char *store = atomic ? "pto::TSTORE<pto::AtomicType::AtomicAdd>" : "pto::TSTORE";
     // enable_relu (L0C only, tileop_copy.c checks): the store's relu pre-mode
