@@ -52,6 +52,7 @@ typedef struct {
     bool write;
     const char *buffer; // buffer name
     int64_t lo, hi;     // bytes [lo, hi) of the buffer that conflict
+    int64_t bytes;      // the buffer's size: lo >= bytes when a count ran past it
 } tl_sim_access_t;
 
 // Two conflicting accesses that no happens-before edge orders, reported once

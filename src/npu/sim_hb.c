@@ -218,6 +218,7 @@ static void fill_access(tl_sim_t *s, tl_sim_access_t *a, const side_t *x)
     a->loc = site->st ? site->st->loc : (tl_loc_t){0};
     a->write = x->write;
     a->buffer = sim_buffer(s, x->buf)->name;
+    a->bytes = tl_buffer_bytes(sim_buffer(s, x->buf));
 }
 
 // A conflict between record r and the access of the current instruction.

@@ -100,13 +100,17 @@ void sim_report_diag(tl_sim_t *s)
         char a1[64], a2[64], times[48] = "";
         if (rc->count > 1)
             snprintf(times, sizeof times, " (%lld instruction pairs)", (long long)rc->count);
+        char past[96] = ""; // bytes a count reached past the buffer (exec/overrun.c)
+        if (g->bytes > 0 && g->lo >= g->bytes)
+            snprintf(past, sizeof past, " (past its %lld bytes: the op's count runs on)",
+                     (long long)g->bytes);
         tl_diag_report(s->d, rc->benign ? TL_SEV_WARNING : TL_SEV_ERROR, g->loc, TL_ERR_RACE,
-                       "%s%s on %s: %s (%s pipe, %s) %s bytes [%lld, %lld) of '%s', which %s "
+                       "%s%s on %s: %s (%s pipe, %s) %s bytes [%lld, %lld) of '%s'%s, which %s "
                        "(%s pipe, %s, line %d) %s with nothing ordering the two%s%s",
                        rc->benign ? "benign race " : "race ", rc->kind, tl_scope_name(rc->space),
                        g->op, tl_pipe_name(g->pipe), agent_text(a2, sizeof a2, g),
                        g->write ? "writes" : "reads", (long long)g->lo, (long long)g->hi, g->buffer,
-                       f->op, tl_pipe_name(f->pipe), agent_text(a1, sizeof a1, f), f->loc.line,
+                       past, f->op, tl_pipe_name(f->pipe), agent_text(a1, sizeof a1, f), f->loc.line,
                        f->write ? "wrote" : "read", times,
                        benign_why(rc));
         tl_diag_note(s->d, f->loc, "%s of '%s' bytes [%lld, %lld) by %s here",
