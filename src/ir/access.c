@@ -46,29 +46,19 @@ bool tl_access_region_whole(const tl_region_t *r)
     return r->form != TL_REGION_POINT || tl_buffer_numel(b) == 1;
 }
 
-static int64_t region_numel(const tl_region_t *r)
-{
-    int64_t n = 1, e;
-    for (int d = 0; d < r->ndim; d++) {
-        if (!tl_ir_is_const_int(r->extent[d], &e)) return -1;
-        n *= e;
-    }
-    return n;
-}
-
 // Whether the op writes every element of its destination region (operand 0,
 // or 1 for copies).
 static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
 {
     if (dst->form == TL_REGION_POINT) return false;
-    int64_t count = region_numel(dst);
+    int64_t count = tl_region_numel(dst);
     if (count < 0) return false;
     switch (op->code) {
     case TL_OP_COMPARE: {
         // one bit a source element, packed from the start of the mask region
         // (tileop_misc.c): it covers a contiguous region of at most that many bytes
         const tl_arg_t *src = &op->args[1];
-        int64_t n = src->kind == TL_ARG_REGION ? region_numel(&src->region) : -1;
+        int64_t n = src->kind == TL_ARG_REGION ? tl_region_numel(&src->region) : -1;
         bool contiguous = dst->ndim == 1 || tl_access_region_whole(dst);
         return n >= 0 && contiguous && count * tl_dtype_size(dst->buf->dtype) <= (n + 7) / 8;
     }
@@ -90,11 +80,11 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
         // stale data no kernel can rely on.) On-chip sources must match.
         const tl_region_t *src = &op->args[0].region;
         if (src->buf->scope == TL_SCOPE_GM) {
-            int64_t box = src->form == TL_REGION_POINT ? count : region_numel(src);
+            int64_t box = src->form == TL_REGION_POINT ? count : tl_region_numel(src);
             int sz = tl_dtype_size(dst->buf->dtype);
             return sz == 2 || sz == 4 || (box >= 0 && box >= count);
         }
-        return src->form != TL_REGION_POINT && region_numel(src) == count;
+        return src->form != TL_REGION_POINT && tl_region_numel(src) == count;
     }
     default: break;
     }
@@ -129,7 +119,7 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
 static bool reads_within_region(const tl_op_t *op, const tl_region_t *r)
 {
     if (r->form == TL_REGION_POINT) return false;
-    int64_t count = region_numel(r);
+    int64_t count = tl_region_numel(r);
     if (count < 0) return false;
     switch (op->code) {
     case TL_OP_GATHER: return false;
@@ -148,7 +138,7 @@ static bool reads_within_region(const tl_op_t *op, const tl_region_t *r)
     }
     // without a count an operand may be read as far as the others reach
     for (int i = 0; i < op->nargs; i++)
-        if (op->args[i].kind == TL_ARG_REGION && region_numel(&op->args[i].region) != count)
+        if (op->args[i].kind == TL_ARG_REGION && tl_region_numel(&op->args[i].region) != count)
             return false;
     return true;
 }

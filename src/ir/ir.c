@@ -221,6 +221,14 @@ int64_t tl_buffer_numel(const tl_buffer_t *b)
     return n;
 }
 
+int64_t tl_region_numel(const tl_region_t *r)
+{
+    int64_t n = 1, e;
+    for (int i = 0; i < r->ndim; i++)
+        if (!tl_ir_is_const_int(r->extent[i], &e) || __builtin_mul_overflow(n, e, &n)) return -1;
+    return n;
+}
+
 int64_t tl_buffer_bytes(const tl_buffer_t *b)
 {
     return tl_buffer_numel(b) * tl_dtype_size(b->dtype);

@@ -265,6 +265,9 @@ typedef struct {
     tl_loc_t loc;
 } tl_region_t;
 
+// Elements of a region, or -1 when an extent is not constant (or the product overflows).
+int64_t tl_region_numel(const tl_region_t *r);
+
 typedef enum { TL_ARG_REGION, TL_ARG_SCALAR } tl_arg_kind_t;
 
 typedef struct {

@@ -1,14 +1,6 @@
 // Vector ops that may run past an operand's buffer (overrun.h).
 #include "ir/overrun.h"
 
-int64_t tl_region_numel(const tl_region_t *r)
-{
-    int64_t n = 1, e;
-    for (int i = 0; i < r->ndim; i++)
-        if (!tl_ir_is_const_int(r->extent[i], &e) || __builtin_mul_overflow(n, e, &n)) return -1;
-    return n;
-}
-
 // The elements operand i of op s processes from its region's origin when
 // that can exceed the region: an element-wise op's count (all its operands),
 // gather_mask's kept elements (its destination: 2 of 4 for P0101 and P1010, 1

@@ -7,8 +7,6 @@
 
 #include "ir/ir.h"
 
-// Elements of r, or -1 when an extent is not constant.
-int64_t tl_region_numel(const tl_region_t *r);
 // The elements operand i of op statement s processes from its region's
 // origin when that may exceed the region: an element-wise op's count (every
 // operand), gather_mask's kept elements (its destination). False when the

@@ -66,16 +66,6 @@ static void check_expr(verifier_t *v, const tl_expr_t *e)
     }
 }
 
-// Constant number of elements of a region, or -1 when an extent is symbolic.
-static int64_t region_count(const tl_region_t *r)
-{
-    int64_t n = 1, e;
-    for (int i = 0; i < r->ndim; i++) {
-        if (!tl_ir_is_const_int(r->extent[i], &e) || __builtin_mul_overflow(n, e, &n)) return -1;
-    }
-    return n;
-}
-
 // Where an operand was written (the call when a pass made it).
 static tl_loc_t arg_loc(const tl_arg_t *a, tl_loc_t call)
 {
@@ -275,7 +265,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
         for (int i = 0; i < op->nargs && !counted; i++) {
             const tl_arg_t *a = &op->args[i];
             if (a->kind != TL_ARG_REGION) continue;
-            int64_t n = region_count(&a->region);
+            int64_t n = tl_region_numel(&a->region);
             if (n < 0) continue;
             if (n0 < 0) n0 = n;
             else if (n != n0)

@@ -155,24 +155,13 @@ static void box(tl_hazard_access_t *a, const tl_region_t *r)
     }
 }
 
-static int64_t region_count(const tl_region_t *r)
-{
-    int64_t n = 1;
-    for (int d = 0; d < r->ndim; d++) {
-        int64_t e = const_or(r->extent[d], -1);
-        if (e < 0) return -1;
-        n *= e;
-    }
-    return n;
-}
-
 static void region(emit_t *em, const tl_region_t *r, tl_pipe_t pipe, bool write, bool flat,
                    int64_t limit)
 {
     tl_hazard_access_t a = {em->s, r->buf, pipe, write, flat, 0, {0}, {0}, -1};
     box(&a, r);
     if (flat) {
-        a.len = region_count(r);
+        a.len = tl_region_numel(r);
         if (limit >= 0 && (a.len < 0 || limit < a.len)) a.len = limit;
     }
     em->fn(em->arg, &a);
@@ -242,7 +231,7 @@ static void op_accesses(emit_t *em, const tl_op_t *op)
             tl_hazard_access_t a = {em->s, op->args[i].region.buf, pipe, false, true, 0, {0}, {0},
                                     -1};
             box(&a, &op->args[i].region);
-            a.len = lim == -2 ? -1 : region_count(&op->args[i].region);
+            a.len = lim == -2 ? -1 : tl_region_numel(&op->args[i].region);
             if (lim >= 0 && (a.len < 0 || lim < a.len)) a.len = lim;
             if (r == 'r' || r == 'v' || r == 'x') em->fn(em->arg, &a);
             a.write = true;

@@ -201,23 +201,13 @@ static bool multiple_of(const tl_expr_t *x, int64_t n)
     return true;
 }
 
-// A load into run-time rows of an L1 matrix from any row: in NZ each 32-byte
-// column strip holds the matrix's rows 32 bytes apart, so the block is a run
-// of rows in each strip. The CPU check writes exactly the block
-// (tilec_l1_rows: pto-isa's CPU TLOAD would fill its tile's static rows
-// past the block); the NPU code loads each strip's valid rows (TLOAD of a
-// Mat tile over the matrix's rows, valid rows at run time; not verified).
-static void l1_rows(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_t *m, const gm_box_t *g,
-                    const char *rows)
+// Opens a loop over the 32-byte column strips of an L1 matrix block and loads
+// each strip's valid rows (tl_vr x tl_sc) into a Mat tile of tile_rows static
+// rows at strip (c0 / c0n + j), row r0; the caller closes the loop.
+static void strip_loads(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_t *m,
+                        const gm_box_t *g, int64_t tile_rows)
 {
-    const char *ct = pto_ctype(dst->buf->dtype);
     int64_t c0n = 32 / tl_dtype_size(dst->buf->dtype);
-    pto_line(e, "#if defined(__CPU_SIM)");
-    pto_line(e,
-             "tilec_l1_rows(TILEC_L1(%s, %s), %" PRId64 ", %s, %s, %s, %" PRId64
-             ", %s, %s, tl_vr, tl_vc);",
-             ct, m->addr, m->rows, m->r0, m->c0, rows, m->ec, g->ptr, g->ld);
-    pto_line(e, "#else");
     pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", m->ec / c0n);
     e->indent++;
     pto_line(e,
@@ -229,12 +219,31 @@ static void l1_rows(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_t *m
              "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
              ", pto::BLayout::ColMajor, -1, -1, pto::SLayout::RowMajor, 512, pto::PadValue::Zero> "
              "tl_t((size_t)tl_vr, (size_t)tl_sc);",
-             ct, m->rows, c0n);
+             pto_ctype(dst->buf->dtype), tile_rows, c0n);
     pto_line(e,
              "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
              " + (%s) * 32));",
              m->addr, m->c0, c0n, m->rows * 32, m->r0);
     pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+}
+
+// A load into run-time rows of an L1 matrix from any row: in NZ each 32-byte
+// column strip holds the matrix's rows 32 bytes apart, so the block is a run
+// of rows in each strip. The CPU check writes exactly the block
+// (tilec_l1_rows: pto-isa's CPU TLOAD would fill its tile's static rows
+// past the block); the NPU code loads each strip's valid rows (TLOAD of a
+// Mat tile over the matrix's rows, valid rows at run time; not verified).
+static void l1_rows(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_t *m, const gm_box_t *g,
+                    const char *rows)
+{
+    const char *ct = pto_ctype(dst->buf->dtype);
+    pto_line(e, "#if defined(__CPU_SIM)");
+    pto_line(e,
+             "tilec_l1_rows(TILEC_L1(%s, %s), %" PRId64 ", %s, %s, %s, %" PRId64
+             ", %s, %s, tl_vr, tl_vc);",
+             ct, m->addr, m->rows, m->r0, m->c0, rows, m->ec, g->ptr, g->ld);
+    pto_line(e, "#else");
+    strip_loads(e, dst, m, g, m->rows);
     e->indent--;
     pto_line(e, "}");
     pto_line(e, "#endif");
@@ -249,7 +258,7 @@ static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
                      const pto_matrix_t *m, const gm_box_t *g, const char *dyn_rows)
 {
     int size = tl_dtype_size(dst->buf->dtype);
-    int64_t c0n = 32 / size, strips = m->ec / c0n;
+    int64_t c0n = 32 / size;
     const tl_expr_t *r0 = dst->start[dst->ndim - 2], *c0 = dst->start[dst->ndim - 1];
     if (dyn_rows && m->ec % c0n == 0 && multiple_of(c0, c0n)) {
         l1_rows(e, dst, m, g, dyn_rows);
@@ -262,24 +271,7 @@ static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
                         dst->buf->name);
         return;
     }
-    pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", strips);
-    e->indent++;
-    pto_line(e,
-             "const int64_t tl_sc = tilec_min(tl_vc - tl_j * %" PRId64 ", (int64_t)%" PRId64 ");",
-             c0n, c0n);
-    pto_line(e, "if (tl_sc <= 0) break;");
-    global(e, g, dst->buf->dtype, pto_fmt(e, "%s + tl_j * %" PRId64, g->ptr, c0n), "tl_sc");
-    pto_line(e,
-             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
-             ", pto::BLayout::ColMajor, -1, -1, pto::SLayout::RowMajor, 512, pto::PadValue::Zero> "
-             "tl_t((size_t)tl_vr, (size_t)tl_sc);",
-             pto_ctype(dst->buf->dtype), m->er, c0n);
-    // strip (c0 / c0n + j) of the matrix, from row r0
-    pto_line(e,
-             "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
-             " + (%s) * 32));",
-             m->addr, m->c0, c0n, m->rows * 32, m->r0);
-    pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+    strip_loads(e, dst, m, g, m->er);
     pto_line(e, "#if !defined(__CPU_SIM)");
     pto_line(e, "if (tl_vr != %" PRId64 " || tl_sc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
              m->er, c0n);
