@@ -9,8 +9,10 @@
 //           (mode 2) issued right after the earlier one on the pipe that did it
 //           (FIX for L0C->GM, MTE3 for UB->GM, MTE2 for reads, whose flags
 //           release the buffer for the next write). The flags sit in the
-//           innermost loop, if or sequence both accesses share, so producer
-//           and consumer counts match by construction; a dependence across a
+//           innermost loop, if or sequence both accesses share (sibling
+//           cube / vector loops of one constant trip count whose accesses
+//           meet only in equal iterations count as shared: pair_loops), so
+//           producer and consumer counts match by construction; a dependence across a
 //           loop's back edge (the next iteration's write after this
 //           iteration's read: WAR across cores) gets its set after the read,
 //           its wait before the write, one set before the loop and one wait
@@ -312,11 +314,70 @@ static bool written_before(const xs_t *X, const tl_buffer_t *buf, int before)
     return false;
 }
 
-static void pair(xs_t *X, const gacc_t *x, const gacc_t *y)
+static bool const_range(const tl_stmt_t *s, int64_t *lo, int64_t *hi)
 {
-    if (!x->acc.write && !y->acc.write) return;
+    return s->kind == TL_ST_FOR && !s->for_.staggered && tl_ir_is_const_int(s->for_.start, lo) &&
+           tl_ir_is_const_int(s->for_.end, hi) && *hi > *lo;
+}
+
+// Upstream pairs the cube's and the vector cores' workspace copies one to one
+// (AutoInsertCrossCoreSync): a copy in a cube loop and one in a sibling vector
+// loop with the same constant trip count hand over iteration by iteration,
+// the set after the copy inside the one loop, the wait inside the other. Taken
+// here when the two accesses meet only in equal iterations (i with i): then the
+// two loops are one shared loop for this pair. Flags around the whole loops
+// instead make each side wait for all of the other's iterations, a deadlock
+// when the loops also hand data back (sparse_flash_attention rev3's C1 and V1
+// loops: scores to the vector cores, p back to the cube). On success *y is y
+// with its loop variable renamed to x's, for the overlap tests, and sh has the
+// pair as its innermost shared loop.
+static bool pair_loops(xs_t *X, const gacc_t *x, gacc_t *y, shared_t *sh)
+{
+    const step_t *ca[MAXD], *cb[MAXD];
+    int na = chain(x, ca), nb = chain(y, cb), n = sh->n;
+    if (sh->exclusive || n >= na || n >= nb || sh->nloop == MAXD) return false;
+    const tl_stmt_t *A = ca[n]->owner, *B = cb[n]->owner;
+    int64_t a0, a1, b0, b1;
+    if (A->origin == B->origin || !const_range(A, &a0, &a1) || !const_range(B, &b0, &b1) ||
+        a0 != b0 || a1 != b1)
+        return false;
+    tl_hazard_access_t c = y->acc;
+    tl_subst_t m;
+    tl_subst_init(&m);
+    tl_subst_var(&m, B->for_.var, tl_ir_varref(X->k, A->for_.var, B->loc));
+    for (int d = 0; d < c.ndim; d++)
+        if (c.start[d]) c.start[d] = tl_subst_expr(X->k, &m, (tl_expr_t *)c.start[d]);
+    tl_subst_free(&m);
+    for (int d = 0; d < c.ndim; d++) // through a let the renaming did not reach
+        if (c.start[d] && tl_hazard_mentions(X->hz, c.start[d], B->for_.var)) return false;
+    shared_t s2 = *sh;
+    s2.loop_at[s2.nloop] = n;
+    s2.loop[s2.nloop++] = A;
+    s2.n = n + 1;
+    gacc_t y2 = *y;
+    y2.acc = c;
+    if (!overlap(X, x, &y2, &s2, s2.nloop, -1)) return false;
+    int l = s2.nloop - 1;
+    for (int v = 0; v < 2 && a1 - a0 > 1; v++) { // other iterations, per vector core
+        gacc_t yv = y2;
+        if (X->k->vid) yv.acc = at_lane(X, &y2.acc, v);
+        if (overlap(X, x, &yv, &s2, l, l) || overlap(X, &yv, x, &s2, l, l)) return false;
+    }
+    *sh = s2;
+    *y = y2;
+    return true;
+}
+
+static void pair(xs_t *X, const gacc_t *x, const gacc_t *y0)
+{
+    if (!x->acc.write && !y0->acc.write) return;
     shared_t sh;
-    shared(x, y, &sh);
+    shared(x, y0, &sh);
+    // y: y0, or its copy in x's loop variable (the flags still go to y0's place)
+    gacc_t yp = *y0;
+    bool paired = pair_loops(X, x, &yp, &sh); // then no dependence across the pair's back edge
+    const gacc_t *y = paired ? &yp : y0;
+#define PLACE(g) ((g) == y ? y0 : (g))
     bool fwd[2] = {false, false}; // a distance-0 dependence from side C / V
     if (!sh.exclusive && overlap(X, x, y, &sh, sh.nloop, -1)) {
         const gacc_t *first = origin_of(x) < origin_of(y) ? x : y, *second = first == x ? y : x;
@@ -339,21 +400,22 @@ static void pair(xs_t *X, const gacc_t *x, const gacc_t *y)
             first = second;
             second = t;
         }
-        add_dep(X, first->side, first, second, sh.n, false, 1);
+        add_dep(X, first->side, PLACE(first), PLACE(second), sh.n, false, 1);
         fwd[first->side] = true;
     }
     // Back edges, innermost shared loop first; one level per direction suffices
     // (the flags of an inner loop order the outer iterations too).
     bool back[2] = {false, false};
-    for (int l = sh.nloop - 1; l >= 0; l--) {
+    for (int l = sh.nloop - 1 - paired; l >= 0; l--) {
         for (int dir = 0; dir < 2; dir++) {
             const gacc_t *a = dir ? y : x, *b = dir ? x : y; // a in an earlier iteration than b
             if (back[a->side] || fwd[a->side]) continue;
             if (!overlap(X, a, b, &sh, l, l)) continue;
-            add_dep(X, a->side, a, b, sh.loop_at[l] + 1, true, 1);
+            add_dep(X, a->side, PLACE(a), PLACE(b), sh.loop_at[l] + 1, true, 1);
             back[a->side] = true;
         }
     }
+#undef PLACE
 }
 
 // Whether access g's place depends on a loop around it that is not one of
