@@ -994,6 +994,11 @@ static const tl_check_case_t cases[] = {
     {.name = "dev_vid_half/f16", .op = "dev_vid_half", .file = "tests/data/kernels/dev_vid_half.py",
      .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(96), .golden = golden_gemm,
      .shape = "M=64 N=64 K=96, UB tiles of 16 rows"},
+    // ... and a dual-loop kernel: the cube's loop and the vector cores' later loop each read a
+    // workspace the other writes (upstream pairs them by order; tilec fuses the loops)
+    {.name = "dual_loop/f16", .op = "dual_loop", .file = "tests/data/kernels/dual_loop.py",
+     .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(64), .golden = golden_gemm,
+     .shape = "M=96 N=32 K=64, 3 row tiles"},
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},

@@ -5,10 +5,11 @@
 //           writes later in the same iteration, and nothing writes it earlier
 //           in program order, is reordered so that the write comes first and
 //           the read after it; every other pair of statements that touch the
-//           same memory (or a variable a let defines) keeps its order; a
+//           same memory (or a variable a let defines) keeps its order; the
+//           two cores' loops of a dual-loop kernel (each reads a workspace the
+//           other writes) are fused first, where their shapes allow; a
 //           workspace read before anything writes it, whose later writer (the
-//           other core) shares no loop with the read, is an error (a dual-loop
-//           kernel, below).
+//           other core) still shares no loop with the read, is an error.
 //
 // Upstream's kernels rely on this: the cube reads a workspace (or an L1 tile
 // the vector cores hand over) at the top of the loop, and the vector cores
@@ -30,7 +31,9 @@
 #include "ir/access.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
+#include "pass/subst.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +61,21 @@ typedef struct {
     int nacc, capacc;
     const tl_stmt_t *cur;
     bool barrier;
+    char fuse_why[320];  // why the first dual-loop pair could not be fused, or ""
+    tl_loc_t warned[16]; // reads already warned about (one warning each)
+    int nwarned;
 } ord_t;
+
+// Whether no warning was given yet about the read at loc (and records it).
+static bool first_warning(ord_t *o, tl_loc_t loc)
+{
+    for (int i = 0; i < o->nwarned; i++)
+        if (o->warned[i].src == loc.src && o->warned[i].line == loc.line &&
+            o->warned[i].col == loc.col)
+            return false;
+    if (o->nwarned < (int)(sizeof o->warned / sizeof o->warned[0])) o->warned[o->nwarned++] = loc;
+    return true;
+}
 
 static int scope_side(tl_scope_t s)
 {
@@ -127,6 +144,20 @@ typedef struct {
     bool barrier, let;
 } item_t;
 
+// The accesses of each item of seq (it[i] ranges into o->acc).
+static void collect_items(ord_t *o, tl_stmt_t *seq, item_t *it)
+{
+    o->nacc = 0;
+    for (int i = 0; i < seq->seq.n; i++) {
+        o->barrier = false;
+        it[i].from = o->nacc;
+        tl_rewrite_walk(seq->seq.items[i], collect, o);
+        it[i].to = o->nacc;
+        it[i].barrier = o->barrier;
+        it[i].let = seq->seq.items[i]->kind == TL_ST_LET;
+    }
+}
+
 static bool conflict(const ord_t *o, const item_t *a, const item_t *b)
 {
     for (int i = a->from; i < a->to; i++)
@@ -189,15 +220,7 @@ static bool reorder_body(ord_t *o, tl_stmt_t *loop, tl_stmt_t *body)
         o->oom = true;
         goto out;
     }
-    o->nacc = 0;
-    for (int i = 0; i < n; i++) {
-        o->barrier = false;
-        it[i].from = o->nacc;
-        tl_rewrite_walk(body->seq.items[i], collect, o);
-        it[i].to = o->nacc;
-        it[i].barrier = o->barrier;
-        it[i].let = body->seq.items[i]->kind == TL_ST_LET;
-    }
+    collect_items(o, body, it);
     if (o->oom) goto out;
     bool any = false;
     for (int i = 0; i < n; i++)
@@ -261,7 +284,7 @@ static bool reorder_body(ord_t *o, tl_stmt_t *loop, tl_stmt_t *body)
     for (int i = 0; changed && i < n; i++)
         for (int j = i + 1; j < n; j++) {
             const dacc_t *at = why[2 * (i * n + j)], *by = why[2 * (i * n + j) + 1];
-            if (!edge[j * n + i] || !at) continue;
+            if (!edge[j * n + i] || !at || !first_warning(o, at->stmt->loc)) continue;
             tl_diag_warning(o->ctx->diag, at->stmt->loc,
                             "'%s' is read here before it is written (line %d) in the same "
                             "iteration of the loop at line %d, and nothing writes it before: as "
@@ -278,17 +301,295 @@ out:
     return changed;
 }
 
-// --- dual-loop kernels: a workspace read by one core in one loop nest and
-// written by the other core in a later one.
+// --- dual-loop kernels: the two cores' loops run as one
 //
-// Upstream's AutoInsertCrossCoreSync (ascend_combinecv.cc) pairs the i-th access
-// of a workspace in the cube's code with the i-th in the vector's, one a read,
-// one a write, and the reader waits: in a "dual-loop" kernel (the cube's loop
-// over the tiles, then the vector cores' loop over the same tiles) the cube's
-// read of what the vector cores write further down waits for that write. That
-// is no program order tilec can run (each loop needs the other's results), so
-// such a read, when no loop holds both it and the write and nothing writes the
-// tensor before it, is a located error rather than a read of unwritten memory.
+// Upstream's AutoInsertCrossCoreSync (ascend_combinecv.cc) pairs the i-th
+// access of a workspace in the cube's code with the i-th in the vector's, one
+// a read, one a write: the writer sets a flag after its copy, the reader waits
+// before its own. In a "dual-loop" kernel (deepseek_mla example_mla_decode.py:
+// the cube's loop over the tiles, then the vector cores' loop over the same
+// tiles, each reading what the other writes) the two loops therefore run side
+// by side, each access waiting for its partner in the other loop's same
+// iteration. tilec runs that as one program by fusing the two loops: where a
+// statement of one core reads a workspace before anything writes it, a later
+// statement of the other core writes it, and that statement also reads what
+// the first one writes (no order of the two gives the data flow), and both are
+// loops with equal bounds (or ifs with equal conditions) whose statements all
+// work on their own core, the second one's body is appended to the first
+// one's. Each core's statements keep their order, so cv_split gives each core
+// the program it has upstream; the loop-body order above then puts each read
+// after its write.
+
+// Whether every statement of a tree works on one core (its side in *side, a
+// tree of lets and control flow leaves it SIDE_NONE) and can move: no sync,
+// print, break or continue, no scope, no store to GM; scalar loads of GM only
+// from inputs.
+typedef struct {
+    ord_t *o;
+    int side;
+    bool bad;
+} tside_t;
+
+static void tree_side_acc(void *arg, const tl_access_t *a)
+{
+    tside_t *t = arg;
+    const tl_stmt_t *s = t->o->cur;
+    int side;
+    if (a->buf->scope == TL_SCOPE_GM) {
+        side = copy_side(s);
+        bool input = a->buf->param >= 0 && t->o->k->params[a->buf->param].role == TL_ROLE_INPUT;
+        if (side == SIDE_NONE && input && !(a->mode & TL_ACCESS_WRITE)) return;
+    } else {
+        side = scope_side(a->buf->scope);
+    }
+    if (s->kind == TL_ST_OP && s->op.code == TL_OP_GEMM_V0) side = SIDE_C;
+    if (side == SIDE_NONE || (t->side != SIDE_NONE && t->side != side)) t->bad = true;
+    t->side = side;
+}
+
+static void tree_side_stmt(void *arg, tl_stmt_t *s)
+{
+    tside_t *t = arg;
+    if (s->kind == TL_ST_SYNC || s->kind == TL_ST_PRINT || s->kind == TL_ST_BREAK ||
+        s->kind == TL_ST_CONTINUE || s->kind == TL_ST_SCOPE)
+        t->bad = true;
+    t->o->cur = s;
+    tl_access_stmt(s, tree_side_acc, t);
+}
+
+static int tree_side(ord_t *o, tl_stmt_t *s)
+{
+    tside_t t = {o, SIDE_NONE, false};
+    tl_rewrite_walk(s, tree_side_stmt, &t);
+    return t.bad ? SIDE_NONE : t.side;
+}
+
+// A fused item's reason not to fuse, for the error check_dual_loops gives.
+// (the first one; `line`, when not 0, names the statement in the way)
+static void why_not(ord_t *o, const tl_stmt_t *a, const tl_stmt_t *b, const char *what, int line)
+{
+    if (o->fuse_why[0]) return;
+    char at[48] = "";
+    if (line) snprintf(at, sizeof at, " (line %d)", line);
+    snprintf(o->fuse_why, sizeof o->fuse_why,
+             "; tilec runs such a kernel by fusing the two cores' loops, and cannot fuse "
+             "lines %d and %d: %s%s",
+             a->loc.line, b->loc.line, what, at);
+}
+
+// The body of b (a loop or if like a) after a's own, b's loop variable
+// replaced by a's.
+static tl_stmt_t *append_body(tl_kernel_t *k, tl_stmt_t *into, tl_stmt_t *from, const tl_var_t *var,
+                              tl_var_t *with)
+{
+    tl_subst_t m;
+    tl_subst_init(&m);
+    if (var) tl_subst_var(&m, var, tl_ir_varref(k, with, from ? from->loc : into->loc));
+    tl_stmt_t *copy = tl_subst_stmt(k, &m, from);
+    tl_subst_free(&m);
+    tl_stmt_t *seq = tl_ir_seq(k, into ? into->loc : copy->loc);
+    tl_stmt_t *parts[2] = {into, copy};
+    for (int p = 0; p < 2; p++) {
+        if (!parts[p]) continue;
+        if (parts[p]->kind != TL_ST_SEQ) {
+            tl_ir_seq_push(k, seq, parts[p]);
+            continue;
+        }
+        for (int i = 0; i < parts[p]->seq.n; i++) tl_ir_seq_push(k, seq, parts[p]->seq.items[i]);
+    }
+    return seq;
+}
+
+// Loads only of inputs (values that do not change while the kernel runs).
+static bool invariant(const ord_t *o, const tl_expr_t *e)
+{
+    if (!e) return true;
+    switch (e->kind) {
+    case TL_EX_LOAD:
+        if (e->load.buf->param < 0 || o->k->params[e->load.buf->param].role != TL_ROLE_INPUT)
+            return false;
+        for (int i = 0; i < e->load.n; i++)
+            if (!invariant(o, e->load.idx[i])) return false;
+        return true;
+    case TL_EX_BIN: return invariant(o, e->op.a) && invariant(o, e->op.b);
+    case TL_EX_UN: return invariant(o, e->op.a);
+    case TL_EX_CAST:
+    case TL_EX_REINTERPRET: return invariant(o, e->arg);
+    case TL_EX_SELECT:
+        return invariant(o, e->sel.cond) && invariant(o, e->sel.a) && invariant(o, e->sel.b);
+    default: return true;
+    }
+}
+
+// Items a and b of seq fused into a's statement, placed where b was (or
+// where a was); false (the reason in o->fuse_why) when they cannot be.
+static bool fuse_pair(ord_t *o, tl_stmt_t *seq, item_t *it, int ia, int ib)
+{
+    tl_stmt_t *a = seq->seq.items[ia], *b = seq->seq.items[ib];
+    int sa = tree_side(o, a), sb = tree_side(o, b);
+    if (sa == SIDE_NONE || sb == SIDE_NONE || sa == sb) {
+        why_not(o, a, b,
+                "each must hold the statements of one core only, and nothing that "
+                "cannot move (syncs, prints, break)",
+                0);
+        return false;
+    }
+    if (a->kind != b->kind || (a->kind != TL_ST_FOR && a->kind != TL_ST_IF)) {
+        why_not(o, a, b, "both must be loops or both ifs", 0);
+        return false;
+    }
+    if (a->kind == TL_ST_FOR) {
+        tl_subst_t m;
+        tl_subst_init(&m);
+        tl_subst_var(&m, b->for_.var, tl_ir_varref(o->k, a->for_.var, b->loc));
+        tl_expr_t *end = tl_subst_expr(o->k, &m, b->for_.end);
+        tl_expr_t *start = tl_subst_expr(o->k, &m, b->for_.start);
+        tl_subst_free(&m);
+        if (a->for_.loop != b->for_.loop ||
+            (a->for_.loop != TL_LOOP_SERIAL && a->for_.loop != TL_LOOP_UNROLL) ||
+            !tl_ir_expr_equal(a->for_.start, start) || !tl_ir_expr_equal(a->for_.end, end) ||
+            !invariant(o, a->for_.start) || !invariant(o, a->for_.end)) {
+            why_not(o, a, b,
+                    "the loops must be serial with equal bounds (upstream pairs the "
+                    "accesses of loops of other shapes by count)",
+                    0);
+            return false;
+        }
+    } else if (!tl_ir_expr_equal(a->if_.cond, b->if_.cond) || !invariant(o, a->if_.cond) ||
+               !a->if_.else_ != !b->if_.else_) {
+        why_not(o, a, b, "the ifs must have equal conditions", 0);
+        return false;
+    }
+    // where: b's place when a may move down past the items between, else a's
+    // place when b may move up (and uses no let between)
+    bool down = true, up = true;
+    for (int m = ia + 1; m < ib; m++) {
+        if (it[m].barrier || conflict(o, &it[ia], &it[m])) down = false;
+        if (it[m].barrier || it[m].let || conflict(o, &it[ib], &it[m])) up = false;
+        if (!down && !up) {
+            why_not(o, a, b, "a statement between them touches their memory",
+                    seq->seq.items[m]->loc.line);
+            return false;
+        }
+    }
+    tl_stmt_t *f = a;
+    if (a->kind == TL_ST_FOR) {
+        f->for_.body = append_body(o->k, a->for_.body, b->for_.body, b->for_.var, a->for_.var);
+    } else {
+        f->if_.then_ = append_body(o->k, a->if_.then_, b->if_.then_, NULL, NULL);
+        if (a->if_.else_) f->if_.else_ = append_body(o->k, a->if_.else_, b->if_.else_, NULL, NULL);
+    }
+    tl_rewrite_remove(seq, ib);
+    tl_rewrite_remove(seq, ia);
+    tl_rewrite_insert(o->k, seq, down ? ib - 1 : ia, f);
+    return true;
+}
+
+// Whether item a reads a workspace (a GM tensor that is not an input) before
+// anything writes it, which item b, of the other core, writes (the read in
+// *rd, the write in *wr); *needs: b also touches what a writes, so that no
+// order of the two gives upstream's data flow.
+static bool reads_first(const ord_t *o, const item_t *a, const item_t *b, const dacc_t **rd,
+                        const dacc_t **wr, bool *needs)
+{
+    bool fwd = false;
+    *rd = NULL;
+    for (int i = a->from; i < a->to; i++)
+        for (int j = b->from; j < b->to; j++) {
+            const dacc_t *x = &o->acc[i], *y = &o->acc[j];
+            if (x->buf != y->buf) continue;
+            if (x->mode & TL_ACCESS_WRITE) {
+                fwd = true;
+                continue;
+            }
+            const tl_buffer_t *buf = x->buf;
+            if (*rd || !(y->mode & TL_ACCESS_WRITE) || buf->scope != TL_SCOPE_GM ||
+                buf->param < 0 || o->k->params[buf->param].role == TL_ROLE_INPUT ||
+                x->side == SIDE_NONE || y->side == SIDE_NONE || x->side == y->side ||
+                o->first_write[buf->id] <= x->pos)
+                continue;
+            *rd = x;
+            *wr = y;
+        }
+    *needs = fwd;
+    return *rd;
+}
+
+// Fuses the first such pair of items of seq; true if it did. In a loop body
+// a pair whose second item does not need the first is left to the reordering
+// (reorder_body); elsewhere it is fused too.
+static bool fuse_seq(ord_t *o, tl_stmt_t *seq, bool loop_body)
+{
+    int n = seq->seq.n;
+    if (n < 2) return false;
+    item_t *it = calloc((size_t)n, sizeof *it);
+    if (!it) {
+        o->oom = true;
+        return false;
+    }
+    collect_items(o, seq, it);
+    bool fused = false;
+    for (int a = 0; a < n && !fused && !o->oom; a++)
+        for (int b = a + 1; b < n && !fused; b++) {
+            const dacc_t *rd, *wr;
+            bool needs = false;
+            if (!reads_first(o, &it[a], &it[b], &rd, &wr, &needs) || (loop_body && !needs))
+                continue;
+            int la = seq->seq.items[a]->loc.line, lb = seq->seq.items[b]->loc.line;
+            const tl_stmt_t *at = rd->stmt, *by = wr->stmt;
+            const char *name = rd->buf->name;
+            bool cube = rd->side == SIDE_C;
+            if (!fuse_pair(o, seq, it, a, b)) continue;
+            fused = true;
+            if (first_warning(o, at->loc))
+                tl_diag_warning(o->ctx->diag, at->loc,
+                                "'%s' is read here by the %s core before anything writes it, and "
+                                "the %s core writes it later (line %d) in code that reads what "
+                                "this core writes: upstream pairs the two cores' accesses of a "
+                                "workspace by their order (AutoInsertCrossCoreSync), so the code "
+                                "at lines %d and %d runs as one (fused, with the loops and "
+                                "ifs inside that hold the two accesses; each core's statements "
+                                "keep their order)",
+                                name, cube ? "cube" : "vector", cube ? "vector" : "cube",
+                                by->loc.line, la, lb);
+        }
+    free(it);
+    return fused;
+}
+
+// Fuses the first pair found, outer statements first; true if it did.
+static bool fuse_in(ord_t *o, tl_stmt_t *s, bool loop_body)
+{
+    if (!s || o->oom) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        if (fuse_seq(o, s, loop_body)) return true;
+        for (int i = 0; i < s->seq.n; i++)
+            if (fuse_in(o, s->seq.items[i], false)) return true;
+        return false;
+    case TL_ST_FOR: return fuse_in(o, s->for_.body, true);
+    case TL_ST_WHILE: return fuse_in(o, s->while_.body, true);
+    case TL_ST_IF: return fuse_in(o, s->if_.then_, false) || fuse_in(o, s->if_.else_, false);
+    case TL_ST_SCOPE: return fuse_in(o, s->scope.body, false);
+    default: return false;
+    }
+}
+
+static void renumber(ord_t *o)
+{
+    for (int i = 0; i <= o->k->buffers.len; i++) {
+        o->first_write[i] = 0x7fffffff;
+        o->writers[i] = 0;
+    }
+    o->pos = 0;
+    tl_rewrite_walk(o->k->body, number, o);
+}
+
+// --- dual-loop kernels the fusion above left: a workspace read by one core in
+// one loop nest and written by the other core in a later one. No program order
+// runs that (each loop needs the other's results), so such a read, when no loop
+// holds both it and the write and nothing writes the tensor before it, is a
+// located error rather than a read of unwritten memory.
 
 typedef struct {
     ord_t *o;
@@ -360,6 +661,46 @@ static bool share_loop(const dual_t *d, int a, int b)
     return false;
 }
 
+// The first GM copy access of b by core `side` at index `from` of d's list or
+// after it, or -1.
+static int next_access(const dual_t *d, const tl_buffer_t *b, int side, int from)
+{
+    for (int a = from; a < d->n; a++)
+        if (d->acc[a].buf == b && d->acc[a].side == side) return a;
+    return -1;
+}
+
+// Upstream's own check of a workspace's pairing (AutoInsertCrossCoreSync stops
+// the build when the two cores' copies of it differ in number, or when the
+// i-th of each are both reads or both writes): the reason in why, or "".
+static void upstream_pairing(const dual_t *d, const tl_buffer_t *b, char *why, size_t size)
+{
+    int n[2] = {0, 0};
+    for (int a = 0; a < d->n; a++)
+        if (d->acc[a].buf == b && d->acc[a].side != SIDE_NONE) n[d->acc[a].side]++;
+    if (n[SIDE_C] != n[SIDE_V]) {
+        snprintf(why, size,
+                 " (upstream's build stops here too: the cube's code copies '%s' %d times, "
+                 "the vector cores' %d)",
+                 b->name, n[SIDE_C], n[SIDE_V]);
+        return;
+    }
+    for (int pair = 1, c = -1, v = -1;; pair++) {
+        c = next_access(d, b, SIDE_C, c + 1);
+        v = next_access(d, b, SIDE_V, v + 1);
+        if (c < 0 || v < 0) return;
+        bool cw = d->acc[c].mode & TL_ACCESS_WRITE, vw = d->acc[v].mode & TL_ACCESS_WRITE;
+        if (cw == vw) {
+            snprintf(why, size,
+                     " (upstream's build stops here too: copy %d of '%s' in each core's code, "
+                     "lines %d and %d, are both %s)",
+                     pair, b->name, d->acc[c].stmt->loc.line, d->acc[v].stmt->loc.line,
+                     cw ? "writes" : "reads");
+            return;
+        }
+    }
+}
+
 static tl_status_t check_dual_loops(ord_t *o)
 {
     dual_t d = {.o = o};
@@ -379,16 +720,20 @@ static tl_status_t check_dual_loops(ord_t *o)
             if (wr->buf != b || !(wr->mode & TL_ACCESS_WRITE) || wr->side == rd->side ||
                 share_loop(&d, r, w))
                 continue;
-            return tl_diag_error(
-                o->ctx->diag, rd->stmt->loc,
-                "'%s' is read here by the %s core before anything writes it; the "
-                "%s core writes it later (line %d), in another loop: upstream pairs "
-                "the two cores' accesses of a workspace by their order in each "
-                "core's code (AutoInsertCrossCoreSync), so this read waits for that "
-                "write. tilec does not model such dual-loop kernels (no order of "
-                "the two loops gives that data flow)",
-                b->name, rd->side == SIDE_C ? "cube" : "vector",
-                rd->side == SIDE_C ? "vector" : "cube", wr->stmt->loc.line);
+            char why[200] = "";
+            upstream_pairing(&d, b, why, sizeof why);
+            return tl_diag_error(o->ctx->diag, rd->stmt->loc,
+                                 "'%s' is read here by the %s core before anything writes it; "
+                                 "the %s core writes it later (line %d), in another loop: "
+                                 "upstream pairs the two cores' accesses of a workspace by "
+                                 "their order in each core's code (AutoInsertCrossCoreSync), "
+                                 "so this read waits for that write%s%s",
+                                 b->name, rd->side == SIDE_C ? "cube" : "vector",
+                                 rd->side == SIDE_C ? "vector" : "cube", wr->stmt->loc.line,
+                                 o->fuse_why[0] ? o->fuse_why
+                                                : "; tilec runs such a kernel by fusing the two "
+                                                  "cores' loops, and found no pair to fuse",
+                                 why);
         }
     }
     return TL_OK;
@@ -415,6 +760,7 @@ tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     for (int i = 0; i <= nb; i++) o.first_write[i] = 0x7fffffff;
     tl_rewrite_normalize(k);
     tl_rewrite_walk(k->body, number, &o);
+    for (int round = 0; round < 256 && !o.oom && fuse_in(&o, k->body, false); round++) renumber(&o);
     tl_rewrite_walk(k->body, find_loops, &o);
     // pre-order lists outer loops first: inner bodies are ordered first
     for (int i = o.loops.len - 1; i >= 0 && !o.oom; i--) {
