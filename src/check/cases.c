@@ -230,6 +230,36 @@ static tl_status_t golden_cast_round(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// cast_narrow of the same file: A * scale to float16 / bfloat16 with each mode
+// (O: ODD into float16, TRUNC into bfloat16), rounded by tilec's exact routine.
+static tl_status_t golden_cast_narrow(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    static const char *outs[] = {"R", "F", "C", "D", "Z", "O"};
+    tl_round_t modes[] = {TL_CAST_RINT,  TL_CAST_FLOOR, TL_CAST_CEIL,
+                          TL_CAST_ROUND, TL_CAST_TRUNC, TL_CAST_ODD};
+    float scale = (float)arg_num(c, "scale", 1.0);
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    tl_status_t st = a ? TL_OK : TL_ERR_NOMEM;
+    for (int m = 0; m < 6 && st == TL_OK; m++) {
+        tl_tensor_t *want = tl_check_expected(io, outs[m], d);
+        if (!want) {
+            st = missing(d, "cast_narrow needs R, F, C, D, Z and O");
+            break;
+        }
+        bool bf = want->dtype == TL_BF16;
+        tl_round_t mode = bf && m == 5 ? TL_CAST_TRUNC : modes[m];
+        for (size_t i = 0; i < tl_tensor_numel(want); i++) {
+            float x = a[i] * scale;
+            tl_tensor_set_flat(want, i,
+                               bf ? tl_bf16_to_f32(tl_f32_to_bf16(x, mode))
+                                  : tl_f16_to_f32(tl_f32_to_f16(x, mode)));
+        }
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/count_past.py: counts past the buffers leave the output
 // tiles as the ops compute them from the right inputs: B = rint(A) (cast_past),
 // B = A * 0.5 as float16 (int32 source), Y = clamp(X, -1.5, 2) (clamp_rows).
@@ -936,8 +966,23 @@ static const tl_check_case_t cases[] = {
 
     // semantics regressions (tests/data/kernels/): a float32 -> float32 cast rounds
     {.name = "cast_round/modes", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
+     .kernel = "cast_round",
      .fills = {"A=int:-40:40"}, .outputs = {"R", "F", "C", "D", "Z"}, .golden = golden_cast_round,
      .shape = "M=64 N=64 f32, 5 modes"},
+    // ... and so does float32 -> float16 / bfloat16 (pto: tilec_tcvt_mode on the CPU)
+    {.name = "cast_round/bf16", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
+     .kernel = "cast_narrow", .fills = {"A=int:-70000:70000"}, .rtol = 0, .atol = 0,
+     .outputs = {"R", "F", "C", "D", "Z", "O"}, .golden = golden_cast_narrow,
+     .shape = "M=64 N=64 f32 -> bf16, 17-bit integers (ties), 5 modes"},
+    {.name = "cast_round/f16", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
+     .kernel = "cast_narrow", .args = {"dst='float16'"}, .fills = {"A=int:-70000:70000"},
+     .rtol = 0, .atol = 0, .outputs = {"R", "F", "C", "D", "Z", "O"}, .golden = golden_cast_narrow,
+     .shape = "M=64 N=64 f32 -> f16, 17-bit integers (ties, overflow), 6 modes"},
+    {.name = "cast_round/f16_subnormal", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
+     .kernel = "cast_narrow", .args = {"dst='float16'", "scale=9.313225746154785e-10"},
+     .fills = {"A=int:-70000:70000"}, .rtol = 0, .atol = 0,
+     .outputs = {"R", "F", "C", "D", "Z", "O"}, .golden = golden_cast_narrow,
+     .shape = "M=64 N=64 f32 * 2^-30 -> f16 (subnormals), 6 modes"},
     // ... and a vector op's count may run past its buffers into the UB after them (issue 19)
     {.name = "count_past/cast_whole", .op = "count_past", .file = "tests/data/kernels/count_past.py",
      .kernel = "cast_past", .fills = {"A=uniform:-8:8"}, .outputs = {"B"}, .rtol = 0, .atol = 0,
@@ -1050,6 +1095,11 @@ static const tl_check_case_t cases[] = {
      .args = {"M=64", "KV=100", "NV=40", "NT=4"}, .outputs = {"C"}, .rtol = RTOL_F32,
      .atol = GEMM_ATOL(100), .golden = golden_mma_valid,
      .shape = "M=64 K=100 of 128, N=40 of 64 x 4 tiles f16, unit flags"},
+    {.name = "mma_unit_flag/init_false", .op = "mma_unit_flag",
+     .file = "tests/data/kernels/mma_unit_flag.py",
+     .args = {"M=64", "KV=100", "NV=40", "NT=4", "explicit_init=True"}, .outputs = {"C"},
+     .rtol = RTOL_F32, .atol = GEMM_ATOL(100), .golden = golden_mma_valid,
+     .shape = "as valid, the second mmad with init=False (a constant)"},
 
     // elementwise_add: one rounding of an exact sum on both sides, so exact. Tiles must divide M
     // and N.

@@ -512,6 +512,9 @@ static void program(pto_emit_t *e, tl_side_t prog)
                  b->init ? pto_expr_str(e, b->init) : "");
         pto_line(e, "(void)%s;", b->name);
     }
+    // the core's deq scale (T.set_deq_scale; int32 -> float16 casts read it)
+    if (e->deq) pto_line(e, "float tilec_deq = 1.0f;");
+    if (e->deq) pto_line(e, "(void)tilec_deq;");
     stmt(e, k->body);
     e->indent--;
     pto_line(e, "}");
@@ -698,6 +701,24 @@ static void header(pto_emit_t *e)
     tl_buf_puts(o, "\n#include \"tilec_pto.h\"\n\n");
 }
 
+// Whether the tree sets the deq scale.
+static bool sets_deq(const tl_stmt_t *s)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (sets_deq(s->seq.items[i])) return true;
+        return false;
+    case TL_ST_FOR: return sets_deq(s->for_.body);
+    case TL_ST_WHILE: return sets_deq(s->while_.body);
+    case TL_ST_IF: return sets_deq(s->if_.then_) || sets_deq(s->if_.else_);
+    case TL_ST_SCOPE: return sets_deq(s->scope.body);
+    case TL_ST_OP: return s->op.code == TL_OP_SET_DEQ_SCALE;
+    default: return false;
+    }
+}
+
 tl_status_t tl_pto_emit(const tl_kernel_t *k, tl_buf_t *cpp, tl_buf_t *launch_h, tl_diag_t *d)
 {
     pto_emit_t e = {.k = k, .d = d, .out = cpp};
@@ -711,6 +732,7 @@ tl_status_t tl_pto_emit(const tl_kernel_t *k, tl_buf_t *cpp, tl_buf_t *launch_h,
                                  "pipeline's memory planning)",
                                  b->name);
     }
+    e.deq = sets_deq(k->body);
     tl_side_map_t *sides = NULL;
     tl_status_t st = tl_side_map_build(k, TL_SIDE_MODE_EXPERT, d, &sides);
     if (st != TL_OK) return st;

@@ -370,16 +370,43 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "}");
 }
 
+// A UB or L0C region of run-time columns from column 0 stored into a GM box
+// whose last extent is the same value (upstream's sparse_flash_mla:
+// cL0[cs, :, 0:ncols_a] -> workspace_s[..., cb * BI : cb * BI + ncols_a],
+// out_ub[:, 0:tw_a] -> workspace_p[..., 0:tw_a]).
+static bool runtime_cols(const tl_region_t *src, const tl_region_t *dst)
+{
+    int n = src->ndim, m = dst->ndim;
+    int64_t c, diff;
+    if (dst->form == TL_REGION_POINT || tl_ir_is_const_int(src->extent[n - 1], NULL) ||
+        !tl_ir_is_const_int(src->start[n - 1], &c) || c != 0 ||
+        !tl_ir_const_diff(src->extent[n - 1], dst->extent[m - 1], &diff) || diff != 0)
+        return false;
+    for (int i = 0; i < n - 1; i++)
+        if (!tl_ir_is_const_int(src->extent[i], NULL)) return false;
+    return true;
+}
+
 static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
                          const tl_region_t *dst, bool atomic)
 {
     pto_view_t v;
     gm_box_t g;
+    // such a region is its buffer's whole rows, the GM box's run-time extent
+    // the valid columns (the UB tile's rows keep the buffer's pitch)
+    tl_region_t cols;
+    tl_expr_t full = {.kind = TL_EX_INT, .dtype = TL_I32, .height = 1};
+    bool dyn = src->buf->scope == TL_SCOPE_L0C;
+    if (runtime_cols(src, dst)) {
+        cols = *src;
+        full.i = src->buf->shape[src->ndim - 1];
+        cols.extent[src->ndim - 1] = &full;
+        src = &cols;
+        dyn = true;
+    }
     // from L0C, a GM box of run-time columns (upstream's sparse_flash_mla:
     // cL0[cs, :, :] -> workspace_s[..., 0:win_align]) stores that many valid columns
-    if (!pto_view(e, src, &v, s->loc) ||
-        !gm_box(e, s, dst, src, &v, &g, src->buf->scope == TL_SCOPE_L0C))
-        return;
+    if (!pto_view(e, src, &v, s->loc) || !gm_box(e, s, dst, src, &v, &g, dyn)) return;
     const tl_buffer_t *b = src->buf;
     const char *store = atomic ? "pto::TSTORE<pto::AtomicType::AtomicAdd>" : "pto::TSTORE";
     // enable_relu (L0C only, tileop_copy.c checks): the store's relu pre-mode

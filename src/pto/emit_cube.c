@@ -85,7 +85,8 @@ void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s)
         pto_l0_tile(e, "tl_b", TL_SCOPE_L0B, m[1].buf->dtype, m[1].rows, m[1].cols, m[1].addr, vk,
                     vn);
         acc_tile(e, &m[2], vn);
-        matmul(e, s->op.init ? pto_expr_str(e, s->op.init) : "true", "tl_a", "tl_b");
+        // no init (or a constant false one, which the front end drops): accumulate
+        matmul(e, s->op.init ? pto_expr_str(e, s->op.init) : "false", "tl_a", "tl_b");
         if (vk) {
             e->indent--;
             pto_line(e, "}");

@@ -9,9 +9,9 @@
 //
 // compare, select, xor, the shifts, silu, axpy and a few more are in
 // emit_mask.c. What is not lowered (a located error): ops without a PTO
-// instruction or not written yet (sin, cos, pow, sort, gather, ...), casts
-// whose rounding mode pto-isa's CPU TCVT ignores (float -> narrower float with
-// ROUND/FLOOR/CEIL/TRUNC/ODD).
+// instruction or not written yet (sin, cos, gather, ...). Casts of float32 to
+// a 16-bit float with a directed mode go through tilec_tcvt_mode (pto-isa's
+// CPU TCVT ignores the mode there).
 #include <inttypes.h>
 
 #include "pto/pto_int.h"
@@ -139,11 +139,22 @@ static void cast(pto_emit_t *e, const tl_stmt_t *s, tl_dtype_t dt, tl_dtype_t st
     }
     if (ff && tl_dtype_size(dt) < tl_dtype_size(st) && mode != TL_CAST_NONE &&
         mode != TL_CAST_RINT) {
-        pto_unsupported(
-            e, s->loc,
-            "a %s -> %s cast with %s (pto-isa's CPU TCVT always rounds to nearest even, so "
-            "tilec cannot check it)",
-            tl_dtype_name(st), tl_dtype_name(dt), tl_round_name(mode));
+        // pto-isa's CPU TCVT rounds to nearest even whatever the mode: the CPU
+        // build rounds in tilec_pto.h, the NPU's TCVT has the mode (no round to
+        // odd into bfloat16: vconv_f322bf16 has no such form)
+        if (st != TL_F32 || (mode == TL_CAST_ODD && dt != TL_F16)) {
+            pto_unsupported(e, s->loc, "a %s -> %s cast with %s", tl_dtype_name(st),
+                            tl_dtype_name(dt), tl_round_name(mode));
+            return;
+        }
+        pto_line(e, "tilec_tcvt_mode(%s, %s, pto::RoundMode::%s);", d, a, round_mode(mode));
+        return;
+    }
+    if (st == TL_I32 && dt == TL_F16) { // through the deq scale (T.set_deq_scale)
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
+        pto_line(e, "tilec_tcvt_deq(%s, %s, tilec_deq, pto::RoundMode::%s);", d, a,
+                 round_mode(mode));
+        pto_line(e, "pipe_barrier(PIPE_ALL);");
         return;
     }
     if (tl_dtype_is_int(dt) && tl_dtype_is_float(st))
@@ -601,6 +612,9 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     e->indent++;
     switch (s->op.code) {
     case TL_OP_FILL: fill(e, s); break;
+    case TL_OP_SET_DEQ_SCALE:
+        pto_line(e, "tilec_deq = (float)(%s);", pto_expr_str(e, scalar(s, 0)));
+        break;
     case TL_OP_CAST:
     case TL_OP_EXP:
     case TL_OP_LN:

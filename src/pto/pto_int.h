@@ -20,6 +20,7 @@ typedef struct {
     const char *gemm_a[2], *gemm_b[2]; // gemm_v0's operand starts in their L1 views (emit_cube.c)
     int64_t ub_top; // the first UB byte past every planned buffer: op scratch goes there
     int in_scope;   // inside a T.Scope of the program being written
+    bool deq;       // the kernel sets the deq scale (each program keeps tilec_deq)
     const tl_var_t *declared[256]; // lets declared in the C++ blocks being written
     int ndeclared;
 } pto_emit_t;

@@ -3,13 +3,14 @@
 # (k_actual, n_actual) with unit flags, and the L0C ping-pong handed to the
 # fixpipe by the unit flags alone (no M -> FIX or FIX -> M flags).
 # C[:, t*NV:(t+1)*NV] = A[:, :KV] @ B[:KV, t*N : t*N + NV]; A and B hold
-# data past KV and NV, which must not count.
+# data past KV and NV, which must not count. explicit_init: the two mmads
+# written out, the second with init=False (a constant: accumulate).
 import tilelang
 import tilelang.language as T
 
 
 @tilelang.jit(out_idx=[-1])
-def mma_unit_flag(M=64, KV=100, NV=40, NT=4, dtype="float16"):
+def mma_unit_flag(M=64, KV=100, NV=40, NT=4, dtype="float16", explicit_init=False):
     K, N = 128, 64  # buffer extents: KV <= K and NV <= N are valid
     KC = K // 2
 
@@ -39,10 +40,16 @@ def mma_unit_flag(M=64, KV=100, NV=40, NT=4, dtype="float16"):
                                real_k=min(KC, KV - h * KC), real_n=NV)
                     T.set_flag("mte1", "m", cs)
                     T.wait_flag("mte1", "m", cs)
-                    for h in range(2):
-                        T.mma(a_l0[h, :, :], b_l0[cs, h, :, :], c_l0[cs, :, :], init=(h == 0),
-                              k_actual=min(KC, KV - h * KC), n_actual=NV,
-                              unit_flag=0b11 if h == 1 else 0b10)
+                    if explicit_init:
+                        T.mma(a_l0[0, :, :], b_l0[cs, 0, :, :], c_l0[cs, :, :], init=True,
+                              k_actual=min(KC, KV), n_actual=NV, unit_flag=0b10)
+                        T.mma(a_l0[1, :, :], b_l0[cs, 1, :, :], c_l0[cs, :, :], init=False,
+                              k_actual=min(KC, KV - KC), n_actual=NV, unit_flag=0b11)
+                    else:
+                        for h in range(2):
+                            T.mma(a_l0[h, :, :], b_l0[cs, h, :, :], c_l0[cs, :, :], init=(h == 0),
+                                  k_actual=min(KC, KV - h * KC), n_actual=NV,
+                                  unit_flag=0b11 if h == 1 else 0b10)
                     T.set_flag("m", "mte1", cs)
                     T.copy(c_l0[cs, :, 0:NV], C[0:M, t * NV:(t + 1) * NV], unit_flag=0b11)
                 T.wait_flag("m", "mte1", 0)
