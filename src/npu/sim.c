@@ -467,10 +467,12 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
     s->gm = tl_arena_alloc(&s->arena, nb * sizeof *s->gm);
     s->l2 = tl_arena_alloc(&s->arena, nb * sizeof *s->l2);
     s->l2_lines = tl_arena_alloc(&s->arena, nb * sizeof *s->l2_lines);
+    s->l2_base = tl_arena_alloc(&s->arena, nb * sizeof *s->l2_base);
+    s->lru_head = s->lru_tail = -1;
     s->core_time = tl_arena_alloc(&s->arena, (size_t)arch->num_aic * sizeof *s->core_time);
     s->core_bound = tl_arena_alloc(&s->arena, (size_t)arch->num_aic * sizeof *s->core_bound);
-    if (!s->gm_written || !s->addr || !s->gm || !s->l2 || !s->l2_lines || !s->core_time ||
-        !s->core_bound) {
+    if (!s->gm_written || !s->addr || !s->gm || !s->l2 || !s->l2_lines || !s->l2_base ||
+        !s->core_time || !s->core_bound) {
         tl_sim_destroy(s);
         return tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
     }
@@ -593,6 +595,9 @@ void tl_sim_destroy(tl_sim_t *s)
     free(s->freel);
     free(s->bw_l2);
     free(s->bw_hbm);
+    free(s->lru_prev);
+    free(s->lru_next);
+    free(s->lru_buf);
     free(s->runs);
     tl_buf_free(&s->trace);
     tl_arena_free(&s->arena);

@@ -233,6 +233,12 @@ struct tl_sim {
     int64_t **l2; // per line: the cycle it is in the L2 from (sim_time.c)
     int64_t *l2_lines;
     int64_t l2_used;
+    // the resident lines in use order (sim_time.c): line g of the launch is
+    // line g - l2_base[b] of buffer lru_buf[g]; lru_head most recent
+    int64_t *l2_base;
+    int64_t *lru_prev, *lru_next;
+    int *lru_buf;
+    int64_t lru_n, lru_cap, lru_head, lru_tail, l2_evicted;
     int64_t gm_bytes[2], hbm_bytes; // moved (read, written); read from HBM
     char **chunks; // shadow pages are carved from these (sim_hb.c)
     int nchunks, capchunks;

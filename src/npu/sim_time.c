@@ -2,9 +2,10 @@
 // issue_cycles per tile instruction, scalar_cycles per scalar one; queues of
 // arch->queue_depth entries per pipe whose fullness stalls issue), in-order pipes whose consecutive
 // instructions overlap (the next may start when the previous one's occupancy ends; its latency runs
-// on), and GM transfers: a simple L2 (a tensor's 512-byte lines stay resident once touched, until
-// the L2 is full; a line read from HBM is there when its data arrives, and a request for it before
-// then waits for it; empty at the start, or holding the input tensors with opts.l2 warm) and the
+// on), and GM transfers: an L2 of 512-byte lines (a line touched stays until the L2 is full and
+// it is the least recently used; a line read from HBM is there when its data arrives, and a request
+// for it before then waits for it; empty at the start, or holding the input tensors with opts.l2
+// warm) and the
 // chip's L2 and HBM bandwidth shared by every transfer in flight, in buckets of absolute time, each
 // transfer at most at its pipe's per-core rate, first come first served: the executor runs the
 // agents of a wave in the order of modeled time (sim.c), so a transfer books what earlier transfers
@@ -102,19 +103,70 @@ int64_t sim_time_bw(tl_sim_t *s, int64_t t, double bytes, double miss, double ca
 }
 
 // When each 512-byte line of a GM buffer of `total` bytes is in the L2
-// (L2_ABSENT: not there; NULL: out of memory).
+// (L2_ABSENT: not there; NULL: out of memory). Its lines get numbers
+// l2_base[id] .. + lines - 1 among the launch's lines, for the use order.
 enum { L2_ABSENT = INT64_MAX };
 
 static int64_t *l2_lines(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
 {
     if (!s->l2[buf->id]) {
         int64_t lines = (total + s->arch->l2_line_bytes - 1) / s->arch->l2_line_bytes;
+        if (s->lru_n + lines > s->lru_cap) {
+            int64_t cap = TL_MAX(2 * s->lru_cap, s->lru_n + lines);
+            int64_t *prev = realloc(s->lru_prev, sizeof *prev * (size_t)cap);
+            if (prev) s->lru_prev = prev;
+            int64_t *next = prev ? realloc(s->lru_next, sizeof *next * (size_t)cap) : NULL;
+            if (next) s->lru_next = next;
+            int *owner = next ? realloc(s->lru_buf, sizeof *owner * (size_t)cap) : NULL;
+            if (!owner) return NULL;
+            s->lru_buf = owner;
+            s->lru_cap = cap;
+        }
         int64_t *at = malloc(sizeof *at * (size_t)(lines + 1));
-        for (int64_t l = 0; at && l < lines; l++) at[l] = L2_ABSENT;
+        for (int64_t l = 0; at && l < lines; l++) {
+            at[l] = L2_ABSENT;
+            s->lru_buf[s->lru_n + l] = buf->id;
+        }
         s->l2[buf->id] = at;
         s->l2_lines[buf->id] = lines;
+        s->l2_base[buf->id] = s->lru_n;
+        s->lru_n += lines;
     }
     return s->l2[buf->id];
+}
+
+static void lru_unlink(tl_sim_t *s, int64_t g)
+{
+    int64_t p = s->lru_prev[g], n = s->lru_next[g];
+    if (p >= 0) s->lru_next[p] = n;
+    else s->lru_head = n;
+    if (n >= 0) s->lru_prev[n] = p;
+    else s->lru_tail = p;
+}
+
+static void lru_push(tl_sim_t *s, int64_t g) // g becomes the most recently used
+{
+    s->lru_prev[g] = -1;
+    s->lru_next[g] = s->lru_head;
+    if (s->lru_head >= 0) s->lru_prev[s->lru_head] = g;
+    else s->lru_tail = g;
+    s->lru_head = g;
+}
+
+// A line comes in: when the L2 is full, the least recently used line leaves
+// (the next read of it misses; a written line's write-back is not booked).
+static void l2_insert(tl_sim_t *s, int64_t g)
+{
+    if (s->l2_used >= s->arch->l2_bytes / s->arch->l2_line_bytes && s->lru_tail >= 0) {
+        int64_t old = s->lru_tail;
+        int b = s->lru_buf[old];
+        lru_unlink(s, old);
+        s->l2[b][old - s->l2_base[b]] = L2_ABSENT;
+        s->l2_used--;
+        s->l2_evicted++;
+    }
+    lru_push(s, g);
+    s->l2_used++;
 }
 
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
@@ -124,19 +176,19 @@ int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t 
     int64_t g = a->gm_block_bytes;
     int64_t lo = off / g * g, hi = (off + len + g - 1) / g * g; // whole DataBlocks
     int64_t *at = l2_lines(s, buf, total);
-    int64_t line = a->l2_line_bytes, cap = a->l2_bytes / line, hit = 0, seen = 0;
+    int64_t line = a->l2_line_bytes, hit = 0, seen = 0, base = at ? s->l2_base[buf->id] : 0;
     for (int64_t l = lo / line; at && l * line < hi && l < s->l2_lines[buf->id]; l++) {
         int64_t n = TL_MIN(hi, (l + 1) * line) - TL_MAX(lo, l * line);
         seen += n;
         if (at[l] != L2_ABSENT) {
             hit += n;
             *ready = TL_MAX(*ready, at[l]);
-        } else if (s->l2_used < cap) { // allocated now, filled when the data arrives
+            lru_unlink(s, base + l);
+            lru_push(s, base + l);
+        } else { // allocated now, filled when the data arrives
+            l2_insert(s, base + l);
             at[l] = write ? t : t + a->gm_read_latency;
-            s->l2_used++;
             if (!write) *fill += line;
-        } else if (!write) {
-            *fill += n;
         }
     }
     if (!write) *fill += hi - lo - seen; // bytes past the lines kept for the tensor: missed
@@ -151,6 +203,6 @@ void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
     for (int64_t l = 0; at && l < s->l2_lines[buf->id] && s->l2_used < cap; l++)
         if (at[l] == L2_ABSENT) {
             at[l] = 0;
-            s->l2_used++;
+            l2_insert(s, s->l2_base[buf->id] + l);
         }
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "exec/exec.h"
+#include "npu/sim_int.h"
 #include "test_sim_util.h"
 #include "tilec.h"
 
@@ -703,6 +704,47 @@ TEST(sim_warm_l2_starts_with_the_inputs_resident)
     // core's HBM rate instead of the MTE2's
     CHECK_EQ(cycles[0] - cycles[1], a->gm_read_latency + (int64_t)ceil(16384.0 / a->hbm_core_bpc) -
                                         (int64_t)ceil(16384.0 / a->mte2_bpc));
+}
+
+// The L2 keeps the lines used last: on an L2 of four lines, a fifth line
+// pushes out the least recently used one, whose next read misses (its whole
+// line from HBM), while the lines used since still hit.
+TEST(sim_l2_evicts_its_least_recently_used_line)
+{
+    tl_arch_t small = *a2();
+    small.l2_bytes = 4 * small.l2_line_bytes;
+    int64_t line = small.l2_line_bytes;
+    tl_sim_t *s = calloc(1, sizeof *s);
+    int64_t *l2[2] = {0}, lines[2] = {0}, base[2] = {0};
+    REQUIRE(s);
+    s->arch = &small;
+    s->l2 = l2;
+    s->l2_lines = lines;
+    s->l2_base = base;
+    s->lru_head = s->lru_tail = -1;
+    tl_buffer_t x = {.id = 0}, y = {.id = 1};
+    int64_t bytes, ready = 0, fill = 0, now = 1000;
+    // x's four lines fill the L2 (read from HBM), then line 0 is used again
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, 4 * line, now, false, &bytes, &ready, &fill), 0);
+    CHECK_EQ(fill, 4 * line);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, line, now, false, &bytes, &ready, &fill), line);
+    // y's line comes in: x's line 1, the least recently used, leaves
+    fill = 0;
+    CHECK_EQ(sim_time_l2(s, &y, line, 0, line, now, true, &bytes, &ready, &fill), 0);
+    CHECK_EQ(s->l2_used, 4);
+    CHECK_EQ(s->l2_evicted, 1);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, line, now, false, &bytes, &ready, &fill), line);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 2 * line, 2 * line, now, false, &bytes, &ready, &fill),
+             2 * line);
+    CHECK_EQ(fill, 0);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, line, 32, now, false, &bytes, &ready, &fill), 0);
+    CHECK_EQ(fill, line); // a 32-byte read of an evicted line brings the whole line
+    CHECK_EQ(sim_time_l2(s, &y, line, 0, line, now, false, &bytes, &ready, &fill), 0); // y left
+    for (int i = 0; i < 2; i++) free(l2[i]);
+    free(s->lru_prev);
+    free(s->lru_next);
+    free(s->lru_buf);
+    free(s);
 }
 
 // The C API's simulator options reach the simulator.
