@@ -84,6 +84,19 @@ bool tl_trace_bind(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, t
 {
     const char *name = target->name.id;
     tl_value_t *old = tl_env_lookup(fr->env, name);
+    // In a traced frame a name bound to a T.alloc_var reads as its value:
+    // `w = v` stores v's value into the variable w, or binds a new name to
+    // that value (a let), as TileLang's parser does; only a buffer not yet
+    // named (T.alloc_var's result) binds the name to the variable itself.
+    if (fr->traced && v->kind == TL_V_BUFFER && v->buffer->scope == TL_SCOPE_VAR) {
+        if (!v->var_named) {
+            v->var_named = true;
+        } else {
+            tl_expr_t *e = tl_value_to_expr(ev, v, target->loc, -1);
+            if (!e) return false;
+            v = tl_value_expr(ev->arena, e);
+        }
+    }
     // Assigning to a T.alloc_var scalar stores into it (TileLang's parser rule).
     if (old && old->kind == TL_V_BUFFER && old->buffer->scope == TL_SCOPE_VAR && old != v &&
         tl_value_is_exprlike(v) && !(v->kind == TL_V_BUFFER && v->buffer->scope == TL_SCOPE_VAR)) {

@@ -78,6 +78,9 @@ typedef enum {
 
 struct tl_value {
     tl_value_kind_t kind;
+    // A T.alloc_var buffer bound to a name in a traced frame: reading that
+    // name there is a load of the variable, not the buffer (TileLang's parser).
+    bool var_named;
     union {
         bool b;
         int64_t i;
