@@ -1044,6 +1044,11 @@ static const tl_check_case_t cases[] = {
     {.name = "dual_loop/f16", .op = "dual_loop", .file = "tests/data/kernels/dual_loop.py",
      .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(64), .golden = golden_gemm,
      .shape = "M=96 N=32 K=64, 3 row tiles"},
+    // ... and T.reinterpretcast as a view: a write through the source after the cast is what
+    // the view reads (no copy at the cast)
+    {.name = "reinterpret_view/f32", .op = "reinterpret_view",
+     .file = "tests/data/kernels/reinterpret_view.py", .outputs = {"C"}, .rtol = 0, .atol = 0,
+     .golden = golden_add, .shape = "M=8 N=64 f32, rows through a view"},
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},

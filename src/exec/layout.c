@@ -96,6 +96,10 @@ tl_status_t tl_layout_build(tl_layout_t *l, const tl_kernel_t *k, const int64_t 
             continue;
         }
         int64_t size = TL_ALIGN_UP(bytes, ALIGN);
+        if (b->view_of) { // T.reinterpretcast: its source's bytes (pass/views.c)
+            l->addr[i] = l->addr[b->view_of->id] + b->view_offset;
+            continue;
+        }
         if (b->addr >= 0) {
             at = b->addr;
         } else {

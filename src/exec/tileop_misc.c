@@ -22,8 +22,9 @@
 // - createvecindex: first + i; arith_progression: first + i * diff (computed
 //   in double, rounded once to the dtype; integers wrap).
 // - transpose: any [rows, cols] src into [cols, rows] (upstream: 16x16 only).
-// - reinterpretcast copies src's bytes into dst (upstream makes dst an alias
-//   of src; later writes to one are not seen through the other here).
+// - reinterpretcast copies src's bytes into dst. The pipelines never run it:
+//   pass/views.c makes dst a view of src's memory first, as upstream does;
+//   only IR that skips the passes (unit tests) reaches this.
 #include "exec/tileop_impl.h"
 
 #include <stdlib.h>

@@ -244,6 +244,11 @@ struct tl_buffer {
     int version_group;   // pipelined: the loop this is one of the versions of (from 1), else 0
     int version;         // and which version (0: the original buffer)
     tl_scope_t declared; // scope as written (SHARED/FRAGMENT before inference)
+    // A view (T.reinterpretcast, pass/views.c): this buffer names view_of's
+    // bytes from view_offset on, read as its own dtype and shape; it is placed
+    // at view_of's address plus view_offset, never on its own. NULL otherwise.
+    tl_buffer_t *view_of;
+    int64_t view_offset;
 };
 
 // Number of elements / bytes of an on-chip buffer.

@@ -18,8 +18,10 @@ static void print_expr_prec(tl_buf_t *o, const tl_expr_t *e, int prec);
 
 static void print_float(tl_buf_t *o, double f, tl_dtype_t t)
 {
-    if (isnan(f)) tl_buf_puts(o, "nan");
-    else if (isinf(f)) tl_buf_puts(o, f > 0 ? "inf" : "-inf");
+    if (isnan(f))
+        tl_buf_puts(o, "nan");
+    else if (isinf(f))
+        tl_buf_puts(o, f > 0 ? "inf" : "-inf");
     else {
         char s[40];
         snprintf(s, sizeof s, "%.9g", f);
@@ -41,7 +43,8 @@ static void print_expr_prec(tl_buf_t *o, const tl_expr_t *e, int prec)
 {
     switch (e->kind) {
     case TL_EX_INT:
-        if (e->dtype == TL_BOOL) tl_buf_puts(o, e->i ? "True" : "False");
+        if (e->dtype == TL_BOOL)
+            tl_buf_puts(o, e->i ? "True" : "False");
         else {
             tl_buf_printf(o, "%" PRId64, e->i);
             if (e->dtype != TL_I32) tl_buf_printf(o, ":%s", tl_dtype_name(e->dtype));
@@ -115,8 +118,10 @@ static void print_gm_shape(tl_buf_t *o, const tl_buffer_t *b)
     tl_buf_printf(o, "%s[", tl_dtype_name(b->dtype));
     for (int i = 0; i < b->ndim; i++) {
         if (i) tl_buf_puts(o, ", ");
-        if (b->gm_shape[i]) tl_ir_print_expr(o, b->gm_shape[i]);
-        else tl_buf_printf(o, "%" PRId64, b->shape[i]);
+        if (b->gm_shape[i])
+            tl_ir_print_expr(o, b->gm_shape[i]);
+        else
+            tl_buf_printf(o, "%" PRId64, b->shape[i]);
     }
     tl_buf_putc(o, ']');
 }
@@ -162,8 +167,10 @@ void tl_ir_print_region(tl_buf_t *o, const tl_region_t *r)
 
 static void print_arg(tl_buf_t *o, const tl_arg_t *a)
 {
-    if (a->kind == TL_ARG_REGION) tl_ir_print_region(o, &a->region);
-    else tl_ir_print_expr(o, a->scalar);
+    if (a->kind == TL_ARG_REGION)
+        tl_ir_print_region(o, &a->region);
+    else
+        tl_ir_print_expr(o, a->scalar);
 }
 
 static const char *cmp_names[] = {
@@ -345,8 +352,10 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
     for (int i = 0; i < k->nparams; i++) {
         const tl_param_t *p = &k->params[i];
         tl_buf_printf(o, "  %s: %s ", p->name, role_names[p->role]);
-        if (p->buf) print_gm_shape(o, p->buf);
-        else tl_buf_printf(o, "%s", tl_dtype_name(p->var->dtype));
+        if (p->buf)
+            print_gm_shape(o, p->buf);
+        else
+            tl_buf_printf(o, "%s", tl_dtype_name(p->var->dtype));
         tl_buf_puts(o, ",\n");
     }
     tl_buf_puts(o, ")\n");
@@ -358,17 +367,17 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
     }
     tl_buf_puts(o, "grid ");
     if (k->grid) tl_ir_print_expr(o, k->grid);
-    if (k->threads) tl_buf_printf(o, " threads=%d (%s)\n", k->threads, k->cid ? k->cid->name : "_");
+    if (k->threads)
+        tl_buf_printf(o, " threads=%d (%s)\n", k->threads, k->cid ? k->cid->name : "_");
     else
         tl_buf_printf(o, " (%s, %s)\n", k->cid ? k->cid->name : "_", k->vid ? k->vid->name : "_");
     const tl_config_t *c = &k->config;
-    tl_buf_printf(o, "config%s%s%s%s%s%s%s%s%s\n", c->auto_sync ? " auto_sync" : "",
-                  c->memory_planning ? " memory_planning" : "",
-                  c->auto_cv_combine ? " auto_cv_combine" : "",
-                  c->auto_cv_sync ? " auto_cv_sync" : "", c->sync_baseline ? " sync_baseline" : "",
-                  c->schedule ? "" : " no_schedule",
-                  k->cv_split ? " (cv split)" : "", strcmp(c->target, "auto") ? " target=" : "",
-                  strcmp(c->target, "auto") ? c->target : "");
+    tl_buf_printf(
+        o, "config%s%s%s%s%s%s%s%s%s\n", c->auto_sync ? " auto_sync" : "",
+        c->memory_planning ? " memory_planning" : "", c->auto_cv_combine ? " auto_cv_combine" : "",
+        c->auto_cv_sync ? " auto_cv_sync" : "", c->sync_baseline ? " sync_baseline" : "",
+        c->schedule ? "" : " no_schedule", k->cv_split ? " (cv split)" : "",
+        strcmp(c->target, "auto") ? " target=" : "", strcmp(c->target, "auto") ? c->target : "");
     bool header = false;
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];
@@ -378,7 +387,8 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
         tl_buf_printf(o, "  %s: %s", b->name, tl_scope_name(b->scope));
         if (b->declared != b->scope) tl_buf_printf(o, " (declared %s)", tl_scope_name(b->declared));
         tl_buf_putc(o, ' ');
-        if (b->scope == TL_SCOPE_GM) print_gm_shape(o, b);
+        if (b->scope == TL_SCOPE_GM)
+            print_gm_shape(o, b);
         else {
             tl_buf_printf(o, "%s[", tl_dtype_name(b->dtype));
             for (int d = 0; d < b->ndim; d++)
@@ -389,7 +399,10 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
             tl_buf_puts(o, " = ");
             tl_ir_print_expr(o, b->init);
         }
-        if (b->addr >= 0) tl_buf_printf(o, " @%" PRId64 "%s", b->addr, b->addr_pinned ? " pinned" : "");
+        if (b->view_of)
+            tl_buf_printf(o, " view of %s + %" PRId64 " B", b->view_of->name, b->view_offset);
+        if (b->addr >= 0)
+            tl_buf_printf(o, " @%" PRId64 "%s", b->addr, b->addr_pinned ? " pinned" : "");
         if (b->internal) tl_buf_puts(o, " internal");
         tl_buf_putc(o, '\n');
     }

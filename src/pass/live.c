@@ -545,6 +545,14 @@ static tl_status_t compute(const tl_kernel_t *k, bool carried, tl_live_t *out)
     bool ok = !n.nomem;
     for (int i = 0; ok && i < n.nloops; i++) ok = widen(k, out, &n.loops[i], carried);
     free(n.loops);
+    // a view's accesses are its source's (pass/views.c)
+    for (int i = 0; ok && i < k->buffers.len; i++) {
+        const tl_buffer_t *b = k->buffers.items[i];
+        tl_live_range_t v = out->range[i], *r = b->view_of ? &out->range[b->view_of->id] : NULL;
+        if (!r || v.start < 0) continue;
+        if (r->start < 0 || v.start < r->start) r->start = v.start;
+        if (v.end > r->end) r->end = v.end;
+    }
     if (!ok) {
         tl_live_free(out);
         return TL_ERR_NOMEM;

@@ -574,6 +574,7 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
         tl_buffer_t *b = k->buffers.items[i];
         if (b->scope != s) continue;
         if (!b->addr_pinned) b->addr = -1;
+        if (b->view_of) continue; // placed with its source, below
         tl_live_range_t r = p->live.range[b->id];
         p->items[p->n++] = (item_t){
             b, TL_ALIGN_UP(tl_buffer_bytes(b), p->align), r.start, r.end, p->pipes[b->id], false};
@@ -615,6 +616,15 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
     return st;
 }
 
+// T.reinterpretcast's views at their sources' addresses (pass/views.c).
+static void place_views(tl_kernel_t *k)
+{
+    for (int i = 0; i < k->buffers.len; i++) {
+        tl_buffer_t *b = k->buffers.items[i];
+        if (b->view_of) b->addr = b->view_of->addr < 0 ? -1 : b->view_of->addr + b->view_offset;
+    }
+}
+
 static tl_status_t memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx, bool soft)
 {
     plan_t p = {.k = k, .ctx = ctx, .soft = soft};
@@ -629,8 +639,13 @@ static tl_status_t memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx, bool soft)
         return tl_diag_fail(ctx->diag, st, "out of memory");
     }
     collect_pipes(&(pipes_t){p.pipes, NULL}, k->body);
+    for (int i = 0; i < k->buffers.len; i++) { // a view's pipes touch its source's bytes
+        const tl_buffer_t *b = k->buffers.items[i];
+        if (b->view_of) p.pipes[b->view_of->id] |= p.pipes[i];
+    }
     for (size_t i = 0; i < TL_ARRAY_LEN(planned) && st == TL_OK; i++)
         st = plan_scope(&p, planned[i]);
+    if (st == TL_OK) place_views(k);
     if (st == TL_OK && p.note.len) k->plan_note = tl_arena_strdup(k->arena, tl_buf_cstr(&p.note));
     tl_buf_free(&p.note);
     tl_live_free(&p.live);

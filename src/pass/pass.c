@@ -8,6 +8,7 @@
 
 static const tl_pass_t ref_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"views", "physical scopes", tl_pass_views},
     {"dev_order", "physical scopes", tl_pass_dev_order},
     {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
      tl_pass_tail_mask},
@@ -27,6 +28,7 @@ static const tl_pass_t ref_pipeline[] = {
 // interleave) and before intra_sync, which syncs the order it finds.
 static const tl_pass_t npu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"views", "physical scopes", tl_pass_views},
     {"dev_order", "physical scopes", tl_pass_dev_order},
     {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
      tl_pass_tail_mask},
@@ -47,6 +49,7 @@ static const tl_pass_t npu_pipeline[] = {
 // A kernel whose vector op runs past a buffer is placed as the reference places it (memplan).
 static const tl_pass_t cpu_pipeline[] = {
     {"scope_infer", "traced IR", tl_pass_scope_infer},
+    {"views", "physical scopes", tl_pass_views},
     {"dev_order", "physical scopes", tl_pass_dev_order},
     {"tail_mask", "physical scopes, upstream's program order, T.Parallel not lowered",
      tl_pass_tail_mask},

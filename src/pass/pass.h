@@ -68,6 +68,8 @@ tl_status_t tl_pass_parallel(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 tl_status_t tl_pass_unroll(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // tail_mask.c: upstream's TL_ASCEND_TAIL_MASK valid-rectangle rewrite (every pipeline).
 tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx);
+// views.c: T.reinterpretcast becomes a view of its source's memory (every pipeline).
+tl_status_t tl_pass_views(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // dev_order.c: upstream's order of developer-mode loop bodies (reference and NPU).
 tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // workspace.c: L0C -> UB and UB -> L1 hand-offs through GM workspaces (NPU).

@@ -283,7 +283,6 @@ static void constrain_op(vs_t *v, const tl_stmt_t *s)
         case TL_OP_BROADCAST:
         case TL_OP_GATHER:
         case TL_OP_TRANSPOSE:
-        case TL_OP_REINTERPRETCAST:
         case TL_OP_CREATEVECINDEX:
         case TL_OP_ARITH_PROGRESSION:
             for (int i = 0; i < op->nargs; i++)
@@ -405,8 +404,7 @@ static void gm_uses(gm_use_t *g, const tl_stmt_t *s)
                 tl_walk_expr(a->scalar, gm_load, g);
                 continue;
             }
-            for (int d = 0; d < a->region.ndim; d++)
-                tl_walk_expr(a->region.start[d], gm_load, g);
+            for (int d = 0; d < a->region.ndim; d++) tl_walk_expr(a->region.start[d], gm_load, g);
             if (a->region.buf->scope != TL_SCOPE_GM) continue;
             char r = tl_op_role(s->op.code, i);
             if (r == 'w' || r == 'x') g->w[a->region.buf->id] = true;
@@ -720,6 +718,12 @@ tl_status_t tl_vid_split_run(tl_kernel_t *k, tl_stmt_t *vscope, tl_pass_ctx_t *c
     for (int i = 0; i < v.nb; i++) v.parent[i] = i;
     find_rowloops(&v, vscope);
     constrain(&v, vscope);
+    for (int i = 0; i < v.nb; i++) { // a view and its source are the same bytes (pass/views.c)
+        const tl_buffer_t *b = k->buffers.items[i];
+        if (!b->view_of) continue;
+        force(&v, b, "T.reinterpretcast makes it a view of another buffer", b->loc);
+        force(&v, b->view_of, "T.reinterpretcast views it", b->loc);
+    }
     // Replication spreads through classes until nothing changes.
     for (v.changed = true; v.changed;) {
         v.changed = false;

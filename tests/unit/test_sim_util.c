@@ -28,6 +28,7 @@ tl_status_t simk_run(simk_t *e, const char *path, const char *src, const char *c
                          : tl_front_compile(&e->arena, path, &fo, &e->d, &e->k);
     tl_pass_ctx_t pc = {.diag = &e->d, .verify = true};
     if (!st) st = tl_pass_scope_infer(e->k, &pc);
+    if (!st) st = tl_pass_views(e->k, &pc); // T.reinterpretcast as upstream builds it
     if (!st) st = tl_check_inputs(&e->io, e->k, 0, NULL, 0, NULL, 1, &e->d);
     e->have_io = st == TL_OK;
     if (!st) st = tl_sim_create(&e->s, e->k, opts, &e->d);

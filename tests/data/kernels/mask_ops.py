@@ -1,9 +1,9 @@
 # The vector ops the PTO target lowers through pto/emit_mask.c, each once:
 # compare (two tiles, a tile and a scalar) into bit masks and select by them
 # (two tiles, a tile and a scalar), createvecindex, bitwise_xor (tiles and a
-# scalar), the shifts, silu, axpy, reinterpretcast, row reductions merging
-# into their output (clear=False), and pow (PW = |A| ** B, PS = A ** 2). One
-# block, one vector core.
+# scalar), the shifts, silu, axpy, reinterpretcast (a view: oi is a's bytes
+# after it), row reductions merging into their output (clear=False), and pow
+# (PW = |A| ** B, PS = A ** 2). One block, one vector core.
 import tilelang
 import tilelang.language as T
 
@@ -64,6 +64,12 @@ def mask_ops(N=256):
                     T.copy(b, o)
                     T.tile.axpy(o, a, 0.75)
                     T.copy(o, AX[0])
+                    T.tile.abs(o, a)
+                    T.tile.pow(o, o, b)
+                    T.copy(o, PW[0])
+                    T.tile.pow(o, a, 2.0)
+                    T.copy(o, PS[0])
+                    # a view of a (upstream: no instruction); the xor below writes a's bytes
                     T.tile.reinterpretcast(oi, a, "int32_t")
                     T.copy(oi, RB[0])
                     T.tile.bitwise_xor(oi, k, 21845)
@@ -75,10 +81,5 @@ def mask_ops(N=256):
                     T.tile.fill(acc, 0.25)
                     T.reduce_max(a2, acc, dim=-1, clear=False)
                     T.copy(acc, RX[0])
-                    T.tile.abs(o, a)
-                    T.tile.pow(o, o, b)
-                    T.copy(o, PW[0])
-                    T.tile.pow(o, a, 2.0)
-                    T.copy(o, PS[0])
 
     return main
