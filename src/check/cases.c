@@ -145,17 +145,18 @@ static tl_status_t act_quant_common(tl_check_io_t *io, int64_t block, bool round
     return st;
 }
 
-// round_scale as the case passes it to the factory (default False)
-static bool case_round_scale(const tl_check_case_t *c)
+// Whether the case passes NAME=True to the factory (default False).
+static bool case_flag(const tl_check_case_t *c, const char *name)
 {
+    size_t n = strlen(name);
     for (int i = 0; i < TL_CHECK_MAX_ITEMS && c->args[i]; i++)
-        if (!strcmp(c->args[i], "round_scale=True")) return true;
+        if (!strncmp(c->args[i], name, n) && !strcmp(c->args[i] + n, "=True")) return true;
     return false;
 }
 
 static tl_status_t golden_act_quant(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
-    return act_quant_common(io, 0, case_round_scale(c), d);
+    return act_quant_common(io, 0, case_flag(c, "round_scale"), d);
 }
 
 static tl_status_t golden_act_quant_block(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
@@ -634,15 +635,20 @@ static tl_status_t golden_sort_merge(const tl_check_case_t *c, tl_check_io_t *io
 static tl_status_t golden_copy_runtime_width(const tl_check_case_t *c, tl_check_io_t *io,
                                              tl_diag_t *d)
 {
-    (void)c;
     const tl_tensor_t *a = tl_check_tensor(io, "A"), *len = tl_check_tensor(io, "Len");
     tl_tensor_t *out = tl_check_expected(io, "Out", d);
     if (!a || !len || !out) return missing(d, "copy_runtime_width needs A, Len and Out");
     int64_t rows = a->shape[0], width = a->shape[1], n = (int64_t)tl_tensor_get_flat(len, 0);
+    bool store = case_flag(c, "store");
+    int64_t m = store ? TL_MIN(n / 8 + 1, rows / 2) : rows / 2;
     for (int64_t r = 0; r < rows; r++)
-        for (int64_t j = 0; j < width; j++)
+        for (int64_t j = 0; j < width; j++) {
+            bool in = j < n && r % (rows / 2) < m;
             tl_tensor_set_flat(out, (size_t)(r * width + j),
-                               j < n ? tl_tensor_get_flat(a, (size_t)(r * width + j)) : 0.0);
+                               in      ? tl_tensor_get_flat(a, (size_t)(r * width + j))
+                               : store ? -1.0
+                                       : 0.0);
+        }
     return TL_OK;
 }
 
@@ -1062,6 +1068,10 @@ static const tl_check_case_t cases[] = {
      .file = "tests/data/kernels/copy_runtime_width.py", .fills = {"Len=int:13:13"},
      .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_runtime_width,
      .shape = "8x64 f32, 13 columns"},
+    {.name = "copy_runtime_width/store", .op = "copy_runtime_width",
+     .file = "tests/data/kernels/copy_runtime_width.py", .args = {"store=True"},
+     .fills = {"Len=int:13:13"}, .outputs = {"Out"}, .rtol = 0, .atol = 0,
+     .golden = golden_copy_runtime_width, .shape = "8x64 f32, 13 columns, 2 rows stored back"},
 
     // ... and upstream's tail mask (TL_ASCEND_TAIL_MASK) on and off over tail tiles. Row
     // sums within 1e-6: pto-isa's TROWSUM adds in float32 in its own order (3.8e-6 of

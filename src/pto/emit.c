@@ -41,14 +41,18 @@ void pto_unsupported(pto_emit_t *e, tl_loc_t loc, const char *fmt, ...)
     tl_diag_error(e->d, loc, "%s: not lowered to PTO yet (--target pto)", msg);
 }
 
+// Any length: expressions of upstream kernels run past a kilobyte of text.
 char *pto_fmt(pto_emit_t *e, const char *fmt, ...)
 {
-    char buf[1024];
+    tl_buf_t b;
+    tl_buf_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    tl_buf_vprintf(&b, fmt, ap);
     va_end(ap);
-    return tl_arena_strdup(e->k->arena, buf);
+    char *s = tl_arena_strdup(e->k->arena, tl_buf_cstr(&b));
+    tl_buf_free(&b);
+    return s;
 }
 
 const char *pto_ctype(tl_dtype_t t)
@@ -354,7 +358,9 @@ static void sync_stmt(pto_emit_t *e, const tl_stmt_t *s)
         // inside T.Scope the cores of that kind (upstream's choice for the
         // NPU), else every core; the CPU harness waits for every core
         pto_line(e, "tilec_sync_all<pto::SyncCoreType::%s>();",
-                 !e->in_scope ? "Mix" : e->prog == TL_SIDE_CUBE ? "AICOnly" : "AIVOnly");
+                 !e->in_scope              ? "Mix"
+                 : e->prog == TL_SIDE_CUBE ? "AICOnly"
+                                           : "AIVOnly");
         break;
     default: break;
     }

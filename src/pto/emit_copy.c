@@ -370,21 +370,26 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "}");
 }
 
-// A UB or L0C region of run-time columns from column 0 stored into a GM box
-// whose last extent is the same value (upstream's sparse_flash_mla:
-// cL0[cs, :, 0:ncols_a] -> workspace_s[..., cb * BI : cb * BI + ncols_a],
-// out_ub[:, 0:tw_a] -> workspace_p[..., 0:tw_a]).
-static bool runtime_cols(const tl_region_t *src, const tl_region_t *dst)
+// A UB or L0C region whose run-time extents (of its last two dimensions) start
+// at 0 and equal the GM box's extents of the matching dimensions, counted from
+// the end (upstream's sparse_flash_mla: cL0[cs, :, 0:ncols_a] ->
+// workspace_s[..., cb * BI : cb * BI + ncols_a], out_ub[:, 0:tw_a] ->
+// workspace_p[..., 0:tw_a], merge_ub[pp, 0:bcnt, :] -> kvMergeGm[..., s : s + bcnt, :]).
+static bool runtime_block(const tl_region_t *src, const tl_region_t *dst)
 {
     int n = src->ndim, m = dst->ndim;
-    int64_t c, diff;
-    if (dst->form == TL_REGION_POINT || tl_ir_is_const_int(src->extent[n - 1], NULL) ||
-        !tl_ir_is_const_int(src->start[n - 1], &c) || c != 0 ||
-        !tl_ir_const_diff(src->extent[n - 1], dst->extent[m - 1], &diff) || diff != 0)
-        return false;
-    for (int i = 0; i < n - 1; i++)
-        if (!tl_ir_is_const_int(src->extent[i], NULL)) return false;
-    return true;
+    bool any = false;
+    if (dst->form == TL_REGION_POINT) return false;
+    for (int i = 0; i < n; i++) {
+        int64_t c, diff;
+        if (tl_ir_is_const_int(src->extent[i], NULL)) continue;
+        int j = m - (n - i);
+        if (i < n - 2 || j < 0 || !tl_ir_is_const_int(src->start[i], &c) || c != 0 ||
+            !tl_ir_const_diff(src->extent[i], dst->extent[j], &diff) || diff != 0)
+            return false;
+        any = true;
+    }
+    return any;
 }
 
 static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
@@ -392,16 +397,21 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 {
     pto_view_t v;
     gm_box_t g;
-    // such a region is its buffer's whole rows, the GM box's run-time extent
-    // the valid columns (the UB tile's rows keep the buffer's pitch)
-    tl_region_t cols;
-    tl_expr_t full = {.kind = TL_EX_INT, .dtype = TL_I32, .height = 1};
+    // such a region is the buffer's whole rows / columns there, the GM box's
+    // run-time extents the valid ones (the UB tile's rows keep the buffer's pitch)
+    tl_region_t block;
+    tl_expr_t full[2] = {{.kind = TL_EX_INT, .dtype = TL_I32, .height = 1},
+                         {.kind = TL_EX_INT, .dtype = TL_I32, .height = 1}};
     bool dyn = src->buf->scope == TL_SCOPE_L0C;
-    if (runtime_cols(src, dst)) {
-        cols = *src;
-        full.i = src->buf->shape[src->ndim - 1];
-        cols.extent[src->ndim - 1] = &full;
-        src = &cols;
+    if (runtime_block(src, dst)) {
+        block = *src;
+        for (int k = 0; k < 2 && k < src->ndim; k++) {
+            int i = src->ndim - 1 - k;
+            if (tl_ir_is_const_int(src->extent[i], NULL)) continue;
+            full[k].i = src->buf->shape[i];
+            block.extent[i] = &full[k];
+        }
+        src = &block;
         dyn = true;
     }
     // from L0C, a GM box of run-time columns (upstream's sparse_flash_mla:

@@ -113,6 +113,21 @@ TEST(pto_emit_writes_files_and_locates_unsupported_ops)
 // of the same key between this build's compile and its link. Each build links
 // its own objects (they used to share NAME.o, which the other removed: "no
 // such file or directory" at the link).
+// Expressions of any length are emitted whole (the text of a 2,000-character GM
+// start was cut at 1,024 characters, leaving unbalanced parentheses).
+TEST(pto_emits_long_expressions_whole)
+{
+    char *argv[] = {(char *)tl_test_tilec(), "ir", "tests/data/pto/long_expr.py", "--emit=pto",
+                    NULL};
+    char *out = NULL;
+    CHECK_EQ(tl_test_run(argv, &out), 0);
+    long open = 0, close = 0;
+    for (const char *p = out ? out : ""; *p; p++) open += *p == '(', close += *p == ')';
+    CHECK(open > 400);
+    CHECK_EQ(open, close);
+    free(out);
+}
+
 TEST(pto_same_key_builds)
 {
     const char *isa = getenv("PTO_ISA_DIR");

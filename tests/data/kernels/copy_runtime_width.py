@@ -5,12 +5,15 @@
 # Duplicate of the pad value (0) covers the buffer's whole rows, the gap past
 # the n columns included (it overwrites the -1 fill).
 # Out[r, c] = A[r, c] for c < n = Len[0], else 0; each vector core does half.
+# store=True: the store back is of run-time rows and columns too
+# (upstream's merge_ub[pp, 0:bcnt, :], out_ub[:, 0:tw_a]): over Out filled with
+# -1, only its first m = min(n // 8 + 1, half) rows of each half, n columns.
 import tilelang
 import tilelang.language as T
 
 
 @tilelang.jit(out_idx=[2], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
-def copy_runtime_width(rows=8, width=64):
+def copy_runtime_width(rows=8, width=64, store=False):
     half = rows // 2
 
     @T.prim_func
@@ -23,7 +26,13 @@ def copy_runtime_width(rows=8, width=64):
             a_ub = T.alloc_ub([half, width], "float32")
             T.tile.fill(a_ub, -1.0)
             n = Len[0]
+            if store:
+                T.copy(a_ub, Out[vid * half:vid * half + half, :])
             T.copy(A[vid * half:vid * half + half, 0:n], a_ub[:, 0:n])
-            T.copy(a_ub, Out[vid * half:vid * half + half, :])
+            if store:
+                m = T.min(n // 8 + 1, half)
+                T.copy(a_ub[0:m, 0:n], Out[vid * half:vid * half + m, 0:n])
+            else:
+                T.copy(a_ub, Out[vid * half:vid * half + half, :])
 
     return main
