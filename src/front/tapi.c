@@ -129,16 +129,27 @@ static tl_value_t *ir_binary(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_
     return y ? ir(ev, tl_ir_bin(k, op, x, y, c->loc)) : NULL;
 }
 
+// T.max / T.min of two Python values: the one the comparison `cmp` (second
+// against first) picks when Python decides it; when it gives an IR expression
+// instead (an alloc_var compared with a number: `T.min(v, A - 1)`), the IR
+// operation, not that comparison.
+static tl_value_t *py_or_ir_minmax(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_binop_t cmp,
+                                   tl_binop_t op)
+{
+    if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
+        tl_value_t *pick = tl_eval_binop(ev, cmp, c->args[1], c->args[0], c->loc);
+        if (!pick) return NULL;
+        if (pick->kind == TL_V_BOOL) return pick->b ? c->args[1] : c->args[0];
+    }
+    return ir_binary(ev, c, fname, op, -1);
+}
+
 static tl_value_t *t_max(tl_eval_t *ev, tl_call_t *c)
 {
     bool taken;
     tl_value_t *t = tile_form(ev, c, "max", &taken);
     if (taken) return t;
-    if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
-        tl_value_t *gt = tl_eval_binop(ev, TL_BIN_GT, c->args[1], c->args[0], c->loc);
-        return !gt || gt->kind != TL_V_BOOL ? gt : gt->b ? c->args[1] : c->args[0];
-    }
-    return ir_binary(ev, c, "T.max", TL_BIN_MAX, -1);
+    return py_or_ir_minmax(ev, c, "T.max", TL_BIN_GT, TL_BIN_MAX);
 }
 
 static tl_value_t *t_min(tl_eval_t *ev, tl_call_t *c)
@@ -146,11 +157,7 @@ static tl_value_t *t_min(tl_eval_t *ev, tl_call_t *c)
     bool taken;
     tl_value_t *t = tile_form(ev, c, "min", &taken);
     if (taken) return t;
-    if (c->nargs == 2 && c->args[0]->kind != TL_V_EXPR && c->args[1]->kind != TL_V_EXPR) {
-        tl_value_t *lt = tl_eval_binop(ev, TL_BIN_LT, c->args[1], c->args[0], c->loc);
-        return !lt || lt->kind != TL_V_BOOL ? lt : lt->b ? c->args[1] : c->args[0];
-    }
-    return ir_binary(ev, c, "T.min", TL_BIN_MIN, -1);
+    return py_or_ir_minmax(ev, c, "T.min", TL_BIN_LT, TL_BIN_MIN);
 }
 
 static tl_value_t *t_floordiv(tl_eval_t *ev, tl_call_t *c)
