@@ -843,6 +843,8 @@ def _cases():
                             inputs=_mla_inputs(sc, t1), golden=_mla_golden(sc), check=_mla_check, tol={},
                             note="the golden file's FAST_SCENARIOS through sparse_flash_mla_api.py"))
     out += _gemm_example_cases()
+    out += _cann_bench_sfa_cases()
+    out += _cann_bench_cases()
     out += _count_past_cases()
     return out
 
@@ -889,6 +891,196 @@ def _count_past_cases():
                         post={"Out": lambda g: g[:, 0]}, tol={"*": (0.0, 0.0)}, light=True,
                         note="the file's test cases 1 and 21 (torch.equal with torch.argmax); the wrapper "
                              "keeps column 0 of Out"))
+    return out
+
+
+# ------------------------------------------------------------------ cann-bench
+
+
+def _sfa_cb_inputs(B, S1, S2, N1, N2, Dk, Dv, topK, form):
+    """The __main__ cases' _make_inputs: q, k uniform(-1, 1) float16, v = k[..., :Dv], indices the
+    first topK of a random permutation of S2 per (b, s, kv group). form 'bsnd' gives Q, K, V,
+    Indices as the v3 / rev1 kernels take them; 'dense' the wrapper's dense-path inputs: Q and K
+    transposed to BNSD and the [B, N2, S1, S2] bitmap (0 where selected, -inf elsewhere)."""
+    def make(rng):
+        q = _f16(_rand(rng, (B, S1, N1, Dk)) * 2 - 1)
+        k = _f16(_rand(rng, (B, S2, N2, Dk)) * 2 - 1)
+        si = np.stack([rng.permutation(S2)[:topK] for _ in range(B * S1 * N2)])
+        si = si.reshape(B, S1, N2, topK).astype(np.int32)
+        if form == "dense":
+            bm = np.full((B, N2, S1, S2), -np.inf, np.float32)
+            np.put_along_axis(bm, si.transpose(0, 2, 1, 3), 0.0, axis=-1)
+            return {"Q": (q.transpose(0, 2, 1, 3).copy(), "float16"), "K": (k.transpose(0, 2, 1, 3).copy(), "float16"),
+                    "Bitmap": (bm, "float16")}
+        return {"Q": (q, "float16"), "K": (k, "float16"), "V": (k[..., :Dv].copy(), "float16"),
+                "Indices": (si, "int32")}
+    return make
+
+
+def _sfa_cb_golden(Dv, scale, form):
+    """__main__'s _golden (float64): scatter the top-k mask, q.k * scale, softmax over the kept
+    keys, times v = k[..., :Dv]; the result in the output dtype (float16). BSND, or BNSD for the
+    dense kernel."""
+    def golden(x):
+        if form == "dense":
+            q, k = x["Q"].transpose(0, 2, 1, 3), x["K"].transpose(0, 2, 1, 3)
+            keep = np.isfinite(x["Bitmap"])  # [B, N2, S1, S2]
+        else:
+            q, k = x["Q"], x["K"]
+            si = x["Indices"].transpose(0, 2, 1, 3)
+            keep = np.zeros(si.shape[:3] + (k.shape[1],), bool)
+            np.put_along_axis(keep, si.astype(np.int64), True, axis=-1)
+        B, S1, N1, Dk = q.shape
+        N2 = k.shape[2]
+        G = N1 // N2
+        qg = q.astype(np.float64).transpose(0, 2, 1, 3).reshape(B, N2, G, S1, Dk)
+        kk = k.astype(np.float64).transpose(0, 2, 1, 3)  # [B, N2, S2, Dk]
+        sc = np.einsum("bngsd,bnkd->bngsk", qg, kk) * scale
+        sc = np.where(keep[:, :, None], sc, -np.inf)
+        p = np.exp(sc - sc.max(-1, keepdims=True))
+        p /= p.sum(-1, keepdims=True)
+        o = np.einsum("bngsk,bnkd->bngsd", p, kk[..., :Dv]).reshape(B, N1, S1, Dv)
+        o = _f16(o.astype(np.float32))
+        return {"Output": o if form == "dense" else o.transpose(0, 2, 1, 3).copy()}
+    return golden
+
+
+def _cann_bench_sfa_cases():
+    """examples/cann-bench/sparse_flash_attention: example_sparse_flash_attention.py's __main__ runs
+    one case per wrapper path (v3_decode, dense_reuse, rev1_fallback); sparse_flash_attention.py's
+    its v3_decode case. The wrapper's arguments for each (core_num: the file's fallback, 20 cube
+    cores of an A3), the file's check (rtol = atol = 1e-3 for float16)."""
+    out, d = [], "examples/cann-bench/sparse_flash_attention/"
+    v3 = dict(heads=32, kv_groups=8, dim_base=128, dim_tail=0, dim_v=128, topk=512, batch_size=16, seq_len=1,
+              seq_len_kv=1024, m_base=32, n_base=256, gather_rows=64, is_causal=False, input_layout=0,
+              dtype="float16", sm_scale=128 ** -0.5, core_num=20)
+    dense = dict(heads=32, kv_groups=8, dim_base=128, dim_tail=0, dim_v=128, batch_size=2, seq_len=256,
+                 seq_len_kv=1024, m_tile=64, n_base=256, dtype="float16", sm_scale=128 ** -0.5, core_num=20)
+    rev1 = dict(heads=128, kv_groups=8, dim_base=128, dim_tail=0, dim_v=128, topk=384, block_I=64, head_block=64,
+                is_causal=False, input_layout=0, dtype="float16", sm_scale=128 ** -0.5)
+    runs = [("sparse_flash_attention.py", "v3_decode", "sparse_flash_attention_fwd_v3", v3, {},
+             (16, 1, 1024, 32, 8, 128, 128, 512), "bsnd"),
+            ("example_sparse_flash_attention.py", "v3_decode", "sparse_flash_attention_fwd_v3", v3, {},
+             (16, 1, 1024, 32, 8, 128, 128, 512), "bsnd"),
+            ("example_sparse_flash_attention.py", "dense_reuse", "sparse_flash_attention_fwd_dense", dense, {},
+             (2, 256, 1024, 32, 8, 128, 128, 512), "dense"),
+            ("example_sparse_flash_attention.py", "rev1_fallback", "sparse_flash_attention_fwd", rev1,
+             dict(batch=1, seq_len=16, seq_len_kv=2048), (1, 16, 2048, 128, 8, 128, 128, 384), "bsnd")]
+    for f, name, kern, args, dims, shp, form in runs:
+        B, S1, S2, N1, N2, Dk, Dv, topK = shp
+        out.append(dict(name=f"cann-bench {f[:-3]} {name}", root="tla", file=d + f, kernel=kern, args=args,
+                        dims=dims, seed=42, shape=f"B={B} S1={S1} S2={S2} N1={N1} N2={N2} D={Dk} topK={topK} fp16",
+                        inputs=_sfa_cb_inputs(*shp, form), golden=_sfa_cb_golden(Dv, 1.0 / Dk ** 0.5, form),
+                        tol={"*": (1e-3, 1e-3)},
+                        note="its __main__ case " + name + " (torch's generator replaced by NumPy's)"))
+    return out
+
+
+def _dsq_inputs(M, H, dt, has_ws, has_qs):
+    """_run_case's inputs: x randint(-128, 128) int32, else uniform(-1, 1) in the dtype; weight_scale
+    uniform(-0.1, 0.1) [1, 2H], activation_scale uniform(-0.5, 0.5) [M], quant_scale uniform(-1, 1)
+    [1, H]; the wrapper's dummies (never read) as zeros, swiglu_ws (its scratch) zeros."""
+    def make(rng):
+        if dt == "int32":
+            x = rng.integers(-128, 128, (M, 2 * H)).astype(np.int32)
+        else:
+            x = _rand(rng, (M, 2 * H)) * 2 - 1
+            x = _f16(x) if dt == "float16" else _bf16(x)
+        ws = _rand(rng, (1, 2 * H)) * 0.2 - 0.1 if has_ws else np.zeros((1, 2 * H), np.float32)
+        act = _rand(rng, (M,)) - 0.5 if has_ws else np.zeros((M,), np.float32)
+        qs = _rand(rng, (1, H)) * 2 - 1 if has_qs else np.zeros((1, H), np.float32)
+        return {"x": (x, dt), "weight_scale": (ws, "float32"), "activation_scale": (act, "float32"),
+                "quant_scale": (qs, "float32"), "swiglu_ws": (np.zeros((M, H), np.float32), "float32")}
+    return make
+
+
+def _dsq_golden(has_ws, has_qs, left):
+    """golden_dequant_swiglu_quant in float32: dequant (int32 x * weight_scale * activation_scale),
+    silu of one half times the other, times quant_scale, per-row scale max|.| / 127 (at least
+    1e-12), y = round-half-even(v / scale) clamped to int8."""
+    def golden(x):
+        d = x["x"].astype(np.float32)
+        if has_ws:
+            d = d * x["weight_scale"] * x["activation_scale"][:, None]
+        h = d.shape[1] // 2
+        a, b = d[:, :h], d[:, h:]
+        silu = lambda v: v / (np.float32(1) + np.exp(-v))
+        sw = (silu(a) * b if left else silu(b) * a).astype(np.float32)
+        if has_qs:
+            sw = sw * x["quant_scale"]
+        sc = np.maximum(np.abs(sw).max(-1) / np.float32(127.0), np.float32(1e-12)).astype(np.float32)
+        y = np.clip(np.round(sw / sc[:, None]), -128, 127).astype(np.int8)
+        return {"y": y, "scale": sc}
+    return golden
+
+
+def _dsq_check(got, golden):
+    """precision_compare: y passes when under 1e-3 of its elements are off by more than 1; scale
+    within atol 1e-5 + rtol 1e-3 (|golden| < 1e-5: atol 1e-7)."""
+    gy, ty = golden["y"].astype(np.int64), got["y"].reshape(golden["y"].shape).astype(np.int64)
+    dy = np.abs(ty - gy)
+    gs = golden["scale"].astype(np.float64)
+    ts = got["scale"].reshape(gs.shape).astype(np.float64)
+    err = np.abs(ts - gs)
+    bad = np.where(np.abs(gs) < 1e-5, err > 1e-7, err > 1e-5 + 1e-3 * np.abs(gs)) | np.isnan(ts)
+    return {"y": (bool((dy > 1).mean() < 1e-3), float(dy.max()), int((dy > 1).sum()), int(gy.size)),
+            "scale": (not bad.any(), float(np.nanmax(err)), int(bad.sum()), int(gs.size))}
+
+
+def _moe_rr_inputs(A, H, N, E, dt):
+    """__main__: tokens randn in the dtype, cnt = A // (N*E) per (rank, expert) with the remainder on
+    the last, per_token_scales randn."""
+    def make(rng):
+        t = _randn(rng, (A, H))
+        cnt = np.full((N * E,), A // (N * E), np.int32)
+        cnt[-1] += A - cnt.sum()
+        return {"tokens": (_f16(t) if dt == "float16" else _bf16(t), dt), "cnt_gm": (cnt, "int32"),
+                "scales_gm": (_randn(rng, (A,)), "float32")}
+    return make
+
+
+def _moe_rr_golden(N, E):
+    """golden_moe_re_routing: source blocks in (rank, expert) order move to (expert, rank) order."""
+    def golden(x):
+        cnt = x["cnt_gm"].astype(np.int64)
+        src = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+        cd = cnt.reshape(N, E).T.reshape(-1)
+        dst = np.concatenate([[0], np.cumsum(cd)[:-1]]).reshape(E, N).T.reshape(-1)
+        A = int(cnt.sum())
+        block = np.repeat(np.arange(N * E), cnt)
+        pos = dst[block] + (np.arange(A) - src[block])
+        idx = np.empty(A, np.int32)
+        idx[pos] = np.arange(A, dtype=np.int32)
+        return {"permute_tokens": x["tokens"][idx], "permute_scales": x["scales_gm"][idx], "permute_idx": idx,
+                "expert_token_num": cnt.reshape(N, E).sum(0).astype(np.int32)}
+    return golden
+
+
+def _cann_bench_cases():
+    """examples/cann-bench files with a reference in the file: their first driver cases."""
+    out, d = [], "examples/cann-bench/"
+    f = d + "dequant_swiglu_quant/example_dequant_swiglu_quant.py"
+    # test_l0's four cases; block_M / block_H / rows: _pick_block_m, _pick_block_h_and_rows
+    for name, M, H, dt, ws, qs, left, bh in (("l0_fp16_base", 1024, 2048, "float16", False, False, False, 1024),
+                                             ("l0_bf16_quant_scale", 1024, 2048, "bfloat16", False, True, False, 1024),
+                                             ("l0_int32_w8a8", 512, 1024, "int32", True, False, True, 512),
+                                             ("l0_int32_full_attrs", 1024, 2048, "int32", True, True, False, 512)):
+        kern = ("_kernel_int32" if dt == "int32" else "_kernel_fp16") + ("_qs" if qs else "_noqs")
+        args = dict(M=M, H_orig=H, block_M=8, block_H=bh)
+        if dt != "int32":
+            args["in_dtype"] = dt
+        args.update(activate_left=left, rows=4)
+        out.append(dict(name=f"cann-bench dequant_swiglu_quant {name}", root="tla", file=f, kernel=kern, args=args,
+                        seed=42, shape=f"M={M} H={H} {dt}" + (" ws" if ws else "") + (" qs" if qs else "") +
+                        (" left" if left else ""), inputs=_dsq_inputs(M, H, dt, ws, qs),
+                        golden=_dsq_golden(ws, qs, left), check=_dsq_check, tol={}, light=True))
+    f = d + "moe_re_routing/example_moe_re_routing.py"
+    out.append(dict(name="cann-bench moe_re_routing L0", root="tla", file=f, kernel=None,
+                    args=dict(A=1024, H=512, N=8, E=8, TILE_A=32, NUM_CORES=16, tokens_dtype="float16",
+                              cnt_dtype="int32", has_scale=True, use_tables=True),
+                    seed=0, shape="A=1024 H=512 N=8 E=8 fp16, scales", inputs=_moe_rr_inputs(1024, 512, 8, 8, "float16"),
+                    golden=_moe_rr_golden(8, 8), tol={"*": (0.0, 0.0)}, light=True,
+                    note="__main__'s L0 config; _compute_launch_cores(1024) = 16, _compute_tile_a = (32, True)"))
     return out
 
 
