@@ -1055,6 +1055,12 @@ static const tl_check_case_t cases[] = {
     {.name = "reinterpret_view/f32", .op = "reinterpret_view",
      .file = "tests/data/kernels/reinterpret_view.py", .outputs = {"C"}, .rtol = 0, .atol = 0,
      .golden = golden_add, .shape = "M=8 N=64 f32, rows through a view"},
+    // ... and int8 L1 tiles addressed by physical offset into their zN layout (upstream's
+    // copy_l1_to_l0a/b take the start index's flat offset)
+    {.name = "int8_l1_physical/i8", .op = "int8_l1_physical",
+     .file = "tests/data/kernels/int8_l1_physical.py", .fills = {"A=int:-3:3", "B=int:-3:3"},
+     .outputs = {"C"}, .rtol = 0, .atol = 0, .golden = golden_gemm,
+     .shape = "M=32 N=64 K=128 int8 -> int32, 2 K tiles"},
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},

@@ -348,6 +348,36 @@ static bool vid_half(tl_kernel_t *k, tl_region_t *a, tl_region_t *b)
     return true;
 }
 
+// A copy of an int8 (1-byte) L1 tile into L0A/L0B addresses its source as
+// upstream's copy_l1_to_l0a/b do: the flat row-major offset of the start index,
+// P = row * cols + col, is a physical element offset into the tile's zN layout
+// (fractals of 16 rows x 32 bytes, column blocks of all the rows one after
+// another), from which the helper reads the L0 tile. Upstream's int8 kernels
+// index their L1 tiles that way (quant_batch_matmul's
+// `A_L1[s, kk * block_M * K_L0 // block_K, 0]` is the kk-th K tile); the start
+// becomes the logical element that offset holds: row = P % (R16 * 32) / 32,
+// col = P / (R16 * 32) * 32 + P % 32, R16 the rows rounded up to 16.
+static void int8_physical_start(tl_kernel_t *k, tl_region_t *r)
+{
+    int n = r->ndim;
+    int64_t r0, c0;
+    if (n < 2 || (tl_ir_is_const_int(r->start[n - 2], &r0) && !r0 &&
+                  tl_ir_is_const_int(r->start[n - 1], &c0) && !c0))
+        return;
+    tl_loc_t loc = r->loc;
+    int64_t rows16 = (r->buf->shape[n - 2] + 15) / 16 * 16;
+    tl_expr_t *cols = tl_ir_int(k, r->buf->shape[n - 1], TL_I32, loc);
+    tl_expr_t *block = tl_ir_int(k, rows16 * 32, TL_I32, loc), *c0e = tl_ir_int(k, 32, TL_I32, loc);
+    tl_expr_t *p = tl_ir_bin(k, TL_BIN_ADD, tl_ir_bin(k, TL_BIN_MUL, r->start[n - 2], cols, loc),
+                             r->start[n - 1], loc);
+    tl_expr_t *in_block = tl_ir_bin(k, TL_BIN_FLOORMOD, p, block, loc);
+    tl_expr_t *col_block = tl_ir_bin(k, TL_BIN_FLOORDIV, p, block, loc);
+    r->start[n - 2] = tl_ir_bin(k, TL_BIN_FLOORDIV, in_block, c0e, loc);
+    r->start[n - 1] = tl_ir_bin(k, TL_BIN_ADD, tl_ir_bin(k, TL_BIN_MUL, col_block, c0e, loc),
+                                tl_ir_bin(k, TL_BIN_FLOORMOD, p, c0e, loc), loc);
+    if (r->form == TL_REGION_WHOLE) r->form = TL_REGION_SLICE;
+}
+
 static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"src",       "dst",    "enable_relu", "transpose", "pad_value",
@@ -382,6 +412,7 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
     bool bad = false;
     bool to_l0 = a->buf->scope == TL_SCOPE_L1 &&
                  (b->buf->scope == TL_SCOPE_L0A || b->buf->scope == TL_SCOPE_L0B);
+    if (to_l0 && !op->transpose && tl_dtype_size(a->buf->dtype) == 1) int8_physical_start(ev->kernel, a);
     static const char *vkw[3] = {"real_k", "real_n", "unit_flag"};
     tl_expr_t **slot[3] = {&op->k_valid, &op->n_valid, &op->unit_flag};
     for (int i = 0; i < 3; i++) {
