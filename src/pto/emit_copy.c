@@ -370,6 +370,61 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "}");
 }
 
+// A store from L0C (valid box tl_vr x tl_vc into the GM box g of dtype t). A
+// block of columns from a multiple of 16 on, from row 0: the 16-column
+// fractal strips (NZ) from that column on are an Acc tile of their own. A
+// block of rows from a multiple of 16 (a vector core's half in developer
+// mode, c_l0[vid * 16 +: 16, :]): in each strip those rows are one run, so
+// each strip is stored from an Acc tile of its own.
+static void l0c_store(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src, const gm_box_t *g,
+                      tl_dtype_t t, const char *store)
+{
+    const tl_buffer_t *b = src->buf;
+    const char *ct = pto_ctype(b->dtype);
+    int size = tl_dtype_size(b->dtype);
+    pto_matrix_t m;
+    if (!pto_matrix(e, src, &m, s->loc)) return;
+    const tl_expr_t *rs = src->start[src->ndim - 2], *cs = src->start[src->ndim - 1];
+    int64_t r0 = -1, c0 = -1;
+    bool strips =
+        tl_ir_is_const_int(cs, &c0) && c0 % 16 == 0 && m.rows % 16 == 0 && m.cols % 16 == 0;
+    if (m.whole || (strips && tl_ir_is_const_int(rs, &r0) && r0 == 0 && m.er == m.rows)) {
+        if (m.whole) c0 = 0;
+        global(e, g, t, NULL, "tl_vc");
+        pto_line(e,
+                 "pto::TileAcc<%s, %" PRId64 ", %" PRId64
+                 ", -1, -1> tl_t((size_t)tl_vr, (size_t)tl_vc);",
+                 ct, m.rows, m.cols - c0);
+        if (c0)
+            pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + %" PRId64 "));", m.addr,
+                     c0 * m.rows * size);
+        else
+            pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
+        pto_line(e, "%s(tl_g, tl_t);", store);
+        return;
+    }
+    if (!strips || m.er % 16 || !multiple_of(rs, 16)) {
+        pto_unsupported(e, s->loc,
+                        "a copy from a part of an L0C matrix of '%s' other than 16-column strips "
+                        "from row 0 or 16-row fractals",
+                        b->name);
+        return;
+    }
+    pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", m.ec / 16);
+    e->indent++;
+    pto_line(e, "const int64_t tl_sc = tilec_min(tl_vc - tl_j * 16, (int64_t)16);");
+    pto_line(e, "if (tl_sc <= 0) break;");
+    global(e, g, t, pto_fmt(e, "%s + tl_j * 16", g->ptr), "tl_sc");
+    pto_line(e, "pto::TileAcc<%s, %" PRId64 ", 16, -1, -1> tl_t((size_t)tl_vr, (size_t)tl_sc);", ct,
+             m.er);
+    pto_line(
+        e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + (%" PRId64 " + tl_j) * %" PRId64 " + (%s) * %d));",
+        m.addr, c0 / 16, m.rows * 16 * size, m.r0, 16 * size);
+    pto_line(e, "%s(tl_g, tl_t);", store);
+    e->indent--;
+    pto_line(e, "}");
+}
+
 // A UB or L0C region whose run-time extents (of its last two dimensions) start
 // at 0 and equal the GM box's extents of the matching dimensions, counted from
 // the end (upstream's sparse_flash_mla: cL0[cs, :, 0:ncols_a] ->
@@ -440,39 +495,16 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
     pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
     e->indent++;
-    global(e, &g, dst->buf->dtype, NULL, "tl_vc");
     if (b->scope == TL_SCOPE_UB) {
+        global(e, &g, dst->buf->dtype, NULL, "tl_vc");
         if (!ub_tile(e, s, &v, false)) return;
+        pto_line(e, "%s(tl_g, tl_t);", store);
     } else if (b->scope == TL_SCOPE_L0C) {
-        pto_matrix_t m;
-        if (!pto_matrix(e, src, &m, s->loc)) return;
-        // A block from row 0 and a column of a 16-column fractal strip: the
-        // strips (NZ) from that column on are an Acc tile of their own.
-        int64_t r0 = -1, c0 = -1;
-        if (!m.whole && (!tl_ir_is_const_int(src->start[src->ndim - 2], &r0) ||
-                         !tl_ir_is_const_int(src->start[src->ndim - 1], &c0) || r0 != 0 ||
-                         c0 % 16 || m.rows % 16 || m.cols % 16)) {
-            pto_unsupported(e, s->loc,
-                            "a copy from a part of an L0C matrix of '%s' other than columns from "
-                            "a multiple of 16 on",
-                            b->name);
-            return;
-        }
-        if (m.whole) c0 = 0;
-        pto_line(e,
-                 "pto::TileAcc<%s, %" PRId64 ", %" PRId64
-                 ", -1, -1> tl_t((size_t)tl_vr, (size_t)tl_vc);",
-                 pto_ctype(b->dtype), m.rows, m.cols - c0);
-        if (c0)
-            pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + %" PRId64 "));", m.addr,
-                     c0 * m.rows * tl_dtype_size(b->dtype));
-        else
-            pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
+        l0c_store(e, s, src, &g, dst->buf->dtype, store);
     } else {
         pto_unsupported(e, s->loc, "a copy %s -> GM", tl_scope_name(b->scope));
         return;
     }
-    pto_line(e, "%s(tl_g, tl_t);", store);
     e->indent--;
     pto_line(e, "}");
 }
