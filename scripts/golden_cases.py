@@ -81,10 +81,11 @@ def _mla_decode_inputs(B, H, N, D, Dpe):
     return make
 
 
-def _mla_decode_golden(x):
-    """Its inline check: softmax((q . kv + q_pe . k_pe) / sqrt(D + Dpe)) @ kv in float32, as float16."""
+def _mla_decode_golden(x, actual=None):
+    """Its inline check: softmax((q . kv + q_pe . k_pe) / sqrt(D + Dpe)) @ kv in float32, as float16;
+    with actual_seqlen_kv the keys from `actual` on are masked (the kernel's tail mask)."""
     q, qp = x["Q"].astype(np.float32), x["Q_pe"].astype(np.float32)
-    kv, kp = x["KV"][:, :, 0].astype(np.float32), x["K_pe"][:, :, 0].astype(np.float32)
+    kv, kp = x["KV"][:, :actual, 0].astype(np.float32), x["K_pe"][:, :actual, 0].astype(np.float32)
     s = (np.einsum("bhd,bnd->bhn", q, kv) + np.einsum("bhd,bnd->bhn", qp, kp)) / np.sqrt(q.shape[-1] + qp.shape[-1])
     return {"Output": _f16(np.einsum("bhn,bnd->bhd", _softmax(s), kv))}
 
@@ -723,6 +724,17 @@ def _cases():
                     kernel=None, args={}, seed=0, shape="B=1 H=64 N=128 D=512 Dpe=64 fp16",
                     inputs=_mla_decode_inputs(1, 64, 128, 512, 64), golden=_mla_decode_golden,
                     tol={"*": (0.0, 0.1)}, light=True))
+    # two stages of the manual double buffer (num_stages=2, two key blocks), and the tail-mask path
+    # (num_stages=1, keys from 450 masked): both run the fused dual loop (dev_order)
+    for actual, tag in ((-1, "two stages"), (450, "tail mask 450")):
+        out.append(dict(name="mla_decode " + tag, root="tla",
+                        file="examples/deepseek_mla/example_mla_decode/example_mla_decode.py", kernel=None,
+                        args=dict(batch=2, heads=128, kv_head_num=1, seqlen_kv=512, dim=512, pe_dim=64,
+                                  actual_seqlen_kv=actual),
+                        seed=0, shape="B=2 H=128 N=512 D=512 Dpe=64 fp16" + (f" actual {actual}" if actual > 0 else ""),
+                        inputs=_mla_decode_inputs(2, 128, 512, 512, 64),
+                        golden=lambda x, a=actual: _mla_decode_golden(x, a if a > 0 else None),
+                        tol={"*": (0.0, 0.1)}, light=True))
     v4 = "examples/deepseek_v4/"
     rec = "ops/tilelang/ds_v4/"
     for root, base in (("tla", v4), ("recipes", rec)):
