@@ -977,6 +977,12 @@ def _cann_bench_sfa_cases():
             ("example_sparse_flash_attention.py", "dense_reuse", "sparse_flash_attention_fwd_dense", dense, {},
              (2, 256, 1024, 32, 8, 128, 128, 512), "dense"),
             ("example_sparse_flash_attention.py", "rev1_fallback", "sparse_flash_attention_fwd", rev1,
+             dict(batch=1, seq_len=16, seq_len_kv=2048), (1, 16, 2048, 128, 8, 128, 128, 384), "bsnd"),
+            # sparse_flash_attention.py's own __main__ has the v3 case only: its other two paths at the
+            # sibling example's cases (the same wrapper)
+            ("sparse_flash_attention.py", "dense_reuse", "sparse_flash_attention_fwd_dense", dense, {},
+             (2, 256, 1024, 32, 8, 128, 128, 512), "dense"),
+            ("sparse_flash_attention.py", "rev1_fallback", "sparse_flash_attention_fwd", rev1,
              dict(batch=1, seq_len=16, seq_len_kv=2048), (1, 16, 2048, 128, 8, 128, 128, 384), "bsnd")]
     for f, name, kern, args, dims, shp, form in runs:
         B, S1, S2, N1, N2, Dk, Dv, topK = shp
@@ -1068,6 +1074,44 @@ def _moe_rr_golden(N, E):
     return golden
 
 
+def _adamw_inputs(M, N, dt):
+    """_run_l0_case: var, grad uniform(-1, 1), m uniform(-0.1, 0.1), v uniform(0, 0.1), in the dtype."""
+    def make(rng):
+        cast = {"float": lambda a: a, "float16": _f16, "bfloat16": _bf16}[dt]
+        u = lambda lo, hi: cast(_rand(rng, (M, N)) * (hi - lo) + lo)
+        return {"Var": (u(-1.0, 1.0), dt), "Grad": (u(-1.0, 1.0), dt), "M_in": (u(-0.1, 0.1), dt),
+                "V_in": (u(0.0, 0.1), dt)}
+    return make
+
+
+def _adamw_golden(lr, b1, b2, wd, eps, step, maximize, dt):
+    """golden_apply_adam_w in float32 (float16 / bfloat16 upcast, the result cast back)."""
+    def golden(x):
+        var, g, m, v = (x[n].astype(np.float32) for n in ("Var", "Grad", "M_in", "V_in"))
+        m_new = np.float32(b1) * m + np.float32(1 - b1) * g
+        v_new = np.float32(b2) * v + np.float32(1 - b2) * g * g
+        upd = (m_new / np.float32(1 - b1 ** step)) / (np.sqrt(v_new / np.float32(1 - b2 ** step)) + np.float32(eps))
+        if wd:
+            upd = upd + var * np.float32(wd)
+        y = var + np.float32(lr) * upd if maximize else var - np.float32(lr) * upd
+        return {"Y": {"float": lambda a: a, "float16": _f16, "bfloat16": _bf16}[dt](y.astype(np.float32))}
+    return golden
+
+
+def _adamw_check(thr):
+    """_run_l0_case: mean relative error (|a - g| / (|g| + 1e-7) over finite elements) below thr, its
+    maximum below 10 thr, inf / nan where the golden has them."""
+    def check(got, golden):
+        g = golden["Y"].astype(np.float64)
+        a = got["Y"].reshape(g.shape).astype(np.float64)
+        fin = np.isfinite(a) & np.isfinite(g)
+        rel = np.abs(a[fin] - g[fin]) / (np.abs(g[fin]) + 1e-7)
+        special = np.array_equal(np.isnan(a), np.isnan(g)) and np.array_equal(np.isinf(a), np.isinf(g))
+        ok = bool(rel.mean() < thr and rel.max() < 10 * thr and special)
+        return {"Y": (ok, float(rel.max()), int((rel >= 10 * thr).sum()), int(g.size))}
+    return check
+
+
 def _cann_bench_cases():
     """examples/cann-bench files with a reference in the file: their first driver cases."""
     out, d = [], "examples/cann-bench/"
@@ -1093,6 +1137,18 @@ def _cann_bench_cases():
                     seed=0, shape="A=1024 H=512 N=8 E=8 fp16, scales", inputs=_moe_rr_inputs(1024, 512, 8, 8, "float16"),
                     golden=_moe_rr_golden(8, 8), tol={"*": (0.0, 0.0)}, light=True,
                     note="__main__'s L0 config; _compute_launch_cores(1024) = 16, _compute_tile_a = (32, True)"))
+    f = d + "apply_adam_w/example_apply_adam_w.py"
+    # L0_TEST_CASES l0_fp32_basic / l0_fp16_basic: lr 1e-3, betas 0.9 / 0.999, no weight decay, eps 1e-8,
+    # step 1: the pipeline kernels; _select_tiling(1024, 1024) = (128, 320, 32), _precompute_scalars
+    for dt, kern, thr in (("float", "_adam_w_pipeline_fp32", 0.005), ("float16", "_adam_w_pipeline_lowprec", 0.01)):
+        out.append(dict(name=f"cann-bench apply_adam_w l0_{'fp32' if dt == 'float' else 'fp16'}_basic", root="tla",
+                        file=f, kernel=kern,
+                        args=dict(M=1024, N=1024, block_M=128, block_N=320, sub_M=32, eff_beta1=9.000000000000002,
+                                  eff_ombeta1=1.0, eff_beta2=998.9999999999991, eff_ombeta2=1.0, lr_signed=-0.001,
+                                  weight_decay=0.0, epsilon=1e-8, dtype=dt),
+                        seed=42, shape=f"1024x1024 {dt}", inputs=_adamw_inputs(1024, 1024, dt),
+                        golden=_adamw_golden(0.001, 0.9, 0.999, 0.0, 1e-8, 1, False, dt), check=_adamw_check(thr),
+                        tol={}, light=True))
     return out
 
 
