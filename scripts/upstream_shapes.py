@@ -28,6 +28,8 @@ def _cumsum0(lengths):
     return out
 
 
+_MOE_GATING = "examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py"
+
 SHAPES = [
     dict(file="examples/chunk_gated_delta_rule/expert_chunk_gated_delta_rule.py", kernel=None,
          args=dict(N=1, H=8, T_total=2048, Hg=4, K=128, V=128, NT_max=32),
@@ -148,45 +150,45 @@ SHAPES = [
     # tilelang-ascend examples/cann-bench, the large files (helper fix19b, 2026-12-06). Values from the
     # files' own host code run on the drivers' cases (the golden cases of scripts/golden_cases.py cover
     # sparse_flash_attention, dequant_swiglu_quant, moe_re_routing and apply_adam_w's pipeline kernels).
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_gating_top_k_softmax_kernel", args=dict(M=1024, E=16, k=2, block_M=32, dtype="float16"),
          where="__main__ L0 (1024, 16) float16 k 2: _get_kernel -> the per-row kernel, _select_block = 32"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_gating_top_k_softmax_sort32merge_kernel",
          args=dict(M=16384, E=64, k=8, block_M=128, dtype="bfloat16"),
          where="__main__ L1 (16384, 64) bfloat16 k 8: _use_sort32_kernel, aligned_E 64, "
                "_select_block_sort32merge = 128"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_gating_top_k_softmax_sort32merge_e256_kernel",
          args=dict(M=16384, E=256, k=8, block_M=32, dtype="float"),
          where="_get_kernel(16384, 256, 8, float): aligned_E 256, _select_block_sort32merge = 32"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_gating_top_k_softmax_sort32merge_e512_kernel",
          args=dict(M=16384, E=512, k=8, block_M=8, dtype="float"),
          where="aligned_E 512: _select_block_sort32merge(16384, 512, 8, float) = 8 (_get_kernel itself "
                "routes E 512 float to the per-row kernel)"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_gating_top_k_softmax_sort32merge_smallk_kernel",
          args=dict(M=16384, E=64, k=4, block_M=128, dtype="float"),
          where="the reverted small-k variant (_get_kernel no longer calls it) at (16384, 64) float k 4, "
                "_select_block_sort32merge = 128"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_gating_top_k_softmax_batch_kernel",
          args=dict(M=16384, E=64, k=32, block_M=256, dtype="float16"),
          where="_use_batch_kernel(32, float16, 64) at M 16384: _select_block_batch = 256"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_row_idx_kernel", args=dict(M=1024, k=2, block_M=32),
          where="L0: _get_row_idx_kernel(1024, 2): _select_tiny_block(1024, 8) = 32"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_apply_finished_row_kernel", args=dict(M=1024, k=2, E=16, block_M=32),
          where="L0 with finished (k < 8): _select_tiny_block(1024, 12) = 32"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_apply_finished_kernel", args=dict(M=16384, k=8, E=64, block_M=256),
          where="L1 with finished (k >= 8): _select_tiny_block(16384, 36) = 256"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_cast_values_kernel", args=dict(M=1024, k=2, block_M=32, dtype="float16"),
          where="L0: _get_cast_kernel(1024, 2, float16): _select_tiny_block(1024, 8) = 32"),
-    dict(file="examples/cann-bench/moe_gating_top_k_softmax/example_moe_gating_top_k_softmax.py",
+    dict(file=_MOE_GATING,
          kernel="_moe_idxin_kernel", args=dict(M=16384, E=64, aligned_E=64, block_M=256),
          where="L1 sort32 path: _get_idxin_kernel(16384, 64, 64): _select_tiny_block(16384, 256) = 256"),
     dict(file="examples/cann-bench/foreach_norm/foreach_norm.py", kernel="l1_norm_kernel",
