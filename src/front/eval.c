@@ -15,6 +15,7 @@ void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d)
     ev->diag = d;
     ev->max_steps = TL_EVAL_MAX_STEPS;
     tl_map_init(&ev->files, a);
+    tl_map_init(&ev->vfs, a);
 }
 
 tl_kernel_t *tl_eval_ir(tl_eval_t *ev)

@@ -21,6 +21,7 @@ struct tl_scope_env {
 };
 
 typedef struct tl_module_rec tl_module_rec_t;
+typedef struct tl_vfile tl_vfile_t;
 
 // The names a kernel being traced uses (tl_trace_unique_name).
 typedef struct {
@@ -36,6 +37,7 @@ struct tl_eval {
     tl_value_t *lang;     // tilelang.language (T)
     tl_value_t *tilelang; // tilelang
     tl_map_t files;       // absolute path -> tl_module_rec_t* (kernel files and their imports)
+    tl_map_t vfs;         // absolute path -> tl_vfile_t*: files the host code wrote (pyfiles.c)
     int call_depth;       // recursion guard
     int depth;            // nested evaluations (tl_eval_enter)
     tl_loc_t loc;         // the expression or statement evaluated last entered
@@ -134,6 +136,8 @@ tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const ch
 
 // Formats v by a format spec (f-string `{v:>8.3f}`, str.format); NULL/"" is str(v).
 bool tl_eval_format(tl_eval_t *ev, tl_buf_t *out, tl_value_t *v, const char *spec, tl_loc_t loc);
+// `fmt % args` for a str fmt (printf-style formatting).
+tl_value_t *tl_eval_percent(tl_eval_t *ev, const tl_value_t *fmt, tl_value_t *args, tl_loc_t loc);
 
 // --- calls ----------------------------------------------------------------------------
 // Looks up argument `pos` positionally or by keyword `kw` (either may be -1/NULL).

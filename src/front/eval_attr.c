@@ -147,6 +147,24 @@ static tl_value_t *m_str_replace(tl_eval_t *ev, tl_call_t *c)
     return out;
 }
 
+// splitlines(keepends=False): at \n, \r\n and \r; no empty last line for a final newline.
+static tl_value_t *m_str_splitlines(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *s = self_of(c), *keep = tl_call_arg(c, 0, "keepends");
+    bool keepends = keep && keep->kind == TL_V_BOOL && keep->b;
+    tl_value_t *out = tl_value_list(ev->arena, 0, NULL);
+    const char *p = s->str.s, *end = s->str.s + s->str.len;
+    while (p < end) {
+        const char *q = p;
+        while (q < end && *q != '\n' && *q != '\r') q++;
+        const char *next = q;
+        if (next < end) next += (*next == '\r' && next + 1 < end && next[1] == '\n') ? 2 : 1;
+        tl_value_list_append(ev->arena, out, tl_value_strn(ev->arena, p, (size_t)((keepends ? next : q) - p)));
+        p = next;
+    }
+    return out;
+}
+
 // split(sep=None, maxsplit=-1): on runs of whitespace when sep is None.
 static tl_value_t *m_str_split(tl_eval_t *ev, tl_call_t *c)
 {
@@ -327,6 +345,7 @@ typedef struct {
 
 static const method_t methods[] = {
     {TL_V_STR, "upper", m_str_upper},
+    {TL_V_STR, "splitlines", m_str_splitlines},
     {TL_V_STR, "lower", m_str_lower},
     {TL_V_STR, "startswith", m_str_startswith},
     {TL_V_STR, "endswith", m_str_endswith},
@@ -453,6 +472,13 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
             return tl_eval_fail(ev, loc, "'.value' needs a constant, but this expression depends on run-time values");
         }
         break;
+    case TL_V_STR: {
+        // A PassConfigKey member is its string (a str Enum): .name is the member's name.
+        const char *key = tl_front_pass_key_name(obj->str.s);
+        if (key && !strcmp(name, "name")) return tl_value_str(ev->arena, key);
+        if (key && !strcmp(name, "value")) return obj;
+        break;
+    }
     case TL_V_INT:
     case TL_V_FLOAT:
     case TL_V_BOOL:

@@ -161,3 +161,78 @@ bool tl_eval_format(tl_eval_t *ev, tl_buf_t *out, tl_value_t *v, const char *spe
     tl_buf_free(&body);
     return true;
 }
+
+// Python's printf-style `fmt % args` (host code that builds kernel source
+// text with it): %[(key)][flags][width][.prec]type, each conversion handed to
+// the format-spec code above; `args` a tuple, a dict (with keys) or one value.
+tl_value_t *tl_eval_percent(tl_eval_t *ev, const tl_value_t *fmt, tl_value_t *args, tl_loc_t loc)
+{
+    tl_buf_t out;
+    tl_buf_init(&out);
+    int next = 0;
+    bool tuple = args->kind == TL_V_TUPLE;
+    const char *p = fmt->str.s, *end = p + fmt->str.len;
+    while (p < end) {
+        if (*p != '%') {
+            tl_buf_putc(&out, *p++);
+            continue;
+        }
+        p++;
+        if (p < end && *p == '%') {
+            tl_buf_putc(&out, *p++);
+            continue;
+        }
+        tl_value_t *v = NULL;
+        if (p < end && *p == '(') {
+            const char *k = ++p;
+            while (p < end && *p != ')') p++;
+            if (p == end || args->kind != TL_V_DICT) goto bad;
+            tl_value_t *key = tl_value_strn(ev->arena, k, (size_t)(p++ - k));
+            v = tl_value_dict_get(args, key);
+            if (!v) {
+                tl_buf_free(&out);
+                return tl_eval_fail(ev, loc, "KeyError: '%s' in the %% format", key->str.s);
+            }
+        }
+        char spec[64];
+        size_t n = 0;
+        char flags[8] = {0};
+        size_t nf = 0;
+        while (p < end && strchr("-+ #0", *p) && nf + 1 < sizeof flags) flags[nf++] = *p++;
+        if (strchr(flags, '-')) spec[n++] = '<';
+        else if (strchr(flags, '0')) spec[n++] = '0';
+        if (strchr(flags, '+')) spec[n++] = '+';
+        else if (strchr(flags, ' ')) spec[n++] = ' ';
+        if (strchr(flags, '#')) spec[n++] = '#';
+        while (p < end && (isdigit((unsigned char)*p) || *p == '.') && n + 2 < sizeof spec) spec[n++] = *p++;
+        if (p == end) goto bad;
+        char type = *p++;
+        if (type == 'i' || type == 'u') type = 'd';
+        if (!strchr("dxXofFeEgGcsr", type)) goto bad;
+        if (!v) {
+            if (tuple ? next >= args->seq.n : next > 0) {
+                tl_buf_free(&out);
+                return tl_eval_fail(ev, loc, "not enough arguments for format string");
+            }
+            v = tuple ? args->seq.items[next] : args;
+            next++;
+        }
+        if (type != 'r' && type != 's') spec[n++] = type;
+        else if (!tl_value_is_number(v)) spec[n++] = 's';
+        spec[n] = 0;
+        if (!tl_eval_format(ev, &out, v, spec, loc)) {
+            tl_buf_free(&out);
+            return NULL;
+        }
+    }
+    if (tuple && next < args->seq.n) {
+        tl_buf_free(&out);
+        return tl_eval_fail(ev, loc, "not all arguments converted during string formatting");
+    }
+    tl_value_t *r = tl_value_strn(ev->arena, out.data ? out.data : "", out.len);
+    tl_buf_free(&out);
+    return r;
+bad:
+    tl_buf_free(&out);
+    return tl_eval_fail(ev, loc, "unsupported format character in '%s'", fmt->str.s);
+}

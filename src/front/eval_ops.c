@@ -367,6 +367,7 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
     bool same_seq = a->kind == b->kind &&
                     (a->kind == TL_V_STR || a->kind == TL_V_TUPLE || a->kind == TL_V_LIST);
     if (op == TL_BIN_ADD && same_seq) return concat(ev, a, b);
+    if (op == TL_BIN_MOD && a->kind == TL_V_STR) return tl_eval_percent(ev, a, b, loc);
     if (op == TL_BIN_MUL && (a->kind == TL_V_STR || a->kind == TL_V_TUPLE || a->kind == TL_V_LIST) &&
         is_intlike(b))
         return repeat(ev, a, as_int(b), loc);

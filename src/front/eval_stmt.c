@@ -388,12 +388,35 @@ static tl_flow_t exec_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
     }
 }
 
+// `with obj as x:` in host code, for an object with __enter__ / __exit__ (a
+// file open() made, pyfiles.c): x is what __enter__ returns, __exit__ runs
+// after the body however it ends.
+static tl_flow_t exec_with_object(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n,
+                                  tl_value_t *ctx, tl_value_t *enter)
+{
+    const tl_ast_node_t *item = n->with.items.items[0];
+    tl_call_t call = {.loc = item->loc};
+    tl_value_t *v = tl_eval_call(ev, enter, &call);
+    if (!v) return TL_FLOW_ERROR;
+    if (item->withitem.target && !tl_eval_assign(ev, fr, item->withitem.target, v)) return TL_FLOW_ERROR;
+    tl_flow_t f = tl_exec_body(ev, fr, &n->with.body);
+    tl_value_t *exit_fn = tl_value_module_get(ctx, "__exit__");
+    if (exit_fn) {
+        tl_value_t *none[3] = {tl_value_none(), tl_value_none(), tl_value_none()};
+        tl_call_t done = {.nargs = 3, .args = none, .loc = item->loc};
+        if (!tl_eval_call(ev, exit_fn, &done)) return TL_FLOW_ERROR;
+    }
+    return f;
+}
+
 static tl_flow_t exec_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
     if (n->with.items.len == 0) return tl_exec_body(ev, fr, &n->with.body);
     const tl_ast_node_t *item = n->with.items.items[0];
     tl_value_t *ctx = tl_eval_expr(ev, fr, item->withitem.context);
     if (!ctx) return TL_FLOW_ERROR;
+    tl_value_t *enter = ctx->kind == TL_V_MODULE ? tl_value_module_get(ctx, "__enter__") : NULL;
+    if (enter && !ev->kernel && n->with.items.len == 1) return exec_with_object(ev, fr, n, ctx, enter);
     if (ctx->kind != TL_V_FRAME) {
         tl_eval_fail(ev, item->loc, "'with' needs T.Kernel, T.Scope or T.If/T.Then/T.Else, got %s%s%s",
                      ctx->kind == TL_V_OPAQUE ? "'" : "", ctx->kind == TL_V_OPAQUE ? ctx->opaque.what

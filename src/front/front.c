@@ -17,6 +17,7 @@ static void setup(tl_eval_t *ev, tl_arena_t *arena, tl_diag_t *d, const tl_front
     tl_front_install_tilelang(ev);
     tl_front_install_pymods(ev);
     tl_front_install_env(ev, opts);
+    tl_front_install_pyfiles(ev);
     tl_front_install_tvm(ev);
 }
 
@@ -180,6 +181,27 @@ static tl_value_t *lookup_path(tl_eval_t *ev, tl_module_rec_t *rec, const char *
     return v;
 }
 
+// The kernels of modules the file generated and ran (pyfiles.c), as
+// "module.name" after the file's own names: -k takes that path.
+static void add_generated_names(tl_eval_t *ev, tl_env_t *g, tl_vec_t *names)
+{
+    int own = names->len;
+    for (int i = 0; i < own; i++) {
+        tl_value_t *m = tl_env_lookup(g, names->items[i]);
+        if (!m || m->kind != TL_V_MODULE || !m->module.generated) continue;
+        tl_value_t *file = tl_value_module_get(m, "__file__");
+        tl_module_rec_t *rec = file && file->kind == TL_V_STR ? tl_map_get(&ev->files, file->str.s) : NULL;
+        if (!rec) continue;
+        tl_vec_t inner = {0};
+        top_names(ev, tl_front_module_ast(rec), &inner);
+        for (int j = 0; j < inner.len; j++)
+            if (is_kernel_candidate(tl_value_module_get(m, inner.items[j])))
+                tl_vec_push(ev->arena, names,
+                            (void *)tl_arena_printf(ev->arena, "%s.%s", (const char *)names->items[i],
+                                                    (const char *)inner.items[j]));
+    }
+}
+
 static tl_value_t *select_kernel(tl_eval_t *ev, tl_module_rec_t *rec, const tl_ast_module_t *ast,
                                  const char *want, const char **name_out)
 {
@@ -192,13 +214,15 @@ static tl_value_t *select_kernel(tl_eval_t *ev, tl_module_rec_t *rec, const tl_a
     }
     tl_vec_t names = {0};
     top_names(ev, ast, &names);
+    add_generated_names(ev, g, &names);
     tl_value_t *found = NULL;
     const char *found_name = NULL;
     int count = 0, njit = 0;
     tl_buf_t list;
     tl_buf_init(&list);
     for (int i = 0; i < names.len; i++) {
-        tl_value_t *v = tl_env_lookup(g, names.items[i]);
+        tl_value_t *v = strchr(names.items[i], '.') ? lookup_path(ev, rec, names.items[i])
+                                                     : tl_env_lookup(g, names.items[i]);
         if (!is_kernel_candidate(v)) continue;
         bool dup = false;
         for (int j = 0; j < i; j++) dup = dup || !strcmp(names.items[j], names.items[i]);

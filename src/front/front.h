@@ -58,12 +58,20 @@ void tl_front_install_tilelang(tl_eval_t *ev);
 // Whether `name` is a pass config key tilec knows (either spelling: tl.ascend_auto_sync or
 // TL_ASCEND_AUTO_SYNC); when not, *near is the closest key or NULL. *known lists them.
 bool tl_front_pass_config_known(tl_eval_t *ev, const char *name, const char **near, const char **known);
+// The PassConfigKey member name of a key string (tl.ascend_auto_sync -> TL_ASCEND_AUTO_SYNC), or NULL.
+const char *tl_front_pass_key_name(const char *string);
 void tl_front_install_lang(tl_eval_t *ev);
 void tl_front_install_pymods(tl_eval_t *ev);
 // os (an empty environment) and the chip torch.npu describes (pyenv.c).
 void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts);
 // A model of torch.npu / torch_npu.npu named `name`; NULL without a chip.
 tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name);
+// open() into an in-memory file system, os.path, importlib.util (pyfiles.c).
+void tl_front_install_pyfiles(tl_eval_t *ev);
+// The text the host code wrote to `path` (NULL when it wrote none).
+const char *tl_front_vfs_get(tl_eval_t *ev, const char *path);
+// The module value exposing a loaded file's globals.
+tl_value_t *tl_front_module_ns(tl_module_rec_t *rec);
 // tvm with tvm.tir's expression helpers (pytvm.c).
 void tl_front_install_tvm(tl_eval_t *ev);
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);

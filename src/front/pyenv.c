@@ -66,6 +66,54 @@ static tl_value_t *npu_one(tl_eval_t *ev, tl_call_t *c)
     return tl_value_int(ev->arena, 1);
 }
 
+// tilelang.carver.arch.ascend.Ascend(): the chip profile upstream picks from
+// the device's name (tilelang/carver/arch/ascend.py: "910B" in the upper-cased
+// name -> Ascend910B, else "310P" -> Ascend310P, else "910" -> Ascend910A, the
+// default too) with that profile's sizes; compute_max_core is the device's
+// cube_core_num. Arguments (a target, chip_name) are accepted; chip_name wins.
+static tl_value_t *carver_ascend(tl_eval_t *ev, tl_call_t *c)
+{
+    static const struct {
+        const char *name;
+        int cores;
+        int64_t ub, l1, l0a, l0b, l0c, l2;
+    } specs[] = {
+        {"Ascend910A", 32, 256 << 10, 1 << 20, 64 << 10, 64 << 10, 256 << 10, 16 << 20},
+        {"Ascend910B", 30, 192 << 10, 1 << 20, 64 << 10, 64 << 10, 512 << 10, 16 << 20},
+        {"Ascend310P", 8, 256 << 10, 512 << 10, 64 << 10, 64 << 10, 256 << 10, 8 << 20},
+    };
+    tl_value_t *want = tl_call_arg(c, 1, "chip_name");
+    const char *chip = want && want->kind == TL_V_STR ? want->str.s : NULL;
+    int detected = 0;
+    if (!chip && ev->chip_name) {
+        char up[64];
+        size_t n = 0;
+        for (const char *p = ev->chip_name; *p && n + 1 < sizeof up; p++)
+            up[n++] = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+        up[n] = 0;
+        chip = strstr(up, "910B") ? "Ascend910B" : strstr(up, "310P") ? "Ascend310P" : "Ascend910A";
+        detected = ev->cube_cores;
+    }
+    size_t s = 0;
+    for (size_t i = 0; chip && i < TL_ARRAY_LEN(specs); i++)
+        if (!strcmp(specs[i].name, chip)) s = i;
+    tl_arena_t *a = ev->arena;
+    tl_value_t *m = tl_value_module(a, "Ascend");
+    m->module.permissive = true;
+    tl_value_module_set(a, m, "platform", tl_value_str(a, "ascend"));
+    tl_value_module_set(a, m, "chip_name", tl_value_str(a, chip ? chip : specs[s].name));
+    tl_value_module_set(a, m, "compute_max_core", tl_value_int(a, detected > 0 ? detected : specs[s].cores));
+    tl_value_module_set(a, m, "ub_cap", tl_value_int(a, specs[s].ub));
+    tl_value_module_set(a, m, "smem_cap", tl_value_int(a, specs[s].ub));
+    tl_value_module_set(a, m, "max_smem_usage", tl_value_int(a, specs[s].ub));
+    tl_value_module_set(a, m, "l1_cap", tl_value_int(a, specs[s].l1));
+    tl_value_module_set(a, m, "l0a_cap", tl_value_int(a, specs[s].l0a));
+    tl_value_module_set(a, m, "l0b_cap", tl_value_int(a, specs[s].l0b));
+    tl_value_module_set(a, m, "l0c_cap", tl_value_int(a, specs[s].l0c));
+    tl_value_module_set(a, m, "l2_cache_size_bytes", tl_value_int(a, specs[s].l2));
+    return m;
+}
+
 tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name)
 {
     if (!ev->chip_name) return NULL;
@@ -96,6 +144,10 @@ void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts)
     tl_value_t *argv0 = tl_value_opaque(a, "sys.argv[0]");
     tl_value_module_set(a, sys, "argv", tl_value_list(a, 1, &argv0));
     tl_value_module_set(a, ev->builtins, "__sys__", sys);
+    tl_value_t *carver = tl_value_module(a, "tilelang.carver.arch.ascend");
+    carver->module.permissive = true;
+    tl_value_module_set(a, carver, "Ascend", tl_value_builtin(a, "Ascend", carver_ascend, NULL));
+    tl_value_module_set(a, ev->tilelang, "carver.arch.ascend", carver);
     const tl_front_chip_t *chip = opts ? opts->chip : NULL;
     if (chip) {
         ev->chip_name = chip->name;

@@ -21,6 +21,13 @@ static const struct {
     {"TL_ASCEND_TAIL_MASK", "tl.ascend_tail_mask"},
 };
 
+const char *tl_front_pass_key_name(const char *string)
+{
+    for (size_t i = 0; i < TL_ARRAY_LEN(pass_keys); i++)
+        if (!strcmp(pass_keys[i].string, string)) return pass_keys[i].key;
+    return NULL;
+}
+
 bool tl_front_pass_config_known(tl_eval_t *ev, const char *name, const char **near, const char **known)
 {
     tl_map_t m;

@@ -124,6 +124,7 @@ struct tl_value {
             tl_map_t *attrs;  // name -> tl_value_t*
             bool permissive;  // unknown attributes give OPAQUE values, not errors
             bool is_class;    // made by a class statement: calling it makes an instance
+            bool generated;   // a module run from a file the kernel file wrote (pyfiles.c)
             tl_value_t *cls;  // an instance: its class (attributes not set on it are read there)
         } module;
         struct {
