@@ -133,6 +133,7 @@ typedef struct {
     tl_sim_l2_t l2;                       // as started
     int64_t gm_read_bytes, gm_write_bytes; // moved by MTE2 / MTE3 / FIX (whole 32 B blocks)
     int64_t hbm_read_bytes;                // of the reads: L2 misses, read from HBM
+    int64_t l2_evicted_bytes;              // lines the full L2 pushed out (least recently used)
     int64_t syncs[TL_SYNC_COUNT];         // executed, by kind
     int64_t auto_syncs[TL_SIM_AUTO_COUNT]; // added by the upstream build, by kind
     int64_t scratch_peak[TL_SCOPE_COUNT]; // bytes in use per scratchpad

@@ -42,6 +42,7 @@ void sim_report_finish(tl_sim_t *s)
     r->gm_read_bytes = s->gm_bytes[0];
     r->gm_write_bytes = s->gm_bytes[1];
     r->hbm_read_bytes = s->hbm_bytes;
+    r->l2_evicted_bytes = s->l2_evicted * s->arch->l2_line_bytes;
     memcpy(r->syncs, s->syncs, sizeof r->syncs);
     memcpy(r->auto_syncs, s->auto_syncs, sizeof r->auto_syncs);
     r->scratch_peak[TL_SCOPE_L0A] = TL_MAX(r->scratch_peak[TL_SCOPE_L0A], s->l0_internal[0]);
@@ -184,9 +185,12 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
                   r->ideal_cycles ? (double)r->cycles / (double)r->ideal_cycles : 0.0);
     busy_line(out, r, 0);
     busy_line(out, r, 1);
-    tl_buf_printf(out, "  GM read %lld B (%lld B from HBM, L2 %s at the start), written %lld B\n",
+    tl_buf_printf(out, "  GM read %lld B (%lld B from HBM, L2 %s at the start), written %lld B",
                   (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes, l2_name(r->l2),
                   (long long)r->gm_write_bytes);
+    if (r->l2_evicted_bytes) // the tensors overflowed the L2
+        tl_buf_printf(out, "; L2 full: %lld B pushed out", (long long)r->l2_evicted_bytes);
+    tl_buf_putc(out, '\n');
     tl_buf_puts(out, "  syncs");
     counts(out, r, false);
     tl_buf_printf(out, "\n  races %d, benign races %d, sync/memory errors %d\n", r->nraces,
@@ -262,9 +266,9 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                       (long long)(r->core_cycles ? r->core_cycles[c] : 0));
     tl_buf_printf(b,
                   "],\n  \"l2\": \"%s\", \"gm_read_bytes\": %lld, \"hbm_read_bytes\": %lld, "
-                  "\"gm_write_bytes\": %lld,\n",
+                  "\"gm_write_bytes\": %lld, \"l2_evicted_bytes\": %lld,\n",
                   l2_name(r->l2), (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes,
-                  (long long)r->gm_write_bytes);
+                  (long long)r->gm_write_bytes, (long long)r->l2_evicted_bytes);
     json_pipes(b, "pipes", r->busy);
     tl_buf_puts(b, "},\n");
     json_pipes(b, "in_flight", r->in_flight);

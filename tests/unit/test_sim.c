@@ -696,6 +696,8 @@ TEST(sim_warm_l2_starts_with_the_inputs_resident)
         CHECK_CONTAINS(tl_buf_cstr(&j), warm ? "\"l2\": \"warm\", \"gm_read_bytes\": 32768, "
                                                "\"hbm_read_bytes\": 0,"
                                              : "\"l2\": \"cold\"");
+        CHECK_CONTAINS(tl_buf_cstr(&j), "\"gm_write_bytes\": 32768, \"l2_evicted_bytes\": 0,");
+        CHECK_EQ(r->l2_evicted_bytes, 0);
         tl_buf_free(&j);
         free(tr);
         simk_free(&e);
