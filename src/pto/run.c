@@ -69,7 +69,7 @@ static bool write_text(const char *path, const char *text)
     return false;
 }
 
-// The flags of the kernel's compile (the cache key includes them).
+// The flags of the kernel's compile (the cache key includes them), at most 12.
 // -ffp-contract=off: every float operation of pto-isa's CPU code rounds on its
 // own, as written (and as tilec computes), whichever compiler builds it; the
 // default contracts a * b + c into one fma under -march=x86-64-v3 (measured:
@@ -80,6 +80,9 @@ static int kernel_flags(const char *inc, const char *dir, char **argv)
     static const char *const fixed[] = {"-std=c++20", "-O2",     "-march=x86-64-v3", "-D__CPU_SIM",
                                         "-Wall",      "-Wextra", "-ffp-contract=off"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) argv[n++] = (char *)fixed[i];
+    // TILEC_PTO_WERROR=1: warnings of the emitted kernel are errors (scripts/pto_werror.sh)
+    const char *werror = getenv("TILEC_PTO_WERROR");
+    if (werror && *werror && strcmp(werror, "0") != 0) argv[n++] = "-Werror";
     argv[n++] = "-isystem";
     argv[n++] = (char *)inc;
     argv[n++] = "-I";
