@@ -308,7 +308,8 @@ static int64_t ceil_div(int64_t a, int64_t b)
 typedef struct {
     tl_opcall_t sub; // A and B narrowed to one K chunk
     int64_t m, n, k, size;
-    int64_t kl0; // kL0Size: the K of one chunk (the last may be shorter)
+    int64_t kl0;   // kL0Size: the K of one chunk (the last may be shorter)
+    int64_t ntile; // the N of one step (N unless the helper tiles N to fit L0B)
     bool ta, tb, init;
     uint32_t ilk;
     sim_vc_t *free_clk[2]; // M -> MTE1 "L0 half free" flags
@@ -316,7 +317,8 @@ typedef struct {
 } gemm_t;
 
 // The K chunk [k0, k0 + kc) of operand i (A: K is its columns, or rows when
-// transposed; B: rows, or columns when transposed).
+// transposed; B: rows, or columns when transposed); also used for N tiles of
+// B and C (their columns).
 static void narrow(tl_view_t *v, bool k_is_rows, int64_t k0, int64_t kc)
 {
     int d = v->ndim - (k_is_rows ? 2 : 1);
@@ -331,16 +333,22 @@ static void l0_half(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, int whic
     sim_hb_access(s, ag, in, &s->l0_buf[which], off, len, write, NULL, NULL);
 }
 
-static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, gemm_t *g, int c,
-                       int64_t kc)
+// One step of the helper: K chunk c (kc deep) times the N tile [n0, n0 + nt),
+// in L0 half `step % 2`.
+static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, gemm_t *g,
+                       int64_t step, int c, int64_t kc, int64_t n0, int64_t nt)
 {
-    int half = c % 2;
-    int64_t abytes = g->m * kc * g->size, bbytes = kc * g->n * g->size;
-    // the helper's l0a[(k % 2) * M * kL0Size], l0b[(k % 2) * kL0Size * N]
-    int64_t aoff = half * g->m * g->kl0 * g->size, boff = half * g->kl0 * g->n * g->size;
+    int half = (int)(step % 2);
+    int64_t abytes = g->m * kc * g->size, bbytes = kc * nt * g->size;
+    // the helper's l0a[(step % 2) * M * kL0Size], l0b[(step % 2) * kL0Size * nTile]
+    int64_t aoff = half * g->m * g->kl0 * g->size, boff = half * g->kl0 * g->ntile * g->size;
     g->sub = *ev->call;
     narrow(&g->sub.args[0].view, g->ta, (int64_t)c * g->kl0, kc);
     narrow(&g->sub.args[1].view, !g->tb, (int64_t)c * g->kl0, kc);
+    if (nt < g->n) {
+        narrow(&g->sub.args[1].view, false, n0, nt); // B [K, N] (N tiles only when not transposed)
+        narrow(&g->sub.args[2].view, false, n0, nt); // C's columns
+    }
     g->sub.init.is_float = false;
     g->sub.init.i = g->init && c == 0;
     runs_of(s, &g->sub);
@@ -367,7 +375,7 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
     mm.site = sim_site(s, ev->stmt, STEP_MMAD, TL_PIPE_M, "gemm_v0 mmad");
     price(s,
           &(tl_work_t){
-              .pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .m = g->m, .n = g->n, .k = kc},
+              .pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .m = g->m, .n = nt, .k = kc},
           &mm);
     mm.bytes = abytes + bbytes;
     mm.ilk = g->ilk;
@@ -397,8 +405,15 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.ilk = large ? 1 : (uint32_t)(2 + s->gemm_groups++);
     int64_t kl0 = g.kl0 = call->op->k_l0 ? call->op->k_l0 : 128;
     int64_t nch = TL_MAX(1, ceil_div(g.k, kl0)), kc = TL_MIN(g.k, kl0);
-    int64_t need[2] = {g.m * kc * g.size * (nch > 1 ? 2 : 1),
-                       kc * g.n * g.size * (nch > 1 ? 2 : 1)};
+    // The helper tiles N when B is not transposed and a kL0Size x N tile
+    // passes half of L0B: nTile = 32 KB / (kL0Size * size), N a multiple of it,
+    // the (N tile, K chunk) steps flattened through one L0 ping-pong (upstream
+    // PR #1312, merged 2026-07-09; before it, such a gemm overran L0B).
+    int64_t nmax = 32 * 1024 / (kl0 * g.size);
+    g.ntile = !g.tb && nmax > 0 && g.n > nmax && C->extent[C->ndim - 1] % nmax == 0 ? nmax : g.n;
+    int64_t nsplit = ceil_div(g.n, g.ntile), steps = nch * nsplit;
+    int64_t need[2] = {g.m * kc * g.size * (steps > 1 ? 2 : 1),
+                       kc * g.ntile * g.size * (steps > 1 ? 2 : 1)};
     int64_t cap[2] = {a->l0a.bytes, a->l0b.bytes};
     for (int i = 0; i < 2; i++) {
         s->l0_internal[i] = TL_MAX(s->l0_internal[i], need[i]);
@@ -427,8 +442,10 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     sim_sync_edge(s, ag, SIM_PIX(TL_PIPE_FIX), SIM_PIX(TL_PIPE_M));
     for (int h = 0; h < 2; h++)
         sim_sync_carry(s, ag, SIM_PIX(TL_PIPE_M), g.free_clk[h], &g.free_time[h]);
-    for (int64_t c = 0; c < nch; c++)
-        gemm_chunk(s, ag, ev, &g, (int)c, c == nch - 1 ? g.k - (nch - 1) * kl0 : kl0);
+    for (int64_t j = 0; j < nsplit; j++)
+        for (int64_t c = 0; c < nch; c++)
+            gemm_chunk(s, ag, ev, &g, j * nch + c, (int)c, c == nch - 1 ? g.k - (nch - 1) * kl0 : kl0,
+                       j * g.ntile, TL_MIN(g.ntile, g.n - j * g.ntile));
     for (int h = 0; h < 2; h++) { // wait for both halves
         int p = SIM_PIX(TL_PIPE_MTE1);
         ag->gate[p] = TL_MAX(ag->gate[p], g.free_time[h]);
