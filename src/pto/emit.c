@@ -339,6 +339,17 @@ static void sync_stmt(pto_emit_t *e, const tl_stmt_t *s)
 {
     const char *id = s->sync.id ? pto_expr_str(e, s->sync.id) : "0";
     int64_t c;
+    // pto::SYNCALL (T.sync_all on the NPU) sets and waits cross-core flags 11-14
+    // of its own (pto-isa's SYNC_AIC_FLAG ... SYNC_AIV_ONLY_ALL)
+    if (e->sync_all && (s->sync.kind == TL_SYNC_SET_CROSS || s->sync.kind == TL_SYNC_WAIT_CROSS) &&
+        s->sync.id && tl_ir_is_const_int(s->sync.id, &c) && c >= 11 && c <= 14 && !e->failed) {
+        tl_diag_error(e->d, s->loc,
+                      "cross-core flag %" PRId64 " in a kernel with T.sync_all: on the NPU "
+                      "T.sync_all (pto::SYNCALL) uses flags 11-14 itself (--target pto)",
+                      c);
+        e->failed = true;
+        return;
+    }
     bool small = s->sync.id && tl_ir_is_const_int(s->sync.id, &c) && c >= 0 && c <= 7;
     const char *ev = small ? pto_fmt(e, "EVENT_ID%" PRId64, c) : pto_fmt(e, "(event_t)(%s)", id);
     switch (s->sync.kind) {
@@ -707,22 +718,32 @@ static void header(pto_emit_t *e)
     tl_buf_puts(o, "\n#include \"tilec_pto.h\"\n\n");
 }
 
-// Whether the tree sets the deq scale.
-static bool sets_deq(const tl_stmt_t *s)
+// Whether a statement of the tree satisfies pred.
+static bool tree_has(const tl_stmt_t *s, bool (*pred)(const tl_stmt_t *))
 {
     if (!s) return false;
+    if (pred(s)) return true;
     switch (s->kind) {
     case TL_ST_SEQ:
         for (int i = 0; i < s->seq.n; i++)
-            if (sets_deq(s->seq.items[i])) return true;
+            if (tree_has(s->seq.items[i], pred)) return true;
         return false;
-    case TL_ST_FOR: return sets_deq(s->for_.body);
-    case TL_ST_WHILE: return sets_deq(s->while_.body);
-    case TL_ST_IF: return sets_deq(s->if_.then_) || sets_deq(s->if_.else_);
-    case TL_ST_SCOPE: return sets_deq(s->scope.body);
-    case TL_ST_OP: return s->op.code == TL_OP_SET_DEQ_SCALE;
+    case TL_ST_FOR: return tree_has(s->for_.body, pred);
+    case TL_ST_WHILE: return tree_has(s->while_.body, pred);
+    case TL_ST_IF: return tree_has(s->if_.then_, pred) || tree_has(s->if_.else_, pred);
+    case TL_ST_SCOPE: return tree_has(s->scope.body, pred);
     default: return false;
     }
+}
+
+static bool is_set_deq(const tl_stmt_t *s)
+{
+    return s->kind == TL_ST_OP && s->op.code == TL_OP_SET_DEQ_SCALE;
+}
+
+static bool is_sync_all(const tl_stmt_t *s)
+{
+    return s->kind == TL_ST_SYNC && s->sync.kind == TL_SYNC_ALL;
 }
 
 tl_status_t tl_pto_emit(const tl_kernel_t *k, tl_buf_t *cpp, tl_buf_t *launch_h, tl_diag_t *d)
@@ -738,7 +759,8 @@ tl_status_t tl_pto_emit(const tl_kernel_t *k, tl_buf_t *cpp, tl_buf_t *launch_h,
                                  "pipeline's memory planning)",
                                  b->name);
     }
-    e.deq = sets_deq(k->body);
+    e.deq = tree_has(k->body, is_set_deq);
+    e.sync_all = tree_has(k->body, is_sync_all);
     tl_side_map_t *sides = NULL;
     tl_status_t st = tl_side_map_build(k, TL_SIDE_MODE_EXPERT, d, &sides);
     if (st != TL_OK) return st;

@@ -21,6 +21,7 @@ typedef struct {
     int64_t ub_top; // the first UB byte past every planned buffer: op scratch goes there
     int in_scope;   // inside a T.Scope of the program being written
     bool deq;       // the kernel sets the deq scale (each program keeps tilec_deq)
+    bool sync_all;  // the kernel has T.sync_all (pto::SYNCALL: cross-core flags 11-14)
     const tl_var_t *declared[256]; // lets declared in the C++ blocks being written
     int ndeclared;
 } pto_emit_t;

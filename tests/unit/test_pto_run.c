@@ -108,11 +108,6 @@ TEST(pto_emit_writes_files_and_locates_unsupported_ops)
     free(out);
 }
 
-// Two processes building the same kernel into one cache at once (two runs of
-// a kernel, parallel tests): the compiler wrapper runs a whole second build
-// of the same key between this build's compile and its link. Each build links
-// its own objects (they used to share NAME.o, which the other removed: "no
-// such file or directory" at the link).
 // Expressions of any length are emitted whole (the text of a 2,000-character GM
 // start was cut at 1,024 characters, leaving unbalanced parentheses).
 TEST(pto_emits_long_expressions_whole)
@@ -128,6 +123,33 @@ TEST(pto_emits_long_expressions_whole)
     free(out);
 }
 
+// A cross-core flag among pto::SYNCALL's own (11-14) in a kernel with
+// T.sync_all is a located error; flag 10 is emitted.
+TEST(pto_sync_all_flag_clash)
+{
+    char *argv[] = {(char *)tl_test_tilec(), "ir", "tests/data/pto/sync_all_flag_clash.py",
+                    "--emit=pto", NULL};
+    char *out = NULL;
+    CHECK_EQ(tl_test_run(argv, &out), 2);
+    CHECK_CONTAINS(out, "sync_all_flag_clash.py:21:17: error: cross-core flag 12 in a kernel with "
+                        "T.sync_all");
+    free(out);
+    char *ok[] = {(char *)tl_test_tilec(),
+                  "ir",
+                  "tests/data/pto/sync_all_flag_clash.py",
+                  "-a",
+                  "flag=10",
+                  "--emit=pto",
+                  NULL};
+    CHECK_EQ(tl_test_run(ok, &out), 0);
+    free(out);
+}
+
+// Two processes building the same kernel into one cache at once (two runs of
+// a kernel, parallel tests): the compiler wrapper runs a whole second build
+// of the same key between this build's compile and its link. Each build links
+// its own objects (they used to share NAME.o, which the other removed: "no
+// such file or directory" at the link).
 TEST(pto_same_key_builds)
 {
     const char *isa = getenv("PTO_ISA_DIR");
