@@ -231,7 +231,7 @@ static tl_status_t golden_cast_round(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
-// cast_narrow of the same file: A * scale to float16 / bfloat16 with each mode
+// cast_round into float16 / bfloat16: A * scale with each mode
 // (O: ODD into float16, TRUNC into bfloat16), rounded by tilec's exact routine.
 static tl_status_t golden_cast_narrow(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -245,7 +245,7 @@ static tl_status_t golden_cast_narrow(const tl_check_case_t *c, tl_check_io_t *i
     for (int m = 0; m < 6 && st == TL_OK; m++) {
         tl_tensor_t *want = tl_check_expected(io, outs[m], d);
         if (!want) {
-            st = missing(d, "cast_narrow needs R, F, C, D, Z and O");
+            st = missing(d, "cast_round needs R, F, C, D, Z and O");
             break;
         }
         bool bf = want->dtype == TL_BF16;
@@ -972,20 +972,19 @@ static const tl_check_case_t cases[] = {
 
     // semantics regressions (tests/data/kernels/): a float32 -> float32 cast rounds
     {.name = "cast_round/modes", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
-     .kernel = "cast_round",
      .fills = {"A=int:-40:40"}, .outputs = {"R", "F", "C", "D", "Z"}, .golden = golden_cast_round,
      .shape = "M=64 N=64 f32, 5 modes"},
     // ... and so does float32 -> float16 / bfloat16 (pto: tilec_tcvt_mode on the CPU)
     {.name = "cast_round/bf16", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
-     .kernel = "cast_narrow", .fills = {"A=int:-70000:70000"}, .rtol = 0, .atol = 0,
+     .args = {"dst='bfloat16'", "scale=1.0"}, .fills = {"A=int:-70000:70000"}, .rtol = 0, .atol = 0,
      .outputs = {"R", "F", "C", "D", "Z", "O"}, .golden = golden_cast_narrow,
      .shape = "M=64 N=64 f32 -> bf16, 17-bit integers (ties), 5 modes"},
     {.name = "cast_round/f16", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
-     .kernel = "cast_narrow", .args = {"dst='float16'"}, .fills = {"A=int:-70000:70000"},
+     .args = {"dst='float16'", "scale=1.0"}, .fills = {"A=int:-70000:70000"},
      .rtol = 0, .atol = 0, .outputs = {"R", "F", "C", "D", "Z", "O"}, .golden = golden_cast_narrow,
      .shape = "M=64 N=64 f32 -> f16, 17-bit integers (ties, overflow), 6 modes"},
     {.name = "cast_round/f16_subnormal", .op = "cast_round", .file = "tests/data/kernels/cast_round.py",
-     .kernel = "cast_narrow", .args = {"dst='float16'", "scale=9.313225746154785e-10"},
+     .args = {"dst='float16'", "scale=9.313225746154785e-10"},
      .fills = {"A=int:-70000:70000"}, .rtol = 0, .atol = 0,
      .outputs = {"R", "F", "C", "D", "Z", "O"}, .golden = golden_cast_narrow,
      .shape = "M=64 N=64 f32 * 2^-30 -> f16 (subnormals), 6 modes"},
