@@ -281,4 +281,20 @@ SHAPES = [
                    out_shape=(8, 8, 8, 8, 8), src_strides_mapped=(1, 8, 64, 512, 4096),
                    dst_strides=(4096, 512, 64, 8, 1)),
          where="test_transpose.py l0_5d_fp16 (8, 8, 8, 8, 8) perm [4, 3, 2, 1, 0]: fallback path 3"),
+    # the newest deepseek_mla / deepseek_nsa / swiglu_dev examples (save19a, 2026-12-06)
+    dict(file="examples/deepseek_mla/example_mla_decode_paged/example_mla_decode_paged.py", kernel=None,
+         args=dict(batch=1, h_q=128, h_kv=1, max_seqlen_pad=256, dv=512, dpe=64, block_N=256, block_H=32,
+                   block_size=256, cache_seqlen=256, core_num=20, softmax_scale=576 ** -0.5),
+         where="_smoke_test(): mla_decode_tilelang(1, 128, 1, 256, 512, 64, 256, 32, 256, 256, 20, 576 ** -0.5)"),
+    dict(file="examples/deepseek_mla/example_mla_decode_persistent/example_mla_decode_persistent.py",
+         kernel="flashattn_phase1_num_split1_ws3_fp16_kvreuse",
+         args=dict(batch=1, heads=64, seqlen_kv=128, dim=512, pe_dim=64, block_N=128, block_H=64, core_num=24),
+         where="__main__: B, H, S, D, PE = 1, 64, 128, 512, 64; run_mla_decode(num_split=1, block_N=128, "
+               "block_H=64, core_num=cube_core_num: 24 on tilec's 910B2)"),
+    dict(file="examples/deepseek_nsa/example_tilelang_nsa_decode/example_tilelang_nsa_decode.py", kernel=None,
+         args=dict(batch=2, seq_len=64, query_heads=16, kv_head_num=1, dim=16, selected_blocks=1, block_size=32),
+         where="__main__: B, SEQ_LEN, H, HQ, D, S, BS = 2, 64, 1, 16, 16, 1, 32"),
+    dict(file="examples/swiglu/swiglu_dev.py", kernel=None,
+         args=dict(block_M=96, block_N=128, stages=2, split_dim=1, dtype="float16"), dims=dict(M=1024, N=2048),
+         where="test case (1024, 2048) float16 dim -1: _select_tiling = (96, 128, 2)"),
 ]
