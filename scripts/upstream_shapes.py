@@ -297,4 +297,16 @@ SHAPES = [
     dict(file="examples/swiglu/swiglu_dev.py", kernel=None,
          args=dict(block_M=96, block_N=128, stages=2, split_dim=1, dtype="float16"), dims=dict(M=1024, N=2048),
          where="test case (1024, 2048) float16 dim -1: _select_tiling = (96, 128, 2)"),
+    dict(file="examples/causal_conv1d/causal_conv1d_decode.py", kernel=None,
+         args=dict(width=4, dim_chunks=1, dim_per_core=2048, dtype_str="bfloat16", has_silu=True),
+         where="_run_ref_suite's first config: dim 2048 -> get_decode_kernel(width 4, 1 chunk of DIM_PER_CORE 2048, "
+               "bfloat16, silu)"),
+    dict(file="examples/fused_sigmoid_gating_delta_rule/fused_sigmoid_gating_delta_rule_xllm.py", kernel=None,
+         args=dict(nk=4, nv=8, dk=128, dv=128, block_v=128, max_num_seqs=4, use_qk_l2norm=1, softplus_beta=1.0,
+                   dtype="bf16", accum_dtype="float"),
+         where="the first REF_CHECK_CONFIG (seqlens [4, 8, 6, 3]): block_v = _auto_block_v(128)"),
+    dict(file="examples/attention_sink/example_gqa_sink_fwd_varlen/example_gqa_sink_fwd_varlen.py", kernel=None,
+         args=dict(batch_size=2, groups=4, heads=4, dim=128, seq_len_q=128, seq_len_kv=128, is_causal=True,
+                   mask_tiles=4, block_M=64, block_N=128, num_stages=14, core_num=20),
+         where="__main__ defaults: batch 2, q/kv seqlens [128, 128], heads 4, groups 4, dim 128, causal"),
 ]
