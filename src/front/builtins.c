@@ -580,46 +580,52 @@ static tl_value_t *m_isnan(tl_eval_t *ev, tl_call_t *c)
     return arg_double(ev, c, 0, "isnan", &x) ? tl_value_bool(isnan(x)) : NULL;
 }
 
-static void def(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn)
+void tl_front_def(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn)
 {
-    tl_value_module_set(ev->arena, m, name, tl_value_builtin(ev->arena, name, fn, NULL));
+    tl_front_def_self(ev, m, name, fn, NULL);
+}
+
+void tl_front_def_self(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn,
+                       tl_value_t *self)
+{
+    tl_value_module_set(ev->arena, m, name, tl_value_builtin(ev->arena, name, fn, self));
 }
 
 void tl_front_install_builtins(tl_eval_t *ev)
 {
     tl_value_t *b = tl_value_module(ev->arena, "builtins");
-    def(ev, b, "len", b_len);
-    def(ev, b, "range", b_range);
-    def(ev, b, "max", b_max);
-    def(ev, b, "min", b_min);
-    def(ev, b, "abs", b_abs);
-    def(ev, b, "int", b_int);
-    def(ev, b, "float", b_float);
-    def(ev, b, "bool", b_bool);
-    def(ev, b, "str", b_str);
-    def(ev, b, "repr", b_repr);
-    def(ev, b, "round", b_round);
-    def(ev, b, "print", b_print);
-    def(ev, b, "list", b_list);
-    def(ev, b, "tuple", b_tuple);
-    def(ev, b, "set", b_set);
-    def(ev, b, "frozenset", b_set);
-    def(ev, b, "dict", b_dict);
-    def(ev, b, "enumerate", b_enumerate);
-    def(ev, b, "zip", b_zip);
-    def(ev, b, "sum", b_sum);
-    def(ev, b, "any", b_any);
-    def(ev, b, "all", b_all);
-    def(ev, b, "sorted", b_sorted);
-    def(ev, b, "reversed", b_reversed);
-    def(ev, b, "isinstance", b_isinstance);
-    def(ev, b, "getattr", b_getattr);
-    def(ev, b, "hasattr", b_hasattr);
-    def(ev, b, "divmod", b_divmod);
-    def(ev, b, "pow", b_pow);
-    def(ev, b, "staticmethod", b_identity);
-    def(ev, b, "classmethod", b_identity);
-    def(ev, b, "property", b_identity);
+    tl_front_def(ev, b, "len", b_len);
+    tl_front_def(ev, b, "range", b_range);
+    tl_front_def(ev, b, "max", b_max);
+    tl_front_def(ev, b, "min", b_min);
+    tl_front_def(ev, b, "abs", b_abs);
+    tl_front_def(ev, b, "int", b_int);
+    tl_front_def(ev, b, "float", b_float);
+    tl_front_def(ev, b, "bool", b_bool);
+    tl_front_def(ev, b, "str", b_str);
+    tl_front_def(ev, b, "repr", b_repr);
+    tl_front_def(ev, b, "round", b_round);
+    tl_front_def(ev, b, "print", b_print);
+    tl_front_def(ev, b, "list", b_list);
+    tl_front_def(ev, b, "tuple", b_tuple);
+    tl_front_def(ev, b, "set", b_set);
+    tl_front_def(ev, b, "frozenset", b_set);
+    tl_front_def(ev, b, "dict", b_dict);
+    tl_front_def(ev, b, "enumerate", b_enumerate);
+    tl_front_def(ev, b, "zip", b_zip);
+    tl_front_def(ev, b, "sum", b_sum);
+    tl_front_def(ev, b, "any", b_any);
+    tl_front_def(ev, b, "all", b_all);
+    tl_front_def(ev, b, "sorted", b_sorted);
+    tl_front_def(ev, b, "reversed", b_reversed);
+    tl_front_def(ev, b, "isinstance", b_isinstance);
+    tl_front_def(ev, b, "getattr", b_getattr);
+    tl_front_def(ev, b, "hasattr", b_hasattr);
+    tl_front_def(ev, b, "divmod", b_divmod);
+    tl_front_def(ev, b, "pow", b_pow);
+    tl_front_def(ev, b, "staticmethod", b_identity);
+    tl_front_def(ev, b, "classmethod", b_identity);
+    tl_front_def(ev, b, "property", b_identity);
     static const char *exceptions[] = {"Exception", "ValueError", "TypeError", "RuntimeError",
                                        "AssertionError", "NotImplementedError", "KeyError", "IndexError"};
     for (size_t i = 0; i < TL_ARRAY_LEN(exceptions); i++)
@@ -634,24 +640,24 @@ void tl_front_install_builtins(tl_eval_t *ev)
         tl_value_module_set(ev->arena, b, opaque[i], tl_value_opaque(ev->arena, opaque[i]));
 
     tl_value_t *m = tl_value_module(ev->arena, "math");
-    def(ev, m, "ceil", m_ceil);
-    def(ev, m, "floor", m_floor);
-    def(ev, m, "trunc", m_trunc);
-    def(ev, m, "sqrt", m_sqrt);
-    def(ev, m, "log2", m_log2);
-    def(ev, m, "log10", m_log10);
-    def(ev, m, "log", m_log);
-    def(ev, m, "exp", m_exp);
-    def(ev, m, "fabs", m_fabs);
-    def(ev, m, "sin", m_sin);
-    def(ev, m, "cos", m_cos);
-    def(ev, m, "tanh", m_tanh);
-    def(ev, m, "pow", m_pow);
-    def(ev, m, "gcd", m_gcd);
-    def(ev, m, "isqrt", m_isqrt);
-    def(ev, m, "prod", m_prod);
-    def(ev, m, "isinf", m_isinf);
-    def(ev, m, "isnan", m_isnan);
+    tl_front_def(ev, m, "ceil", m_ceil);
+    tl_front_def(ev, m, "floor", m_floor);
+    tl_front_def(ev, m, "trunc", m_trunc);
+    tl_front_def(ev, m, "sqrt", m_sqrt);
+    tl_front_def(ev, m, "log2", m_log2);
+    tl_front_def(ev, m, "log10", m_log10);
+    tl_front_def(ev, m, "log", m_log);
+    tl_front_def(ev, m, "exp", m_exp);
+    tl_front_def(ev, m, "fabs", m_fabs);
+    tl_front_def(ev, m, "sin", m_sin);
+    tl_front_def(ev, m, "cos", m_cos);
+    tl_front_def(ev, m, "tanh", m_tanh);
+    tl_front_def(ev, m, "pow", m_pow);
+    tl_front_def(ev, m, "gcd", m_gcd);
+    tl_front_def(ev, m, "isqrt", m_isqrt);
+    tl_front_def(ev, m, "prod", m_prod);
+    tl_front_def(ev, m, "isinf", m_isinf);
+    tl_front_def(ev, m, "isnan", m_isnan);
     tl_value_module_set(ev->arena, m, "pi", tl_value_float(ev->arena, M_PI));
     tl_value_module_set(ev->arena, m, "e", tl_value_float(ev->arena, M_E));
     tl_value_module_set(ev->arena, m, "inf", tl_value_float(ev->arena, INFINITY));

@@ -204,7 +204,8 @@ tl_value_t *tl_eval_percent(tl_eval_t *ev, const tl_value_t *fmt, tl_value_t *ar
         if (strchr(flags, '+')) spec[n++] = '+';
         else if (strchr(flags, ' ')) spec[n++] = ' ';
         if (strchr(flags, '#')) spec[n++] = '#';
-        while (p < end && (isdigit((unsigned char)*p) || *p == '.') && n + 2 < sizeof spec) spec[n++] = *p++;
+        while (p < end && (isdigit((unsigned char)*p) || *p == '.') && n + 2 < sizeof spec)
+            spec[n++] = *p++;
         if (p == end) goto bad;
         char type = *p++;
         if (type == 'i' || type == 'u') type = 'd';

@@ -52,6 +52,10 @@ tl_module_rec_t *tl_front_load_text(tl_eval_t *ev, const char *path, const char 
 tl_env_t *tl_front_module_globals(tl_module_rec_t *rec);
 const tl_ast_module_t *tl_front_module_ast(tl_module_rec_t *rec);
 const tl_source_t *tl_front_module_source(tl_module_rec_t *rec);
+// Sets m.name to the builtin fn (called with self as c->self: a bound method).
+void tl_front_def(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn);
+void tl_front_def_self(tl_eval_t *ev, tl_value_t *m, const char *name, tl_builtin_fn fn,
+                       tl_value_t *self);
 // Builds the modelled modules (builtins, math, tilelang, T) into ev.
 void tl_front_install_builtins(tl_eval_t *ev);
 void tl_front_install_tilelang(tl_eval_t *ev);

@@ -102,7 +102,8 @@ static tl_value_t *carver_ascend(tl_eval_t *ev, tl_call_t *c)
     m->module.permissive = true;
     tl_value_module_set(a, m, "platform", tl_value_str(a, "ascend"));
     tl_value_module_set(a, m, "chip_name", tl_value_str(a, chip ? chip : specs[s].name));
-    tl_value_module_set(a, m, "compute_max_core", tl_value_int(a, detected > 0 ? detected : specs[s].cores));
+    int cores = detected > 0 ? detected : specs[s].cores;
+    tl_value_module_set(a, m, "compute_max_core", tl_value_int(a, cores));
     tl_value_module_set(a, m, "ub_cap", tl_value_int(a, specs[s].ub));
     tl_value_module_set(a, m, "smem_cap", tl_value_int(a, specs[s].ub));
     tl_value_module_set(a, m, "max_smem_usage", tl_value_int(a, specs[s].ub));
@@ -120,12 +121,10 @@ tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name)
     tl_arena_t *a = ev->arena;
     tl_value_t *m = tl_value_module(a, name);
     m->module.permissive = true; // set_device, synchronize, ...: driver calls with nothing to model
-    tl_value_module_set(a, m, "is_available", tl_value_builtin(a, "is_available", npu_true, NULL));
-    tl_value_module_set(a, m, "current_device",
-                        tl_value_builtin(a, "current_device", npu_zero, NULL));
-    tl_value_module_set(a, m, "device_count", tl_value_builtin(a, "device_count", npu_one, NULL));
-    tl_value_module_set(a, m, "get_device_properties",
-                        tl_value_builtin(a, "get_device_properties", npu_properties, NULL));
+    tl_front_def(ev, m, "is_available", npu_true);
+    tl_front_def(ev, m, "current_device", npu_zero);
+    tl_front_def(ev, m, "device_count", npu_one);
+    tl_front_def(ev, m, "get_device_properties", npu_properties);
     return m;
 }
 
@@ -135,7 +134,7 @@ void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts)
     tl_value_t *os = tl_value_module(a, "os");
     os->module.permissive = true; // os.path and the rest: opaque driver values
     tl_value_module_set(a, os, "environ", tl_value_dict(a));
-    tl_value_module_set(a, os, "getenv", tl_value_builtin(a, "getenv", os_getenv, NULL));
+    tl_front_def(ev, os, "getenv", os_getenv);
     tl_value_module_set(a, ev->builtins, "__os__", os);
     // sys.argv: the script run with no arguments, as argparse gives the declared defaults
     // (`arg = sys.argv[1] if len(sys.argv) > 1 else "all"` takes "all").
@@ -146,7 +145,7 @@ void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts)
     tl_value_module_set(a, ev->builtins, "__sys__", sys);
     tl_value_t *carver = tl_value_module(a, "tilelang.carver.arch.ascend");
     carver->module.permissive = true;
-    tl_value_module_set(a, carver, "Ascend", tl_value_builtin(a, "Ascend", carver_ascend, NULL));
+    tl_front_def(ev, carver, "Ascend", carver_ascend);
     tl_value_module_set(a, ev->tilelang, "carver.arch.ascend", carver);
     const tl_front_chip_t *chip = opts ? opts->chip : NULL;
     if (chip) {

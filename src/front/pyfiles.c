@@ -33,7 +33,8 @@ static const char *normalize(tl_eval_t *ev, const char *path)
 {
     char cwd[4096];
     const char *full = path;
-    if (path[0] != '/') full = tl_arena_printf(ev->arena, "%s/%s", getcwd(cwd, sizeof cwd) ? cwd : ".", path);
+    if (path[0] != '/')
+        full = tl_arena_printf(ev->arena, "%s/%s", getcwd(cwd, sizeof cwd) ? cwd : ".", path);
     size_t n = strlen(full);
     char *out = tl_arena_alloc(ev->arena, n + 2);
     size_t o = 0;
@@ -58,9 +59,8 @@ static const char *normalize(tl_eval_t *ev, const char *path)
     return out;
 }
 
-static const char *str_arg(tl_eval_t *ev, tl_call_t *c, int i, const char *kw)
+static const char *str_arg(tl_call_t *c, int i, const char *kw)
 {
-    (void)ev;
     tl_value_t *v = tl_call_arg(c, i, kw);
     return v && v->kind == TL_V_STR ? v->str.s : NULL;
 }
@@ -74,13 +74,13 @@ static tl_value_t *opaque_call(tl_eval_t *ev, const char *what)
 
 static tl_value_t *p_abspath(tl_eval_t *ev, tl_call_t *c)
 {
-    const char *p = str_arg(ev, c, 0, "path");
+    const char *p = str_arg(c, 0, "path");
     return p ? tl_value_str(ev->arena, normalize(ev, p)) : opaque_call(ev, "abspath");
 }
 
 static tl_value_t *p_dirname(tl_eval_t *ev, tl_call_t *c)
 {
-    const char *p = str_arg(ev, c, 0, "p");
+    const char *p = str_arg(c, 0, "p");
     if (!p) return opaque_call(ev, "dirname");
     const char *slash = strrchr(p, '/');
     if (!slash) return tl_value_str(ev->arena, "");
@@ -91,7 +91,7 @@ static tl_value_t *p_dirname(tl_eval_t *ev, tl_call_t *c)
 
 static tl_value_t *p_basename(tl_eval_t *ev, tl_call_t *c)
 {
-    const char *p = str_arg(ev, c, 0, "p");
+    const char *p = str_arg(c, 0, "p");
     if (!p) return opaque_call(ev, "basename");
     const char *slash = strrchr(p, '/');
     return tl_value_str(ev->arena, slash ? slash + 1 : p);
@@ -104,16 +104,19 @@ static tl_value_t *p_join(tl_eval_t *ev, tl_call_t *c)
         tl_value_t *v = c->args[i];
         if (v->kind != TL_V_STR) return opaque_call(ev, "join");
         const char *s = v->str.s;
-        if (!out || s[0] == '/') out = s;
-        else if (!*out || out[strlen(out) - 1] == '/') out = tl_arena_printf(ev->arena, "%s%s", out, s);
-        else out = tl_arena_printf(ev->arena, "%s/%s", out, s);
+        if (!out || s[0] == '/')
+            out = s;
+        else if (!*out || out[strlen(out) - 1] == '/')
+            out = tl_arena_printf(ev->arena, "%s%s", out, s);
+        else
+            out = tl_arena_printf(ev->arena, "%s/%s", out, s);
     }
     return tl_value_str(ev->arena, out ? out : "");
 }
 
 static tl_value_t *p_exists(tl_eval_t *ev, tl_call_t *c)
 {
-    const char *p = str_arg(ev, c, 0, "path");
+    const char *p = str_arg(c, 0, "path");
     if (!p) return opaque_call(ev, "exists");
     return tl_value_bool(tl_front_vfs_get(ev, p) != NULL || access(p, F_OK) == 0);
 }
@@ -122,6 +125,7 @@ static tl_value_t *p_exists(tl_eval_t *ev, tl_call_t *c)
 
 const char *tl_front_vfs_get(tl_eval_t *ev, const char *path)
 {
+    if (!ev->vfs.len) return NULL; // the usual case: every import asks
     tl_vfile_t *f = tl_map_get(&ev->vfs, normalize(ev, path));
     if (!f) return NULL;
     char *text = tl_arena_alloc(ev->arena, f->len + 1);
@@ -147,13 +151,16 @@ static tl_value_t *f_write(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *s = tl_call_arg(c, 0, "s");
     tl_vfile_t *f = vfile_of(ev, c);
     if (!s || s->kind != TL_V_STR)
-        return tl_eval_fail(ev, c->loc, "write() argument must be str, got %s", s ? tl_value_type_name(s) : "nothing");
+        return tl_eval_fail(ev, c->loc, "write() argument must be str, got %s",
+                            s ? tl_value_type_name(s) : "nothing");
     if (!f) return tl_eval_fail(ev, c->loc, "write() on a file not opened for writing");
     piece_t *p = tl_arena_alloc(ev->arena, sizeof *p);
     p->text = s->str.s;
     p->len = s->str.len;
-    if (f->tail) f->tail->next = p;
-    else f->head = p;
+    if (f->tail)
+        f->tail->next = p;
+    else
+        f->head = p;
     f->tail = p;
     f->len += p->len;
     return tl_value_int(ev->arena, (int64_t)s->str.len);
@@ -180,7 +187,7 @@ static tl_value_t *f_self(tl_eval_t *ev, tl_call_t *c)
 // open(file, mode="r", ...): a file object whose methods carry its path as self.
 static tl_value_t *b_open(tl_eval_t *ev, tl_call_t *c)
 {
-    const char *path = str_arg(ev, c, 0, "file"), *mode = str_arg(ev, c, 1, "mode");
+    const char *path = str_arg(c, 0, "file"), *mode = str_arg(c, 1, "mode");
     if (!mode) mode = "r";
     if (!path) return tl_value_opaque(ev->arena, "open(...)");
     const char *abs = normalize(ev, path);
@@ -195,12 +202,12 @@ static tl_value_t *b_open(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *self = tl_value_str(a, abs);
     tl_value_t *file = tl_value_module(a, "file");
     tl_value_module_set(a, file, "name", tl_value_str(a, path));
-    tl_value_module_set(a, file, "write", tl_value_builtin(a, "write", f_write, self));
-    tl_value_module_set(a, file, "read", tl_value_builtin(a, "read", f_read, self));
-    tl_value_module_set(a, file, "close", tl_value_builtin(a, "close", f_none, self));
-    tl_value_module_set(a, file, "flush", tl_value_builtin(a, "flush", f_none, self));
-    tl_value_module_set(a, file, "__enter__", tl_value_builtin(a, "__enter__", f_self, file));
-    tl_value_module_set(a, file, "__exit__", tl_value_builtin(a, "__exit__", f_none, self));
+    tl_front_def_self(ev, file, "write", f_write, self);
+    tl_front_def_self(ev, file, "read", f_read, self);
+    tl_front_def_self(ev, file, "close", f_none, self);
+    tl_front_def_self(ev, file, "flush", f_none, self);
+    tl_front_def_self(ev, file, "__enter__", f_self, file);
+    tl_front_def_self(ev, file, "__exit__", f_none, self);
     return file;
 }
 
@@ -215,8 +222,10 @@ static tl_value_t *il_exec_module(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *file = m && m->kind == TL_V_MODULE ? tl_value_module_get(m, "__file__") : NULL;
     tl_value_t *name = m && m->kind == TL_V_MODULE ? tl_value_module_get(m, "__name__") : NULL;
     if (!file || file->kind != TL_V_STR)
-        return tl_eval_fail(ev, c->loc, "exec_module() needs a module made by importlib.util.module_from_spec");
-    tl_module_rec_t *rec = tl_front_load_file(ev, file->str.s, name && name->kind == TL_V_STR ? name->str.s : "module");
+        return tl_eval_fail(ev, c->loc,
+                            "exec_module() needs a module made by importlib.util.module_from_spec");
+    tl_module_rec_t *rec = tl_front_load_file(
+        ev, file->str.s, name && name->kind == TL_V_STR ? name->str.s : "module");
     if (!rec) return tl_eval_fail(ev, c->loc, "running '%s' failed", file->str.s);
     tl_value_t *ns = tl_front_module_ns(rec);
     m->module.attrs = ns->module.attrs; // the module's names are the file's globals
@@ -227,12 +236,13 @@ static tl_value_t *il_exec_module(tl_eval_t *ev, tl_call_t *c)
 // importlib.util.spec_from_file_location(name, location)
 static tl_value_t *il_spec(tl_eval_t *ev, tl_call_t *c)
 {
-    const char *name = str_arg(ev, c, 0, "name"), *loc = str_arg(ev, c, 1, "location");
-    if (!name || !loc) return tl_value_opaque(ev->arena, "importlib.util.spec_from_file_location(...)");
+    const char *name = str_arg(c, 0, "name"), *loc = str_arg(c, 1, "location");
+    if (!name || !loc)
+        return tl_value_opaque(ev->arena, "importlib.util.spec_from_file_location(...)");
     tl_arena_t *a = ev->arena;
     tl_value_t *spec = tl_value_module(a, "ModuleSpec");
     tl_value_t *loader = tl_value_module(a, "SourceFileLoader");
-    tl_value_module_set(a, loader, "exec_module", tl_value_builtin(a, "exec_module", il_exec_module, NULL));
+    tl_front_def(ev, loader, "exec_module", il_exec_module);
     tl_value_module_set(a, spec, "name", tl_value_str(a, name));
     tl_value_module_set(a, spec, "origin", tl_value_str(a, normalize(ev, loc)));
     tl_value_module_set(a, spec, "loader", loader);
@@ -244,7 +254,8 @@ static tl_value_t *il_module_from_spec(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *spec = tl_call_arg(c, 0, "spec");
     tl_value_t *name = spec && spec->kind == TL_V_MODULE ? tl_value_module_get(spec, "name") : NULL;
-    tl_value_t *origin = spec && spec->kind == TL_V_MODULE ? tl_value_module_get(spec, "origin") : NULL;
+    tl_value_t *origin =
+        spec && spec->kind == TL_V_MODULE ? tl_value_module_get(spec, "origin") : NULL;
     if (!name || !origin) return tl_value_opaque(ev->arena, "importlib.util.module_from_spec(...)");
     tl_value_t *m = tl_value_module(ev->arena, name->str.s);
     tl_value_module_set(ev->arena, m, "__name__", name);
@@ -256,23 +267,21 @@ static tl_value_t *il_module_from_spec(tl_eval_t *ev, tl_call_t *c)
 void tl_front_install_pyfiles(tl_eval_t *ev)
 {
     tl_arena_t *a = ev->arena;
-    tl_value_module_set(a, ev->builtins, "open", tl_value_builtin(a, "open", b_open, NULL));
+    tl_front_def(ev, ev->builtins, "open", b_open);
     tl_value_t *path = tl_value_module(a, "os.path");
     path->module.permissive = true; // getsize, realpath, ...: opaque driver values
-    tl_value_module_set(a, path, "abspath", tl_value_builtin(a, "abspath", p_abspath, NULL));
-    tl_value_module_set(a, path, "dirname", tl_value_builtin(a, "dirname", p_dirname, NULL));
-    tl_value_module_set(a, path, "basename", tl_value_builtin(a, "basename", p_basename, NULL));
-    tl_value_module_set(a, path, "join", tl_value_builtin(a, "join", p_join, NULL));
-    tl_value_module_set(a, path, "exists", tl_value_builtin(a, "exists", p_exists, NULL));
-    tl_value_module_set(a, path, "isfile", tl_value_builtin(a, "isfile", p_exists, NULL));
+    tl_front_def(ev, path, "abspath", p_abspath);
+    tl_front_def(ev, path, "dirname", p_dirname);
+    tl_front_def(ev, path, "basename", p_basename);
+    tl_front_def(ev, path, "join", p_join);
+    tl_front_def(ev, path, "exists", p_exists);
+    tl_front_def(ev, path, "isfile", p_exists);
     tl_value_t *os = tl_value_module_get(ev->builtins, "__os__");
     if (os) tl_value_module_set(a, os, "path", path);
     tl_value_t *util = tl_value_module(a, "importlib.util");
     util->module.permissive = true;
-    tl_value_module_set(a, util, "spec_from_file_location",
-                        tl_value_builtin(a, "spec_from_file_location", il_spec, NULL));
-    tl_value_module_set(a, util, "module_from_spec",
-                        tl_value_builtin(a, "module_from_spec", il_module_from_spec, NULL));
+    tl_front_def(ev, util, "spec_from_file_location", il_spec);
+    tl_front_def(ev, util, "module_from_spec", il_module_from_spec);
     tl_value_t *importlib = tl_value_module(a, "importlib");
     importlib->module.permissive = true; // import_module, reload: opaque
     tl_value_module_set(a, importlib, "util", util);

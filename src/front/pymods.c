@@ -92,12 +92,12 @@ static tl_value_t *ap_parser(tl_eval_t *ev, tl_call_t *c)
     tl_arena_t *a = ev->arena;
     tl_value_t *p = tl_value_module(a, "argparse.ArgumentParser");
     tl_value_module_set(a, p, "__defaults__", tl_value_dict(a));
-    tl_value_module_set(a, p, "add_argument", tl_value_builtin(a, "add_argument", ap_add_argument, p));
-    tl_value_module_set(a, p, "parse_args", tl_value_builtin(a, "parse_args", ap_parse_args, p));
-    tl_value_module_set(a, p, "parse_known_args", tl_value_builtin(a, "parse_known_args", ap_parse_known_args, p));
-    tl_value_module_set(a, p, "set_defaults", tl_value_builtin(a, "set_defaults", ap_set_defaults, p));
-    tl_value_module_set(a, p, "add_argument_group", tl_value_builtin(a, "add_argument_group", ap_self, p));
-    tl_value_module_set(a, p, "add_mutually_exclusive_group", tl_value_builtin(a, "add_mutually_exclusive_group", ap_self, p));
+    tl_front_def_self(ev, p, "add_argument", ap_add_argument, p);
+    tl_front_def_self(ev, p, "parse_args", ap_parse_args, p);
+    tl_front_def_self(ev, p, "parse_known_args", ap_parse_known_args, p);
+    tl_front_def_self(ev, p, "set_defaults", ap_set_defaults, p);
+    tl_front_def_self(ev, p, "add_argument_group", ap_self, p);
+    tl_front_def_self(ev, p, "add_mutually_exclusive_group", ap_self, p);
     return p;
 }
 
@@ -355,27 +355,27 @@ void tl_front_install_pymods(tl_eval_t *ev)
     tl_arena_t *a = ev->arena;
     tl_value_t *ap = tl_value_module(a, "argparse");
     ap->module.permissive = true;
-    tl_value_module_set(a, ap, "ArgumentParser", tl_value_builtin(a, "ArgumentParser", ap_parser, NULL));
+    tl_front_def(ev, ap, "ArgumentParser", ap_parser);
     tl_value_module_set(a, ev->builtins, "__argparse__", ap);
     tl_value_t *it = tl_value_module(a, "itertools");
     it->module.permissive = true;
-    tl_value_module_set(a, it, "product", tl_value_builtin(a, "product", it_product, NULL));
+    tl_front_def(ev, it, "product", it_product);
     tl_value_module_set(a, ev->builtins, "__itertools__", it);
     tl_value_t *ft = tl_value_module(a, "functools");
     ft->module.permissive = true;
-    tl_value_module_set(a, ft, "lru_cache", tl_value_builtin(a, "lru_cache", ft_lru_cache, NULL));
-    tl_value_module_set(a, ft, "cache", tl_value_builtin(a, "cache", ft_lru_cache, NULL));
-    tl_value_module_set(a, ft, "wraps", tl_value_builtin(a, "wraps", ft_wraps, NULL));
+    tl_front_def(ev, ft, "lru_cache", ft_lru_cache);
+    tl_front_def(ev, ft, "cache", ft_lru_cache);
+    tl_front_def(ev, ft, "wraps", ft_wraps);
     tl_value_module_set(a, ev->builtins, "__functools__", ft);
     tl_value_t *pt = tl_value_module(a, "pytest"), *mark = tl_value_module(a, "pytest.mark");
     pt->module.permissive = mark->module.permissive = true; // other marks: opaque decorators, kept as identity
-    tl_value_module_set(a, mark, "parametrize", tl_value_builtin(a, "parametrize", pt_parametrize, NULL));
+    tl_front_def(ev, mark, "parametrize", pt_parametrize);
     tl_value_module_set(a, pt, "mark", mark);
-    tl_value_module_set(a, pt, "fixture", tl_value_builtin(a, "fixture", pt_fixture, NULL));
+    tl_front_def(ev, pt, "fixture", pt_fixture);
     tl_value_module_set(a, ev->builtins, "__pytest__", pt);
     tl_value_t *tm = tl_value_module(a, "tilelang.math");
     tm->module.permissive = true;
-    tl_value_module_set(a, tm, "next_power_of_2", tl_value_builtin(a, "next_power_of_2", tm_next_power_of_2, NULL));
+    tl_front_def(ev, tm, "next_power_of_2", tm_next_power_of_2);
     tl_value_module_set(a, ev->tilelang, "math", tm);
     tl_value_t *rn = tl_value_module(a, "random");
     rn->module.permissive = true;
@@ -386,7 +386,7 @@ void tl_front_install_pymods(tl_eval_t *ev)
                    {"randint", rnd_randint},   {"randrange", rnd_randrange}, {"choice", rnd_choice},
                    {"shuffle", rnd_shuffle},   {"sample", rnd_sample}};
     for (size_t i = 0; i < sizeof rnd_fns / sizeof rnd_fns[0]; i++)
-        tl_value_module_set(a, rn, rnd_fns[i].name, tl_value_builtin(a, rnd_fns[i].name, rnd_fns[i].fn, NULL));
+        tl_front_def(ev, rn, rnd_fns[i].name, rnd_fns[i].fn);
     tl_value_module_set(a, ev->builtins, "__random__", rn);
     ev->py_random = 0;
 }
