@@ -53,9 +53,10 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(BUILD)/libtilec.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test runner is started from the repository root so that it finds
-# kernels/ and tests/data/; it ends with the line "N passed, N failed".
+# kernels/ and tests/data/; it ends with the line "N passed, N failed". Every
+# failure is also appended to $(BUILD)/test-failures.log (time, load, output).
 check: setup all check-portable check-layers
-	TILEC=$(BUILD)/tilec $(BUILD)/run_tests
+	TILEC=$(BUILD)/tilec TILEC_TEST_FAIL_LOG=$(BUILD)/test-failures.log $(BUILD)/run_tests
 
 # The include rules of docs/architecture.md's folder table, checked on src/ and
 # tools/ (scripts/check_layers.sh); then the script's own test: its verdict on
@@ -79,13 +80,15 @@ check-pto: all
 	@if [ -z "$(PTO_ISA_DIR)" ]; then \
 	  echo "check-pto: skipped: no pto-isa checkout (make check-pto PTO_ISA_DIR=DIR)"; \
 	else \
-	  PTO_ISA_DIR="$(PTO_ISA_DIR)" TILEC=$(BUILD)/tilec $(BUILD)/run_tests @pto pto_; \
+	  PTO_ISA_DIR="$(PTO_ISA_DIR)" TILEC=$(BUILD)/tilec \
+	    TILEC_TEST_FAIL_LOG=$(BUILD)/test-failures.log $(BUILD)/run_tests @pto pto_; \
 	fi
 
 check-sanitize: setup
 	$(MAKE) BUILD=build/san SAN=1 OPT="-O1 -g" all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  TILEC=build/san/tilec TILEC_SANITIZED=1 build/san/run_tests
+	  TILEC=build/san/tilec TILEC_SANITIZED=1 TILEC_TEST_FAIL_LOG=build/san/test-failures.log \
+	  build/san/run_tests
 
 setup:
 	@sh scripts/setup-debian.sh

@@ -5,6 +5,9 @@
 //   run_tests [-v] [-l] [-j N] [--no-fork] [FILTER...]
 //
 // A FILTER selects tests whose name contains it. Test names are "file:test".
+// With $TILEC_TEST_FAIL_LOG set, each failure is also appended to that file
+// with the time and the load average: evidence of a rare failure survives a
+// run whose output nobody kept.
 #include "test.h"
 
 #include <dirent.h>
@@ -40,6 +43,26 @@ static void (*generators[256])(void);
 static int ngenerators;
 static char tmpdir[512];
 static bool sanitized;
+static FILE *fail_log;
+
+// Appends one failure to $TILEC_TEST_FAIL_LOG (opened in main), if set.
+static void log_failure(const char *name, double secs, const char *how, const char *out)
+{
+    if (!fail_log) return;
+    char when[64] = "?", load[64] = "?";
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm)) strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f)) snprintf(load, sizeof load, "?\n");
+        fclose(f);
+        load[strcspn(load, "\n")] = 0;
+    }
+    fprintf(fail_log, "%s pid %ld load %s\nFAIL %s (%.2fs)%s\n%s\n", when, (long)getpid(), load,
+            name, secs, how, out ? out : "");
+    fflush(fail_log);
+}
 
 static void add_case(char *name, tl_test_fn fn, void *arg)
 {
@@ -317,6 +340,9 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 2;
     }
+    const char *log_path = getenv("TILEC_TEST_FAIL_LOG");
+    if (log_path && *log_path && !list && !(fail_log = fopen(log_path, "a")))
+        fprintf(stderr, "cannot open $TILEC_TEST_FAIL_LOG %s: %s\n", log_path, strerror(errno));
     for (int g = 0; g < ngenerators; g++) generators[g]();
 
     int *selected = malloc(sizeof(int) * (size_t)(ntests + 1)), nsel = 0;
@@ -341,7 +367,7 @@ int main(int argc, char **argv)
             int rc = run_in_process(tc, stdout);
             if (rc == EXIT_PASS) passed++;
             else if (rc == EXIT_SKIP) skipped++;
-            else failed++, printf("FAIL %s\n", tc->name);
+            else failed++, printf("FAIL %s\n", tc->name), log_failure(tc->name, 0, "", NULL);
             if (verbose && rc != EXIT_FAIL) printf("%s %s\n", rc ? "skip" : "ok  ", tc->name);
         }
     } else {
@@ -389,11 +415,11 @@ int main(int argc, char **argv)
                     printf("skip %s\n%s", tc->name, r->out ? r->out : "");
                 } else {
                     failed++;
-                    printf("FAIL %s (%.2fs)%s\n%s", tc->name, dt,
-                           timed_out               ? " timed out"
-                           : WIFSIGNALED(status) ? " crashed"
-                                                 : "",
-                           r->out ? r->out : "");
+                    const char *how = timed_out             ? " timed out"
+                                      : WIFSIGNALED(status) ? " crashed"
+                                                            : "";
+                    printf("FAIL %s (%.2fs)%s\n%s", tc->name, dt, how, r->out ? r->out : "");
+                    log_failure(tc->name, dt, how, r->out);
                     if (WIFSIGNALED(status)) printf("    killed by signal %d\n", WTERMSIG(status));
                 }
                 free(r->out);
@@ -406,6 +432,7 @@ int main(int argc, char **argv)
     rmtree(tmpdir);
     free(selected);
     free(filters);
+    if (fail_log) fclose(fail_log);
     if (skipped) printf("%d skipped\n", skipped);
     printf("ran %d tests in %.1fs\n", nsel, now() - t0);
     printf("%d passed, %d failed\n", passed, failed);
