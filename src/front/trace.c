@@ -98,7 +98,9 @@ bool tl_trace_bind(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, t
         }
     }
     // Assigning to a T.alloc_var scalar stores into it (TileLang's parser rule).
-    if (old && old->kind == TL_V_BUFFER && old->buffer->scope == TL_SCOPE_VAR && old != v &&
+    // A plain Python function called from the kernel is run by Python, not parsed:
+    // there `acc = acc + x` rebinds the name even when acc started as a variable.
+    if (fr->traced && old && old->kind == TL_V_BUFFER && old->buffer->scope == TL_SCOPE_VAR && old != v &&
         tl_value_is_exprlike(v) && !(v->kind == TL_V_BUFFER && v->buffer->scope == TL_SCOPE_VAR)) {
         tl_expr_t *zero = tl_ir_int(ev->kernel, 0, TL_I32, target->loc);
         tl_stmt_t *s = make_store(ev, old->buffer, 1, &zero, v, target->loc);
