@@ -1049,6 +1049,14 @@ static const tl_check_case_t cases[] = {
     {.name = "dual_loop/f16", .op = "dual_loop", .file = "tests/data/kernels/dual_loop.py",
      .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(64), .golden = golden_gemm,
      .shape = "M=96 N=32 K=64, 3 row tiles"},
+    // ... and developer-mode code whose vector part orders its pipes with manual flags: the
+    // cube's workspace read waits for the vector write past them (one loop body, or fused)
+    {.name = "dev_flags/body", .op = "dev_flags", .file = "tests/data/kernels/dev_flags.py",
+     .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(64), .golden = golden_gemm,
+     .shape = "M=64 N=32 K=64, 2 row tiles, vector flags"},
+    {.name = "dev_flags/dual", .op = "dev_flags", .file = "tests/data/kernels/dev_flags.py",
+     .args = {"dual=True"}, .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(64),
+     .golden = golden_gemm, .shape = "M=64 N=32 K=64, sibling loops, vector flags"},
     // ... and T.reinterpretcast as a view: a write through the source after the cast is what
     // the view reads (no copy at the cast)
     {.name = "reinterpret_view/f32", .op = "reinterpret_view",

@@ -29,6 +29,7 @@
 // apply the same rule to their flags, with a warning that `tilec run` follows
 // program order there).
 #include "ir/access.h"
+#include "ir/side.h"
 #include "pass/pass.h"
 #include "pass/rewrite.h"
 #include "pass/subst.h"
@@ -60,7 +61,7 @@ typedef struct {
     dacc_t *acc;
     int nacc, capacc;
     const tl_stmt_t *cur;
-    bool barrier;
+    unsigned sides, bar; // of the item being collected: see item_t
     char fuse_why[320];  // why the first dual-loop pair could not be fused, or ""
     tl_loc_t warned[16]; // reads already warned about (one warning each)
     int nwarned;
@@ -91,6 +92,27 @@ static int copy_side(const tl_stmt_t *s)
     if (a == TL_SCOPE_GM) return scope_side(b);
     if (b == TL_SCOPE_GM) return scope_side(a);
     return SIDE_NONE;
+}
+
+// The core an intra-core sync orders (set_flag / wait_flag / pipe_barrier of
+// one core's pipes: ir/side.h's rule), or SIDE_NONE: a statement that orders
+// both cores' code (barrier_all, cross-core flags, sync_all, a flag of pipes of
+// both cores). An intra-core sync does nothing to the other core's statements,
+// so they may move across it.
+static int sync_core(const tl_stmt_t *s)
+{
+    tl_side_t side = TL_SIDE_NONE;
+    if (s->sync.kind == TL_SYNC_SET_FLAG || s->sync.kind == TL_SYNC_WAIT_FLAG)
+        side = tl_side_pipe(s->sync.src) | tl_side_pipe(s->sync.dst);
+    else if (s->sync.kind == TL_SYNC_PIPE_BARRIER)
+        side = tl_side_pipe(s->sync.src);
+    return side == TL_SIDE_CUBE ? SIDE_C : side == TL_SIDE_VEC ? SIDE_V : SIDE_NONE;
+}
+
+// A side as a set of cores (SIDE_NONE: both, the cautious answer).
+static unsigned core_mask(int side)
+{
+    return side == SIDE_NONE ? 3u : 1u << side;
 }
 
 // --- numbering: positions, first writes, writer counts
@@ -125,23 +147,29 @@ static void add_acc(void *arg, const tl_access_t *a)
     int side = a->buf->scope == TL_SCOPE_GM ? copy_side(s) : scope_side(a->buf->scope);
     if (s->kind == TL_ST_OP && s->op.code == TL_OP_GEMM_V0) side = SIDE_C;
     o->acc[o->nacc++] = (dacc_t){a->buf, a->mode, side, s->origin, tl_workspace_is_handoff(s), s};
+    o->sides |= core_mask(side);
 }
 
-// Every access in the tree of one item (pre-order), and whether the item
-// holds a statement nothing may move across.
+// Every access in the tree of one item (pre-order), the cores its statements
+// work on, and those whose statements may not move across it.
 static void collect(void *arg, tl_stmt_t *s)
 {
     ord_t *o = arg;
-    if (s->kind == TL_ST_SYNC || s->kind == TL_ST_PRINT || s->kind == TL_ST_BREAK ||
-        s->kind == TL_ST_CONTINUE)
-        o->barrier = true;
+    if (s->kind == TL_ST_SYNC) {
+        unsigned m = core_mask(sync_core(s));
+        o->bar |= m;
+        o->sides |= m;
+    } else if (s->kind == TL_ST_PRINT || s->kind == TL_ST_BREAK || s->kind == TL_ST_CONTINUE) {
+        o->bar = o->sides = 3;
+    }
     o->cur = s;
     tl_access_stmt(s, add_acc, o);
 }
 
 typedef struct {
-    int from, to; // ranges into the item's accesses
-    bool barrier, let;
+    int from, to;        // ranges into the item's accesses
+    unsigned sides, bar; // core masks (1 cube, 2 vector): worked on; ordered against
+    bool let;
 } item_t;
 
 // The accesses of each item of seq (it[i] ranges into o->acc).
@@ -149,13 +177,21 @@ static void collect_items(ord_t *o, tl_stmt_t *seq, item_t *it)
 {
     o->nacc = 0;
     for (int i = 0; i < seq->seq.n; i++) {
-        o->barrier = false;
+        o->sides = o->bar = 0;
         it[i].from = o->nacc;
         tl_rewrite_walk(seq->seq.items[i], collect, o);
         it[i].to = o->nacc;
-        it[i].barrier = o->barrier;
+        it[i].sides = o->sides ? o->sides : 3; // no memory, no sync: keep it in place
+        it[i].bar = o->bar;
         it[i].let = seq->seq.items[i]->kind == TL_ST_LET;
     }
+}
+
+// Whether a sync in one of the two items orders the other (a statement of the
+// sync's core, or one of no known core).
+static bool fenced(const item_t *a, const item_t *b)
+{
+    return (a->bar & b->sides) || (b->bar & a->sides);
 }
 
 static bool conflict(const ord_t *o, const item_t *a, const item_t *b)
@@ -225,7 +261,7 @@ static bool reorder_body(ord_t *o, tl_stmt_t *loop, tl_stmt_t *body)
     bool any = false;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
-            if (it[i].barrier || it[j].barrier || it[i].let) {
+            if (fenced(&it[i], &it[j]) || it[i].let) {
                 edge[i * n + j] = 1;
                 continue;
             }
@@ -350,8 +386,13 @@ static void tree_side_acc(void *arg, const tl_access_t *a)
 static void tree_side_stmt(void *arg, tl_stmt_t *s)
 {
     tside_t *t = arg;
-    if (s->kind == TL_ST_SYNC || s->kind == TL_ST_PRINT || s->kind == TL_ST_BREAK ||
-        s->kind == TL_ST_CONTINUE || s->kind == TL_ST_SCOPE)
+    if (s->kind == TL_ST_SYNC) { // one core's own sync goes with that core's statements
+        int side = sync_core(s);
+        if (side == SIDE_NONE || (t->side != SIDE_NONE && t->side != side)) t->bad = true;
+        t->side = side;
+    }
+    if (s->kind == TL_ST_PRINT || s->kind == TL_ST_BREAK || s->kind == TL_ST_CONTINUE ||
+        s->kind == TL_ST_SCOPE)
         t->bad = true;
     t->o->cur = s;
     tl_access_stmt(s, tree_side_acc, t);
@@ -430,7 +471,7 @@ static bool fuse_pair(ord_t *o, tl_stmt_t *seq, item_t *it, int ia, int ib)
     if (sa == SIDE_NONE || sb == SIDE_NONE || sa == sb) {
         why_not(o, a, b,
                 "each must hold the statements of one core only, and nothing that "
-                "cannot move (syncs, prints, break)",
+                "cannot move (barrier_all, cross-core flags, prints, break)",
                 0);
         return false;
     }
@@ -464,8 +505,8 @@ static bool fuse_pair(ord_t *o, tl_stmt_t *seq, item_t *it, int ia, int ib)
     // place when b may move up (and uses no let between)
     bool down = true, up = true;
     for (int m = ia + 1; m < ib; m++) {
-        if (it[m].barrier || conflict(o, &it[ia], &it[m])) down = false;
-        if (it[m].barrier || it[m].let || conflict(o, &it[ib], &it[m])) up = false;
+        if (fenced(&it[m], &it[ia]) || conflict(o, &it[ia], &it[m])) down = false;
+        if (fenced(&it[m], &it[ib]) || it[m].let || conflict(o, &it[ib], &it[m])) up = false;
         if (!down && !up) {
             why_not(o, a, b, "a statement between them touches their memory",
                     seq->seq.items[m]->loc.line);
