@@ -858,6 +858,45 @@ def _cases():
     out += _cann_bench_sfa_cases()
     out += _cann_bench_cases()
     out += _count_past_cases()
+    out += _quant_matmul_cases()
+    return out
+
+
+def _quant_matmul_cases():
+    """quant_batch_matmul/example_quant_matmul_high_performance.py's __main__ (_run_example): x1, x2
+    randint(-128, 128) int8, scale uniform(0.001, 0.01) [N]; the wrapper quant_matmul pads K with
+    zeros to a multiple of block_K (256) before it calls the kernel (example 2: K 513 -> 768; its
+    comment: T.copy does not zero-pad the K tail in Expert mode), so the kernel runs at the padded
+    K on padded inputs; golden quant_matmul_golden (x1 @ x2 * scale in float64, rounded to the
+    output dtype), the test's assert_close at 1e-2. The cube waits for the vector cores' V2C flag
+    only from its third tile on: `tilec sim` reports the releases left (docs/upstream.md)."""
+    out = []
+    for B, M, N, K, sdt, odt in ((1, 128, 512, 512, "float32", "float16"), (2, 127, 255, 513, "bfloat16", "bfloat16")):
+        Kp = -(-K // 256) * 256
+
+        def inputs(rng, B=B, M=M, N=N, K=K, Kp=Kp, sdt=sdt):
+            a, b = np.zeros((B, M, Kp), np.int8), np.zeros((B, Kp, N), np.int8)
+            a[:, :, :K] = rng.integers(-128, 128, (B, M, K))
+            b[:, :K, :] = rng.integers(-128, 128, (B, K, N))
+            sc = _rand(rng, (N,)) * 0.009 + 0.001
+            return {"A": (a, "int8"), "B": (b, "int8"),
+                    "scale": (_bf16(sc) if sdt == "bfloat16" else sc, sdt),
+                    "offset": (np.zeros(N, np.float32), "float32"),
+                    "pertoken_scale": (np.zeros(-(-M // 128) * 128, np.float32), "float32"),
+                    "bias": (np.zeros(N, np.int32), "int32")}
+
+        def golden(x, odt=odt):
+            y = (x["A"].astype(np.float64) @ x["B"].astype(np.float64)) * x["scale"].astype(np.float64)
+            return {"C": _bf16(y) if odt == "bfloat16" else _f16(y)}
+        out.append(dict(name=f"quant_matmul_high_performance K={K}", root="tla",
+                        file="examples/quant_batch_matmul/example_quant_matmul_high_performance.py",
+                        kernel="quant_matmul_kernel",
+                        args=dict(Batch=B, M=M, N=N, K=Kp, N_scale=N, scale_size="N", has_int32_bias=False,
+                                  has_float_bias=False, has_pertoken=False, has_offset=False, scale_dtype=sdt,
+                                  out_dtype=odt, bias_dtype="int32"),
+                        seed=0, shape=f"B={B} M={M} N={N} K={K} (padded {Kp}) int8, {odt} out",
+                        inputs=inputs, golden=golden, tol={"*": (1e-2, 1e-2)}, light=True,
+                        note="its __main__ example through the wrapper (K zero-padded to block_K)"))
     return out
 
 
