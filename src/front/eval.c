@@ -16,6 +16,7 @@ void tl_eval_init(tl_eval_t *ev, tl_arena_t *a, tl_diag_t *d)
     ev->max_steps = TL_EVAL_MAX_STEPS;
     tl_map_init(&ev->files, a);
     tl_map_init(&ev->vfs, a);
+    tl_map_init(&ev->reverted, a);
 }
 
 tl_kernel_t *tl_eval_ir(tl_eval_t *ev)
@@ -64,6 +65,7 @@ static tl_value_t *eval_name(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
         if (near) return tl_eval_fail(ev, n->loc, "name '%s' is not defined; did you mean '%s'?", id, near);
         return tl_eval_fail(ev, n->loc, "name '%s' is not defined", id);
     }
+    if (ev->kernel && fr->traced) tl_trace_check_reverted(ev, fr, id, v, n->loc);
     if (v->kind == TL_V_ERROR) {
         tl_eval_fail(ev, n->loc, "'%s' cannot be used: %s", id, v->error.message);
         if (v->error.loc.line) tl_diag_note(ev->diag, v->error.loc, "the definition of '%s' failed here", id);

@@ -71,6 +71,9 @@ struct tl_eval {
     bool dropped_branch; // ... or it is a driver `if` tilec took neither branch of
     // Python's `random` module: a splitmix64 state, seeded 0 at each compile (pymods.c).
     uint64_t py_random;
+    // Names an IR loop or branch rebound, reverted to their earlier value after its
+    // body: name -> tl_reverted_t (trace.c), for a warning where that value is read.
+    tl_map_t reverted;
 };
 
 // The default bound on statements run at compile time (a loop that never ends
@@ -215,6 +218,10 @@ tl_flow_t tl_trace_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, i
                         tl_value_t *ctx);
 // `name = value` inside a traced body: lets, alloc_var stores, buffer naming.
 bool tl_trace_bind(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, tl_value_t *v);
+// Reading `name` (value v) in a traced body: warns once when an IR loop or branch
+// rebound it, so that here it is its value from before that body again.
+void tl_trace_check_reverted(tl_eval_t *ev, tl_frame_t *fr, const char *name, const tl_value_t *v,
+                             tl_loc_t loc);
 // `buf[idx] = value` inside a traced body.
 bool tl_trace_store(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf, const tl_ast_node_t *index,
                     tl_value_t *v, tl_loc_t loc);

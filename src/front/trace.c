@@ -280,7 +280,18 @@ static void scope_enter(tl_eval_t *ev, tl_frame_t *fr, tl_map_t *saved)
         if (m->slots[i].key) tl_map_put(saved, m->slots[i].key, m->slots[i].value);
 }
 
-static void scope_leave(tl_eval_t *ev, tl_frame_t *fr, const tl_map_t *saved, tl_loc_t loc)
+// A name rebound inside an IR loop or branch and reverted after it (ev->reverted).
+typedef struct {
+    const tl_env_t *env;
+    const tl_value_t *value; // the value from before the body, bound again
+    int line;                // the loop's or branch's
+} tl_reverted_t;
+
+// Names first bound inside the body become errors after it; names it rebound get
+// their earlier value back, as TVMScript scopes a body's names (except the loop
+// variables `skip`, which are the body's own).
+static void scope_leave(tl_eval_t *ev, tl_frame_t *fr, const tl_map_t *saved, tl_loc_t loc,
+                        const char *const *skip, int nskip)
 {
     tl_map_t *m = &fr->env->names;
     for (int i = 0; i < m->cap; i++) {
@@ -294,7 +305,27 @@ static void scope_leave(tl_eval_t *ev, tl_frame_t *fr, const tl_map_t *saved, tl
                                  tl_arena_printf(ev->arena, "'%s' is bound inside the kernel loop or branch at "
                                                             "line %d and is not visible after it", k, loc.line),
                                  loc);
+        bool own = false;
+        for (int j = 0; j < nskip; j++) own = own || !strcmp(skip[j], k);
+        if (!old || own) continue;
+        tl_reverted_t *r = tl_arena_alloc(ev->arena, sizeof *r);
+        *r = (tl_reverted_t){fr->env, old, loc.line};
+        tl_map_put(&ev->reverted, k, r);
     }
+}
+
+void tl_trace_check_reverted(tl_eval_t *ev, tl_frame_t *fr, const char *name, const tl_value_t *v,
+                             tl_loc_t loc)
+{
+    tl_reverted_t *r = ev->reverted.len ? tl_map_get(&ev->reverted, name) : NULL;
+    if (!r) return;
+    tl_map_put(&ev->reverted, name, NULL);
+    if (r->env != fr->env || r->value != v) return;
+    tl_diag_warning(ev->diag, loc,
+                    "'%s' here is its value from before the kernel loop or branch at line %d: the "
+                    "assignment to it inside binds a name local to that body, as in TileLang's parser; "
+                    "to carry a value out of it, make '%s' a T.alloc_var",
+                    name, r->line, name);
 }
 
 // Runs `body` with statements going into a fresh sequence; returns it.
@@ -307,7 +338,7 @@ static tl_stmt_t *trace_block(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t
     ev->block = seq;
     *flow = tl_exec_body(ev, fr, body);
     ev->block = saved;
-    scope_leave(ev, fr, &names, loc);
+    scope_leave(ev, fr, &names, loc, NULL, 0);
     if (*flow == TL_FLOW_BREAK || *flow == TL_FLOW_CONTINUE) {
         // `break`/`continue` inside an IR loop body became IR statements already.
         *flow = TL_FLOW_NORMAL;
@@ -398,7 +429,9 @@ static tl_flow_t trace_persistent(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_no
     ev->block = loop->for_.body;
     tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
     ev->block = saved;
-    scope_leave(ev, fr, &names, loc);
+    const char *own[TL_MAX_DIMS];
+    for (int i = 0; i < nd; i++) own[i] = tg[i]->name.id;
+    scope_leave(ev, fr, &names, loc, own, nd);
     if (f == TL_FLOW_RETURN) {
         tl_eval_fail(ev, fr->ret_loc, "'return' inside a kernel loop is not supported");
         return TL_FLOW_ERROR;
@@ -435,8 +468,9 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
     // Build the nest outside-in; the innermost body gets the traced statements.
     tl_stmt_t *outer = NULL, *parent_seq = ev->block;
     tl_stmt_t *saved = ev->block;
+    const char *own[TL_MAX_DIMS];
     for (int d = 0; d < ndim; d++) {
-        const char *name = loop_target_name(ev, targets[d]);
+        const char *name = own[d] = loop_target_name(ev, targets[d]);
         if (!name) return TL_FLOW_ERROR;
         tl_expr_t *start, *end;
         tl_value_t *step_v = range->range.step;
@@ -491,7 +525,7 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
     tl_flow_t f = tl_exec_body(ev, fr, &n->loop.body);
     ev->block = saved;
     ev->parallel_depth -= parallel;
-    scope_leave(ev, fr, &names, n->loc);
+    scope_leave(ev, fr, &names, n->loc, own, ndim);
     if (f == TL_FLOW_RETURN) {
         tl_eval_fail(ev, fr->ret_loc.line ? fr->ret_loc : n->loc,
                      "'return' inside a kernel loop is not supported");
