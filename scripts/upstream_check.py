@@ -27,7 +27,8 @@ them (exact contents, e.g. cu_seqlens), and an integer index tensor (a name
 with idx / index / indices / perm) of a file that builds its indices with
 torch.randperm or argsort is a permutation per row (--fill distinct:N, N its
 last dimension); other inputs are tilec's seeded defaults. --lock FILE runs each
-simulation under `flock FILE`. Upstream files are read, never copied.
+compile and simulation under `flock FILE`, its time limit counted from when it holds the
+lock. Upstream files are read, never copied.
 """
 import argparse
 import ast
@@ -318,13 +319,22 @@ def permutation_fills(path, ir_text, given):
 LAST = threading.local()  # the IR text of this thread's last tilec run
 
 
+LOCK = []  # --lock FILE: each tilec run holds it, its 60 s counted from when it has the lock
+
+
 def run_tilec(tilec, path, kernel, args):
     cmd = [tilec, "ir", path] + (["-k", kernel] if kernel else [])
     for k, v in args.items():
         cmd += ["-a", f"{k}={v!r}"]
     for attempt in range(5):
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            if LOCK:  # coreutils timeout ends tilec itself, so the lock is never left held
+                p = subprocess.run(["flock", LOCK[0], "timeout", "-s", "KILL", "60"] + cmd, capture_output=True,
+                                   text=True)
+                if p.returncode in (124, 137):
+                    raise subprocess.TimeoutExpired(cmd, 60)
+            else:
+                p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
             LAST.ir = p.stdout
             break
         except subprocess.TimeoutExpired:
@@ -502,8 +512,10 @@ def main():
     ap.add_argument("--only", help="only the files whose text matches this regular expression")
     ap.add_argument("--sim", action="store_true", help="run each compiled kernel on tilec sim too")
     ap.add_argument("--sim-timeout", type=int, default=600, help="seconds per simulated kernel")
-    ap.add_argument("--lock", help="run each simulation under `flock FILE` (the shared build lock)")
+    ap.add_argument("--lock", help="run each tilec compile and simulation under `flock FILE` (the shared build lock)")
     opt = ap.parse_args()
+    if opt.lock:
+        LOCK.append(opt.lock)
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
     if opt.only:
         rx = re.compile(opt.only)

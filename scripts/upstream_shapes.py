@@ -330,4 +330,56 @@ SHAPES = [
          where="__main__: shared_expert_kernel(64, 128, 64) -> the gate/up GEMM (M 64, N 64, K 128)"),
     dict(file="examples/fusedmoe/example_fusedmoe.py", kernel="single_gemm_kernel_fixed", args=dict(M=64, N=128, K=64),
          where="__main__: shared_expert_kernel(64, 128, 64) -> the down GEMM (M 64, N 128, K 64)"),
+
+    # scan19c (2026-12-06): files whose host code derives the arguments; each run with a stand-in
+    # torch that records the jit factory calls of the file's own driver case.
+    dict(file="examples/lightning_indexer/improved/example_lightning_indexer_dynamic_shape_improved.py", kernel=None,
+         args=dict(N2=1, G=32, D=64, TOP_K=256, VECTOR_BASEN=64, VECTOR_BASEG=16, BLOCK_M=64, BLOCK_N=64, BLOCK_K=64,
+                   MAX_S2=1024, s2_splits=16), dims=dict(B=1, S1=64, S2=1024),
+         where="__main__ --quick: test_indexer(s1=64, s2=1024, top_k=256, block_n=64): auto_s2_splits = 16 with "
+               "24 cube cores (the default run, s1=1024 s2=8192 top_k=1024 block_n=256, gives s2_splits=4)"),
+    dict(file="examples/cann-bench/foreach_norm/foreach_norm_kernel.py", kernel="l2_norm_kernel_list4",
+         args=dict(N=8192, block_N=8192, launch_cores=1, dtype="float16"),
+         where="main() / test_foreach_norm.py: 4 x (8192,) float16, p=2.0 -> one group of 4, block_n 8192, "
+               "1 core: the list kernel for 4 tensors"),
+    dict(file="examples/cann-bench/foreach_norm/foreach_norm_kernel.py", kernel="_finalize_batch_kernel",
+         args=dict(batch=4, n=2, n_pad=32, out_dtype="float16", op="sum_sqrt", scalar=0.0),
+         where="the same case: _finalize_batched of the (4, 1, 2) partials"),
+    dict(file="examples/cann-bench/conv2d/example_conv2d.py", kernel="_pre_pad_weight_kernel",
+         args=dict(N=1, Cin=16, Cin_pad=16, H=8, W=8, HP1=11, Wp=32, pt=1, in_dtype="float16", RPC=4, Cout=16, TAPS=9,
+                   TAPS_pad=16, Kpad=256, R=16, chunks=1),
+         where="__main__: x (1, 16, 8, 8) float16, filter (16, 16, 3, 3), strides 1, pads 1: pad_input_weight"),
+    dict(file="examples/cann-bench/conv2d/example_conv2d.py", kernel="_conv2d_fused_nchw_kernel",
+         args=dict(in_batch=1, cin_pad=16, out_channels=16, k_h=3, k_w=3, sh=1, pt=1, pl=1, dh=1, dw=1, h_out=8,
+                   w_out=8, w_out_k=16, h_plane=11, win_pad=32, k_pad=256, needs_x_zero=1, BLOCK_M=64, BLOCK_N=128,
+                   RB=8, BLOCK_K=256, dtype="float16", out_dtype="float16"),
+         where="the same case: conv2d_fused_nchw (n_real 176 < 8192)"),
+    dict(file="examples/cann-bench/conv3d_backprop/example_conv3d_backprop.py", kernel="_build_xcol_tap_kernel",
+         args=dict(n_in=1, cin_g=8, cin_pad=16, d_pad=10, h_pad=10, w_pad=32, d_out=8, h_out=8, w_out=8, w_out_pad=16,
+                   k_d=3, k_h=3, k_w=3, stride_d=1, stride_h=1, stride_w=1, pad_w=1, dil_d=1, dil_h=1, dil_w=1,
+                   m_pad=512, k_blocks=2, BLOCK_K=512, dtype="float16"),
+         where="__main__: x (1, 8, 8, 8, 8) float16, grad (1, 8, 8, 8, 8), 3x3x3 filter, strides 1, pads 1"),
+    dict(file="examples/cann-bench/conv3d_backprop/example_conv3d_backprop.py", kernel="_b_tail_zero_kernel",
+         args=dict(m_pad=512, K_real=1024, K_pad=1024, RPC=4, dtype="float16"), where="the same case"),
+    dict(file="examples/cann-bench/conv3d_backprop/example_conv3d_backprop.py", kernel="_gemm_xcol_native_kernel",
+         args=dict(c_out=16, co_total=8, m_pad=512, k_blocks=2, split=1, n_img=1, seg=1024, d_out=8, h_out=8, w_out=8,
+                   w_out_pad=16, gap=1, needs_a_zero=0, BLOCK_M=128, BLOCK_N=128, BLOCK_K=512, dtype="float16"),
+         where="the same case"),
 ]
+
+# normalization/rms_norm_optimized.py: the generated kernel build_rms_norm picks for each of its
+# test_configs, with the planner's (_plan_whole_row / _plan_row_cache) ROWS, GRID, k, R, BLOCK_N for
+# UB_LIMIT = 196608 - 256 and S_SUBBLOCKS = 48 vector cores (tilec's 910B2); the first config per kernel.
+_RMS_OPT = "examples/normalization/rms_norm_optimized.py"
+for _cfg, _kernel, _args in [
+        (0, "whole_row_fp32_bcast_s4", dict(M=256, N=256, dtype="float", ROWS=4, GRID=24, k=0, R=64)),
+        (1, "whole_row_cast_bcast_s4", dict(M=256, N=256, dtype="bfloat16", ROWS=4, GRID=24, k=0, R=64)),
+        (2, "whole_row_fp32_bcast_s3", dict(M=1024, N=1024, dtype="float", ROWS=8, GRID=24, k=0, R=128)),
+        (4, "whole_row_fp32_bcast_s1", dict(M=16384, N=1536, dtype="float", ROWS=8, GRID=24, k=42, R=32)),
+        (6, "row_cache_fp32_n2", dict(M=1536, N=16384, dtype="float", ROWS=1, GRID=24, k=32, R=0, BLOCK_N=8192)),
+        (7, "whole_row_fp32_bcast_s2", dict(M=1536, N=8192, dtype="float", ROWS=1, GRID=24, k=16, R=0)),
+        (10, "whole_row_cast_scalar_s1", dict(M=1536, N=16384, dtype="bfloat16", ROWS=1, GRID=24, k=32, R=0)),
+        (11, "whole_row_cast_keep_scalar_s4", dict(M=1536, N=8192, dtype="bfloat16", ROWS=1, GRID=24, k=8, R=0))]:
+    SHAPES.append(dict(file=_RMS_OPT, kernel="_gen_mod._rms_" + _kernel, args=_args,
+                       where="test_configs[%d]: build_rms_norm(%d, %d, %s)" % (_cfg, _args["M"], _args["N"],
+                                                                          _args["dtype"])))
