@@ -97,7 +97,7 @@ static void help_ir(FILE *f)
             "output:\n"
             "  --dump-after=PASS     the IR after a pass of the pipeline; PASS is one of:\n"
             "                        %s, all\n"
-            "  --pipeline=NAME       which pipeline --dump-after runs: ref, npu (default) or cpu\n"
+            "  --pipeline=NAME       the pipeline --dump-after runs: ref, npu (default), cpu, pto\n"
             "  --emit=c              the C that tilec run --target cpu compiles\n"
             "  --emit=pto            the kernel as PTO-ISA C++ (tilec emit --target pto)\n\n"
             "exit status: 0 ok, 2 a compile or usage error.\n",

@@ -61,7 +61,7 @@ int cmd_emit(int argc, char **argv)
     tl_buf_init(&cpp);
     tl_buf_init(&h);
     int rc = 2;
-    tl_kernel_t *k = cli_compile(&arena, &o, (tl_compile_opts_t){.pipeline = TL_PIPELINE_NPU}, &d);
+    tl_kernel_t *k = cli_compile(&arena, &o, (tl_compile_opts_t){.pipeline = TL_PIPELINE_PTO}, &d);
     if (k && tl_pto_emit(k, &cpp, &h, &d) == TL_OK) {
         bool ok = write_text(dir, k->name, ".cpp", tl_buf_cstr(&cpp)) &&
                   write_text(dir, k->name, "_launch.h", tl_buf_cstr(&h)) &&

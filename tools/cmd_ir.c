@@ -28,8 +28,10 @@ int cmd_ir(int argc, char **argv)
                 pipeline = TL_PIPELINE_NPU;
             else if (!strcmp(v, "cpu"))
                 pipeline = TL_PIPELINE_CPU;
+            else if (!strcmp(v, "pto"))
+                pipeline = TL_PIPELINE_PTO;
             else {
-                fprintf(stderr, "tilec ir: --pipeline expects ref, npu or cpu, got '%s'\n", v);
+                fprintf(stderr, "tilec ir: --pipeline expects ref, npu, cpu or pto, got '%s'\n", v);
                 return 2;
             }
         } else {
@@ -61,7 +63,7 @@ int cmd_ir(int argc, char **argv)
     if (emit_c)
         how = (tl_compile_opts_t){.pipeline = TL_PIPELINE_CPU};
     else if (emit_pto)
-        how = (tl_compile_opts_t){.pipeline = TL_PIPELINE_NPU};
+        how = (tl_compile_opts_t){.pipeline = TL_PIPELINE_PTO};
     else if (!o.emit && o.dump_after)
         how = (tl_compile_opts_t){.pipeline = pipeline, .dump_after = o.dump_after, .dump = &b};
     tl_kernel_t *k = cli_compile(&arena, &o, how, &d);

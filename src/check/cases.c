@@ -935,6 +935,11 @@ static const tl_check_case_t cases[] = {
      .args = {"N=200", "K=320", "block_M=1", "block_N=64", "block_K=128"}, .dims = {"M=3"},
      .outputs = {"C"}, .golden = golden_int8_gemm, .shape = "M=3 N=200 K=320 bf16 out",
      .int_ops = true, .flops = 2.0 * 3 * 200 * 320},
+    // 20-row tiles: on pto the L1 and L0C matrices take two whole 16-row fractals
+    {.name = "int8_gemm/tiled_rows20", .op = "int8_gemm", .file = "kernels/bench/int8_gemm.py",
+     .args = {"N=200", "K=320", "block_M=20", "block_N=64", "block_K=128", "out_dtype=\"float16\""},
+     .dims = {"M=45"}, .outputs = {"C"}, .golden = golden_int8_gemm,
+     .shape = "M=45 N=200 K=320 f16 out", .int_ops = true, .flops = 2.0 * 45 * 200 * 320},
     {.name = "int8_gemm/tiled_tails", .op = "int8_gemm", .file = "kernels/bench/int8_gemm.py",
      .args = {"N=300", "K=200", "block_M=32", "block_N=128", "block_K=64", "out_dtype=\"float32\""},
      .dims = {"M=70"}, .outputs = {"C"}, .golden = golden_int8_gemm,

@@ -40,7 +40,7 @@ static void pto_destroy(void *self)
 const tl_backend_t tl_backend_pto = {
     .name = "pto",
     .about = "PTO-ISA C++ on pto-isa's CPU implementation (PTO_ISA_DIR, cached)",
-    .pipeline = TL_PIPELINE_NPU,
+    .pipeline = TL_PIPELINE_PTO,
     .native = true,
     .create = pto_create,
     .run = pto_run,

@@ -234,6 +234,22 @@ int64_t tl_buffer_bytes(const tl_buffer_t *b)
     return tl_buffer_numel(b) * tl_dtype_size(b->dtype);
 }
 
+int64_t tl_buffer_planned_rows(const tl_kernel_t *k, const tl_buffer_t *b)
+{
+    int n = b->ndim;
+    if (n < 2) return 1;
+    int64_t rows = b->shape[n - 2];
+    bool fractals = b->scope == TL_SCOPE_L1 || b->scope == TL_SCOPE_L0A || b->scope == TL_SCOPE_L0C;
+    return k->cube_fractal_rows && fractals ? TL_ALIGN_UP(rows, 16) : rows;
+}
+
+int64_t tl_buffer_planned_bytes(const tl_kernel_t *k, const tl_buffer_t *b)
+{
+    int64_t rows = b->ndim >= 2 ? b->shape[b->ndim - 2] : 1;
+    if (rows <= 0) return tl_buffer_bytes(b);
+    return tl_buffer_bytes(b) / rows * tl_buffer_planned_rows(k, b);
+}
+
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc)
 {
     tl_kernel_t *k = tl_arena_alloc(a, sizeof *k);

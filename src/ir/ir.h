@@ -482,8 +482,19 @@ typedef struct tl_kernel {
     // Set by memplan: one line per planned scope saying how it was placed
     // (printed with the IR), or NULL.
     const char *plan_note;
+    // Set by memplan for the pto pipeline: cube matrices (the last two
+    // dimensions of L1, L0A/B/C buffers) are planned in whole 16-row fractals.
+    bool cube_fractal_rows;
     tl_stmt_t *body;
 } tl_kernel_t;
+
+// The rows of each matrix of b (its last two dimensions) as memplan lays them
+// out: when k->cube_fractal_rows (the pto pipeline) an L1, L0A or L0C matrix
+// holds whole 16-row fractals (pto-isa's Mat, Left and Acc tiles), so its
+// rows rounded up to 16; else its rows. (L0B's rows are K, in 32-byte fractals.)
+int64_t tl_buffer_planned_rows(const tl_kernel_t *k, const tl_buffer_t *b);
+// The bytes memplan gives b: tl_buffer_bytes with those rows.
+int64_t tl_buffer_planned_bytes(const tl_kernel_t *k, const tl_buffer_t *b);
 
 // --- construction (ir.c) -------------------------------------------------------------------
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc);

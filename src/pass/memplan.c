@@ -36,6 +36,9 @@
 // whole UB); past the hardware an error. A developer kernel with
 // T.Kernel(threads=k) before the vector split runs its vector side as one lane
 // with k times the UB, as the backends do (exec/layout.c).
+// The pto pipeline (ctx->pipeline): pto-isa's cube tiles hold whole 16-row
+// fractals, so each matrix of a cube buffer is planned with its rows rounded
+// up to 16 (k->cube_fractal_rows, ir.h's tl_buffer_planned_rows).
 #include "pass/pass.h"
 
 #include "ir/access.h"
@@ -421,11 +424,11 @@ static tl_status_t check_pins(plan_t *p)
         const item_t *it = &p->items[i];
         const tl_buffer_t *b = it->b;
         if (!b->addr_pinned) continue;
-        if (b->addr < 0 || b->addr + tl_buffer_bytes(b) > p->cap)
+        if (b->addr < 0 || b->addr + tl_buffer_planned_bytes(p->k, b) > p->cap)
             return tl_diag_error(p->ctx->diag, b->loc,
                                  "'%s' is pinned at %" PRId64 " but its %" PRId64
                                  " B do not fit in the %" PRId64 " B of %s",
-                                 b->name, b->addr, tl_buffer_bytes(b), p->cap,
+                                 b->name, b->addr, tl_buffer_planned_bytes(p->k, b), p->cap,
                                  tl_scope_name(p->scope));
         if (b->addr % p->align)
             tl_diag_warning(p->ctx->diag, b->loc,
@@ -576,8 +579,12 @@ static tl_status_t plan_scope(plan_t *p, tl_scope_t s)
         if (!b->addr_pinned) b->addr = -1;
         if (b->view_of) continue; // placed with its source, below
         tl_live_range_t r = p->live.range[b->id];
-        p->items[p->n++] = (item_t){
-            b, TL_ALIGN_UP(tl_buffer_bytes(b), p->align), r.start, r.end, p->pipes[b->id], false};
+        p->items[p->n++] = (item_t){b,
+                                    TL_ALIGN_UP(tl_buffer_planned_bytes(k, b), p->align),
+                                    r.start,
+                                    r.end,
+                                    p->pipes[b->id],
+                                    false};
     }
     if (!p->n) return TL_OK;
     tl_status_t st = check_pins(p);
@@ -628,6 +635,7 @@ static void place_views(tl_kernel_t *k)
 static tl_status_t memplan(tl_kernel_t *k, tl_pass_ctx_t *ctx, bool soft)
 {
     plan_t p = {.k = k, .ctx = ctx, .soft = soft};
+    k->cube_fractal_rows = ctx->pipeline == TL_PIPELINE_PTO;
     tl_buf_init(&p.note);
     k->plan_note = NULL;
     p.items = malloc(sizeof *p.items * ((size_t)k->buffers.len + 1));

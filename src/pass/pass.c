@@ -65,6 +65,9 @@ static const struct {
     {ref_pipeline, TL_ARRAY_LEN(ref_pipeline)},
     {npu_pipeline, TL_ARRAY_LEN(npu_pipeline)},
     {cpu_pipeline, TL_ARRAY_LEN(cpu_pipeline)},
+    // the pto target: the NPU passes; memplan sees ctx->pipeline and places cube
+    // matrices in whole 16-row fractals (tl_buffer_planned_rows)
+    {npu_pipeline, TL_ARRAY_LEN(npu_pipeline)},
 };
 
 bool tl_pass_exists(const char *name)
@@ -109,6 +112,7 @@ double tl_pass_clock(void)
 tl_status_t tl_pass_run_pipeline(tl_kernel_t *k, tl_pipeline_t which, tl_pass_ctx_t *ctx)
 {
     const char *want = ctx->dump_after;
+    ctx->pipeline = which;
     bool all = want && !strcmp(want, "all");
     if (want && (all || !strcmp(want, "trace"))) {
         dump(k, ctx, "trace");

@@ -13,6 +13,7 @@ typedef enum {
     TL_PIPELINE_REF, // functional reference execution (tilec run)
     TL_PIPELINE_NPU, // the modeled Ascend core (tilec sim): the developer-mode passes
     TL_PIPELINE_CPU, // native CPU code generation
+    TL_PIPELINE_PTO, // PTO-ISA C++ (src/pto): the NPU passes, cube matrices of whole fractals
 } tl_pipeline_t;
 
 // Called after each compile step with its name and how long it took (seconds).
@@ -22,12 +23,13 @@ typedef void (*tl_step_start_fn)(void *arg, const char *step);
 
 typedef struct {
     tl_diag_t *diag;
-    const char *dump_after; // pass name, "all", or NULL
-    tl_buf_t *dump;         // where dumps go (NULL: none)
-    bool verify;            // run the IR verifier after every pass
-    bool stop_after_dump;   // stop the pipeline after the --dump-after pass
-    bool stopped;           // set when the pipeline stopped early
-    tl_step_fn on_step;     // when set: each pass's time ("verify": the verifier after it)
+    const char *dump_after;         // pass name, "all", or NULL
+    tl_buf_t *dump;                 // where dumps go (NULL: none)
+    bool verify;                    // run the IR verifier after every pass
+    bool stop_after_dump;           // stop the pipeline after the --dump-after pass
+    bool stopped;                   // set when the pipeline stopped early
+    tl_pipeline_t pipeline;         // the pipeline running (set by tl_pass_run_pipeline)
+    tl_step_fn on_step;             // when set: each pass's time ("verify": the verifier after it)
     tl_step_start_fn on_step_start; // when set: before each pass and verifier run
     void *step_arg;
 } tl_pass_ctx_t;

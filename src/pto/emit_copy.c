@@ -223,7 +223,7 @@ static void strip_loads(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_
     pto_line(e,
              "pto::TASSIGN(tl_t, (uintptr_t)(%s + ((%s) / %" PRId64 " + tl_j) * %" PRId64
              " + (%s) * 32));",
-             m->addr, m->c0, c0n, m->rows * 32, m->r0);
+             m->addr, m->c0, c0n, m->frows * 32, m->r0);
     pto_line(e, "pto::TLOAD(tl_t, tl_g);");
 }
 
@@ -241,9 +241,9 @@ static void l1_rows(pto_emit_t *e, const tl_region_t *dst, const pto_matrix_t *m
     pto_line(e,
              "tilec_l1_rows(TILEC_L1(%s, %s), %" PRId64 ", %s, %s, %s, %" PRId64
              ", %s, %s, tl_vr, tl_vc);",
-             ct, m->addr, m->rows, m->r0, m->c0, rows, m->ec, g->ptr, g->ld);
+             ct, m->addr, m->frows, m->r0, m->c0, rows, m->ec, g->ptr, g->ld);
     pto_line(e, "#else");
-    strip_loads(e, dst, m, g, m->rows);
+    strip_loads(e, dst, m, g, m->frows);
     e->indent--;
     pto_line(e, "}");
     pto_line(e, "#endif");
@@ -342,7 +342,7 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
         const tl_buffer_t *b = dst->buf;
         pto_matrix_t m;
         if (!pto_matrix(e, dst, &m, s->loc)) return;
-        if (m.rows % 16 || m.cols * tl_dtype_size(b->dtype) % 32) {
+        if (m.frows % 16 || m.cols * tl_dtype_size(b->dtype) % 32) {
             pto_unsupported(e, s->loc, "a copy to L1 other than to a [16k, 32 B k] matrix");
             return;
         }
@@ -358,12 +358,12 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
             "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
             ", pto::BLayout::ColMajor, -1, -1, "
             "pto::SLayout::RowMajor, 512, pto::PadValue::Zero> tl_t((size_t)tl_vr, (size_t)tl_vc);",
-            pto_ctype(b->dtype), m.rows, m.cols);
+            pto_ctype(b->dtype), m.frows, m.cols);
         pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
         pto_line(e, "pto::TLOAD(tl_t, tl_g);");
         pto_line(e, "#if !defined(__CPU_SIM)");
         pto_line(e, "if (tl_vr != %" PRId64 " || tl_vc != %" PRId64 ") pto::TFILLPAD(tl_t, tl_t);",
-                 v.rows, v.cols);
+                 m.frows, m.cols);
         pto_line(e, "#endif");
     }
     e->indent--;
@@ -387,17 +387,17 @@ static void l0c_store(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
     const tl_expr_t *rs = src->start[src->ndim - 2], *cs = src->start[src->ndim - 1];
     int64_t r0 = -1, c0 = -1;
     bool strips =
-        tl_ir_is_const_int(cs, &c0) && c0 % 16 == 0 && m.rows % 16 == 0 && m.cols % 16 == 0;
+        tl_ir_is_const_int(cs, &c0) && c0 % 16 == 0 && m.frows % 16 == 0 && m.cols % 16 == 0;
     if (m.whole || (strips && tl_ir_is_const_int(rs, &r0) && r0 == 0 && m.er == m.rows)) {
         if (m.whole) c0 = 0;
         global(e, g, t, NULL, "tl_vc");
         pto_line(e,
                  "pto::TileAcc<%s, %" PRId64 ", %" PRId64
                  ", -1, -1> tl_t((size_t)tl_vr, (size_t)tl_vc);",
-                 ct, m.rows, m.cols - c0);
+                 ct, m.frows, m.cols - c0);
         if (c0)
             pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + %" PRId64 "));", m.addr,
-                     c0 * m.rows * size);
+                     c0 * m.frows * size);
         else
             pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
         pto_line(e, "%s(tl_g, tl_t);", store);
@@ -419,7 +419,7 @@ static void l0c_store(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
              m.er);
     pto_line(
         e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + (%" PRId64 " + tl_j) * %" PRId64 " + (%s) * %d));",
-        m.addr, c0 / 16, m.rows * 16 * size, m.r0, 16 * size);
+        m.addr, c0 / 16, m.frows * 16 * size, m.r0, 16 * size);
     pto_line(e, "%s(tl_g, tl_t);", store);
     e->indent--;
     pto_line(e, "}");
@@ -535,7 +535,7 @@ static void l1_to_l0(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
             pto_fmt(e,
                     "tilec_min((int64_t)%" PRId64 ", ((int64_t)(%s) + %" PRId64 ") / %" PRId64
                     " * %" PRId64 ")",
-                    l0b ? md.rows : md.cols, pto_expr_str(e, s->op.k_valid), k0 - 1, k0, k0);
+                    l0b ? md.frows : md.cols, pto_expr_str(e, s->op.k_valid), k0 - 1, k0, k0);
         *(l0b ? &vr : &vc) = vk;
     }
     if (s->op.n_valid && l0b)
@@ -544,13 +544,13 @@ static void l1_to_l0(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
     pto_mat_tile(e, "tl_m", &ms, tr);
     if (vr || vc) {
         pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;",
-                 vr ? vr : pto_fmt(e, "%" PRId64, md.rows),
+                 vr ? vr : pto_fmt(e, "%" PRId64, md.frows),
                  vc ? vc : pto_fmt(e, "%" PRId64, md.cols));
         pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
         e->indent++;
         vr = "tl_vr", vc = "tl_vc";
     }
-    pto_l0_tile(e, "tl_l0", dst->buf->scope, dst->buf->dtype, md.rows, md.cols, md.addr, vr, vc);
+    pto_l0_tile(e, "tl_l0", dst->buf->scope, dst->buf->dtype, md.frows, md.cols, md.addr, vr, vc);
     pto_line(e, "pto::TEXTRACT(tl_l0, tl_m, (uint16_t)(%s), (uint16_t)(%s));", tr ? ms.c0 : ms.r0,
              tr ? ms.r0 : ms.c0);
     if (vr) {

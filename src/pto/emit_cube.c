@@ -14,10 +14,10 @@ static void acc_tile(pto_emit_t *e, const pto_matrix_t *c, const char *vn)
         pto_line(e,
                  "pto::TileAcc<%s, %" PRId64 ", %" PRId64 ", -1, -1> tl_c((size_t)%" PRId64
                  ", (size_t)(%s));",
-                 pto_ctype(c->buf->dtype), c->rows, c->cols, c->rows, vn);
+                 pto_ctype(c->buf->dtype), c->frows, c->cols, c->frows, vn);
     else
         pto_line(e, "pto::TileAcc<%s, %" PRId64 ", %" PRId64 "> tl_c;", pto_ctype(c->buf->dtype),
-                 c->rows, c->cols);
+                 c->frows, c->cols);
     pto_line(e, "pto::TASSIGN(tl_c, (uintptr_t)(%s));", c->addr);
 }
 
@@ -80,9 +80,9 @@ void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s)
             e->indent++;
             vk = "tl_vk", vn = "tl_vn";
         }
-        pto_l0_tile(e, "tl_a", TL_SCOPE_L0A, m[0].buf->dtype, m[0].rows, m[0].cols, m[0].addr, NULL,
-                    vk);
-        pto_l0_tile(e, "tl_b", TL_SCOPE_L0B, m[1].buf->dtype, m[1].rows, m[1].cols, m[1].addr, vk,
+        pto_l0_tile(e, "tl_a", TL_SCOPE_L0A, m[0].buf->dtype, m[0].frows, m[0].cols, m[0].addr,
+                    NULL, vk);
+        pto_l0_tile(e, "tl_b", TL_SCOPE_L0B, m[1].buf->dtype, m[1].frows, m[1].cols, m[1].addr, vk,
                     vn);
         acc_tile(e, &m[2], vn);
         // no init (or a constant false one, which the front end drops): accumulate
@@ -136,7 +136,7 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
         if (ea[0] != m[2].rows || eb[1] != m[2].cols || ea[1] != eb[0] || ea[1] % 16) {
             pto_unsupported(e, s->loc, "T.gemm_v0 on these operand shapes");
         } else {
-            int64_t M = m[2].rows, N = m[2].cols, K = ea[1];
+            int64_t M = m[2].frows, N = m[2].cols, K = ea[1];
             int64_t full = K / 128, tail = K % 128;
             tl_dtype_t t = m[0].buf->dtype;
             // n_actual: C's columns from n on are not written (L0B's and C's valid columns)

@@ -84,8 +84,11 @@ bool pto_matrix(pto_emit_t *e, const tl_region_t *r, pto_matrix_t *m, tl_loc_t l
                         b->name);
         return false;
     }
-    *m = (pto_matrix_t){.buf = b, .rows = b->shape[n - 2], .cols = b->shape[n - 1]};
-    int64_t msize = m->rows * m->cols * tl_dtype_size(b->dtype), stride = 1, cslot = 0;
+    *m = (pto_matrix_t){.buf = b,
+                        .rows = b->shape[n - 2],
+                        .cols = b->shape[n - 1],
+                        .frows = tl_buffer_planned_rows(e->k, b)};
+    int64_t msize = m->frows * m->cols * tl_dtype_size(b->dtype), stride = 1, cslot = 0;
     tl_buf_t slot;
     tl_buf_init(&slot);
     for (int i = n - 3; i >= 0; i--) {
@@ -114,7 +117,7 @@ bool pto_matrix(pto_emit_t *e, const tl_region_t *r, pto_matrix_t *m, tl_loc_t l
 void pto_mat_tile(pto_emit_t *e, const char *name, const pto_matrix_t *m, bool transposed)
 {
     const char *ct = pto_ctype(m->buf->dtype);
-    int64_t R = transposed ? m->cols : m->rows, C = transposed ? m->rows : m->cols;
+    int64_t R = transposed ? m->cols : m->frows, C = transposed ? m->frows : m->cols;
     pto_line(e,
              "pto::Tile<pto::TileType::Mat, %s, %" PRId64 ", %" PRId64
              ", pto::BLayout::%s, %" PRId64 ", %" PRId64 ", pto::SLayout::%s, 512> %s;",

@@ -63,10 +63,15 @@ void pto_col_tile(pto_emit_t *e, const char *name, const pto_view_t *v, int64_t 
 // A region of a cube-side buffer (L1, L0A/B/C) as a block of one of its
 // matrices: the buffer's last two dimensions are the matrix (rows x cols),
 // the leading ones (unit extents) choose which matrix (multi-buffered slots).
+// In memory a matrix has frows rows: an L1, L0A or L0C matrix's rows in whole
+// 16-row fractals, as the pto pipeline plans them (tl_buffer_planned_rows);
+// the tiles over it are declared with frows static rows, the stores from it
+// with the GM box's valid rows.
 typedef struct {
     const tl_buffer_t *buf;
     const char *addr;    // byte address of the matrix
     int64_t rows, cols;  // the matrix
+    int64_t frows;       // its rows as laid out
     const char *r0, *c0; // the block's start in it
     int64_t er, ec;      // the block's extents
     bool whole;          // the block is the whole matrix

@@ -176,7 +176,7 @@ static void run_golden(tl_test_t *t, const char *dir, const char *name, const ch
     tl_diag_init(&d);
     tl_kernel_t *k = NULL;
     tl_compile_opts_t how = {
-        .path = kernel_path, .front = cmd.opts, .front_only = !pto, .pipeline = TL_PIPELINE_NPU};
+        .path = kernel_path, .front = cmd.opts, .front_only = !pto, .pipeline = TL_PIPELINE_PTO};
     tl_status_t st = tl_compile(&arena, &how, &d, &k);
     tl_buf_t out;
     tl_buf_init(&out);
