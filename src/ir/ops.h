@@ -141,7 +141,7 @@
       tl_tileop_rows_run, bind, "T.tile.row_expand_div_experiment :dst :src0 :src1 :tmp")          \
     X(TL_OP_EXP_X, "exp_experiment", "wr", VEC, V, VEXP, NONE, tl_tileop_rows_run, bind,           \
       "T.tile.exp_experiment :dst :src")                                                           \
-    X(TL_OP_GATHER, "gather", "wrr[s]", VEC, V, VOTHER, NONE, tl_tileop_misc_run, bind,            \
+    X(TL_OP_GATHER, "gather", "wrr[s]", VEC, V, VGATHER, NONE, tl_tileop_misc_run, bind,           \
       "T.tile.gather :dst :src :src_offset :src_base_addr")                                        \
     X(TL_OP_CREATEVECINDEX, "createvecindex", "ws", VEC, V, VOTHER, NONE, tl_tileop_misc_run,      \
       bind, "T.tile.createvecindex :dst :firstValue")                                              \
@@ -169,8 +169,8 @@
       "T.tile.topk :dst :src :K :actual_num")                                                      \
     X(TL_OP_MERGE_SORT, "merge_sort", "wrr[rr]", VEC, V, VSORT, NONE, tl_tileop_sort_run, bind,    \
       "T.tile.merge_sort :dst :src0 :src1 :src2 :src3")                                            \
-    X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind,   \
-      "T.tile.gather_mask :dst :src %src1Pattern")                                                 \
+    X(TL_OP_GATHER_MASK, "gather_mask", "wr[r]", VEC, V, VGATHERMASK, NONE, tl_tileop_sort_run,    \
+      bind, "T.tile.gather_mask :dst :src %src1Pattern")                                           \
     X(TL_OP_BRCB, "brcb_experiment", "wrsss", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind,      \
       "T.tile.brcb_experiment :dst :src :repeat_times :dst_blk_stride :dst_repeat_stride")         \
     X(TL_OP_INIT_SORT_BUF, "init_sort_buf", "wss", VEC, V, VOTHER, NONE, tl_tileop_sort_run, bind, \
@@ -203,7 +203,7 @@
       ":srcrepstride @ReduceOrder")                                                                \
     X(TL_OP_SORT32, "sort32", "wrr", VEC, V, VSORT, NONE, tl_tileop_repeat_run, bind,              \
       "T.tile.sort32 :dst :src0 :src1")                                                            \
-    X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VOTHER, NONE, tl_tileop_repeat_run, bind,        \
+    X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VGATHERB, NONE, tl_tileop_repeat_run, bind,      \
       "T.tile.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")
 
 // The ops whose operands' touched elements their sizes decide (sort .. the
@@ -225,9 +225,9 @@
     X(TL_OP_GATHERB, bind,                                                                         \
       "T.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")                 \
     X(TL_OP_FILL, clear, "T.tile.clear")                                                           \
-    /* the T-level names of upstream's front end before the T.tile namespace (ascend.py      */   \
-    /* until 2025-12-08, pto.py): same ops, same parameters; T.exp/abs/sqrt/rsqrt/max/min    */   \
-    /* with a buffer first dispatch here from their expression forms (front/tapi.c)          */   \
+    /* the T-level names of upstream's front end before the T.tile namespace (ascend.py      */    \
+    /* until 2025-12-08, pto.py): same ops, same parameters; T.exp/abs/sqrt/rsqrt/max/min    */    \
+    /* with a buffer first dispatch here from their expression forms (front/tapi.c)          */    \
     X(TL_OP_ADD, bind, "T.add :dst :src0 :src1")                                                   \
     X(TL_OP_SUB, bind, "T.sub :dst :src0 :src1")                                                   \
     X(TL_OP_MUL, bind, "T.mul :dst :src0 :src1")                                                   \
@@ -250,7 +250,7 @@
     X(TL_OP_GATHER, bind, "T.gather :dst :src :src_offset :src_base_addr")                         \
     X(TL_OP_CREATEVECINDEX, bind, "T.createvecindex :dst :firstValue")                             \
     X(TL_OP_TRANSPOSE, bind, "T.transpose :dst :src")                                              \
-    /* T.tile.reduce_*(dst, src, tmp, dim): the destination first (front/tapi_ops.c) */           \
+    /* T.tile.reduce_*(dst, src, tmp, dim): the destination first (front/tapi_ops.c) */            \
     X(TL_OP_REDUCE_SUM, reduce, "T.tile.reduce_sum")                                               \
     X(TL_OP_REDUCE_MAX, reduce, "T.tile.reduce_max")                                               \
     X(TL_OP_REDUCE_MIN, reduce, "T.tile.reduce_min")
@@ -259,7 +259,8 @@
 // by its path (the pipe its scopes pick; on the vector pipe, a UB -> UB copy);
 // CUBE: mmad fractal steps; the V classes: vector ops, 256-byte repeats with
 // the class's latency after the last one (VSORT: repeats from the sort's
-// pairs and merge rounds).
+// pairs and merge rounds; VGATHER, VGATHERB, VGATHERMASK: the gathers at
+// their own published rates, target/arch.c).
 #define TL_COSTS(X)                                                                                \
     X(TL_COST_MOVE)                                                                                \
     X(TL_COST_CUBE)                                                                                \
@@ -272,6 +273,9 @@
     X(TL_COST_VREDUCE)                                                                             \
     X(TL_COST_VINT)                                                                                \
     X(TL_COST_VSORT)                                                                               \
+    X(TL_COST_VGATHER)                                                                             \
+    X(TL_COST_VGATHERB)                                                                            \
+    X(TL_COST_VGATHERMASK)                                                                         \
     X(TL_COST_VOTHER)
 
 #endif

@@ -240,6 +240,7 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
         if (!call->args[i].is_view) continue;
         int64_t r = operand_bytes(s, i, 0), wr = operand_bytes(s, i, 1);
         w.bytes = TL_MAX(w.bytes, TL_MAX(r, wr));
+        w.elems = TL_MAX(w.elems, TL_MAX(r, wr) / tl_dtype_size(call->args[i].view.dtype));
         w.moved += r + wr;
         w.reads += r > 0;
     }
@@ -361,8 +362,10 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
         ld.site = sim_site(s, ev->stmt, which ? STEP_LOAD_B : STEP_LOAD_A, TL_PIPE_MTE1,
                            which ? "gemm_v0 L1->L0B" : "gemm_v0 L1->L0A");
         ld.bytes = which ? bbytes : abytes;
-        price(s, &(tl_work_t){.pipe = TL_PIPE_MTE1, .bytes = ld.bytes,
-                              .dst = which ? TL_SCOPE_L0B : TL_SCOPE_L0A},
+        price(s,
+              &(tl_work_t){.pipe = TL_PIPE_MTE1,
+                           .bytes = ld.bytes,
+                           .dst = which ? TL_SCOPE_L0B : TL_SCOPE_L0A},
               &ld);
         sim_inst_issue(s, ag, &ld);
         check_runs(s, ag, &ld, &g->sub, 1u << which);
@@ -444,8 +447,9 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
         sim_sync_carry(s, ag, SIM_PIX(TL_PIPE_M), g.free_clk[h], &g.free_time[h]);
     for (int64_t j = 0; j < nsplit; j++)
         for (int64_t c = 0; c < nch; c++)
-            gemm_chunk(s, ag, ev, &g, j * nch + c, (int)c, c == nch - 1 ? g.k - (nch - 1) * kl0 : kl0,
-                       j * g.ntile, TL_MIN(g.ntile, g.n - j * g.ntile));
+            gemm_chunk(s, ag, ev, &g, j * nch + c, (int)c,
+                       c == nch - 1 ? g.k - (nch - 1) * kl0 : kl0, j * g.ntile,
+                       TL_MIN(g.ntile, g.n - j * g.ntile));
     for (int h = 0; h < 2; h++) { // wait for both halves
         int p = SIM_PIX(TL_PIPE_MTE1);
         ag->gate[p] = TL_MAX(ag->gate[p], g.free_time[h]);

@@ -80,7 +80,7 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
     if (info->cls == TL_OPC_VEC && strstr(info->signature, "[s]") && op->nargs == info->max_args &&
         op->args[op->nargs - 1].kind == TL_ARG_SCALAR)
         count = const_or(op->args[op->nargs - 1].scalar, -1);
-    int64_t widest = 0, moved = 0, bytes[2] = {0, 0};
+    int64_t widest = 0, elems = 0, moved = 0, bytes[2] = {0, 0};
     int reads = 0;
     for (int i = 0; i < op->nargs; i++) {
         const tl_arg_t *g = &op->args[i];
@@ -92,6 +92,7 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
                                                         : region_bytes(&g->region, count);
         char role = tl_op_role(op->code, i);
         widest = TL_MAX(widest, b);
+        elems = TL_MAX(elems, b / tl_dtype_size(g->region.buf->dtype));
         // a reduction that clears its output does not read it
         if (info->cls == TL_OPC_REDUCE && i == 1) role = op->clear ? 'w' : 'x';
         reads += role == 'r' || role == 'v' || role == 'x';
@@ -119,12 +120,14 @@ static void op_cost(const tl_arch_t *a, const tl_op_t *op, node_t *n)
     }
     default:
         w.bytes = widest;
+        w.elems = elems;
         w.moved = moved;
         break;
     }
     tl_price_t p = tl_cost_price(a, &w);
     n->occ = TL_MAX(p.occ, 1);
-    n->lat = n->lat_cold = p.lat + p.miss; // a cold L2 misses, a warm one hits (the model tries both)
+    n->lat = n->lat_cold =
+        p.lat + p.miss; // a cold L2 misses, a warm one hits (the model tries both)
     n->lat_warm = p.lat;
 }
 

@@ -131,6 +131,16 @@ static const tl_arch_t arch_a2 = {
     // widest operand, 1.7x short on C14.
     .vec_ub_bpc = 256,
     .vec_startup = 8,
+    // The gathers do not stream at the UB's rate: asc-devkit's table of the
+    // vector instructions' parallelism on A2 / A3 (docs/zh/api/附录/Vector指令
+    // 理论性能汇总.md @0da921b, 表12 and 表6) gives Gather 5 elements per cycle
+    // (16- and 32-bit alike), Gatherb 21 uint32 / 42 uint16 (84 B) and
+    // GatherMask 32 b32 / 64 b16 source elements (128 B) per cycle, where Add
+    // does 64 float. Tested by bench/calibration.rows C10 (RoPE interleaved:
+    // one 4096-element Gather per block, 819 cycles at this rate).
+    .vec_gather_epc = 5,
+    .vec_gatherb_bpc = 84,
+    .vec_gather_mask_bpc = 128,
     .vec_latency =
         {
             [TL_COST_VADD] = 6,     // row 45, C/E: pypto INHERENT_LATENCY_IN_OP (add, sub)
@@ -142,9 +152,15 @@ static const tl_arch_t arch_a2 = {
             [TL_COST_VREDUCE] = 21, // row 45: 20-23
             [TL_COST_VINT] = 5,     // §4.2: int ops 4-5
             [TL_COST_VSORT] = 6,    // E: like add (the repeats carry the sort's work)
-            [TL_COST_VOTHER] = 6,   // E: like add
-            [TL_COST_MOVE] = 6,     // E: a UB -> UB copy on the vector pipe, like add
-            [TL_COST_CUBE] = 6,     // not a vector op (the cube's is mmad_startup); as other
+            // pto-isa's cost model calibrated on 910B3 (include/pto/costmodel/a2a3/
+            // cce_costmodel/cce_costmodel_vector_compute.hpp @dd3cb0f, vgather): a
+            // vgather call's head is 24 cycles (TGATHER's 46.6 cycles per row)
+            [TL_COST_VGATHER] = 24,
+            [TL_COST_VGATHERB] = 6,    // E: like add
+            [TL_COST_VGATHERMASK] = 6, // E: like add
+            [TL_COST_VOTHER] = 6,      // E: like add
+            [TL_COST_MOVE] = 6,        // E: a UB -> UB copy on the vector pipe, like add
+            [TL_COST_CUBE] = 6,        // not a vector op (the cube's is mmad_startup); as other
         },
     .vec_bank_conflict_max = 8,      // row 46, D (not applied: layouts are logical)
     .datacopy_max_blocks = 4095,     // row 47, D: DataCopy API
@@ -168,13 +184,13 @@ static const tl_arch_t arch_a2 = {
     // store. A bare store in an expert kernel is likely cheaper (no row
     // separates the two).
     .scalar_ub_store_cycles = 57,
-    .icache_bytes = 32768,               // row 51, D
-    .dcache_bytes = 32768,               // row 51, D
-    .dcache_line = 64,                   // row 51, D
-    .event_ids = 8,                      // row 52, D: SetFlag doc
-    .flag_latency = 2,                   // row 53, E
-    .xcore_flag_ids = 16,                // row 54, D (§8)
-    .xcore_counter_max = 15,             // row 55, D
+    .icache_bytes = 32768,   // row 51, D
+    .dcache_bytes = 32768,   // row 51, D
+    .dcache_line = 64,       // row 51, D
+    .event_ids = 8,          // row 52, D: SetFlag doc
+    .flag_latency = 2,       // row 53, E
+    .xcore_flag_ids = 16,    // row 54, D (§8)
+    .xcore_counter_max = 15, // row 55, D
     // Cross-core flag, set to release (row 58: unpublished; the CrossCoreSetFlag
     // / WaitFlag pages, catlass and pto-isa give no latency). Fitted on
     // bench/calibration.rows C18 and C19 (sparse MLA decode, cube and vector

@@ -44,7 +44,7 @@ typedef struct {
     double mte2_bpc, mte3_bpc, hbm_share_bpc; // bytes per cycle per core
     double hbm_core_bpc; // what one transfer brings from HBM per cycle (its requests in flight)
     int mte2_startup, mte3_startup; // a GM transfer's start-up latency beyond the memory's
-    int gm_block_bytes;                       // transfers move whole blocks of this size
+    int gm_block_bytes;             // transfers move whole blocks of this size
     int gm_burst_bytes[3], gm_best_align, gm_min_efficient_xfer;
     double gm_misalign_32b_efficiency;
     // MTE1 (L1 -> L0A / L0B / BT) and FIX
@@ -59,16 +59,20 @@ typedef struct {
     // vector unit
     int vec_bytes_per_repeat, vec_max_repeat;
     int vec_cycles_unary, vec_cycles_binary; // per repeat: the sorting ops' Sort32 and merges
-    double vec_ub_bpc;              // UB bytes per cycle a vector instruction reads and writes
-    int vec_startup;                // cycles of a vector instruction beyond its bytes
+    double vec_ub_bpc; // UB bytes per cycle a vector instruction reads and writes
+    int vec_startup;   // cycles of a vector instruction beyond its bytes
+    // the gathers, at their published rates instead of the UB's bytes:
+    // Gather's elements, Gatherb's gathered bytes and GatherMask's source
+    // bytes per cycle
+    int vec_gather_epc, vec_gatherb_bpc, vec_gather_mask_bpc;
     int vec_latency[TL_COST_COUNT]; // by cost class (ir/ops.h): after the last repeat
     int vec_bank_conflict_max;
     // issue, queues, synchronisation
     int datacopy_max_blocks, datacopy_max_block_32b, datacopy_max_gap_32b;
     int queue_depth;
-    int scalar_cycles;    // a scalar instruction (let, element load/store)
-    int issue_cycles;     // the scalar unit's work to issue one tile instruction to a pipe
-    int scalar_gm_cycles; // extra cycles of a scalar GM access (data cache)
+    int scalar_cycles;          // a scalar instruction (let, element load/store)
+    int issue_cycles;           // the scalar unit's work to issue one tile instruction to a pipe
+    int scalar_gm_cycles;       // extra cycles of a scalar GM access (data cache)
     int scalar_ub_store_cycles; // a scalar store of an element into UB
     int icache_bytes, dcache_bytes, dcache_line;
     int event_ids;    // per pipe pair
@@ -80,7 +84,7 @@ typedef struct {
     // adds around it (reported apart, never in the device time).
     double kernel_start_us;
     double host_launch_us;
-    int block_overhead;        // cycles a core spends starting a block
+    int block_overhead; // cycles a core spends starting a block
 } tl_arch_t;
 
 // Flag ids of the chip with the most, for arrays sized at compile time: each

@@ -9,7 +9,8 @@
 // ceil(k/k0) fractal steps, k0 the multiply-accumulates per cycle / 256, and the
 // mmad start-up. V: the bytes it reads and writes at the UB's rate and a
 // start-up (the sorting ops: 256-byte repeats of Sort32 and merge rounds at the
-// unary or binary rate), and the cost class's latency.
+// unary or binary rate; the gathers: their elements or bytes at their own
+// rates), and the cost class's latency.
 #include "target/cost.h"
 
 #include <math.h>
@@ -67,6 +68,12 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
         if (w->sort_pairs > 0)
             p.occ =
                 vector_repeats(a, w) * (w->reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
+        else if (w->cost == TL_COST_VGATHER)
+            p.occ = a->vec_startup + at_rate(w->elems, a->vec_gather_epc);
+        else if (w->cost == TL_COST_VGATHERB)
+            p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gatherb_bpc);
+        else if (w->cost == TL_COST_VGATHERMASK)
+            p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gather_mask_bpc);
         else
             p.occ = a->vec_startup + at_rate(moved, a->vec_ub_bpc);
         p.lat = a->vec_latency[w->cost];

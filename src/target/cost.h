@@ -20,9 +20,9 @@ typedef struct {
     // MTE1 / MTE2 / MTE3: bytes moved (the destination's side); V: bytes of
     // the widest operand
     int64_t bytes;
-    int64_t elems;   // FIX: elements moved
-    tl_scope_t dst;  // MTE1 / MTE3 / FIX: the destination's scope
-    int reads;       // V: operands read (two or more: the binary rate)
+    int64_t elems;  // FIX: elements moved; V: the most elements of an operand
+    tl_scope_t dst; // MTE1 / MTE3 / FIX: the destination's scope
+    int reads;      // V: operands read (two or more: the binary rate)
     // V: bytes read plus bytes written over all operands (0: estimated as
     // bytes x (reads + 1))
     int64_t moved;
