@@ -478,6 +478,43 @@ static bool gemm_k_l0(tl_eval_t *ev, tl_call_t *c, int *out)
     return true;
 }
 
+// The int8 K tiles upstream's gemm_v0 rejects at compile time (tilelang-ascend #1723, merged
+// 2026-09: two static_asserts in tl_templates/ascend common.h). An mmad consumes K in whole
+// 32-byte C0 blocks (32 int8 elements) while the L1 zN tile pads K only to 16 rows, so a last K
+// tile of 32q + 1..16 elements reads 16 L0B rows no copy wrote; and with several K tiles each
+// must be a whole C0 block. 16- and 32-bit operands never trip either (C0 is at most 16).
+static bool gemm_k_tiles(tl_eval_t *ev, const tl_stmt_t *s, tl_loc_t loc)
+{
+    const tl_region_t *a = &s->op.args[0].region;
+    int d = a->ndim - 1 - (s->op.transpose_a && a->ndim >= 2);
+    int64_t k = a->buf->shape[d], kl0 = s->op.k_l0 ? s->op.k_l0 : 128;
+    if (tl_dtype_size(a->buf->dtype) != 1 || d < 0 ||
+        (a->extent[d] && !tl_ir_is_const_int(a->extent[d], &k)) || k <= 0)
+        return true;
+    int64_t split = (k + kl0 - 1) / kl0, tail = k - (split - 1) * kl0, c0 = 32;
+    if (split > 1 && kl0 % c0 != 0) {
+        tl_eval_fail(ev, loc,
+                     "T.gemm_v0 with %s operands and K = %lld needs kL0Size a multiple of %lld "
+                     "(32 bytes), got %lld: its mmad consumes each K tile in whole 32-byte blocks; "
+                     "upstream's gemm_v0 rejects this at compile time (tilelang-ascend #1723)",
+                     tl_dtype_name(a->buf->dtype), (long long)k, (long long)c0, (long long)kl0);
+        return false;
+    }
+    if (tail % c0 >= 1 && tail % c0 <= 16) {
+        tl_eval_fail(
+            ev, loc,
+            "T.gemm_v0 with %s operands: K = %lld leaves a last K tile of %lld (kL0Size "
+            "%lld), whose mmad rounds it up to %lld and reads 16 L0B rows no copy wrote; "
+            "upstream's gemm_v0 rejects this at compile time (tilelang-ascend #1723): pad K "
+            "to a multiple of 32 (or give a kL0Size that leaves a tail of 0 or 17..31 "
+            "modulo 32)",
+            tl_dtype_name(a->buf->dtype), (long long)k, (long long)tail, (long long)kl0,
+            (long long)((tail + c0 - 1) / c0 * c0));
+        return false;
+    }
+    return true;
+}
+
 static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
 {
     bool mma = spelling_of(c)->op == TL_OP_MMA;
@@ -517,7 +554,8 @@ static tl_value_t *op_gemm(tl_eval_t *ev, tl_call_t *c)
     bool bad = false;
     if (mma) s->op.k_valid = int_attr(ev, c, -1, "k_actual", false, &bad);
     if (!bad) s->op.n_valid = int_attr(ev, c, mma ? -1 : 7, "n_actual", false, &bad);
-    if (!bad && !mma && !gemm_k_l0(ev, c, &s->op.k_l0)) return NULL;
+    if (!bad && !mma && (!gemm_k_l0(ev, c, &s->op.k_l0) || !gemm_k_tiles(ev, s, c->loc)))
+        return NULL;
     if (!bad && mma) s->op.unit_flag = int_attr(ev, c, -1, "unit_flag", true, &bad);
     if (bad) return NULL;
     tl_trace_emit(ev, s);
