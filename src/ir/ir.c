@@ -469,6 +469,18 @@ tl_expr_t *tl_ir_bin(tl_kernel_t *k, tl_binop_t op, tl_expr_t *a, tl_expr_t *b, 
     }
     // Identities that keep dumps of index arithmetic readable.
     int64_t c;
+    // A constant operand decides `and` / `or` (expressions have no side effects):
+    // `(k == n - 1) and (tail > 0)` with a Python-false tail is false, so a
+    // select on it keeps a constant extent (upstream's gemm_tail_block.py).
+    if (op == TL_BIN_LAND || op == TL_BIN_LOR) {
+        bool land = op == TL_BIN_LAND;
+        for (int i = 0; i < 2; i++) {
+            tl_expr_t *x = i ? b : a, *y = i ? a : b;
+            if (!tl_ir_is_const_int(x, &c) || tl_dtype_is_float(y->dtype)) continue;
+            if ((c != 0) != land) return tl_ir_int(k, !land, TL_BOOL, loc);
+            if (y->dtype == TL_BOOL) return y;
+        }
+    }
     if (!tl_dtype_is_float(t)) {
         if ((op == TL_BIN_ADD || op == TL_BIN_SUB) && tl_ir_is_const_int(b, &c) && c == 0 &&
             a->dtype == t)
