@@ -485,10 +485,8 @@ static void push(tl_cgen_t *g, const tl_stmt_t *s, unsigned mask, tl_side_t scop
         return;
     }
     if (!g->dev) {
-        // a loop or if of the other core's memory with only its statements (ir/side.h)
-        if ((tl_side_flags(g->sides, s) & TL_SIDE_OWNED) &&
-            side != (g->lane == 0 ? TL_SIDE_CUBE : TL_SIDE_VEC))
-            return;
+        // what this core does not need outside T.Scope (ir/side.h)
+        if (tl_side_skips(g->sides, s, g->lane == 0 ? TL_SIDE_CUBE : TL_SIDE_VEC)) return;
         if (!tl_cgen_fuse(g, &s, 1, mask, scope)) run(g, s, mask, scope);
         return;
     }

@@ -96,9 +96,8 @@ static tl_status_t push(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, 
                             leaf_name(s), side_text(side), scope == TL_SIDE_CUBE ? "C" : "V");
     }
     if (!x->dev) {
-        // a loop or if of the other core's memory with only its statements (ir/side.h)
-        if ((tl_side_flags(x->sides, s) & TL_SIDE_OWNED) &&
-            side != tl_exec_agent_side(&th->blk->ag[next_lane(mask, 0)]))
+        // what this core does not need outside T.Scope (ir/side.h)
+        if (tl_side_skips(x->sides, s, tl_exec_agent_side(&th->blk->ag[next_lane(mask, 0)])))
             return TL_OK;
         return push_frame(x, th, s, mask, scope, TL_FR_NORMAL);
     }

@@ -19,7 +19,6 @@ typedef struct {
     tl_diag_t *d;
     tl_status_t st;
     tl_side_t sticky; // the side of the last leaf that had one (for syncs)
-    int nfree;        // leaves so far that every lane runs (NONE side), lets apart
 } walk_t;
 
 static size_t slot(const tl_side_map_t *m, const tl_stmt_t *s)
@@ -233,7 +232,7 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
 {
     *escapes = false;
     if (!s || w->st) return TL_SIDE_NONE;
-    int side = TL_SIDE_NONE, nfree = w->nfree;
+    int side = TL_SIDE_NONE;
     unsigned flags = 0;
     bool e = false;
     switch (s->kind) {
@@ -267,7 +266,6 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
         }
         walk(w, s->scope.body, forced, escapes);
         side = s->scope.side;
-        w->nfree = nfree; // the other core skips the whole scope
         break;
     case TL_ST_BREAK:
     case TL_ST_CONTINUE: *escapes = true; break;
@@ -277,16 +275,103 @@ static int walk(walk_t *w, const tl_stmt_t *s, tl_side_t forced, bool *escapes)
             w->m->all_resident = true;
         side = leaf_side(w, s, &flags);
         if (forced != TL_SIDE_NONE && !w->st) side = force(w, s, side, forced, &flags);
-        if (side == TL_SIDE_NONE && s->kind != TL_ST_LET) w->nfree++;
         break;
     }
     if (w->st) return TL_SIDE_NONE;
-    bool branch = s->kind == TL_ST_FOR || s->kind == TL_ST_WHILE || s->kind == TL_ST_IF;
-    if (w->mode == TL_SIDE_MODE_EXPERT && branch && w->nfree == nfree &&
-        (side == TL_SIDE_CUBE || side == TL_SIDE_VEC))
-        flags |= TL_SIDE_OWNED;
     put(w->m, s, side, flags | (*escapes ? TL_SIDE_ESCAPES : 0));
     return side;
+}
+
+// --- what each core skips (EXPERT) ---------------------------------------------------------
+
+typedef struct {
+    const tl_side_map_t *m;
+    int n;
+    const tl_stmt_t **by; // pre-order, from 1
+    int *parent;
+    uint8_t *scope; // the enclosing T.Scope's side
+} order_t;
+
+static void order(order_t *o, const tl_stmt_t *s, int parent, tl_side_t scope)
+{
+    if (!s) return;
+    int i = ++o->n;
+    o->by[i] = s;
+    o->parent[i] = parent;
+    o->scope[i] = (uint8_t)scope;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int j = 0; j < s->seq.n; j++) order(o, s->seq.items[j], i, scope);
+        break;
+    case TL_ST_FOR: order(o, s->for_.body, i, scope); break;
+    case TL_ST_WHILE: order(o, s->while_.body, i, scope); break;
+    case TL_ST_IF:
+        order(o, s->if_.then_, i, scope);
+        order(o, s->if_.else_, i, scope);
+        break;
+    case TL_ST_SCOPE: order(o, s->scope.body, i, s->scope.side); break;
+    default: break;
+    }
+}
+
+// Whether core `core` runs statement s for its own sake (an effect there),
+// before closing over what such statements read.
+static bool seeds(const order_t *o, int i, tl_side_t core)
+{
+    const tl_stmt_t *s = o->by[i];
+    if (o->scope[i] != TL_SIDE_NONE && o->scope[i] != core) return false;
+    switch (s->kind) {
+    case TL_ST_STORE:
+        if (s->store.buf->scope == TL_SCOPE_VAR) return false; // by what reads it
+        /* fallthrough */
+    case TL_ST_OP:
+    case TL_ST_PRINT:
+    case TL_ST_SYNC: {
+        // inside T.Scope everything runs (a wrong-core statement is reported there)
+        tl_side_t side = tl_side_get(o->m, s);
+        return o->scope[i] == core || side == TL_SIDE_NONE || (side & core);
+    }
+    case TL_ST_WHILE: {
+        // it may never end: skipping it would hide the hang, unless only the
+        // other core can evaluate its condition
+        tl_side_t r = tl_side_expr(s->while_.cond);
+        return r == TL_SIDE_NONE || (r & core);
+    }
+    default: return false; // lets, break / continue, for, if: by what needs them
+    }
+}
+
+static tl_status_t mark_skips(tl_side_map_t *m, const tl_kernel_t *k, tl_diag_t *d)
+{
+    int n = count(k->body);
+    order_t o = {m, 0, calloc((size_t)n + 1, sizeof *o.by), calloc((size_t)n + 1, sizeof(int)),
+                 calloc((size_t)n + 1, 1)};
+    bool *need = calloc((size_t)n + 1, sizeof(bool));
+    bool *var_read = calloc((size_t)k->vars.len + 1, sizeof(bool));
+    bool *buf_read = calloc((size_t)k->buffers.len + 1, sizeof(bool));
+    tl_status_t st = TL_OK;
+    if (!o.by || !o.parent || !o.scope || !need || !var_read || !buf_read)
+        st = tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
+    else
+        order(&o, k->body, 0, TL_SIDE_NONE);
+    static const tl_side_t cores[] = {TL_SIDE_CUBE, TL_SIDE_VEC};
+    for (int c = 0; c < 2 && !st; c++) {
+        for (int i = 1; i <= o.n; i++) need[i] = seeds(&o, i, cores[c]);
+        tl_side_need_close(k, o.n, o.by, o.parent, need, var_read, buf_read);
+        unsigned skip = cores[c] == TL_SIDE_CUBE ? TL_SIDE_SKIP_CUBE : TL_SIDE_SKIP_VEC;
+        for (int i = 2; i <= o.n; i++) { // the body itself always runs (then skips its items)
+            if (need[i]) continue;
+            size_t j = slot(m, o.by[i]);
+            m->vals[j] = (uint8_t)(m->vals[j] | skip);
+        }
+    }
+    free(o.by);
+    free(o.parent);
+    free(o.scope);
+    free(need);
+    free(var_read);
+    free(buf_read);
+    return st;
 }
 
 tl_status_t tl_side_map_build(const tl_kernel_t *k, tl_side_mode_t mode, tl_diag_t *d,
@@ -303,9 +388,10 @@ tl_status_t tl_side_map_build(const tl_kernel_t *k, tl_side_mode_t mode, tl_diag
         tl_side_map_free(m);
         return tl_diag_fail(d, TL_ERR_NOMEM, "out of memory");
     }
-    walk_t w = {m, mode, k->vid, d, TL_OK, TL_SIDE_NONE, 0};
+    walk_t w = {m, mode, k->vid, d, TL_OK, TL_SIDE_NONE};
     bool escapes;
     walk(&w, k->body, TL_SIDE_NONE, &escapes);
+    if (!w.st && mode == TL_SIDE_MODE_EXPERT) w.st = mark_skips(m, k, d);
     if (w.st) {
         tl_side_map_free(m);
         return w.st;
@@ -332,6 +418,12 @@ unsigned tl_side_flags(const tl_side_map_t *m, const tl_stmt_t *s)
 {
     size_t i = slot(m, s);
     return m->keys[i] ? m->vals[i] & ~3u : 0;
+}
+
+bool tl_side_skips(const tl_side_map_t *m, const tl_stmt_t *s, tl_side_t core)
+{
+    unsigned f = tl_side_flags(m, s);
+    return core == TL_SIDE_CUBE ? (f & TL_SIDE_SKIP_CUBE) != 0 : (f & TL_SIDE_SKIP_VEC) != 0;
 }
 
 bool tl_side_all_resident(const tl_side_map_t *m)

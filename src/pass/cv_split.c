@@ -143,81 +143,6 @@ static int once_side(const split_t *p, int o)
 // --- what each core needs
 // -------------------------------------------------------------------------
 
-typedef struct {
-    split_t *p;
-    int side;
-} reader_t;
-
-static bool mark_read(void *arg, const tl_expr_t *e)
-{
-    reader_t *r = arg;
-    if (e->kind == TL_EX_VAR) r->p->var_read[r->side][e->var->id] = true;
-    if (e->kind == TL_EX_LOAD && e->load.buf->scope == TL_SCOPE_VAR)
-        r->p->buf_read[r->side][e->load.buf->id] = true;
-    return true;
-}
-
-static void reads_expr(split_t *p, int s, const tl_expr_t *e)
-{
-    reader_t r = {p, s};
-    tl_walk_expr(e, mark_read, &r);
-}
-
-static void reads_region(split_t *p, int s, const tl_region_t *r)
-{
-    for (int d = 0; d < r->ndim; d++) {
-        reads_expr(p, s, r->start[d]);
-        reads_expr(p, s, r->extent[d]);
-    }
-}
-
-// The variables statement st reads itself (a compound: its bounds / condition).
-static void reads(split_t *p, int s, const tl_stmt_t *st)
-{
-    switch (st->kind) {
-    case TL_ST_FOR:
-        reads_expr(p, s, st->for_.start);
-        reads_expr(p, s, st->for_.end);
-        break;
-    case TL_ST_WHILE: reads_expr(p, s, st->while_.cond); break;
-    case TL_ST_IF: reads_expr(p, s, st->if_.cond); break;
-    case TL_ST_LET: reads_expr(p, s, st->let.value); break;
-    case TL_ST_STORE:
-        for (int i = 0; i < st->store.n; i++) reads_expr(p, s, st->store.idx[i]);
-        reads_expr(p, s, st->store.value);
-        break;
-    case TL_ST_OP:
-        for (int i = 0; i < st->op.nargs; i++) {
-            const tl_arg_t *a = &st->op.args[i];
-            if (a->kind == TL_ARG_REGION)
-                reads_region(p, s, &a->region);
-            else
-                reads_expr(p, s, a->scalar);
-        }
-        reads_expr(p, s, st->op.init);
-        reads_expr(p, s, st->op.pad_value);
-        reads_expr(p, s, st->op.k_valid);
-        reads_expr(p, s, st->op.n_valid);
-        reads_expr(p, s, st->op.unit_flag);
-        break;
-    case TL_ST_SYNC: reads_expr(p, s, st->sync.id); break;
-    case TL_ST_PRINT:
-        for (int i = 0; i < st->print.n; i++) reads_expr(p, s, st->print.args[i]);
-        if (st->print.region) reads_region(p, s, st->print.region);
-        break;
-    default: break;
-    }
-}
-
-static int innermost_loop(const split_t *p, int o)
-{
-    for (int q = p->parent[o]; q; q = p->parent[q]) {
-        tl_stmt_kind_t k = p->by_origin[q]->kind;
-        if (k == TL_ST_FOR || k == TL_ST_WHILE) return q;
-    }
-    return 0;
-}
-
 // Marks the statements each core needs, to a fixpoint.
 static void needs(split_t *p)
 {
@@ -234,37 +159,9 @@ static void needs(split_t *p)
         if (s->kind == TL_ST_SYNC && side == TL_SIDE_NONE)
             p->need[SIDE_C][o] = p->need[SIDE_V][o] = true;
     }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int s = 0; s < 2; s++) {
-            // Compounds around needed statements are needed too.
-            for (int o = p->n; o >= 1; o--)
-                if (p->need[s][o] && p->parent[o] && !p->need[s][p->parent[o]]) {
-                    p->need[s][p->parent[o]] = true;
-                    changed = true;
-                }
-            memset(p->var_read[s], 0, sizeof(bool) * (size_t)p->k->vars.len);
-            memset(p->buf_read[s], 0, sizeof(bool) * (size_t)p->k->buffers.len);
-            for (int o = 1; o <= p->n; o++)
-                if (p->need[s][o]) reads(p, s, p->by_origin[o]);
-            for (int o = 1; o <= p->n; o++) {
-                if (p->need[s][o]) continue;
-                const tl_stmt_t *st = p->by_origin[o];
-                bool want = false;
-                if (st->kind == TL_ST_LET)
-                    want = p->var_read[s][st->let.var->id];
-                else if (st->kind == TL_ST_STORE && st->store.buf->scope == TL_SCOPE_VAR)
-                    want = p->buf_read[s][st->store.buf->id];
-                else if (st->kind == TL_ST_BREAK || st->kind == TL_ST_CONTINUE) {
-                    int l = innermost_loop(p, o);
-                    want = l && p->need[s][l];
-                }
-                if (!want) continue;
-                p->need[s][o] = true;
-                changed = true;
-            }
-        }
-    }
+    for (int s = 0; s < 2; s++)
+        tl_side_need_close(p->k, p->n, (const tl_stmt_t *const *)p->by_origin, p->parent,
+                           p->need[s], p->var_read[s], p->buf_read[s]);
 }
 
 // A statement whose value only one core can compute, needed by the other.
@@ -285,7 +182,7 @@ static void check_needs(split_t *p)
             if (!p->need[other][q] || q == o) continue;
             memset(p->var_read[other], 0, sizeof(bool) * (size_t)p->k->vars.len);
             memset(p->buf_read[other], 0, sizeof(bool) * (size_t)p->k->buffers.len);
-            reads(p, other, p->by_origin[q]);
+            tl_side_stmt_reads(p->by_origin[q], p->var_read[other], p->buf_read[other]);
             bool hit = s->kind == TL_ST_LET ? p->var_read[other][s->let.var->id]
                                             : p->buf_read[other][s->store.buf->id];
             if (hit) user = p->by_origin[q];

@@ -444,6 +444,7 @@ static void stmt(pto_emit_t *e, const tl_stmt_t *s)
     if (e->failed) return;
     tl_side_t side = tl_side_get(e->sides, s);
     if ((side == TL_SIDE_CUBE || side == TL_SIDE_VEC) && side != e->prog) return;
+    if (tl_side_skips(e->sides, s, e->prog)) return; // work this core does not need
     switch (s->kind) {
     case TL_ST_SEQ:
         for (int i = 0; i < s->seq.n; i++) stmt(e, s->seq.items[i]);
