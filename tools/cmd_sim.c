@@ -1,4 +1,4 @@
-// tilec sim FILE [the options of tilec run] [--arch a2|a3] [--l2 cold|warm] [--json FILE]
+// tilec sim FILE [the options of tilec run] [--arch a2|a3|b3] [--l2 cold|warm] [--json FILE]
 //           [--trace FILE] [--trace-blocks N] [--no-races]
 // Runs a kernel on the modeled Ascend AI Core (src/npu/sim.h): the values (as
 // `tilec run`), the cycle estimate, the race and sync checks, a JSON report

@@ -240,16 +240,31 @@ __attribute__((constructor)) static void init_a3(void)
     arch_a3.clock_mhz = 1850; // row 6, D: ini cube_freq
 }
 
+static tl_arch_t arch_b3;
+
+// The 910B3 ini (research/ascend_model.md §1.2) is 910B2's with 20 cube and
+// 40 vector cores: published rows measured on it (catlass 52's
+// 12_quant_matmul column, bench/calibration.rows S33-S39) run on this table.
+__attribute__((constructor)) static void init_b3(void)
+{
+    arch_b3 = arch_a2;
+    arch_b3.name = "b3";
+    arch_b3.soc = "Ascend910B3";
+    arch_b3.num_aic = 20; // row 3, D: ini
+    arch_b3.num_aiv = 40; // row 5, D: ini
+}
+
 const tl_arch_t *tl_arch_get(const char *name)
 {
     if (!name || !strcmp(name, "a2") || !strcmp(name, "910b2")) return &arch_a2;
     if (!strcmp(name, "a3") || !strcmp(name, "910_9392")) return &arch_a3;
+    if (!strcmp(name, "b3") || !strcmp(name, "910b3")) return &arch_b3;
     return NULL;
 }
 
 const char *tl_arch_names(void)
 {
-    return "a2, a3";
+    return "a2, a3, b3";
 }
 
 const tl_arch_t *tl_arch_default(void)

@@ -94,7 +94,7 @@ enum { TL_ARCH_XCORE_IDS_MAX = 16, TL_ARCH_EVENT_IDS_MAX = 8 };
 // "a2" (Atlas A2, Ascend 910B2: the default) or "a3" (one Ascend 910_9392 die);
 // NULL for other names.
 const tl_arch_t *tl_arch_get(const char *name);
-// "a2, a3": for usage texts.
+// "a2, a3, b3": for usage texts.
 const char *tl_arch_names(void);
 // The architecture the passes compile for (a2).
 const tl_arch_t *tl_arch_default(void);
