@@ -81,7 +81,7 @@ int cmd_ir(int argc, char **argv)
             rc = 0;
         }
     }
-    fputs(tl_buf_cstr(&b), stdout);
+    if (rc == 0 || (!emit_c && !emit_pto)) fputs(tl_buf_cstr(&b), stdout); // no partial code
     tl_buf_free(&b);
     tl_diag_free(&d);
     tl_arena_free(&arena);
