@@ -5,6 +5,8 @@
 # their ratio and what the row's role makes of it. Ends with the line
 # "calibration: A of B within [0.80, 1.25]" over the fit and test rows that ran
 # (the developer-mode brackets and the bounds are counted on lines of their own).
+# A run whose kernel file fails one of tilec's checks (exit 1, e.g. its own
+# unconsumed cross-core flags) still has its time: the verdict names the check.
 #
 #   sh bench/calibration.sh [ID...]     (from the repository root)
 #   TILEC=build/tilec                   the binary
@@ -60,10 +62,14 @@ while IFS="$sep" read -r id role meas arch source chip method work note run pipe
     js="$json_dir/$id.json"
     key=$(printf '%s %s' "$arch" "$run" | cksum | tr ' ' _)
     eval "set -- $rest" # the row's arguments are shell words
+    checked="" # a check tilec failed (exit 1: the file's own sync misuse) on a run it timed
+    rm -f "$js"
     if [ -f "$tmp/$key" ]; then # a row on the same run as an earlier one
         cp "$tmp/$key" "$js"
     elif "$TILEC" sim "$kernel" "$@" --arch "$arch" --no-races --json "$js" >"$tmp/out" 2>&1; then
         cp "$js" "$tmp/$key"
+    elif [ $? -eq 1 ] && [ -s "$js" ]; then
+        checked=" (tilec: $(grep -m1 'error:' "$tmp/out" | sed 's/.*error: //'))"
     else
         printf '%-5s %-7s %11s %11s %7s  %s\n' "$id" "$role" - "$meas" - \
             "failed: $(grep -m1 -i 'error' "$tmp/out")"
@@ -91,7 +97,7 @@ while IFS="$sep" read -r id role meas arch source chip method work note run pipe
     ratio=${verdict%% *}
     verdict=${verdict#* }
     [ "$role" = outlier ] && verdict="outlier: $note"
-    printf '%-5s %-7s %11.2f %11.2f %7s  %s\n' "$id" "$role" "$pred" "$meas" "$ratio" "$verdict"
+    printf '%-5s %-7s %11.2f %11.2f %7s  %s\n' "$id" "$role" "$pred" "$meas" "$ratio" "$verdict$checked"
     if [ -n "$pipes" ]; then # msprof's per-pipe time per core against tilec's
         # tilec's busy time (occupancy) .. its time in flight (start to completion)
         awk -v want="$pipes" -v js="$js" '

@@ -244,7 +244,8 @@ static tl_arch_t arch_b3;
 
 // The 910B3 ini (research/ascend_model.md §1.2) is 910B2's with 20 cube and
 // 40 vector cores: published rows measured on it (catlass 52's
-// 12_quant_matmul column, bench/calibration.rows S33-S39) run on this table.
+// 12_quant_matmul column, bench/calibration.rows S33-S39; the lightning
+// indexer H8) run on this table.
 __attribute__((constructor)) static void init_b3(void)
 {
     arch_b3 = arch_a2;
