@@ -87,7 +87,7 @@ typedef struct {
     tl_operand_t args[8];
     tl_scalar_t init; // gemm: non-zero = overwrite C
     bool has_pad;
-    tl_scalar_t pad; // copy GM -> UB tail fill value
+    tl_scalar_t pad; // copy GM -> UB tail fill value (GM -> L1: 0 only)
     // op->k_valid / n_valid evaluated (has_*: given), and op->unit_flag (0 when absent)
     bool has_k_valid, has_n_valid;
     int64_t k_valid, n_valid;

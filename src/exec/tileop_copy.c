@@ -455,8 +455,15 @@ tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     if (call->op->transpose && !l1_l0)
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                               "transpose only applies to copies from L1 to L0A/L0B");
-    if (call->has_pad && !gm_ub)
-        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "pad_value only applies to GM->UB copies");
+    // GM->L1 (upstream's copy_gm_to_l1, which takes no pad value) clears the tile
+    // with zeros (InitConstValue): a zero pad_value says just that (conv2d's K-tail
+    // zeroing), another value would not be what the device writes.
+    if (call->has_pad && gm_l1 && (call->pad.is_float ? call->pad.f != 0 : call->pad.i != 0))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
+                              "pad_value of a GM->L1 copy must be 0: the device clears the L1 tile with "
+                              "zeros (copy_gm_to_l1's InitConstValue), whatever pad_value says");
+    if (call->has_pad && !gm_ub && !gm_l1)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "pad_value only applies to GM->UB and GM->L1 copies");
 
     row_op_t op = {.kind = ROW_MOVE, .st = sv->dtype, .dt = dv->dtype, .mode = TL_CAST_RINT};
     if (l0c_out) {
