@@ -20,7 +20,8 @@ static const char *const SELECT =
     "                        TL_ASCEND_AUTO_SYNC=True; keys: tl.ascend_auto_sync,\n"
     "                        tl.ascend_memory_planning, tl.ascend_auto_cv_combine,\n"
     "                        tl.ascend_auto_cross_core_sync, tl.tilec_sync_baseline,\n"
-    "                        tl.tilec_schedule, tl.ascend_tail_mask (upstream's tail-block scheme)\n";
+    "                        tl.tilec_schedule, tl.ascend_tail_mask (tail-block scheme),\n"
+    "                        tl.ascend_auto_sync_vs (pto: upstream's V/S syncs, default on)\n";
 
 static const char *const RUN_IO =
     "inputs:\n"

@@ -19,6 +19,8 @@ static const struct {
     {"TILEC_SCHEDULE", "tl.tilec_schedule"},
     // upstream's opt-in tail-block scheme (AscendTailMaskPropagation: pass/tail_mask.c)
     {"TL_ASCEND_TAIL_MASK", "tl.ascend_tail_mask"},
+    // upstream's AscendSyncInsertVS (on by default for target pto: npu/sim_auto.c)
+    {"TL_ASCEND_AUTO_SYNC_VS", "tl.ascend_auto_sync_vs"},
 };
 
 const char *tl_front_pass_key_name(const char *string)
@@ -209,9 +211,10 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
             if (!config_key(pass_configs->dict.keys[i], &w)) continue;
             bool on;
             if (!tl_value_to_flag(ev, pass_configs->dict.values[i], pc_loc, "a pass_configs value", &on)) return false;
-            bool *flags[] = {&k->config.auto_sync, &k->config.memory_planning, &k->config.auto_cv_combine,
-                             &k->config.auto_cv_sync, &k->config.sync_baseline,
-                             &k->config.schedule, &k->config.tail_mask};
+            bool *flags[] = {&k->config.auto_sync,       &k->config.memory_planning,
+                             &k->config.auto_cv_combine, &k->config.auto_cv_sync,
+                             &k->config.sync_baseline,   &k->config.schedule,
+                             &k->config.tail_mask,       &k->config.auto_sync_vs};
             *flags[w] = on;
         }
     } else if (pass_configs && pass_configs->kind == TL_V_OPAQUE) {

@@ -258,6 +258,7 @@ tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc)
     k->loc = loc;
     k->config.target = "auto";
     k->config.schedule = true;
+    k->config.auto_sync_vs = true;
     return k;
 }
 

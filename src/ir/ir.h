@@ -458,6 +458,8 @@ typedef struct {
     bool sync_baseline;    // tilec: intra_sync puts barrier_all after every op (a baseline)
     bool schedule;         // tilec: the schedule pass reorders straight-line code (default on)
     bool tail_mask;        // TL_ASCEND_TAIL_MASK (pass/tail_mask.c)
+    bool auto_sync_vs;     // TL_ASCEND_AUTO_SYNC_VS: upstream's V/S sync pass, on unless set
+                           // False; only target pto reads it (upstream's default there)
     const char *target;    // "auto", "ascendc", "pto"
 } tl_config_t;
 

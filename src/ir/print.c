@@ -372,12 +372,13 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
     else
         tl_buf_printf(o, " (%s, %s)\n", k->cid ? k->cid->name : "_", k->vid ? k->vid->name : "_");
     const tl_config_t *c = &k->config;
-    tl_buf_printf(
-        o, "config%s%s%s%s%s%s%s%s%s\n", c->auto_sync ? " auto_sync" : "",
-        c->memory_planning ? " memory_planning" : "", c->auto_cv_combine ? " auto_cv_combine" : "",
-        c->auto_cv_sync ? " auto_cv_sync" : "", c->sync_baseline ? " sync_baseline" : "",
-        c->schedule ? "" : " no_schedule", k->cv_split ? " (cv split)" : "",
-        strcmp(c->target, "auto") ? " target=" : "", strcmp(c->target, "auto") ? c->target : "");
+    tl_buf_printf(o, "config%s%s%s%s%s%s%s%s%s%s\n", c->auto_sync ? " auto_sync" : "",
+                  c->memory_planning ? " memory_planning" : "",
+                  c->auto_cv_combine ? " auto_cv_combine" : "",
+                  c->auto_cv_sync ? " auto_cv_sync" : "", c->sync_baseline ? " sync_baseline" : "",
+                  c->schedule ? "" : " no_schedule", c->auto_sync_vs ? "" : " no_auto_sync_vs",
+                  k->cv_split ? " (cv split)" : "", strcmp(c->target, "auto") ? " target=" : "",
+                  strcmp(c->target, "auto") ? c->target : "");
     bool header = false;
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];

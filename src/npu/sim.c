@@ -444,8 +444,11 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
     tl_buf_init(&s->trace);
     s->nvec = k->threads ? 1 : 2;
     const char *target = k->config.target ? k->config.target : "auto";
-    s->auto_sync = !strcmp(target, "auto") || !strcmp(target, "ascendc");
     s->pto = !strcmp(target, "pto");
+    // bisheng's auto sync (auto, ascendc) or upstream's AscendSyncInsertVS,
+    // which orders the same pairs and is on by default for pto (sim_auto.c)
+    s->auto_sync =
+        !strcmp(target, "auto") || !strcmp(target, "ascendc") || (s->pto && k->config.auto_sync_vs);
     tl_exec_opts_t eo = {.hook = hook,
                          .hook_arg = s,
                          .flags_checked = true,

@@ -15,7 +15,14 @@
 //   before it gets a pipe_barrier(v) first; a scalar access that conflicts
 //   with an unordered V / MTE2 / MTE3 access gets that pipe's flag to S.
 //   The PTO target compiles CCE intrinsics on raw __ubuf__ pointers, which
-//   the compiler does not synchronise (the same page), so it gets none.
+//   the compiler does not synchronise (the same page), but there upstream's
+//   own pass AscendSyncInsertVS (tl.ascend_auto_sync_vs, on by default for
+//   target pto: tilelang/transform/pass_config.py _TARGET_PASS_DEFAULTS;
+//   it then builds with --cce-auto-sync=off) inserts the same pairs:
+//   PipeBarrier<PIPE_V> between dependent vector instructions and flags
+//   between S and V / MTE2 / MTE3, nothing between V, MTE2 and MTE3
+//   (ascend_sync_insert_vs.cc, ShouldSync). Modeled alike; with
+//   TL_ASCEND_AUTO_SYNC_VS False the PTO build gets none.
 // - The code generators' reads of a scalar operand that is a buffer element
 //   (T.tile.add(d, s, buf[i]) and the other arithmetic binary ops,
 //   tl_op_arith; compare, select):
@@ -109,7 +116,7 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
 void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
 {
     const tl_opcall_t *call = ev->call;
-    if (!s->auto_sync || call->nargs < 2 || call->args[0].view.scope != TL_SCOPE_GM ||
+    if (s->pto || !s->auto_sync || call->nargs < 2 || call->args[0].view.scope != TL_SCOPE_GM ||
         call->args[1].view.scope != TL_SCOPE_UB)
         return;
     tl_copy_exec_t cx;

@@ -10,8 +10,11 @@
 import tilelang
 import tilelang.language as T
 
+# the PTO build without upstream's VS sync pass (on by default: ok_pto_vs_default.py)
+RAW_PTO = {tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC_VS: False}
 
-@tilelang.jit(out_idx=[-1], target="pto")
+
+@tilelang.jit(out_idx=[-1], target="pto", pass_configs=RAW_PTO)
 def kernel(M=16, N=64, dtype="float32"):
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), W: T.Tensor((M,), dtype), C: T.Tensor((M, N), dtype)):

@@ -7,8 +7,11 @@
 import tilelang
 import tilelang.language as T
 
+# the PTO build without upstream's VS sync pass (on by default: ok_pto_vs_default.py)
+RAW_PTO = {tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC_VS: False}
 
-@tilelang.jit(out_idx=[-1], target="pto")
+
+@tilelang.jit(out_idx=[-1], target="pto", pass_configs=RAW_PTO)
 def kernel(M=64, N=128, dtype="float32"):
     half = M // 2
 
