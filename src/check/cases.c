@@ -1062,6 +1062,10 @@ static const tl_check_case_t cases[] = {
     {.name = "dev_flags/dual", .op = "dev_flags", .file = "tests/data/kernels/dev_flags.py",
      .args = {"dual=True"}, .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(64),
      .golden = golden_gemm, .shape = "M=64 N=32 K=64, sibling loops, vector flags"},
+    {.name = "dev_flags/barrier_all", .op = "dev_flags", .file = "tests/data/kernels/dev_flags.py",
+     .args = {"fence=\"barrier_all\""}, .outputs = {"C"}, .rtol = RTOL_F16,
+     .atol = GEMM_ATOL(64), .golden = golden_gemm,
+     .shape = "M=64 N=32 K=64, a barrier_all in the vector cores' code"},
     // ... and T.reinterpretcast as a view: a write through the source after the cast is what
     // the view reads (no copy at the cast)
     {.name = "reinterpret_view/f32", .op = "reinterpret_view",

@@ -61,9 +61,10 @@ typedef struct {
     dacc_t *acc;
     int nacc, capacc;
     const tl_stmt_t *cur;
-    unsigned sides, bar; // of the item being collected: see item_t
-    char fuse_why[320];  // why the first dual-loop pair could not be fused, or ""
-    tl_loc_t warned[16]; // reads already warned about (one warning each)
+    unsigned sides, bar;  // of the item being collected: see item_t
+    tl_side_map_t *lanes; // the statements' cores (LOCKSTEP) once the loops are fused
+    char fuse_why[320];   // why the first dual-loop pair could not be fused, or ""
+    tl_loc_t warned[16];  // reads already warned about (one warning each)
     int nwarned;
 } ord_t;
 
@@ -107,6 +108,19 @@ static int sync_core(const tl_stmt_t *s)
     else if (s->sync.kind == TL_SYNC_PIPE_BARRIER)
         side = tl_side_pipe(s->sync.src);
     return side == TL_SIDE_CUBE ? SIDE_C : side == TL_SIDE_VEC ? SIDE_V : SIDE_NONE;
+}
+
+// sync_core, or for an intra-core sync of no core by its pipes (barrier_all, a
+// flag between two shared pipes) the core upstream's CombineCV gives it: that
+// of the statement before it (ir/side.h, LOCKSTEP), when o knows the sides.
+static int sync_core_in(const ord_t *o, const tl_stmt_t *s)
+{
+    int side = sync_core(s);
+    if (side != SIDE_NONE || !o->lanes || s->sync.kind == TL_SYNC_SET_CROSS ||
+        s->sync.kind == TL_SYNC_WAIT_CROSS || s->sync.kind == TL_SYNC_ALL)
+        return side;
+    tl_side_t m = tl_side_get(o->lanes, s);
+    return m == TL_SIDE_CUBE ? SIDE_C : m == TL_SIDE_VEC ? SIDE_V : SIDE_NONE;
 }
 
 // A side as a set of cores (SIDE_NONE: both, the cautious answer).
@@ -156,7 +170,7 @@ static void collect(void *arg, tl_stmt_t *s)
 {
     ord_t *o = arg;
     if (s->kind == TL_ST_SYNC) {
-        unsigned m = core_mask(sync_core(s));
+        unsigned m = core_mask(sync_core_in(o, s));
         o->bar |= m;
         o->sides |= m;
     } else if (s->kind == TL_ST_PRINT || s->kind == TL_ST_BREAK || s->kind == TL_ST_CONTINUE) {
@@ -243,6 +257,39 @@ static void find_loops(void *arg, tl_stmt_t *s)
     if (s->kind == TL_ST_FOR || s->kind == TL_ST_WHILE) tl_vec_push(o->k->arena, &o->loops, s);
 }
 
+// The warning at each read of a reversed pair: the body was reordered so that
+// the read follows the write; or (kept) its reversed pairs cannot all be
+// honoured (a cycle) and it keeps program order, where the NPU pipelines still
+// pair each read with its write (cross_sync's flags) but the one-program
+// backends (tilec run, --target cpu) read what the previous iteration wrote.
+static void warn_reads(ord_t *o, const tl_stmt_t *loop, int n, const char *edge, const dacc_t **why,
+                       bool kept)
+{
+    if (kept && o->ctx->pipeline != TL_PIPELINE_REF && o->ctx->pipeline != TL_PIPELINE_CPU) return;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const dacc_t *at = why[2 * (i * n + j)], *by = why[2 * (i * n + j) + 1];
+            if (!edge[j * n + i] || !at || !first_warning(o, at->stmt->loc)) continue;
+            if (kept)
+                tl_diag_warning(
+                    o->ctx->diag, at->stmt->loc,
+                    "'%s' is read here before the other core writes it (line %d) in the same "
+                    "iteration of the loop at line %d: upstream makes this read wait for that "
+                    "write, but the loop body's other dependences (its syncs of both cores, or "
+                    "data) allow no such order, so tilec run and --target cpu run the body in "
+                    "program order and this read sees the previous iteration's write (nothing in "
+                    "the first); tilec sim follows upstream",
+                    at->buf->name, by->stmt->loc.line, loop->loc.line);
+            else
+                tl_diag_warning(o->ctx->diag, at->stmt->loc,
+                                "'%s' is read here before it is written (line %d) in the same "
+                                "iteration of the loop at line %d, and nothing writes it before: "
+                                "as upstream does, the read waits for that write (the loop body "
+                                "runs in the order of its data flow)",
+                                at->buf->name, by->stmt->loc.line, loop->loc.line);
+        }
+}
+
 static bool reorder_body(ord_t *o, tl_stmt_t *loop, tl_stmt_t *body)
 {
     if (!body || body->kind != TL_ST_SEQ || body->seq.n < 2) return false;
@@ -300,7 +347,10 @@ static bool reorder_body(ord_t *o, tl_stmt_t *loop, tl_stmt_t *body)
         int pick = -1;
         for (int j = 0; j < n && pick < 0; j++)
             if (indeg[j] == 0) pick = j;
-        if (pick < 0) goto out; // a cycle: program order stays
+        if (pick < 0) { // a cycle: program order stays
+            warn_reads(o, loop, n, edge, why, true);
+            goto out;
+        }
         order[done] = pick;
         indeg[pick] = -1;
         for (int j = 0; j < n; j++)
@@ -317,17 +367,7 @@ static bool reorder_body(ord_t *o, tl_stmt_t *loop, tl_stmt_t *body)
         body->seq.items[i] = items[i];
     }
     free(items);
-    for (int i = 0; changed && i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            const dacc_t *at = why[2 * (i * n + j)], *by = why[2 * (i * n + j) + 1];
-            if (!edge[j * n + i] || !at || !first_warning(o, at->stmt->loc)) continue;
-            tl_diag_warning(o->ctx->diag, at->stmt->loc,
-                            "'%s' is read here before it is written (line %d) in the same "
-                            "iteration of the loop at line %d, and nothing writes it before: as "
-                            "upstream does, the read waits for that write (the loop body runs "
-                            "in the order of its data flow)",
-                            at->buf->name, by->stmt->loc.line, loop->loc.line);
-        }
+    if (changed) warn_reads(o, loop, n, edge, why, false);
 out:
     free(it);
     free(edge);
@@ -802,6 +842,8 @@ tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     tl_rewrite_normalize(k);
     tl_rewrite_walk(k->body, number, &o);
     for (int round = 0; round < 256 && !o.oom && fuse_in(&o, k->body, false); round++) renumber(&o);
+    if (!o.oom && tl_side_map_build(k, TL_SIDE_MODE_LOCKSTEP, ctx->diag, &o.lanes) != TL_OK)
+        o.oom = true;
     tl_rewrite_walk(k->body, find_loops, &o);
     // pre-order lists outer loops first: inner bodies are ordered first
     for (int i = o.loops.len - 1; i >= 0 && !o.oom; i--) {
@@ -811,6 +853,7 @@ tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     tl_status_t st =
         o.oom ? tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory") : check_dual_loops(&o);
     tl_rewrite_walk(k->body, clear_origin, NULL);
+    tl_side_map_free(o.lanes);
     free(o.first_write);
     free(o.writers);
     return st;

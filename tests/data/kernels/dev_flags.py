@@ -7,7 +7,12 @@
 # workspace read with the other core's write of the same iteration
 # (AutoInsertCrossCoreSync); a vector core's flags order the vector core only,
 # so the cube's statements move across them. With dual=True the two cores'
-# code are sibling loops (fused). C = A @ B.
+# code are sibling loops (fused). fence="barrier_all" puts a T.barrier_all() in
+# place of the first flag pair: upstream's CombineCV keeps it in the program of
+# the statement before it (the vector cores'), so it too orders only those.
+# fence="sync_all" (T.sync_all(), a barrier of every core) leaves no order in
+# which the read follows the write: `tilec run` then warns that it runs the body
+# in program order (tests/data/cli/dev_flags_cycle.cli). C = A @ B.
 import tilelang
 import tilelang.language as T
 
@@ -21,7 +26,7 @@ import tilelang.language as T
         tilelang.PassConfigKey.TL_ASCEND_MEMORY_PLANNING: True,
     },
 )
-def dev_flags(M=64, N=32, K=64, block_M=32, dual=False):
+def dev_flags(M=64, N=32, K=64, block_M=32, dual=False, fence="flag"):
     tiles = M // block_M
     h = block_M // 2
     kh = K // 2
@@ -35,8 +40,13 @@ def dev_flags(M=64, N=32, K=64, block_M=32, dual=False):
     @T.macro
     def vector(B, C, ws_b, ws_s, b_ub, s_ub, t, vid):
         T.copy(B[vid * kh : vid * kh + kh, :], b_ub)
-        T.set_flag("mte2", "v", 0)
-        T.wait_flag("mte2", "v", 0)
+        if fence == "barrier_all":
+            T.barrier_all()
+        elif fence == "sync_all":
+            T.sync_all()
+        else:
+            T.set_flag("mte2", "v", 0)
+            T.wait_flag("mte2", "v", 0)
         T.tile.mul(b_ub, b_ub, -1.0)
         T.set_flag("v", "mte3", 1)
         T.wait_flag("v", "mte3", 1)
