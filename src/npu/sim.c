@@ -601,6 +601,7 @@ void tl_sim_destroy(tl_sim_t *s)
     free(s->lru_prev);
     free(s->lru_next);
     free(s->lru_buf);
+    free(s->lru_dirty);
     free(s->runs);
     tl_buf_free(&s->trace);
     tl_arena_free(&s->arena);

@@ -116,9 +116,9 @@ typedef struct {
 typedef struct {
     const tl_arch_t *arch;
     int64_t blocks;
-    int64_t waves;        // ceil(blocks / cores)
-    int64_t cycles;       // device time: the busiest core
-    int64_t ideal_cycles; // bound: per core the sum of its blocks' busiest pipe; the max
+    int64_t waves;              // ceil(blocks / cores)
+    int64_t cycles;             // device time: the busiest core
+    int64_t ideal_cycles;       // bound: per core the sum of its blocks' busiest pipe; the max
     const int64_t *core_cycles; // per core (arch->num_aic): when its last block ends
     double start_us;            // kernel start on the device (arch->kernel_start_us)
     double time_us;        // device time (msprof Task Duration): start_us + cycles at the clock
@@ -130,13 +130,14 @@ typedef struct {
     // the same over the cycles each pipe has an instruction between its start and
     // its completion (occupancy + latency, overlaps counted once): msprof's pipe time
     double in_flight[2][TL_PIPE_COUNT];
-    tl_sim_l2_t l2;                       // as started
+    tl_sim_l2_t l2;                        // as started
     int64_t gm_read_bytes, gm_write_bytes; // moved by MTE2 / MTE3 / FIX (whole 32 B blocks)
     int64_t hbm_read_bytes;                // of the reads: L2 misses, read from HBM
     int64_t l2_evicted_bytes;              // lines the full L2 pushed out (least recently used)
-    int64_t syncs[TL_SYNC_COUNT];         // executed, by kind
+    int64_t l2_written_back_bytes;         // of them, lines written since they came in: to HBM
+    int64_t syncs[TL_SYNC_COUNT];          // executed, by kind
     int64_t auto_syncs[TL_SIM_AUTO_COUNT]; // added by the upstream build, by kind
-    int64_t scratch_peak[TL_SCOPE_COUNT]; // bytes in use per scratchpad
+    int64_t scratch_peak[TL_SCOPE_COUNT];  // bytes in use per scratchpad
     int64_t instructions;
     int nraces, nbenign, nerrors;
     const tl_sim_race_t *races; // real races first, then benign ones

@@ -202,12 +202,13 @@ static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_
     const xfer_t *x = arg;
     const tl_view_t *v = &x->call->args[x->gi].view;
     const tl_buffer_t *b = x->call->op->args[x->gi].region.buf;
-    int64_t bytes = 0, hit = 0, ready = 0, fill = 0;
+    int64_t bytes = 0, hit = 0, ready = 0, fill = 0, wb = 0;
     for (int i = 0; i < s->nruns; i++) {
         const sim_run_t *r = &s->runs[i];
         if (r->operand != x->gi || r->write != x->write) continue;
         int64_t n;
-        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, t, x->write, &n, &ready, &fill);
+        hit += sim_time_l2(s, b, (int64_t)v->bytes, r->off, r->len, t, x->write, &n, &ready, &fill,
+                           &wb);
         bytes += n;
     }
     int64_t miss = x->write ? 0 : bytes - hit;
@@ -216,7 +217,8 @@ static void xfer_cost(tl_sim_t *s, const sim_agent_t *ag, sim_inst_t *in, int64_
     double cap = x->write ? a->mte3_bpc : a->mte2_bpc;
     if (fill > 0 && a->hbm_core_bpc > 0) // the missed lines come at the core's HBM rate
         cap = TL_MIN(cap, a->hbm_core_bpc * (double)bytes / (double)fill);
-    int64_t occ = sim_time_bw(s, t, (double)bytes, (double)fill, cap);
+    // the written lines it pushed out of the L2 go to HBM with it (shared bandwidth)
+    int64_t occ = sim_time_bw(s, t, (double)bytes, (double)(fill + wb), cap);
     in->occ = TL_MAX(x->min_occ, occ);
     // a read waits for the HBM when a line misses, and for lines still on
     // their way from HBM for an earlier request (never longer than a miss)

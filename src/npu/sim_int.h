@@ -49,7 +49,7 @@ typedef struct {
     uint8_t tid; // agent * 8 + pipe index
     uint8_t lo, hi;
     uint8_t flags;
-    uint16_t buf; // buffer id
+    uint16_t buf;   // buffer id
     uint16_t spare; // REC_PROV: the source tensor's buffer id
     uint32_t aux;   // GM write: hash of the bytes; REC_ILK: interlock group (1 = large tile)
 } sim_rec_t;
@@ -210,7 +210,7 @@ struct tl_sim {
     // automatic sync on the vector cores (targets auto / ascendc), and
     // which code generator's operand reads are modeled (pto or ascendc).
     bool auto_sync, pto;
-    sim_vc_t **freel;     // clocks to reuse
+    sim_vc_t **freel; // clocks to reuse
     int nfree, capfree;
     // static facts
     int streams[2];   // agents per core kind that move GM data (cube, vector)
@@ -238,9 +238,10 @@ struct tl_sim {
     int64_t *l2_base;
     int64_t *lru_prev, *lru_next;
     int *lru_buf;
-    int64_t lru_n, lru_cap, lru_head, lru_tail, l2_evicted;
+    uint8_t *lru_dirty; // written since it came in: its eviction writes it back to HBM
+    int64_t lru_n, lru_cap, lru_head, lru_tail, l2_evicted, l2_written_back;
     int64_t gm_bytes[2], hbm_bytes; // moved (read, written); read from HBM
-    char **chunks; // shadow pages are carved from these (sim_hb.c)
+    char **chunks;                  // shadow pages are carved from these (sim_hb.c)
     int nchunks, capchunks;
     char *chunk_at;
     size_t chunk_left;
@@ -301,9 +302,12 @@ int64_t sim_time_agent_end(const sim_agent_t *ag);
 // hit (lines in the L2 or on their way: *ready is raised to when the latest
 // arrives); allocates the lines that miss. *fill is raised by what a read
 // brings from HBM: each line it allocates, whole, or
-// the missing bytes alone when the L2 has no room for their line.
+// the missing bytes alone when the L2 has no room for their line. *wb is
+// raised by the written lines the transfer's new lines push out of a full L2
+// (their write-back to HBM, whole lines).
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
-                    int64_t t, bool write, int64_t *bytes, int64_t *ready, int64_t *fill);
+                    int64_t t, bool write, int64_t *bytes, int64_t *ready, int64_t *fill,
+                    int64_t *wb);
 // Makes the lines of a GM tensor of `total` bytes resident, as far as the L2
 // has room (a warm start).
 void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total);

@@ -43,6 +43,7 @@ void sim_report_finish(tl_sim_t *s)
     r->gm_write_bytes = s->gm_bytes[1];
     r->hbm_read_bytes = s->hbm_bytes;
     r->l2_evicted_bytes = s->l2_evicted * s->arch->l2_line_bytes;
+    r->l2_written_back_bytes = s->l2_written_back * s->arch->l2_line_bytes;
     memcpy(r->syncs, s->syncs, sizeof r->syncs);
     memcpy(r->auto_syncs, s->auto_syncs, sizeof r->auto_syncs);
     r->scratch_peak[TL_SCOPE_L0A] = TL_MAX(r->scratch_peak[TL_SCOPE_L0A], s->l0_internal[0]);
@@ -111,9 +112,8 @@ void sim_report_diag(tl_sim_t *s)
                        rc->benign ? "benign race " : "race ", rc->kind, tl_scope_name(rc->space),
                        g->op, tl_pipe_name(g->pipe), agent_text(a2, sizeof a2, g),
                        g->write ? "writes" : "reads", (long long)g->lo, (long long)g->hi, g->buffer,
-                       past, f->op, tl_pipe_name(f->pipe), agent_text(a1, sizeof a1, f), f->loc.line,
-                       f->write ? "wrote" : "read", times,
-                       benign_why(rc));
+                       past, f->op, tl_pipe_name(f->pipe), agent_text(a1, sizeof a1, f),
+                       f->loc.line, f->write ? "wrote" : "read", times, benign_why(rc));
         tl_diag_note(s->d, f->loc, "%s of '%s' bytes [%lld, %lld) by %s here",
                      f->write ? "write" : "read", f->buffer, (long long)f->lo, (long long)f->hi,
                      f->op);
@@ -189,7 +189,8 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
                   (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes, l2_name(r->l2),
                   (long long)r->gm_write_bytes);
     if (r->l2_evicted_bytes) // the tensors overflowed the L2
-        tl_buf_printf(out, "; L2 full: %lld B pushed out", (long long)r->l2_evicted_bytes);
+        tl_buf_printf(out, "; L2 full: %lld B pushed out (%lld B written back to HBM)",
+                      (long long)r->l2_evicted_bytes, (long long)r->l2_written_back_bytes);
     tl_buf_putc(out, '\n');
     tl_buf_puts(out, "  syncs");
     counts(out, r, false);
@@ -266,9 +267,11 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                       (long long)(r->core_cycles ? r->core_cycles[c] : 0));
     tl_buf_printf(b,
                   "],\n  \"l2\": \"%s\", \"gm_read_bytes\": %lld, \"hbm_read_bytes\": %lld, "
-                  "\"gm_write_bytes\": %lld, \"l2_evicted_bytes\": %lld,\n",
+                  "\"gm_write_bytes\": %lld, \"l2_evicted_bytes\": %lld, "
+                  "\"l2_written_back_bytes\": %lld,\n",
                   l2_name(r->l2), (long long)r->gm_read_bytes, (long long)r->hbm_read_bytes,
-                  (long long)r->gm_write_bytes, (long long)r->l2_evicted_bytes);
+                  (long long)r->gm_write_bytes, (long long)r->l2_evicted_bytes,
+                  (long long)r->l2_written_back_bytes);
     json_pipes(b, "pipes", r->busy);
     tl_buf_puts(b, "},\n");
     json_pipes(b, "in_flight", r->in_flight);

@@ -118,14 +118,17 @@ static int64_t *l2_lines(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
             int64_t *next = prev ? realloc(s->lru_next, sizeof *next * (size_t)cap) : NULL;
             if (next) s->lru_next = next;
             int *owner = next ? realloc(s->lru_buf, sizeof *owner * (size_t)cap) : NULL;
-            if (!owner) return NULL;
-            s->lru_buf = owner;
+            if (owner) s->lru_buf = owner;
+            uint8_t *dirty = owner ? realloc(s->lru_dirty, (size_t)cap) : NULL;
+            if (!dirty) return NULL;
+            s->lru_dirty = dirty;
             s->lru_cap = cap;
         }
         int64_t *at = malloc(sizeof *at * (size_t)(lines + 1));
         for (int64_t l = 0; at && l < lines; l++) {
             at[l] = L2_ABSENT;
             s->lru_buf[s->lru_n + l] = buf->id;
+            s->lru_dirty[s->lru_n + l] = 0;
         }
         s->l2[buf->id] = at;
         s->l2_lines[buf->id] = lines;
@@ -138,24 +141,31 @@ static int64_t *l2_lines(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
 static void lru_unlink(tl_sim_t *s, int64_t g)
 {
     int64_t p = s->lru_prev[g], n = s->lru_next[g];
-    if (p >= 0) s->lru_next[p] = n;
-    else s->lru_head = n;
-    if (n >= 0) s->lru_prev[n] = p;
-    else s->lru_tail = p;
+    if (p >= 0)
+        s->lru_next[p] = n;
+    else
+        s->lru_head = n;
+    if (n >= 0)
+        s->lru_prev[n] = p;
+    else
+        s->lru_tail = p;
 }
 
 static void lru_push(tl_sim_t *s, int64_t g) // g becomes the most recently used
 {
     s->lru_prev[g] = -1;
     s->lru_next[g] = s->lru_head;
-    if (s->lru_head >= 0) s->lru_prev[s->lru_head] = g;
-    else s->lru_tail = g;
+    if (s->lru_head >= 0)
+        s->lru_prev[s->lru_head] = g;
+    else
+        s->lru_tail = g;
     s->lru_head = g;
 }
 
 // A line comes in: when the L2 is full, the least recently used line leaves
-// (the next read of it misses; a written line's write-back is not booked).
-static void l2_insert(tl_sim_t *s, int64_t g)
+// (the next read of it misses); a line written since it came in is written
+// back to HBM (*wb: its bytes, booked by the transfer that pushed it out).
+static void l2_insert(tl_sim_t *s, int64_t g, int64_t *wb)
 {
     if (s->l2_used >= s->arch->l2_bytes / s->arch->l2_line_bytes && s->lru_tail >= 0) {
         int64_t old = s->lru_tail;
@@ -164,13 +174,19 @@ static void l2_insert(tl_sim_t *s, int64_t g)
         s->l2[b][old - s->l2_base[b]] = L2_ABSENT;
         s->l2_used--;
         s->l2_evicted++;
+        if (s->lru_dirty[old]) {
+            s->lru_dirty[old] = 0;
+            s->l2_written_back++;
+            *wb += s->arch->l2_line_bytes;
+        }
     }
     lru_push(s, g);
     s->l2_used++;
 }
 
 int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t off, int64_t len,
-                    int64_t t, bool write, int64_t *bytes, int64_t *ready, int64_t *fill)
+                    int64_t t, bool write, int64_t *bytes, int64_t *ready, int64_t *fill,
+                    int64_t *wb)
 {
     const tl_arch_t *a = s->arch;
     int64_t g = a->gm_block_bytes;
@@ -186,10 +202,11 @@ int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t 
             lru_unlink(s, base + l);
             lru_push(s, base + l);
         } else { // allocated now, filled when the data arrives
-            l2_insert(s, base + l);
+            l2_insert(s, base + l, wb);
             at[l] = write ? t : t + a->gm_read_latency;
             if (!write) *fill += line;
         }
+        if (write) s->lru_dirty[base + l] = 1;
     }
     if (!write) *fill += hi - lo - seen; // bytes past the lines kept for the tensor: missed
     *bytes = hi - lo;
@@ -199,10 +216,10 @@ int64_t sim_time_l2(tl_sim_t *s, const tl_buffer_t *buf, int64_t total, int64_t 
 void sim_time_l2_warm(tl_sim_t *s, const tl_buffer_t *buf, int64_t total)
 {
     int64_t *at = l2_lines(s, buf, total);
-    int64_t cap = s->arch->l2_bytes / s->arch->l2_line_bytes;
+    int64_t cap = s->arch->l2_bytes / s->arch->l2_line_bytes, wb = 0; // not full: no eviction
     for (int64_t l = 0; at && l < s->l2_lines[buf->id] && s->l2_used < cap; l++)
         if (at[l] == L2_ABSENT) {
             at[l] = 0;
-            l2_insert(s, s->l2_base[buf->id] + l);
+            l2_insert(s, s->l2_base[buf->id] + l, &wb);
         }
 }

@@ -734,7 +734,8 @@ TEST(sim_warm_l2_starts_with_the_inputs_resident)
 
 // The L2 keeps the lines used last: on an L2 of four lines, a fifth line
 // pushes out the least recently used one, whose next read misses (its whole
-// line from HBM), while the lines used since still hit.
+// line from HBM), while the lines used since still hit; a pushed-out line
+// that was written goes back to HBM (*wb).
 TEST(sim_l2_evicts_its_least_recently_used_line)
 {
     tl_arch_t small = *a2();
@@ -749,27 +750,34 @@ TEST(sim_l2_evicts_its_least_recently_used_line)
     s->l2_base = base;
     s->lru_head = s->lru_tail = -1;
     tl_buffer_t x = {.id = 0}, y = {.id = 1};
-    int64_t bytes, ready = 0, fill = 0, now = 1000;
+    int64_t bytes, ready = 0, fill = 0, wb = 0, now = 1000;
     // x's four lines fill the L2 (read from HBM), then line 0 is used again
-    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, 4 * line, now, false, &bytes, &ready, &fill), 0);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, 4 * line, now, false, &bytes, &ready, &fill, &wb), 0);
     CHECK_EQ(fill, 4 * line);
-    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, line, now, false, &bytes, &ready, &fill), line);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, line, now, false, &bytes, &ready, &fill, &wb), line);
     // y's line comes in: x's line 1, the least recently used, leaves
     fill = 0;
-    CHECK_EQ(sim_time_l2(s, &y, line, 0, line, now, true, &bytes, &ready, &fill), 0);
+    CHECK_EQ(sim_time_l2(s, &y, line, 0, line, now, true, &bytes, &ready, &fill, &wb), 0);
     CHECK_EQ(s->l2_used, 4);
     CHECK_EQ(s->l2_evicted, 1);
-    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, line, now, false, &bytes, &ready, &fill), line);
-    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 2 * line, 2 * line, now, false, &bytes, &ready, &fill),
-             2 * line);
+    CHECK_EQ(wb, 0); // x's line 1 was only read: nothing to write back
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, 0, line, now, false, &bytes, &ready, &fill, &wb), line);
+    CHECK_EQ(
+        sim_time_l2(s, &x, 8 * line, 2 * line, 2 * line, now, false, &bytes, &ready, &fill, &wb),
+        2 * line);
     CHECK_EQ(fill, 0);
-    CHECK_EQ(sim_time_l2(s, &x, 8 * line, line, 32, now, false, &bytes, &ready, &fill), 0);
+    CHECK_EQ(sim_time_l2(s, &x, 8 * line, line, 32, now, false, &bytes, &ready, &fill, &wb), 0);
     CHECK_EQ(fill, line); // a 32-byte read of an evicted line brings the whole line
-    CHECK_EQ(sim_time_l2(s, &y, line, 0, line, now, false, &bytes, &ready, &fill), 0); // y left
+    // ... and pushes out y's line, the least recently used, written: back to HBM
+    CHECK_EQ(wb, line);
+    CHECK_EQ(s->l2_written_back, 1);
+    CHECK_EQ(sim_time_l2(s, &y, line, 0, line, now, false, &bytes, &ready, &fill, &wb),
+             0); // y left
     for (int i = 0; i < 2; i++) free(l2[i]);
     free(s->lru_prev);
     free(s->lru_next);
     free(s->lru_buf);
+    free(s->lru_dirty);
     free(s);
 }
 
