@@ -280,6 +280,27 @@ static tl_status_t golden_count_past(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// tests/data/kernels/deq_store.py: C = float16(acc * scale) (relu: a negative
+// product is 0), acc the exact int32 sum of A[i, :] * B[j, :], scale 1/3 as float32.
+static tl_status_t golden_deq_store(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    bool relu = strstr(c->name, "relu") != NULL;
+    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
+    tl_tensor_t *want = tl_check_expected(io, "C", d);
+    if (!a || !b || !want) return missing(d, "deq_store needs A, B and C");
+    const int8_t *pa = (const int8_t *)a->data, *pb = (const int8_t *)b->data;
+    int64_t M = a->shape[0], K = a->shape[1], N = b->shape[0];
+    double scale = (float)(1.0 / 3.0);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            int64_t acc = 0;
+            for (int64_t k = 0; k < K; k++) acc += pa[i * K + k] * pb[j * K + k];
+            double v = (double)acc * scale;
+            tl_tensor_set_flat(want, (size_t)(i * N + j), relu && v < 0 ? 0.0 : v);
+        }
+    return TL_OK;
+}
+
 // tests/data/kernels/argmax_rows.py: Out[r] = (first index of row r's maximum, 0, ..., 0).
 static tl_status_t golden_argmax_rows(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -940,6 +961,13 @@ static const tl_check_case_t cases[] = {
      .args = {"N=200", "K=320", "block_M=20", "block_N=64", "block_K=128", "out_dtype=\"float16\""},
      .dims = {"M=45"}, .outputs = {"C"}, .golden = golden_int8_gemm,
      .shape = "M=45 N=200 K=320 f16 out", .int_ops = true, .flops = 2.0 * 45 * 200 * 320},
+    // L0C int32 -> GM float16 through the deq scale (the fixpipe), 20-row tiles
+    {.name = "deq_store/plain", .op = "deq_store", .file = "tests/data/kernels/deq_store.py",
+     .fills = {"A=int:-8:8", "B=int:-8:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
+     .golden = golden_deq_store, .shape = "M=50 N=64 K=96 int8 -> f16, scale 1/3"},
+    {.name = "deq_store/relu", .op = "deq_store", .file = "tests/data/kernels/deq_store.py",
+     .args = {"relu=True"}, .fills = {"A=int:-8:8", "B=int:-8:8"}, .outputs = {"C"}, .rtol = 0,
+     .atol = 0, .golden = golden_deq_store, .shape = "M=50 N=64 K=96 int8 -> f16, relu"},
     {.name = "int8_gemm/tiled_tails", .op = "int8_gemm", .file = "kernels/bench/int8_gemm.py",
      .args = {"N=300", "K=200", "block_M=32", "block_N=128", "block_K=64", "out_dtype=\"float32\""},
      .dims = {"M=70"}, .outputs = {"C"}, .golden = golden_int8_gemm,

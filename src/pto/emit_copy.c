@@ -376,6 +376,24 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
 // block of rows from a multiple of 16 (a vector core's half in developer
 // mode, c_l0[vid * 16 +: 16, :]): in each strip those rows are one run, so
 // each strip is stored from an Acc tile of its own.
+// The TSTORE of tl_t into tl_g; int32 -> float16 through the deq scale
+// (tilec_store_deq of tilec_pto.h on the CPU, TSTORE's pre-quant scalar on the NPU).
+static void l0c_tstore(pto_emit_t *e, const tl_stmt_t *s, tl_dtype_t src, tl_dtype_t t,
+                       const char *store)
+{
+    if (!(src == TL_I32 && t == TL_F16)) {
+        pto_line(e, "%s(tl_g, tl_t);", store);
+        return;
+    }
+    const char *scale = e->deq ? "tilec_deq" : "1.0f";
+    pto_line(e, "#if defined(__CPU_SIM)");
+    pto_line(e, "tilec_store_deq(tl_g, tl_t, %s, %s);", scale,
+             s->op.enable_relu ? "true" : "false");
+    pto_line(e, "#else");
+    pto_line(e, "%s(tl_g, tl_t, tilec_quant_scalar(%s));", store, scale);
+    pto_line(e, "#endif");
+}
+
 static void l0c_store(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src, const gm_box_t *g,
                       tl_dtype_t t, const char *store)
 {
@@ -400,7 +418,7 @@ static void l0c_store(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
                      c0 * m.frows * size);
         else
             pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", m.addr);
-        pto_line(e, "%s(tl_g, tl_t);", store);
+        l0c_tstore(e, s, b->dtype, t, store);
         return;
     }
     if (!strips || m.er % 16 || !multiple_of(rs, 16)) {
@@ -420,7 +438,7 @@ static void l0c_store(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
     pto_line(
         e, "pto::TASSIGN(tl_t, (uintptr_t)(%s + (%" PRId64 " + tl_j) * %" PRId64 " + (%s) * %d));",
         m.addr, c0 / 16, m.frows * 16 * size, m.r0, 16 * size);
-    pto_line(e, "%s(tl_g, tl_t);", store);
+    l0c_tstore(e, s, b->dtype, t, store);
     e->indent--;
     pto_line(e, "}");
 }
@@ -487,7 +505,8 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
     if (b->scope == TL_SCOPE_L0C &&
         !(b->dtype == TL_F32 &&
           (dst->buf->dtype == TL_F32 || dst->buf->dtype == TL_F16 || dst->buf->dtype == TL_BF16)) &&
-        !(b->dtype == TL_I32 && dst->buf->dtype == TL_I32)) {
+        !(b->dtype == TL_I32 &&
+          (dst->buf->dtype == TL_I32 || (dst->buf->dtype == TL_F16 && !atomic)))) {
         pto_unsupported(e, s->loc, "a copy L0C %s -> GM %s", tl_dtype_name(b->dtype),
                         tl_dtype_name(dst->buf->dtype));
         return;
