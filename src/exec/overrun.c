@@ -105,10 +105,13 @@ static const char *does(const tl_stmt_t *s, int operand)
     return role == 'w' ? "writes" : role == 'x' ? "reads and writes" : "reads";
 }
 
-// What fixes the number of elements: the count, or gather_mask's pattern.
-static const char *what(const tl_stmt_t *s)
+// What fixes the number of elements of operand i: the count, or gather_mask's
+// whole repeats (its source) and pattern (its destination).
+static const char *what(const tl_stmt_t *s, int i)
 {
-    return tl_op_count(&s->op) ? "its count" : "those its pattern keeps";
+    return tl_op_count(&s->op) ? "its count"
+           : i == 1            ? "whole 256-byte repeats"
+                               : "those its pattern keeps";
 }
 
 static bool report_op(void *arg, const tl_stmt_t *s, int i, int64_t c, bool known)
@@ -128,7 +131,8 @@ static bool report_op(void *arg, const tl_stmt_t *s, int i, int64_t c, bool know
             r->d, TL_SEV_ERROR, loc, TL_ERR_COMPILE,
             "T.tile.%s %s %" PRId64 " elements (%s) from '%s' at UB byte %" PRId64
             ": past the end of the %" PRId64 " B UB (on the device: a vector core exception)",
-            tl_op_info(s->op.code)->name, does(s, i), c, what(s), b->name, at + lo * size, arena);
+            tl_op_info(s->op.code)->name, does(s, i), c, what(s, i), b->name, at + lo * size,
+            arena);
         return true;
     }
     remember(
@@ -152,8 +156,8 @@ tl_status_t tl_overrun_report(const tl_kernel_t *k, const tl_layout_t *l, tl_dia
                         ": as on the device (no bound per buffer) it %s UB bytes [%" PRId64
                         ", %" PRId64 ") past the buffer, which hold %s; what it computes there "
                         "depends on the buffers' placement",
-                        tl_op_info(p->s->op.code)->name, verb, p->count, what(p->s), p->b->name,
-                        tl_buffer_numel(p->b), verb, p->from, p->to, tl_buf_cstr(&who));
+                        tl_op_info(p->s->op.code)->name, verb, p->count, what(p->s, p->operand),
+                        p->b->name, tl_buffer_numel(p->b), verb, p->from, p->to, tl_buf_cstr(&who));
         tl_buf_free(&who);
     }
     free(r.past);

@@ -27,7 +27,8 @@
 //   into dst; the index halves are copied bit for bit.
 // - gather_mask(dst, src, pattern): GatherMask in normal mode over whole
 //   256-byte repeats: ceil(count * size / 256) repeats of src from the region
-//   origin (the last may read past the region, not past the buffer), keeping
+//   origin (the last may read past the region and the buffer, into the UB
+//   after it, as on the device: ir/overrun.h), keeping
 //   the elements a fixed pattern selects (P0101: even positions, P1010: odd,
 //   P0001..P1000: one of every 4, P1111: all) or, with a uint32 pattern
 //   buffer, those whose bit (LSB first) is set, the same bits for every repeat.

@@ -3,22 +3,26 @@
 
 // The elements operand i of op s processes from its region's origin when
 // that can exceed the region: an element-wise op's count (all its operands),
-// gather_mask's kept elements (its destination: 2 of 4 for P0101 and P1010, 1
-// of 4 for P0001 ... P1000, all for P1111, of whole 256-byte repeats of the
-// source). False when the operand's extent is its region's; *known false
-// when the number is known only at run time.
+// gather_mask's source in whole 256-byte repeats (normal mode: "每次repeat操作
+// 256Bytes数据", asc-devkit GatherMask.md, reduceMode; upstream's
+// tl::ascend::GatherMask runs Ceil(size, 256) repeats of the source) and its
+// kept elements (its destination: 2 of 4 for P0101 and P1010, 1 of 4 for
+// P0001 ... P1000, all for P1111, of those repeats). False when the
+// operand's extent is its region's; *known false when the number is known
+// only at run time.
 bool tl_overrun_elements(const tl_stmt_t *s, int i, int64_t *n, bool *known)
 {
     const tl_op_t *op = &s->op;
     const tl_expr_t *c = tl_op_count(op);
     *known = true;
     if (c) return (*known = tl_ir_is_const_int(c, n)), true;
-    if (op->code != TL_OP_GATHER_MASK || i != 0) return false;
+    if (op->code != TL_OP_GATHER_MASK || (i != 0 && i != 1)) return false;
     static const int of4[] = {0, 2, 2, 1, 1, 1, 1, 4};
     const tl_region_t *src = &op->args[1].region;
     int64_t size = tl_dtype_size(src->buf->dtype), m = tl_region_numel(src);
-    if (op->pattern < 1 || op->pattern > 7 || m < 0) return (*known = false), true;
-    *n = (m * size + 255) / 256 * (256 / size) / 4 * of4[op->pattern];
+    if (m < 0 || (i == 0 && (op->pattern < 1 || op->pattern > 7))) return (*known = false), true;
+    int64_t whole = (m * size + 255) / 256 * (256 / size);
+    *n = i == 1 ? whole : whole / 4 * of4[op->pattern];
     return true;
 }
 

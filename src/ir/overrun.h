@@ -9,7 +9,8 @@
 
 // The elements operand i of op statement s processes from its region's
 // origin when that may exceed the region: an element-wise op's count (every
-// operand), gather_mask's kept elements (its destination). False when the
+// operand), gather_mask's whole 256-byte repeats (its source) and kept
+// elements (its destination). False when the
 // operand's extent is its region's; *known false when the number is known
 // only at run time.
 bool tl_overrun_elements(const tl_stmt_t *s, int i, int64_t *n, bool *known);
