@@ -166,6 +166,13 @@ const char *tl_test_tmp(const char *name)
     return path;
 }
 
+const char *tl_test_tmp_own(const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s-%ld", tmpdir, name, (long)getpid());
+    return path;
+}
+
 const char *tl_test_tilec(void)
 {
     const char *p = getenv("TILEC");

@@ -29,6 +29,9 @@ const char *tl_test_root(void);   // repository root (the runner's working direc
 const char *tl_test_tmpdir(void); // a fresh directory for this test run
 // "<tmpdir>/<name>": a path for a scratch file (static buffer, copy it).
 const char *tl_test_tmp(const char *name);
+// "<tmpdir>/<name>-<pid>": the same, but no other test of the run has it (tests
+// run two at a time: generated tests that write a scratch path need this one).
+const char *tl_test_tmp_own(const char *name);
 const char *tl_test_tilec(void);  // path of the tilec binary ($TILEC or build/tilec)
 bool tl_test_sanitized(void);     // running under ASan/UBSan (slower)
 // Runs argv (no shell); captures stdout+stderr into *out (malloc'd). Returns the

@@ -71,11 +71,16 @@ static tl_status_t commit(cli_stage_t *s, tl_diag_t *d)
         }
         snprintf(f->old, len, "%s-old", f->tmp);
         if (rename(f->path, f->old) != 0) {
-            st = tl_diag_fail(d, TL_ERR_IO, "%s: cannot replace %s: %s", f->opt, f->path,
-                              strerror(errno));
+            int err = errno;
             free(f->old);
             f->old = NULL;
-            break;
+            // ENOENT: another process writing the same path moved it away since
+            // the lstat; there is nothing to set aside (the last writer wins)
+            if (err != ENOENT) {
+                st = tl_diag_fail(d, TL_ERR_IO, "%s: cannot replace %s: %s", f->opt, f->path,
+                                  strerror(err));
+                break;
+            }
         }
         moved = i + 1;
     }

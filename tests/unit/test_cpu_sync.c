@@ -35,10 +35,12 @@ static void same_as_reference(tl_test_t *t, void *arg)
 {
     const char *path = arg;
     setenv("TILEC_CACHE_DIR", tl_test_tmp("cache"), 0);
-    char *ref_argv[] = {(char *)tl_test_tilec(), "run", (char *)path, "-o",
-                        (char *)tl_test_tmp("sync-ref"), NULL};
-    char *cpu_argv[] = {(char *)tl_test_tilec(), "run", (char *)path, "-o",
-                        (char *)tl_test_tmp("sync-cpu"), "--target", "cpu", NULL};
+    char ref_dir[1024], cpu_dir[1024]; // this test's own: other files' tests run beside it
+    snprintf(ref_dir, sizeof ref_dir, "%s", tl_test_tmp_own("sync-ref"));
+    snprintf(cpu_dir, sizeof cpu_dir, "%s", tl_test_tmp_own("sync-cpu"));
+    char *ref_argv[] = {(char *)tl_test_tilec(), "run", (char *)path, "-o", ref_dir, NULL};
+    char *cpu_argv[] = {(char *)tl_test_tilec(), "run", (char *)path, "-o", cpu_dir,
+                        "--target", "cpu", NULL};
     char *ref = NULL, *cpu = NULL;
     int rc_ref = tl_test_run(ref_argv, &ref), rc_cpu = tl_test_run(cpu_argv, &cpu);
     char *h_ref = diag_heads(ref ? ref : ""), *h_cpu = diag_heads(cpu ? cpu : "");

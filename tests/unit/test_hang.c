@@ -93,7 +93,7 @@ static void hang_file(tl_test_t *t, void *arg)
     for (int i = 0; i < NTARGETS; i++) {
         char *argv[] = {
             (char *)tl_test_tilec(),         i == 1 ? "sim" : "run",     (char *)path, "-o",
-            (char *)tl_test_tmp("hang-out"), i == 2 ? "--target" : NULL, "cpu",        NULL};
+            (char *)tl_test_tmp_own("hang-out"), i == 2 ? "--target" : NULL, "cpu",        NULL};
         char *out = NULL;
         int rc = tl_test_run(argv, &out);
         char where[600];
