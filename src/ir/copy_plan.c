@@ -169,8 +169,10 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
         if (rows > 0 && pitch > 0 && !rows_linear(v, rows, pitch))
             return fail(why, cap,
                         "the device lays the %" PRId64 " GM rows of %" PRId64 " B in UB %" PRId64
-                        " elements apart (whole 32-byte blocks), but the rows of %s are %" PRId64
-                        " apart",
+                        " elements apart (DataCopyPad pads each row to whole 32-byte blocks on "
+                        "A2/A3), but the rows of %s are %" PRId64
+                        " apart: the kernel would read rows from the wrong place (pad the tile's "
+                        "rows to 32 bytes)",
                         rows, cols * sz, pitch, v->name, n >= 2 ? stride(s, n - 2) : 0);
         p->rs[i] = pitch;
     } else {
