@@ -1077,6 +1077,10 @@ static const tl_check_case_t cases[] = {
     {.name = "dev_vid_half/f16", .op = "dev_vid_half", .file = "tests/data/kernels/dev_vid_half.py",
      .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(96), .golden = golden_gemm,
      .shape = "M=64 N=64 K=96, UB tiles of 16 rows"},
+    // ... and gemm_v0 with kL0Size 64 and N in tiles of 256 (upstream's newest helper)
+    {.name = "gemm_n_tiles/f16", .op = "gemm_n_tiles", .file = "tests/data/cli/gemm_n_tiles.py",
+     .outputs = {"C"}, .rtol = RTOL_F16, .atol = GEMM_ATOL(256), .golden = golden_gemm,
+     .shape = "M=32 N=512 K=256 f16, kL0Size 64, N tiles of 256"},
     // ... and a dual-loop kernel: the cube's loop and the vector cores' later loop each read a
     // workspace the other writes (upstream pairs them by order; tilec fuses the loops)
     {.name = "dual_loop/f16", .op = "dual_loop", .file = "tests/data/kernels/dual_loop.py",

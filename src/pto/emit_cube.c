@@ -7,18 +7,25 @@
 
 #include "pto/pto_int.h"
 
-// The L0C matrix c as tl_c; vn: its valid columns (n_actual), NULL: all.
-static void acc_tile(pto_emit_t *e, const pto_matrix_t *c, const char *vn)
+// The L0C matrix c, or its cols columns from column c0 (a C++ expression, a
+// multiple of 16: NZ strips of their own; NULL: 0), as tl_c; vn: its valid
+// columns (n_actual), NULL: all.
+static void acc_tile(pto_emit_t *e, const pto_matrix_t *c, int64_t cols, const char *c0,
+                     const char *vn)
 {
     if (vn)
         pto_line(e,
                  "pto::TileAcc<%s, %" PRId64 ", %" PRId64 ", -1, -1> tl_c((size_t)%" PRId64
                  ", (size_t)(%s));",
-                 pto_ctype(c->buf->dtype), c->frows, c->cols, c->frows, vn);
+                 pto_ctype(c->buf->dtype), c->frows, cols, c->frows, vn);
     else
         pto_line(e, "pto::TileAcc<%s, %" PRId64 ", %" PRId64 "> tl_c;", pto_ctype(c->buf->dtype),
-                 c->frows, c->cols);
-    pto_line(e, "pto::TASSIGN(tl_c, (uintptr_t)(%s));", c->addr);
+                 c->frows, cols);
+    if (c0)
+        pto_line(e, "pto::TASSIGN(tl_c, (uintptr_t)(%s + (%s) * %" PRId64 "));", c->addr, c0,
+                 c->frows * tl_dtype_size(c->buf->dtype));
+    else
+        pto_line(e, "pto::TASSIGN(tl_c, (uintptr_t)(%s));", c->addr);
 }
 
 static bool cube_types(pto_emit_t *e, const tl_stmt_t *s, const tl_buffer_t *a,
@@ -84,7 +91,7 @@ void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s)
                     NULL, vk);
         pto_l0_tile(e, "tl_b", TL_SCOPE_L0B, m[1].buf->dtype, m[1].frows, m[1].cols, m[1].addr, vk,
                     vn);
-        acc_tile(e, &m[2], vn);
+        acc_tile(e, &m[2], m[2].cols, NULL, vn);
         // no init (or a constant false one, which the front end drops): accumulate
         matmul(e, s->op.init ? pto_expr_str(e, s->op.init) : "false", "tl_a", "tl_b");
         if (vk) {
@@ -97,9 +104,10 @@ void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s)
 }
 
 // One K chunk of gemm_v0: L0A/L0B tiles of kc columns/rows at L0 address 0,
-// extracted from the L1 views at the operands' (view) starts.
+// extracted from the L1 views at the operands' (view) starts; N columns of B
+// from column n0 (a C++ expression; NULL: 0).
 static void gemm_chunk(pto_emit_t *e, tl_dtype_t t, int64_t M, int64_t N, int64_t kc,
-                       const char *k0, const char *init, const char *vn)
+                       const char *k0, const char *n0, const char *init, const char *vn)
 {
     pto_l0_tile(e, "tl_l0a", TL_SCOPE_L0A, t, M, kc, "0", NULL, NULL);
     pto_l0_tile(e, "tl_l0b", TL_SCOPE_L0B, t, kc, N, "0", NULL, vn);
@@ -107,8 +115,12 @@ static void gemm_chunk(pto_emit_t *e, tl_dtype_t t, int64_t M, int64_t N, int64_
     pto_line(e, "wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);");
     pto_line(e, "pto::TEXTRACT(tl_l0a, tl_ma, (uint16_t)(%s), (uint16_t)(%s + %s));", e->gemm_a[0],
              e->gemm_a[1], k0);
-    pto_line(e, "pto::TEXTRACT(tl_l0b, tl_mb, (uint16_t)(%s + %s), (uint16_t)(%s));", e->gemm_b[0],
-             k0, e->gemm_b[1]);
+    if (n0)
+        pto_line(e, "pto::TEXTRACT(tl_l0b, tl_mb, (uint16_t)(%s + %s), (uint16_t)(%s + %s));",
+                 e->gemm_b[0], k0, e->gemm_b[1], n0);
+    else
+        pto_line(e, "pto::TEXTRACT(tl_l0b, tl_mb, (uint16_t)(%s + %s), (uint16_t)(%s));",
+                 e->gemm_b[0], k0, e->gemm_b[1]);
     pto_line(e, "set_flag(PIPE_MTE1, PIPE_M, EVENT_ID7);");
     pto_line(e, "wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID7);");
     matmul(e, init, "tl_l0a", "tl_l0b");
@@ -137,18 +149,38 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
             pto_unsupported(e, s->loc, "T.gemm_v0 on these operand shapes");
         } else {
             int64_t M = m[2].frows, N = m[2].cols, K = ea[1];
-            int64_t full = K / 128, tail = K % 128;
             tl_dtype_t t = m[0].buf->dtype;
+            // K in chunks of kL0Size (128 by default); N in tiles of 32 KB /
+            // (kL0Size * size) when B is not transposed and a chunk of all N
+            // would pass half of L0B (upstream's newest helper, as tilec sim)
+            int64_t kl0 = s->op.k_l0 > 0 ? s->op.k_l0 : 128;
+            int64_t full = K / kl0, tail = K % kl0;
+            int64_t nmax = 32 * 1024 / (kl0 * tl_dtype_size(t));
+            int64_t nt = !s->op.transpose_b && nmax > 0 && N > nmax && N % nmax == 0 ? nmax : N;
             // n_actual: C's columns from n on are not written (L0B's and C's valid columns)
-            const char *vn = NULL;
+            const char *vn = NULL, *n0 = NULL;
             if (s->op.n_valid) {
                 pto_line(e, "const int64_t tl_vn = tilec_min((int64_t)%" PRId64 ", (int64_t)(%s));",
                          N, pto_expr_str(e, s->op.n_valid));
                 vn = "tl_vn";
             }
-            acc_tile(e, &m[2], vn);
+            if (nt == N) acc_tile(e, &m[2], N, NULL, vn);
             pto_line(e, "const bool tl_init = %s;",
                      s->op.init ? pto_expr_str(e, s->op.init) : "false");
+            if (nt < N) {
+                pto_line(e, "for (int64_t tl_j = 0; tl_j < %" PRId64 "; tl_j++) {", N / nt);
+                e->indent++;
+                n0 = pto_fmt(e, "tl_j * %" PRId64, nt);
+                if (vn) {
+                    pto_line(e,
+                             "const int64_t tl_vnj = tilec_min(tl_vn - tl_j * %" PRId64
+                             ", (int64_t)%" PRId64 ");",
+                             nt, nt);
+                    pto_line(e, "if (tl_vnj <= 0) break;");
+                    vn = "tl_vnj";
+                }
+                acc_tile(e, &m[2], nt, n0, vn);
+            }
             pto_line(e, "set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);");
             pto_line(e, "wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);");
             pto_line(e, "set_flag(PIPE_FIX, PIPE_M, EVENT_ID7);");
@@ -156,15 +188,20 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
             if (full) {
                 pto_line(e, "for (int64_t tl_kk = 0; tl_kk < %" PRId64 "; tl_kk++) {", full);
                 e->indent++;
-                gemm_chunk(e, t, M, N, 128, "tl_kk * 128", "tl_init && tl_kk == 0", vn);
+                gemm_chunk(e, t, M, nt, kl0, pto_fmt(e, "tl_kk * %" PRId64, kl0), n0,
+                           "tl_init && tl_kk == 0", vn);
                 e->indent--;
                 pto_line(e, "}");
             }
             if (tail) {
                 pto_line(e, "{");
                 e->indent++;
-                gemm_chunk(e, t, M, N, tail, pto_fmt(e, "%" PRId64, full * 128),
+                gemm_chunk(e, t, M, nt, tail, pto_fmt(e, "%" PRId64, full * kl0), n0,
                            full ? "false" : "tl_init", vn);
+                e->indent--;
+                pto_line(e, "}");
+            }
+            if (nt < N) {
                 e->indent--;
                 pto_line(e, "}");
             }

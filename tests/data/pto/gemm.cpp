@@ -50,28 +50,30 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 pto::TASSIGN(tl_ma, (uintptr_t)(0));
                 pto::Tile<pto::TileType::Mat, half, 64, 256, pto::BLayout::ColMajor, 64, 256, pto::SLayout::RowMajor, 512> tl_mb;
                 pto::TASSIGN(tl_mb, (uintptr_t)(16384));
-                pto::TileAcc<float, 128, 256> tl_c;
-                pto::TASSIGN(tl_c, (uintptr_t)(0));
                 const bool tl_init = (k == 0);
-                set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
-                wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
-                set_flag(PIPE_FIX, PIPE_M, EVENT_ID7);
-                wait_flag(PIPE_FIX, PIPE_M, EVENT_ID7);
-                {
-                    pto::Tile<pto::TileType::Left, half, 128, 64, pto::BLayout::RowMajor, 128, 64, pto::SLayout::RowMajor, 512> tl_l0a;
-                    pto::TASSIGN(tl_l0a, (uintptr_t)(0));
-                    pto::Tile<pto::TileType::Right, half, 64, 256, pto::BLayout::RowMajor, 64, 256, pto::SLayout::ColMajor, 512> tl_l0b;
-                    pto::TASSIGN(tl_l0b, (uintptr_t)(0));
-                    set_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);
-                    wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);
-                    pto::TEXTRACT(tl_l0a, tl_ma, (uint16_t)(0), (uint16_t)(0 + 0));
-                    pto::TEXTRACT(tl_l0b, tl_mb, (uint16_t)(0 + 0), (uint16_t)(0));
-                    set_flag(PIPE_MTE1, PIPE_M, EVENT_ID7);
-                    wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID7);
-                    if (tl_init)
-                        pto::TMATMUL(tl_c, tl_l0a, tl_l0b);
-                    else
-                        pto::TMATMUL_ACC(tl_c, tl_c, tl_l0a, tl_l0b);
+                for (int64_t tl_j = 0; tl_j < 2; tl_j++) {
+                    pto::TileAcc<float, 128, 128> tl_c;
+                    pto::TASSIGN(tl_c, (uintptr_t)(0 + (tl_j * 128) * 512));
+                    set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
+                    wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID7);
+                    set_flag(PIPE_FIX, PIPE_M, EVENT_ID7);
+                    wait_flag(PIPE_FIX, PIPE_M, EVENT_ID7);
+                    {
+                        pto::Tile<pto::TileType::Left, half, 128, 64, pto::BLayout::RowMajor, 128, 64, pto::SLayout::RowMajor, 512> tl_l0a;
+                        pto::TASSIGN(tl_l0a, (uintptr_t)(0));
+                        pto::Tile<pto::TileType::Right, half, 64, 128, pto::BLayout::RowMajor, 64, 128, pto::SLayout::ColMajor, 512> tl_l0b;
+                        pto::TASSIGN(tl_l0b, (uintptr_t)(0));
+                        set_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);
+                        wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID7);
+                        pto::TEXTRACT(tl_l0a, tl_ma, (uint16_t)(0), (uint16_t)(0 + 0));
+                        pto::TEXTRACT(tl_l0b, tl_mb, (uint16_t)(0 + 0), (uint16_t)(0 + tl_j * 128));
+                        set_flag(PIPE_MTE1, PIPE_M, EVENT_ID7);
+                        wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID7);
+                        if (tl_init)
+                            pto::TMATMUL(tl_c, tl_l0a, tl_l0b);
+                        else
+                            pto::TMATMUL_ACC(tl_c, tl_c, tl_l0a, tl_l0b);
+                    }
                 }
                 set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID7);
                 wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID7);
