@@ -487,7 +487,7 @@ static bool gemm_k_tiles(tl_eval_t *ev, const tl_stmt_t *s, tl_loc_t loc)
 {
     const tl_region_t *a = &s->op.args[0].region;
     int d = a->ndim - 1 - (s->op.transpose_a && a->ndim >= 2);
-    int64_t k = a->buf->shape[d], kl0 = s->op.k_l0 ? s->op.k_l0 : 128;
+    int64_t k = a->buf->shape[d], kl0 = tl_gemm_v0_k_l0(&s->op);
     if (tl_dtype_size(a->buf->dtype) != 1 || d < 0 ||
         (a->extent[d] && !tl_ir_is_const_int(a->extent[d], &k)) || k <= 0)
         return true;

@@ -250,6 +250,17 @@ int64_t tl_buffer_planned_bytes(const tl_kernel_t *k, const tl_buffer_t *b)
     return tl_buffer_bytes(b) / rows * tl_buffer_planned_rows(k, b);
 }
 
+int64_t tl_gemm_v0_k_l0(const tl_op_t *op)
+{
+    return op->k_l0 > 0 ? op->k_l0 : 128;
+}
+
+int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_size)
+{
+    int64_t nmax = 32 * 1024 / (tl_gemm_v0_k_l0(op) * elem_size);
+    return !op->transpose_b && nmax > 0 && n > nmax && n % nmax == 0 ? nmax : n;
+}
+
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc)
 {
     tl_kernel_t *k = tl_arena_alloc(a, sizeof *k);

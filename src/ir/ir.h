@@ -498,6 +498,13 @@ int64_t tl_buffer_planned_rows(const tl_kernel_t *k, const tl_buffer_t *b);
 // The bytes memplan gives b: tl_buffer_bytes with those rows.
 int64_t tl_buffer_planned_bytes(const tl_kernel_t *k, const tl_buffer_t *b);
 
+// gemm_v0's L0 steps as upstream's newest helper takes them: K in chunks of
+// kL0Size (128 unless given); N whole, or, when B is not transposed and a
+// kL0Size x N chunk would pass half of L0B, in tiles of 32 KB / (kL0Size *
+// size) if n is a multiple of that (PR #1312, merged 2026-07-09).
+int64_t tl_gemm_v0_k_l0(const tl_op_t *op);
+int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_size);
+
 // --- construction (ir.c) -------------------------------------------------------------------
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc);
 tl_var_t *tl_ir_var(tl_kernel_t *k, const char *name, tl_dtype_t t, tl_var_kind_t kind,

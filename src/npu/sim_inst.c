@@ -408,14 +408,13 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
     bool large = tl_arch_mmad_interlocks(a, g.m, g.n);
     g.ilk = large ? 1 : (uint32_t)(2 + s->gemm_groups++);
-    int64_t kl0 = g.kl0 = call->op->k_l0 ? call->op->k_l0 : 128;
+    int64_t kl0 = g.kl0 = tl_gemm_v0_k_l0(call->op);
     int64_t nch = TL_MAX(1, ceil_div(g.k, kl0)), kc = TL_MIN(g.k, kl0);
-    // The helper tiles N when B is not transposed and a kL0Size x N tile
-    // passes half of L0B: nTile = 32 KB / (kL0Size * size), N a multiple of it,
-    // the (N tile, K chunk) steps flattened through one L0 ping-pong (upstream
-    // PR #1312, merged 2026-07-09; before it, such a gemm overran L0B).
-    int64_t nmax = 32 * 1024 / (kl0 * g.size);
-    g.ntile = !g.tb && nmax > 0 && g.n > nmax && C->extent[C->ndim - 1] % nmax == 0 ? nmax : g.n;
+    // N tiles (tl_gemm_v0_n_tile) of C's whole N, the valid columns' last one
+    // shorter; the (N tile, K chunk) steps flattened through one L0 ping-pong
+    // (before PR #1312, such a gemm overran L0B)
+    int64_t nt = tl_gemm_v0_n_tile(call->op, C->extent[C->ndim - 1], g.size);
+    g.ntile = g.n > nt ? nt : g.n;
     int64_t nsplit = ceil_div(g.n, g.ntile), steps = nch * nsplit;
     int64_t need[2] = {g.m * kc * g.size * (steps > 1 ? 2 : 1),
                        kc * g.ntile * g.size * (steps > 1 ? 2 : 1)};

@@ -150,13 +150,10 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
         } else {
             int64_t M = m[2].frows, N = m[2].cols, K = ea[1];
             tl_dtype_t t = m[0].buf->dtype;
-            // K in chunks of kL0Size (128 by default); N in tiles of 32 KB /
-            // (kL0Size * size) when B is not transposed and a chunk of all N
-            // would pass half of L0B (upstream's newest helper, as tilec sim)
-            int64_t kl0 = s->op.k_l0 > 0 ? s->op.k_l0 : 128;
+            // K in chunks of kL0Size, N in tiles (upstream's newest helper, as tilec sim)
+            int64_t kl0 = tl_gemm_v0_k_l0(&s->op);
             int64_t full = K / kl0, tail = K % kl0;
-            int64_t nmax = 32 * 1024 / (kl0 * tl_dtype_size(t));
-            int64_t nt = !s->op.transpose_b && nmax > 0 && N > nmax && N % nmax == 0 ? nmax : N;
+            int64_t nt = tl_gemm_v0_n_tile(&s->op, N, tl_dtype_size(t));
             // n_actual: C's columns from n on are not written (L0B's and C's valid columns)
             const char *vn = NULL, *n0 = NULL;
             if (s->op.n_valid) {
