@@ -36,6 +36,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -46,6 +47,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from upstream_shapes import SHAPES  # noqa: E402  (the files' own shapes, next to this file)
+import upstream_harness  # noqa: E402
 
 try:  # the golden cases' arguments; their inputs need NumPy (scripts/upstream_golden.py)
     import numpy  # noqa: F401
@@ -369,22 +371,106 @@ def call_args(calls, kernel, params, known):
     return out
 
 
-def compile_kernel(tilec, path, kernel, known, calls):
+def _constant(v):
+    """A recorded JSON value as the Python value -a takes (lists as tuples)."""
+    return tuple(_constant(x) for x in v) if isinstance(v, list) else v
+
+
+class Drivers:
+    """The kernel factory calls the corpus's own drivers make, recorded by running each driver
+    file's host code with scripts/upstream_harness.py on a copy of the corpus, twice (tensor
+    contents read as 0, then as 1: a call made both times is decided by shapes alone). A driver
+    file is run when a kernel it may call (its text names the factory) needs arguments."""
+
+    def __init__(self, folder, files, lock=None):
+        self.folder, self.lock = os.path.abspath(folder), lock
+        self.box = tempfile.mkdtemp(prefix="upstream-drivers-")
+        self.root = os.path.join(self.box, "corpus")
+        shutil.copytree(self.folder, self.root)
+        self.texts = {os.path.abspath(f): open(f, encoding="utf-8", errors="replace").read() for f in files}
+        self.runs, self.mu, self.busy = {}, threading.Lock(), {}
+
+    def close(self):
+        shutil.rmtree(self.box, ignore_errors=True)
+
+    def run(self, path):
+        """({(defining file, qualified name): [(args, opaque, stable)]}, stop) of path's driver."""
+        with self.mu:
+            lock = self.busy.setdefault(path, threading.Lock())
+        with lock:
+            if path not in self.runs:
+                copy = os.path.join(self.root, os.path.relpath(path, self.folder))
+                found = {}
+                calls0, stop = upstream_harness.record(copy, self.root, 0, lock=self.lock)
+                calls1, _ = upstream_harness.record(copy, self.root, 1, lock=self.lock)
+                again = {(c["file"], c["kernel"], json.dumps(c["args"], sort_keys=True)) for c in calls1}
+                for c in calls0:
+                    # code the driver generates (a module it writes, "<string>") counts as the driver's
+                    f = os.path.join(self.folder, os.path.relpath(c["file"], self.root))
+                    f = f if c["file"].startswith(self.root) and os.path.exists(f) else path
+                    key = (c["file"], c["kernel"], json.dumps(c["args"], sort_keys=True))
+                    found.setdefault((f, c["kernel"]), []).append((c["args"], c["opaque"], key in again))
+                self.runs[path] = (found, stop)
+            return self.runs[path]
+
+    def lookup(self, path, kernel):
+        """(arguments of the first call of the kernel a driver makes, or None; how it stands)."""
+        path = os.path.abspath(path)
+        if kernel is None:  # the file's one kernel: its factory's name, when the file says
+            names = upstream_harness.factories(path)
+            kernel = names.pop() if len(names) == 1 else None
+        name = kernel.split(".")[-1] if kernel else None
+        word = re.compile(r"\b%s\b" % re.escape(name)) if name else None
+        drivers = [path] + [f for f, t in self.texts.items() if f != path and word and word.search(t)]
+        stopped, unusable = [], None
+        for d in drivers:
+            found, stop = self.run(d)
+            for (f, q), calls in found.items():
+                if f != path or (name and q != kernel and q.split(".")[-1] != name):
+                    continue
+                for args, opaque, stable in calls:
+                    if stable and not opaque:
+                        return {k: _constant(v) for k, v in args.items()}, os.path.relpath(d, self.folder)
+                    unusable = unusable or ("opaque value of " + ", ".join(opaque) if opaque else
+                                            "the driver's arguments depend on tensor contents")
+            if stop:
+                stopped.append(f"{os.path.relpath(d, self.folder)} stopped: {stop}")
+        if unusable:
+            return None, unusable
+        if stopped:
+            return None, "; ".join(stopped)
+        return None, "not instantiated"
+
+
+def compile_kernel(tilec, path, kernel, known, calls, drivers=None):
     """Compile one kernel, adding arguments tilec asks for; returns (ok, message, command, how):
     how is 'file' (tilec found every argument in the file), 'table' (some from the own-shapes
-    tables) or 'guessed' (some chosen by name or adjusted to pass an assert)."""
+    tables), 'driver' (from a call a driver in the corpus makes), 'uninstantiated' (no driver in
+    the corpus calls the factory: compiled at guessed arguments) or 'guessed' (some chosen by
+    name or adjusted to pass an assert), the last two followed by ': ' and why."""
     entry = own_shapes(path, kernel)
     args, tried = dict(entry["args"]) if entry else {}, set()
-    guessed = False
+    guessed, driver = False, None
     params = factory_params(path, kernel) if kernel else []
     from_calls = call_args(calls, kernel, [p for p, _ in params], known) if kernel else {}
     fixes = 0
     for _ in range(40):
         rc, err, cmd = run_tilec(tilec, path, kernel, args)
-        how = "guessed" if guessed else "table" if entry and entry["args"] else "file"
+        how = ("guessed" if guessed else "table" if entry and entry["args"] else
+               "driver: " + driver[1] if driver and driver[0] else "file")
+        if how == "guessed" and driver and driver[0] is None:
+            how = ("uninstantiated" if driver[1] == "not instantiated" else "guessed") + ": " + driver[1]
         if rc == 0:
             return True, "", cmd, how
         msg = first_error(err)
+        m = MISSING.search(msg) or GIVE_A.search(msg)
+        if (drivers and driver is None and not entry and
+                (m or "assertion failed" in msg or "dimensions must be positive" in msg)):
+            driver = drivers.lookup(path, kernel)
+            new = {k: v for k, v in (driver[0] or {}).items() if k not in args}
+            if new:  # the whole call: its arguments go together
+                args.update(new)
+                continue
         if "assertion failed" in msg and fixes < 4 and satisfy_assert(err, args):
             fixes += 1
             guessed = True
@@ -399,7 +485,6 @@ def compile_kernel(tilec, path, kernel, known, calls):
                     args[p] = from_calls.get(p, known.get(p, default_for(p)))
                     guessed = guessed or (p not in from_calls and p not in known)
                 continue
-        m = MISSING.search(msg) or GIVE_A.search(msg)
         name = next((g for g in m.groups() if g and g != "NAME"), None) if m else None
         if name is None or name in tried:
             return False, msg, cmd, how
@@ -479,7 +564,7 @@ def sim_kernel(cmd, timeout, inputs, lock=None):
     return ("clean" if clean else "findings") + f" (exit {p.returncode})", found, shown
 
 
-def check_file(tilec, path, sim=None, lock=None):
+def check_file(tilec, path, sim=None, lock=None, drivers=None):
     known, calls = file_values(path)
     rc, err, _ = run_tilec(tilec, path, None, {})
     m = SEVERAL.search(err)
@@ -487,7 +572,7 @@ def check_file(tilec, path, sim=None, lock=None):
     results = []
     kind = dialect(path)
     for k in kernels:
-        ok, msg, cmd, how = compile_kernel(tilec, path, k, known, calls)
+        ok, msg, cmd, how = compile_kernel(tilec, path, k, known, calls, drivers)
         ir_text = LAST.ir if ok else ""
         entry = own_shapes(path, k)
 
@@ -513,6 +598,8 @@ def main():
     ap.add_argument("--sim", action="store_true", help="run each compiled kernel on tilec sim too")
     ap.add_argument("--sim-timeout", type=int, default=600, help="seconds per simulated kernel")
     ap.add_argument("--lock", help="run each tilec compile and simulation under `flock FILE` (the shared build lock)")
+    ap.add_argument("--no-drivers", action="store_true",
+                    help="do not run the files' host code (scripts/upstream_harness.py) for arguments")
     opt = ap.parse_args()
     if opt.lock:
         LOCK.append(opt.lock)
@@ -522,21 +609,32 @@ def main():
         files = [f for f in files if rx.search(open(f, encoding="utf-8", errors="replace").read())]
     results = []
     sim = opt.sim_timeout if opt.sim else None
-    with concurrent.futures.ThreadPoolExecutor(opt.j) as pool:
-        for r in pool.map(lambda p: check_file(opt.tilec, p, sim, opt.lock), files):
-            results.extend(r)
+    corpus = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
+    drivers = None if opt.no_drivers else Drivers(opt.folder, corpus, opt.lock)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(opt.j) as pool:
+            for r in pool.map(lambda p: check_file(opt.tilec, p, sim, opt.lock, drivers), files):
+                results.extend(r)
+    finally:
+        if drivers:
+            drivers.close()
     nokernel = [r for r in results if classify(r[3]) == "no kernel in file (driver/helper)"]
     apart = [r for r in results if r not in nokernel and r[5]]
     kernels = [r for r in results if r not in nokernel and not r[5]]
     ok = sum(1 for r in kernels if r[2])
-    classes = {}
+    classes, unused = {}, {}
     for r in kernels:
         if not r[2]:
-            classes.setdefault(classify(r[3]), []).append(r)
+            (unused if r[7].startswith("uninstantiated") else classes).setdefault(classify(r[3]), []).append(r)
     print(f"{len(files)} files, {len(nokernel)} without a kernel; {ok} of {len(kernels)} kernels compile")
-    hows = {h: sum(1 for r in kernels if r[2] and r[7] == h) for h in ("file", "table", "guessed")}
-    print(f"  at the file's own arguments: {hows['file'] + hows['table']} ({hows['table']} of them from the "
-          f"own-shapes tables); with values guessed by name: {hows['guessed']}")
+    hows = {h: sum(1 for r in kernels if r[2] and r[7].split(":")[0] == h)
+            for h in ("file", "table", "driver", "uninstantiated", "guessed")}
+    print(f"  at the file's own arguments: {hows['file'] + hows['table'] + hows['driver']} ({hows['table']} of "
+          f"them from the own-shapes tables, {hows['driver']} recorded from a driver in the corpus); "
+          f"with values guessed by name: {hows['guessed']}")
+    unused_n = sum(1 for r in kernels if r[7].startswith("uninstantiated"))
+    print(f"  not instantiated by any driver in the corpus: {unused_n} kernels "
+          f"({hows['uninstantiated']} of them compile at guessed arguments)")
     for kind, what in (("npuir", "of the npuir dialect (another backend's language)"),
                        ("negative", "of negative tests (each should fail with the error it tests)")):
         rs = [r for r in apart if r[5] == kind]
@@ -552,10 +650,13 @@ def main():
         print(f"\n{'compiled':>8} / {'total':<5}  folder")
         for f in sorted(folders):
             print(f"{folders[f][0]:8} / {folders[f][1]:<5}  {f}")
-    print(f"\n{'count':>5}  failure class (example)")
-    for label, rs in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        ex = os.path.relpath(rs[0][0], opt.folder) + (f" -k {rs[0][1]}" if rs[0][1] else "")
-        print(f"{len(rs):5}  {label}  ({ex})")
+    for title, table in (("failure class (example)", classes),
+                         ("failure class of kernels no driver instantiates (guessed arguments)", unused)):
+        if table or table is classes:
+            print(f"\n{'count':>5}  {title}")
+        for label, rs in sorted(table.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            ex = os.path.relpath(rs[0][0], opt.folder) + (f" -k {rs[0][1]}" if rs[0][1] else "")
+            print(f"{len(rs):5}  {label}  ({ex})")
     if opt.v:
         for r in kernels:
             if not r[2]:
@@ -578,11 +679,11 @@ def main():
     if opt.list:
         with open(opt.list, "w") as f:
             for r in results:
-                f.write(f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}"
+                line = (f"{'ok' if r[2] else 'FAIL'}\t{os.path.relpath(r[0], opt.folder)}\t{r[1] or '-'}\t{r[3]}"
                         f"\t{r[5] or '-'}\t{r[7]}")
                 if r[6]:
-                    f.write(f"\t{r[6][0]}\t{' | '.join(r[6][1])}\t{' '.join(r[4][2:])} {r[6][2]}")
-                f.write("\n")
+                    line += f"\t{r[6][0]}\t{' | '.join(r[6][1])}\t{' '.join(r[4][2:])} {r[6][2]}"
+                f.write(line.rstrip(" ") + "\n")
     return 0
 
 

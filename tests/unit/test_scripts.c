@@ -1,0 +1,36 @@
+// scripts/upstream_check.py's own-argument classes on tests/data/scan (a small corpus of
+// kernel files with drivers): arguments a driver derives from tensor shapes are recorded by
+// scripts/upstream_harness.py (in the file itself or in another file that imports the kernel),
+// a kernel no driver calls is "uninstantiated", a driver that stops early or derives the
+// arguments from tensor contents leaves them guessed; each kernel then runs on tilec sim.
+// The --list output must be tests/data/scan/expect.list.
+#include "../test.h"
+
+#include <stdlib.h>
+
+TEST(upstream_check_own_argument_classes)
+{
+    char *out = NULL;
+    char *probe[] = {"/usr/bin/python3", "-c", "pass", NULL};
+    if (tl_test_run(probe, &out) != 0) {
+        free(out);
+        tl_test_skip(t, "needs /usr/bin/python3 (scripts/ are run with it)");
+        return;
+    }
+    free(out);
+    const char *list = tl_test_tmp("scan.list");
+    char *argv[] = {"/usr/bin/python3", "scripts/upstream_check.py", "tests/data/scan", "--tilec",
+                    (char *)tl_test_tilec(), "-j", "1", "--sim", "--sim-timeout", "120", "--list",
+                    (char *)list, NULL};
+    int rc = tl_test_run(argv, &out);
+    CHECK_EQ(rc, 0);
+    CHECK_CONTAINS(out, "at the file's own arguments: 2 (0 of them from the own-shapes tables, 2 recorded");
+    CHECK_CONTAINS(out, "not instantiated by any driver in the corpus: 1 kernels");
+    free(out);
+    char *got = tl_test_read_file(list, NULL);
+    char *want = tl_test_read_file("tests/data/scan/expect.list", NULL);
+    REQUIRE(got && want);
+    CHECK_STREQ(got, want);
+    free(got);
+    free(want);
+}
