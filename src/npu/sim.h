@@ -120,7 +120,8 @@ typedef struct {
     int64_t cycles;             // device time: the busiest core
     int64_t ideal_cycles;       // bound: per core the sum of its blocks' busiest pipe; the max
     const int64_t *core_cycles; // per core (arch->num_aic): when its last block ends
-    double start_us;            // kernel start on the device (arch->kernel_start_us)
+    double start_us;       // kernel start on the device (arch->kernel_start_us, + mix_start_us)
+    bool mixed;            // cube and vector cores both ran pipe instructions
     double time_us;        // device time (msprof Task Duration): start_us + cycles at the clock
     double host_launch_us; // one launch from the host, around the device time (not in time_us)
     double total_us;       // time_us + host_launch_us: what a Python loop sees per call

@@ -28,7 +28,13 @@ void sim_report_finish(tl_sim_t *s)
         r->ideal_cycles = TL_MAX(r->ideal_cycles, s->core_bound[c]);
     }
     r->core_cycles = s->core_time;
-    r->start_us = a->kernel_start_us;
+    // a mixed kernel: both kinds of core ran a pipe instruction (scalar code
+    // alone does not make the launch start the other kind)
+    bool ran[2] = {false, false};
+    for (int kind = 0; kind < 2; kind++)
+        for (int p = 0; p < SIM_NP; p++) ran[kind] |= p != SIM_S && s->busy[kind][p] > 0;
+    r->mixed = ran[0] && ran[1];
+    r->start_us = a->kernel_start_us + (r->mixed ? a->mix_start_us : 0);
     r->time_us = r->start_us + (double)r->cycles / a->clock_mhz;
     r->host_launch_us = a->host_launch_us;
     r->total_us = r->time_us + r->host_launch_us;
@@ -177,10 +183,10 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
                   (long long)r->waves, r->waves == 1 ? "" : "s");
     tl_buf_printf(
         out,
-        "  time %.2f us on the device = %.2f us kernel start + %lld cycles; %lld "
+        "  time %.2f us on the device = %.2f us kernel start%s + %lld cycles; %lld "
         "instructions\n  (host launch not included: about %.0f us per call from Python)\n",
-        r->time_us, r->start_us, (long long)r->cycles, (long long)r->instructions,
-        r->host_launch_us);
+        r->time_us, r->start_us, r->mixed ? " (mixed: cube and vector cores)" : "",
+        (long long)r->cycles, (long long)r->instructions, r->host_launch_us);
     tl_buf_printf(out, "  busiest-pipe bound %lld cycles (%.2fx)\n", (long long)r->ideal_cycles,
                   r->ideal_cycles ? (double)r->cycles / (double)r->ideal_cycles : 0.0);
     busy_line(out, r, 0);
@@ -256,12 +262,12 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
                   a->name, a->soc, a->clock_mhz, a->num_aic);
     tl_buf_printf(b,
                   "  \"blocks\": %lld, \"waves\": %lld, \"cycles\": %lld, \"time_us\": %.4f, "
-                  "\"start_us\": %.2f, \"host_launch_us\": %.2f, \"total_us\": %.4f, "
-                  "\"instructions\": %lld,\n"
+                  "\"start_us\": %.2f, \"mixed\": %s, \"host_launch_us\": %.2f, "
+                  "\"total_us\": %.4f, \"instructions\": %lld,\n"
                   "  \"ideal_cycles\": %lld, \"core_cycles\": [",
                   (long long)r->blocks, (long long)r->waves, (long long)r->cycles, r->time_us,
-                  r->start_us, r->host_launch_us, r->total_us, (long long)r->instructions,
-                  (long long)r->ideal_cycles);
+                  r->start_us, r->mixed ? "true" : "false", r->host_launch_us, r->total_us,
+                  (long long)r->instructions, (long long)r->ideal_cycles);
     for (int c = 0; c < a->num_aic; c++) // none when the run stopped before it started
         tl_buf_printf(b, "%s%lld", c ? ", " : "",
                       (long long)(r->core_cycles ? r->core_cycles[c] : 0));

@@ -83,6 +83,9 @@ typedef struct {
     // the busiest core's cycles; host_launch_us is what one launch from Python
     // adds around it (reported apart, never in the device time).
     double kernel_start_us;
+    // more for a mixed kernel (cube and vector cores both run code): the
+    // launch starts both kinds of core
+    double mix_start_us;
     double host_launch_us;
     int block_overhead; // cycles a core spends starting a block
 } tl_arch_t;
