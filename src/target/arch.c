@@ -119,8 +119,6 @@ static const tl_arch_t arch_a2 = {
     .mmad_interlock_fractals = 10,     // row 42, D: Mmad.md
     .vec_bytes_per_repeat = 256,       // row 43, D
     .vec_max_repeat = 255,             // row 43, D
-    .vec_cycles_unary = 1,             // row 44, E: peak-TOPS derivation
-    .vec_cycles_binary = 2,            // row 44, E: pypto
     // A vector instruction streams every byte it reads and writes through the
     // UB at one 256 B repeat per cycle (row 43's repeat per beat, shared by
     // the reads and the writes), plus a start-up per instruction, fitted on
@@ -141,6 +139,20 @@ static const tl_arch_t arch_a2 = {
     .vec_gather_epc = 5,
     .vec_gatherb_bpc = 84,
     .vec_gather_mask_bpc = 128,
+    // The same table's other classes against the UB rate above: Add / Mul /
+    // Max and the casts (64 float or int32, 128 half elements per cycle) and
+    // Rsqrt / Reciprocal are faster than a 256 B repeat per cycle of every
+    // operand, so the UB rate binds (pto-isa's 910B3 calibration measures vadd
+    // fp32 at 2.11 cycles per repeat, tilec 3). Exp, Ln, Sqrt and Div do 32
+    // elements per cycle for half and float alike (表3): a half exp's 128
+    // elements per repeat take 4 cycles where its bytes take 2 (pto-isa: vexp
+    // fp32 2.00 per repeat). Sort32 and MrgSort do 2 elements per cycle (表11;
+    // pto-isa: vbitsort 16 cycles per 32-element repeat, vmrgsort4 78 per
+    // 4 x 64), where the byte model gave a repeat per cycle (16x faster). The
+    // reductions upstream calls (ReduceSum / ReduceMax) are listed as
+    // software-emulated, without a figure: priced by their bytes.
+    .vec_transcendental_epc = 32,
+    .vec_sort_epc = 2,
     .vec_latency =
         {
             [TL_COST_VADD] = 6,     // row 45, C/E: pypto INHERENT_LATENCY_IN_OP (add, sub)

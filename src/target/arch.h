@@ -58,13 +58,16 @@ typedef struct {
     int mmad_interlock_fractals; // (m/16)(n/16) at or above: same-L0C mmads need no barrier
     // vector unit
     int vec_bytes_per_repeat, vec_max_repeat;
-    int vec_cycles_unary, vec_cycles_binary; // per repeat: the sorting ops' Sort32 and merges
     double vec_ub_bpc; // UB bytes per cycle a vector instruction reads and writes
     int vec_startup;   // cycles of a vector instruction beyond its bytes
     // the gathers, at their published rates instead of the UB's bytes:
     // Gather's elements, Gatherb's gathered bytes and GatherMask's source
     // bytes per cycle
     int vec_gather_epc, vec_gatherb_bpc, vec_gather_mask_bpc;
+    // published parallelism below the UB's rate: the transcendental class
+    // (exp, ln, sqrt, div: elements per cycle at least this many cycles)
+    // and the sorts (Sort32 and each merge round: elements per cycle)
+    int vec_transcendental_epc, vec_sort_epc;
     int vec_latency[TL_COST_COUNT]; // by cost class (ir/ops.h): after the last repeat
     int vec_bank_conflict_max;
     // issue, queues, synchronisation

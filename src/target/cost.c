@@ -8,9 +8,10 @@
 // its latency (and the GM write latency into GM). M: ceil(m/16) ceil(n/16)
 // ceil(k/k0) fractal steps, k0 the multiply-accumulates per cycle / 256, and the
 // mmad start-up. V: the bytes it reads and writes at the UB's rate and a
-// start-up (the sorting ops: 256-byte repeats of Sort32 and merge rounds at the
-// unary or binary rate; the gathers: their elements or bytes at their own
-// rates), and the cost class's latency.
+// start-up (the transcendental class no faster than its published elements
+// per cycle; the sorts: Sort32 and each merge round over every element, the
+// gathers: their elements or bytes, at their own published rates), and the
+// cost class's latency.
 #include "target/cost.h"
 
 #include <math.h>
@@ -26,14 +27,12 @@ static int64_t at_rate(int64_t n, double rate)
     return (int64_t)ceil((double)n / rate);
 }
 
-static int64_t vector_repeats(const tl_arch_t *a, const tl_work_t *w)
+// The sorts: a Sort32 pass (unless merge_only) and the 4-way merge rounds, each
+// over every element at the published rate.
+static int64_t sort_cycles(const tl_arch_t *a, const tl_work_t *w)
 {
-    int64_t block = a->vec_bytes_per_repeat;
-    if (w->sort_pairs <= 0) return TL_MAX(1, ceil_div(w->bytes, block));
-    // one Sort32 repeat per 32 pairs, then each 4-way merge round streams every
-    // 8-byte (value, index) pair once
-    return (w->merge_only ? 0 : ceil_div(w->sort_pairs, 32)) +
-           w->sort_rounds * ceil_div(w->sort_pairs * 8, block);
+    int64_t passes = (w->merge_only ? 0 : 1) + w->sort_rounds;
+    return passes * ceil_div(w->sort_pairs, a->vec_sort_epc);
 }
 
 tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
@@ -66,14 +65,16 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
     default: { // the vector pipe (and what no other pipe runs)
         int64_t moved = w->moved > 0 ? w->moved : w->bytes * (TL_MAX(w->reads, 1) + 1);
         if (w->sort_pairs > 0)
-            p.occ =
-                vector_repeats(a, w) * (w->reads >= 2 ? a->vec_cycles_binary : a->vec_cycles_unary);
+            p.occ = a->vec_startup + sort_cycles(a, w);
         else if (w->cost == TL_COST_VGATHER)
             p.occ = a->vec_startup + at_rate(w->elems, a->vec_gather_epc);
         else if (w->cost == TL_COST_VGATHERB)
             p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gatherb_bpc);
         else if (w->cost == TL_COST_VGATHERMASK)
             p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gather_mask_bpc);
+        else if (w->cost == TL_COST_VEXP || w->cost == TL_COST_VDIV)
+            p.occ = a->vec_startup + TL_MAX(at_rate(moved, a->vec_ub_bpc),
+                                            at_rate(w->elems, a->vec_transcendental_epc));
         else
             p.occ = a->vec_startup + at_rate(moved, a->vec_ub_bpc);
         p.lat = a->vec_latency[w->cost];

@@ -269,6 +269,41 @@ TEST(sim_gather_picks_elements_at_its_published_rate)
     simk_free(&e);
 }
 
+// asc-devkit's published parallelism where it is below the UB's byte rate: a
+// half exp does 32 elements per cycle (its bytes alone would take half the
+// time), a sort 2 elements per cycle per pass (Sort32, then each merge round).
+TEST(sim_exp_and_sort_run_at_their_published_rates)
+{
+    const tl_arch_t *a = a2();
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e,
+                   VEC_KERNEL(SYNC_MTE2_V "                h = T.alloc_ub((half, N), 'float16')\n"
+                                          "                T.tile.fill(h, 1)\n"
+                                          "                T.pipe_barrier('v')\n"
+                                          "                T.tile.exp(h, h)\n"),
+                   NULL, &tr) == TL_OK);
+    slice_t x;
+    REQUIRE(find_slice(tr, "T.tile.exp", TID_V, 0, &x));
+    CHECK_EQ(a->vec_transcendental_epc, 32);
+    CHECK_NEAR(x.dur, a->vec_startup + 32.0 * 128 / a->vec_transcendental_epc, 0.05);
+    free(tr);
+    simk_free(&e);
+    REQUIRE(traced(&e,
+                   VEC_KERNEL(SYNC_MTE2_V "                s = T.alloc_ub((64,), 'float32')\n"
+                                          "                p = T.alloc_ub((128,), 'float32')\n"
+                                          "                T.tile.fill(s, 1)\n"
+                                          "                T.pipe_barrier('v')\n"
+                                          "                T.tile.sort(p, s, 64)\n"),
+                   NULL, &tr) == TL_OK);
+    REQUIRE(find_slice(tr, "T.tile.sort", TID_V, 0, &x));
+    CHECK_EQ(a->vec_sort_epc, 2);
+    // 64 elements: a Sort32 pass and one merge round of the two 32-element runs
+    CHECK_NEAR(x.dur, a->vec_startup + 2 * 64.0 / a->vec_sort_epc, 0.05);
+    free(tr);
+    simk_free(&e);
+}
+
 TEST(sim_same_pipe_instructions_overlap_unless_a_barrier_separates_them)
 {
     const tl_arch_t *a = a2();
