@@ -129,9 +129,9 @@
     X(TL_OP_ROW_EXPAND_MUL, "row_expand_mul", "wrr", VEC, V, VMUL, MUL, tl_tileop_misc_run, bind,  \
       "T.tile.row_expand_mul :dst :src0 :src1 ~tmp")                                               \
     X(TL_OP_ROW_EXPAND_SUB, "row_expand_sub", "wrr", VEC, V, VADD, SUB, tl_tileop_misc_run, bind,  \
-      "T.tile.row_expand_sub :dst :src0 :src1")                                                    \
+      "T.tile.row_expand_sub :dst :src0 :src1 ~tmp")                                               \
     X(TL_OP_ROW_EXPAND_DIV, "row_expand_div", "wrr", VEC, V, VDIV, DIV, tl_tileop_misc_run, bind,  \
-      "T.tile.row_expand_div :dst :src0 :src1")                                                    \
+      "T.tile.row_expand_div :dst :src0 :src1 ~tmp")                                               \
     /* vector: the ascendc *_experiment ops, one 256-byte repeat per row (tileop_rows.c) */        \
     X(TL_OP_ROW_EXPAND_MUL_X, "row_expand_mul_experiment", "wrr[w]", VEC, V, VMUL, MUL,            \
       tl_tileop_rows_run, bind, "T.tile.row_expand_mul_experiment :dst :src0 :src1 :tmp")          \
@@ -225,6 +225,8 @@
     X(TL_OP_GATHERB, bind,                                                                         \
       "T.gatherb :dst :src0 :offset :repeat_time :dst_blk_stride :dst_rep_stride")                 \
     X(TL_OP_FILL, clear, "T.tile.clear")                                                           \
+    /* upstream's ascendc row_expand_mul (its PTO one keeps the plain name)                  */    \
+    X(TL_OP_ROW_EXPAND_MUL, bind, "T.tile.row_expand_mul_nd :dst :src0 :src1 ~tmp")                \
     /* the T-level names of upstream's front end before the T.tile namespace (ascend.py      */    \
     /* until 2025-12-08, pto.py): same ops, same parameters; T.exp/abs/sqrt/rsqrt/max/min    */    \
     /* with a buffer first dispatch here from their expression forms (front/tapi.c)          */    \
