@@ -248,7 +248,16 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
     }
     tl_tileop_sort_work(call, &w.sort_pairs, &w.sort_rounds);
     w.merge_only = call->op->code == TL_OP_MERGE_SORT;
-    price(s, &w, in);
+    w.lib = call->op->code == TL_OP_CREATEVECINDEX ? TL_LIBCALL_VEC_INDEX
+            : call->op->code == TL_OP_XOR          ? TL_LIBCALL_XOR
+                                                   : TL_LIBCALL_NONE;
+    w.elem_size = call->args[0].is_view ? tl_dtype_size(call->args[0].view.dtype) : 1;
+    if (w.lib != TL_LIBCALL_NONE) // the destination's elements
+        w.elems = call->args[0].is_view ? operand_bytes(s, 0, 1) / w.elem_size : w.elems;
+    tl_price_t p = tl_cost_price(s->arch, &w);
+    in->occ = p.occ;
+    in->lat = p.lat;
+    in->issue_extra = p.scalar;
     in->bytes = w.bytes;
 }
 

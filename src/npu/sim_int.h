@@ -151,6 +151,7 @@ typedef struct {
     uint32_t site;
     int pipe; // index
     int64_t occ, lat;
+    int64_t issue_extra; // scalar cycles beyond issuing it (a library call's own)
     int64_t bytes;
     int64_t start, end;
     uint32_t epoch;

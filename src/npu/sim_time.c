@@ -46,9 +46,10 @@ void sim_time_issue(tl_sim_t *s, sim_agent_t *ag, sim_inst_t *in, sim_cost_fn co
     // starts are in order: the union of [start, end) grows by what passes the last end
     ag->fly[p] += TL_MAX(0, in->end - TL_MAX(start, ag->flown[p]));
     ag->flown[p] = TL_MAX(ag->flown[p], in->end);
-    ag->issue = t + s->arch->issue_cycles;
-    ag->busy[SIM_S] += s->arch->issue_cycles;
-    ag->fly[SIM_S] += s->arch->issue_cycles;
+    int64_t issue = s->arch->issue_cycles + in->issue_extra;
+    ag->issue = t + issue;
+    ag->busy[SIM_S] += issue;
+    ag->fly[SIM_S] += issue;
 }
 
 int64_t sim_time_drained(const sim_agent_t *ag, int p)

@@ -35,9 +35,56 @@ static int64_t sort_cycles(const tl_arch_t *a, const tl_work_t *w)
     return passes * ceil_div(w->sort_pairs, a->vec_sort_epc);
 }
 
+// A vector instruction moving `moved` bytes through the UB.
+static int64_t ub_occ(const tl_arch_t *a, int64_t moved)
+{
+    return a->vec_startup + at_rate(moved, a->vec_ub_bpc);
+}
+
+// One step of a chain whose instructions each wait for the previous one (a
+// pipe_barrier(V) after each, or each reads the previous result): the next
+// starts when this one has completed, or when the scalar unit has issued it.
+static int64_t chained(const tl_arch_t *a, int64_t occ, int64_t lat)
+{
+    return TL_MAX(a->issue_cycles, occ + lat);
+}
+
+// The library's sequence for a V op it does not run as one instruction
+// (Ascend C's dav_c220 implementation, the one A2 / A3 kernels call):
+// - CreateVecIndex (impl/basic_api/dav_c220/kernel_operator_vec_createvecindex_impl.h
+//   @0da921b): the first 32-byte block by scalar SetValue, an S -> V flag, then
+//   Adds filling blocks 2-8 of the first repeat from the block before, then one
+//   Adds per further repeat from the repeat before, each behind a
+//   pipe_barrier(V): a chain of elements / repeat + 6 dependent instructions;
+// - Xor (impl/adv_api/detail/math/xor/xor_membase_impl.h): And and Or, a
+//   barrier, Not, a barrier, And, a barrier (the whole count in one pass).
+static tl_price_t libcall_price(const tl_arch_t *a, const tl_work_t *w)
+{
+    tl_price_t p = {0, 0, 0, 0};
+    int64_t n = w->elems, size = TL_MAX(w->elem_size, 1);
+    if (w->lib == TL_LIBCALL_XOR) {
+        int64_t bin = ub_occ(a, 3 * w->bytes), un = ub_occ(a, 2 * w->bytes);
+        p.lat = a->vec_latency[TL_COST_VINT];
+        p.occ = 2 * bin + p.lat + un + p.lat + bin;
+        p.scalar = 3 * a->issue_cycles;
+        return p;
+    }
+    int64_t blk = TL_MAX(1, 32 / size), rep = TL_MAX(1, a->vec_bytes_per_repeat / size);
+    int64_t stores = TL_MIN(n, blk);
+    int64_t blocks = n <= blk ? 0 : n >= rep ? rep / blk - 1 : ceil_div(n, blk) - 1;
+    int64_t repeats = n <= rep ? 0 : ceil_div(n, rep) - 1;
+    p.lat = a->vec_latency[TL_COST_VADD];
+    int64_t first = stores * a->scalar_ub_store_cycles + a->flag_latency;
+    p.occ = first + blocks * chained(a, ub_occ(a, 64), p.lat) +
+            repeats * chained(a, ub_occ(a, 2 * a->vec_bytes_per_repeat), p.lat);
+    if (blocks + repeats > 0) p.occ -= p.lat; // the last one's latency is the op's
+    p.scalar = first + TL_MAX(0, blocks + repeats - 1) * a->issue_cycles;
+    return p;
+}
+
 tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
 {
-    tl_price_t p = {0, 0, 0};
+    tl_price_t p = {0, 0, 0, 0};
     switch (w->pipe) {
     case TL_PIPE_MTE2:
         p.occ = at_rate(w->bytes, a->mte2_bpc);
@@ -63,6 +110,7 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
         break;
     }
     default: { // the vector pipe (and what no other pipe runs)
+        if (w->lib != TL_LIBCALL_NONE) return libcall_price(a, w);
         int64_t moved = w->moved > 0 ? w->moved : w->bytes * (TL_MAX(w->reads, 1) + 1);
         if (w->sort_pairs > 0)
             p.occ = a->vec_startup + sort_cycles(a, w);

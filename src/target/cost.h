@@ -14,6 +14,14 @@
 
 #include "target/arch.h"
 
+// V ops that the A2 / A3 library (Ascend C, dav_c220) implements as several
+// dependent instructions: priced as that sequence (cost.c).
+typedef enum {
+    TL_LIBCALL_NONE,
+    TL_LIBCALL_VEC_INDEX, // CreateVecIndex: a first block of scalar stores, then Adds
+    TL_LIBCALL_XOR,       // Xor (no xor instruction): And, Or, Not, And
+} tl_libcall_t;
+
 typedef struct {
     tl_pipe_t pipe; // where it runs (tl_op_pipe)
     tl_cost_t cost; // the op's cost class (ir/ops.h)
@@ -34,12 +42,17 @@ typedef struct {
     int64_t sort_pairs;
     int sort_rounds;
     bool merge_only;
+    tl_libcall_t lib; // V: priced as the library's instruction sequence
+    int elem_size;    // V (lib): bytes of an element of the destination
 } tl_work_t;
 
 typedef struct {
     int64_t occ;  // cycles the pipe is busy
     int64_t lat;  // cycles from the end of occ until the result is ready
     int64_t miss; // a GM read: extra latency when a line misses the L2
+    // V (lib): cycles the scalar unit spends beyond issuing one instruction
+    // (the library call's scalar stores and the issue of its other instructions)
+    int64_t scalar;
 } tl_price_t;
 
 tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w);

@@ -156,6 +156,18 @@ static const tl_arch_t *a2(void)
     return tl_arch_get("a2");
 }
 
+// The first vector-pipe slice named `name` of a race-free kernel's trace
+// (false when the run or the lookup fails).
+static bool v_slice(const char *src, const char *name, slice_t *out)
+{
+    simk_t e;
+    char *tr;
+    bool ok = traced(&e, src, NULL, &tr) == TL_OK && find_slice(tr, name, TID_V, 0, out);
+    free(tr);
+    simk_free(&e);
+    return ok;
+}
+
 TEST(sim_arch_tables_give_the_documented_peaks)
 {
     const tl_arch_t *b2 = tl_arch_get("a2"), *c = tl_arch_get("a3");
@@ -275,33 +287,55 @@ TEST(sim_gather_picks_elements_at_its_published_rate)
 TEST(sim_exp_and_sort_run_at_their_published_rates)
 {
     const tl_arch_t *a = a2();
-    simk_t e;
-    char *tr;
-    REQUIRE(traced(&e,
-                   VEC_KERNEL(SYNC_MTE2_V "                h = T.alloc_ub((half, N), 'float16')\n"
-                                          "                T.tile.fill(h, 1)\n"
-                                          "                T.pipe_barrier('v')\n"
-                                          "                T.tile.exp(h, h)\n"),
-                   NULL, &tr) == TL_OK);
     slice_t x;
-    REQUIRE(find_slice(tr, "T.tile.exp", TID_V, 0, &x));
+    REQUIRE(v_slice(VEC_KERNEL(SYNC_MTE2_V "                h = T.alloc_ub((half, N), 'float16')\n"
+                                           "                T.tile.fill(h, 1)\n"
+                                           "                T.pipe_barrier('v')\n"
+                                           "                T.tile.exp(h, h)\n"),
+                    "T.tile.exp", &x));
     CHECK_EQ(a->vec_transcendental_epc, 32);
     CHECK_NEAR(x.dur, a->vec_startup + 32.0 * 128 / a->vec_transcendental_epc, 0.05);
-    free(tr);
-    simk_free(&e);
-    REQUIRE(traced(&e,
-                   VEC_KERNEL(SYNC_MTE2_V "                s = T.alloc_ub((64,), 'float32')\n"
-                                          "                p = T.alloc_ub((128,), 'float32')\n"
-                                          "                T.tile.fill(s, 1)\n"
-                                          "                T.pipe_barrier('v')\n"
-                                          "                T.tile.sort(p, s, 64)\n"),
-                   NULL, &tr) == TL_OK);
-    REQUIRE(find_slice(tr, "T.tile.sort", TID_V, 0, &x));
+    REQUIRE(v_slice(VEC_KERNEL(SYNC_MTE2_V "                s = T.alloc_ub((64,), 'float32')\n"
+                                           "                p = T.alloc_ub((128,), 'float32')\n"
+                                           "                T.tile.fill(s, 1)\n"
+                                           "                T.pipe_barrier('v')\n"
+                                           "                T.tile.sort(p, s, 64)\n"),
+                    "T.tile.sort", &x));
     CHECK_EQ(a->vec_sort_epc, 2);
     // 64 elements: a Sort32 pass and one merge round of the two 32-element runs
     CHECK_NEAR(x.dur, a->vec_startup + 2 * 64.0 / a->vec_sort_epc, 0.05);
-    free(tr);
-    simk_free(&e);
+}
+
+// CreateVecIndex and Xor are priced as the A2 library runs them: a first
+// block of scalar stores, then a chain of barrier-separated Adds (one per
+// block of the first repeat, one per further repeat); And, Or, Not, And.
+TEST(sim_createvecindex_and_xor_are_priced_as_their_library_sequences)
+{
+    const tl_arch_t *a = a2();
+    slice_t x;
+    REQUIRE(v_slice(VEC_KERNEL(SYNC_MTE2_V "                i = T.alloc_ub((half, N), 'int32')\n"
+                                           "                T.tile.createvecindex(i, 0)\n"),
+                    "T.tile.createvecindex", &x));
+    int lat = a->vec_latency[TL_COST_VADD];
+    double step_blk = fmax(a->issue_cycles, a->vec_startup + 1 + lat);
+    double step_rep = fmax(a->issue_cycles, a->vec_startup + 2 + lat);
+    // 4096 int32: 8 stores, 7 block Adds, 63 repeat Adds
+    CHECK_NEAR(x.dur,
+               8 * a->scalar_ub_store_cycles + a->flag_latency + 7 * step_blk + 63 * step_rep - lat,
+               0.05);
+    CHECK_EQ(x.lat, lat);
+    REQUIRE(v_slice(VEC_KERNEL(SYNC_MTE2_V "                x = T.alloc_ub((half, N), 'int16')\n"
+                                           "                y = T.alloc_ub((half, N), 'int16')\n"
+                                           "                z = T.alloc_ub((half, N), 'int16')\n"
+                                           "                T.tile.fill(x, 1)\n"
+                                           "                T.tile.fill(y, 3)\n"
+                                           "                T.pipe_barrier('v')\n"
+                                           "                T.tile.bitwise_xor(z, x, y)\n"),
+                    "T.tile.bitwise_xor", &x));
+    double bin = a->vec_startup + 3 * 8192.0 / a->vec_ub_bpc,
+           un = a->vec_startup + 2 * 8192.0 / a->vec_ub_bpc;
+    int ilat = a->vec_latency[TL_COST_VINT];
+    CHECK_NEAR(x.dur, 2 * bin + ilat + un + ilat + bin, 0.05);
 }
 
 TEST(sim_same_pipe_instructions_overlap_unless_a_barrier_separates_them)
