@@ -251,7 +251,7 @@ def own_shapes(path, kernel):
 
 
 def write_npy(path, values, dtype):
-    """A .npy file of a nested list of ints (int32 / int64), written without NumPy."""
+    """A .npy file of a nested list of ints (int32 / uint32 / int64), written without NumPy."""
     shape, v = [], values
     while isinstance(v, list):
         shape.append(len(v))
@@ -265,7 +265,7 @@ def write_npy(path, values, dtype):
         else:
             flat.append(int(x))
     walk(values)
-    code = {"int32": ("<i4", "i"), "int64": ("<i8", "q")}[dtype]
+    code = {"int32": ("<i4", "i"), "uint32": ("<u4", "I"), "int64": ("<i8", "q")}[dtype]
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
         code[0], "".join(f"{n}," if len(shape) == 1 else f"{n}, " for n in shape).rstrip(" "))
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
@@ -389,12 +389,13 @@ class Drivers:
         shutil.copytree(self.folder, self.root)
         self.texts = {os.path.abspath(f): open(f, encoding="utf-8", errors="replace").read() for f in files}
         self.runs, self.mu, self.busy = {}, threading.Lock(), {}
+        self.launch = {}  # (path, kernel): the T.symbolic sizes and list-made inputs of its launch
 
     def close(self):
         shutil.rmtree(self.box, ignore_errors=True)
 
     def run(self, path):
-        """({(defining file, qualified name): [(args, opaque, stable)]}, stop) of path's driver."""
+        """({(defining file, qualified name): [(call, stable)]}, stop) of path's driver."""
         with self.mu:
             lock = self.busy.setdefault(path, threading.Lock())
         with lock:
@@ -403,43 +404,66 @@ class Drivers:
                 found = {}
                 calls0, stop = upstream_harness.record(copy, self.root, 0, lock=self.lock)
                 calls1, _ = upstream_harness.record(copy, self.root, 1, lock=self.lock)
-                again = {(c["file"], c["kernel"], json.dumps(c["args"], sort_keys=True)) for c in calls1}
+                def key(c):
+                    return c["file"], c["kernel"], json.dumps([c["args"], c.get("dims"), c.get("inputs")], sort_keys=True)
+                again = {key(c) for c in calls1}
                 for c in calls0:
                     # code the driver generates (a module it writes, "<string>") counts as the driver's
                     f = os.path.join(self.folder, os.path.relpath(c["file"], self.root))
                     f = f if c["file"].startswith(self.root) and os.path.exists(f) else path
-                    key = (c["file"], c["kernel"], json.dumps(c["args"], sort_keys=True))
-                    found.setdefault((f, c["kernel"]), []).append((c["args"], c["opaque"], key in again))
+                    found.setdefault((f, c["kernel"]), []).append((c, key(c) in again))
                 self.runs[path] = (found, stop)
             return self.runs[path]
 
-    def lookup(self, path, kernel):
-        """(arguments of the first call of the kernel a driver makes, or None; how it stands)."""
-        path = os.path.abspath(path)
+    def calls(self, path, kernel):
+        """(driver file, call, stable) of each recorded call of the kernel, then (driver file,
+        None, why it stopped) of each driver that did not run to its end."""
         if kernel is None:  # the file's one kernel: its factory's name, when the file says
             names = upstream_harness.factories(path)
             kernel = names.pop() if len(names) == 1 else None
         name = kernel.split(".")[-1] if kernel else None
         word = re.compile(r"\b%s\b" % re.escape(name)) if name else None
-        drivers = [path] + [f for f, t in self.texts.items() if f != path and word and word.search(t)]
-        stopped, unusable = [], None
-        for d in drivers:
+        for d in [path] + [f for f, t in self.texts.items() if f != path and word and word.search(t)]:
             found, stop = self.run(d)
             for (f, q), calls in found.items():
-                if f != path or (name and q != kernel and q.split(".")[-1] != name):
-                    continue
-                for args, opaque, stable in calls:
-                    if stable and not opaque:
-                        return {k: _constant(v) for k, v in args.items()}, os.path.relpath(d, self.folder)
-                    unusable = unusable or ("opaque value of " + ", ".join(opaque) if opaque else
-                                            "the driver's arguments depend on tensor contents")
+                if f == path and (not name or q == kernel or q.split(".")[-1] == name):
+                    for call, stable in calls:
+                        yield d, call, stable
             if stop:
-                stopped.append(f"{os.path.relpath(d, self.folder)} stopped: {stop}")
+                yield d, None, stop
+
+    def _keep_launch(self, path, kernel, call):
+        self.launch[(path, kernel)] = {"dims": call.get("dims") or {}, "inputs": {
+            n: tuple(v) for n, v in (call.get("inputs") or {}).items()}}
+
+    def lookup(self, path, kernel):
+        """(arguments of the first call of the kernel a driver makes, or None; how it stands)."""
+        path = os.path.abspath(path)
+        stopped, unusable = [], None
+        for d, call, stable in self.calls(path, kernel):
+            if call is None:
+                stopped.append(f"{os.path.relpath(d, self.folder)} stopped: {stable}")
+            elif stable and not call["opaque"]:
+                self._keep_launch(path, kernel, call)
+                return {k: _constant(v) for k, v in call["args"].items()}, os.path.relpath(d, self.folder)
+            else:
+                unusable = unusable or ("opaque value of " + ", ".join(call["opaque"]) if call["opaque"] else
+                                        "the driver's arguments depend on tensor contents")
         if unusable:
             return None, unusable
         if stopped:
             return None, "; ".join(stopped)
         return None, "not instantiated"
+
+    def launch_of(self, path, kernel, args):
+        """The launch (T.symbolic sizes, list-made inputs) of a driver's call with these arguments."""
+        path = os.path.abspath(path)
+        if (path, kernel) not in self.launch:
+            for d, call, stable in self.calls(path, kernel):
+                if call and stable and all(_constant(call["args"].get(k)) == v for k, v in args.items()):
+                    self._keep_launch(path, kernel, call)
+                    break
+        return self.launch.get((path, kernel))
 
 
 def compile_kernel(tilec, path, kernel, known, calls, drivers=None):
@@ -575,6 +599,11 @@ def check_file(tilec, path, sim=None, lock=None, drivers=None):
         ok, msg, cmd, how = compile_kernel(tilec, path, k, known, calls, drivers)
         ir_text = LAST.ir if ok else ""
         entry = own_shapes(path, k)
+
+        if drivers and sim and ok and not (entry or {}).get("dims") and not (entry or {}).get("inputs"):
+            launch = drivers.launch_of(path, k, (entry or {}).get("args", {}))
+            if launch:  # the sizes and list-made inputs of the driver's launch
+                entry = dict(entry or {}, **launch)
 
         def inputs(tmp, entry=entry, ir_text=ir_text):
             opts = sim_inputs(entry, tmp)

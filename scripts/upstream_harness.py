@@ -12,9 +12,12 @@ Tensors are shape-only stand-ins: arithmetic keeps the shape, and reading a tens
 (`.item()`, `int(t)`, `.tolist()`) gives N (--val, default 0); running twice with different N
 tells calls that depend on tensor contents from those the shapes alone decide.
 
-Prints one JSON line per call: {"file": defining file, "kernel": qualified name, "args":
-{param: value}, "opaque": [params whose value is not a plain constant]}, and last
-{"done": true} or {"stopped": "the exception that ended the driver", "line": N}.
+Prints one JSON line per call: {"id": N, "file": defining file, "kernel": qualified name,
+"args": {param: value}, "opaque": [params whose value is not a plain constant]}; when the
+kernel a jit factory returned is launched, {"launch": N, "dims": {T.symbolic or scalar: value},
+"inputs": {param: [nested values, dtype]}} (the sizes of the tensors the driver passes, and the
+contents of its integer tensors made from Python lists, e.g. cu_seqlens); and last {"done": true} or {"stopped": "the
+exception that ended the driver", "line": N}.
 scripts/upstream_check.py uses it (record()) for the kernels whose arguments tilec cannot find.
 Local checks only: the host code runs on the machine, so run it on a copy of the files.
 """
@@ -69,10 +72,11 @@ class Size(tuple):
 class Tensor:
     """A tensor of a shape and dtype, without contents."""
 
-    def __init__(self, shape, dtype=None):
+    def __init__(self, shape, dtype=None, data=None):
         self._shape = Size(int(s) for s in shape)
         self.dtype = dtype or DTYPES["float32"]
         self.device = Device()
+        self.data = data  # the flat contents of a tensor made from a Python list of ints
 
     shape = property(lambda self: self._shape)
     ndim = property(lambda self: len(self._shape))
@@ -97,7 +101,9 @@ class Tensor:
         return tuple(out) if d is None else out[d]
 
     def _as(self, shape=None, dtype=None):
-        return Tensor(self._shape if shape is None else shape, dtype or self.dtype)
+        if shape is None:
+            return Tensor(self._shape, dtype or self.dtype, self.data)
+        return Tensor(shape, dtype or self.dtype)
 
     def view(self, *s):
         if len(s) == 1 and isinstance(s[0], DType):
@@ -308,7 +314,11 @@ def _torch(cube=24, vector=48):
         while isinstance(v, (list, tuple)):
             shape.append(len(v))
             v = v[0] if v else 0
-        return Tensor(shape, dtype or (DTYPES["float32"] if isinstance(v, float) else DTYPES["int64"]))
+        flat = list(data) if isinstance(data, (list, tuple)) else [data]
+        while flat and isinstance(flat[0], (list, tuple)):
+            flat = [x for row in flat for x in row]
+        ints = all(isinstance(x, int) and not isinstance(x, bool) for x in flat)
+        return Tensor(shape, dtype or (DTYPES["int64"] if ints else DTYPES["float32"]), flat if ints else None)
     t.tensor = t.as_tensor = tensor
     t.from_numpy = lambda a: Tensor(a.shape, DTYPES["float32"])
     t.stack = lambda ts, dim=0: Tensor([len(ts)] + list(ts[0].shape), ts[0].dtype)
@@ -366,7 +376,7 @@ def _language():
     T.Tensor = T.Buffer = TensorType()
     T.prim_func = lambda f=None, **k: f if f else (lambda g: g)
     T.macro = T.prim_func
-    T.symbolic = lambda name, *a, **k: name
+    T.symbolic = lambda name, *a, **k: SYMBOLS.add(name) or name
     return T
 
 
@@ -375,20 +385,44 @@ def _dtype(d):
     return DTYPES.get(ALIASES.get(d, d), DTYPES["float32"])
 
 
+def _nest(flat, shape):
+    """A flat list as nested lists of the shape."""
+    if len(shape) <= 1:
+        return list(flat)
+    n = len(flat) // shape[0] if shape[0] else 0
+    return [_nest(flat[i * n:(i + 1) * n], shape[1:]) for i in range(shape[0])]
+
+
 class Kernel:
     """What the stand-in jit returns: called with tensors, it returns the outputs its out_idx
     names, shaped by the prim_func's T.Tensor annotations."""
 
-    def __init__(self, func, out_idx):
-        self.func, self.out_idx = func, out_idx
+    def __init__(self, func, out_idx, call=None):
+        self.func, self.out_idx, self.call = func, out_idx, call
 
     def __call__(self, *inputs, **k):
-        specs = [v for v in getattr(self.func, "__annotations__", {}).values() if isinstance(v, Spec)]
-        if self.out_idx is None or not specs:
+        params = [(n, v) for n, v in getattr(self.func, "__annotations__", {}).items() if n != "return"]
+        idx = self.out_idx if isinstance(self.out_idx, (list, tuple)) else [] if self.out_idx is None else [self.out_idx]
+        idx = [i % len(params) for i in idx] if params else []
+        given = [p for i, p in enumerate(params) if i not in idx] if len(inputs) < len(params) else params
+        # -d values: the T.symbolic sizes and scalar parameters; -i: integer inputs made from lists
+        dims, data = {}, {}
+        for (name, sp), x in zip(given, inputs):
+            if isinstance(sp, Spec) and isinstance(x, Tensor):
+                dims.update((n, d) for n, d in zip(sp.shape, x.shape) if isinstance(n, str) and n in SYMBOLS)
+                if x.data is not None and str(sp.dtype) in ("int32", "uint32", "int64"):
+                    data[name] = [_nest(x.data, list(x.shape)), str(sp.dtype)]
+            elif not isinstance(sp, Spec) and isinstance(x, (int, float)) and not isinstance(x, bool):
+                dims[name] = x
+        if (dims or data) and self.call is not None:
+            print(json.dumps({"launch": self.call, "dims": dims, "inputs": data}), flush=True)
+        if not idx:
             return None
-        idx = self.out_idx if isinstance(self.out_idx, (list, tuple)) else [self.out_idx]
-        outs = [Tensor([s if isinstance(s, int) else 1 for s in specs[i % len(specs)].shape],
-                       _dtype(specs[i % len(specs)].dtype)) for i in idx]
+        outs = [Tensor([dims.get(s, 1) if isinstance(s, str) else s if isinstance(s, int) else 1
+                        for s in params[i][1].shape], _dtype(params[i][1].dtype)) for i in idx
+                if isinstance(params[i][1], Spec)]
+        if not outs:
+            return None
         return outs[0] if len(outs) == 1 else outs
 
     def __getattr__(self, name):  # get_kernel_source(), get_profiler(); no compiled internals
@@ -398,6 +432,8 @@ class Kernel:
 
 
 WRAPPED = set()  # code objects the stand-in jit wrapped (generated modules' factories too)
+SYMBOLS = set()  # the names T.symbolic made
+CALLS = [0]  # factory calls printed so far (each one's "id")
 
 
 def _jit(f=None, out_idx=None, **kw):
@@ -405,7 +441,9 @@ def _jit(f=None, out_idx=None, **kw):
         WRAPPED.add(fn.__code__)
 
         def wrapper(*a, **k):
-            return Kernel(fn(*a, **k), out_idx)
+            before = CALLS[0]  # the hook numbers fn's own call first
+            func = fn(*a, **k)
+            return Kernel(func, out_idx, before if CALLS[0] > before else None)
         wrapper.__wrapped__ = fn
         wrapper.__jit_impl__ = Anything("jit_impl")
         wrapper.__signature__ = inspect.signature(fn)
@@ -554,7 +592,9 @@ def _recorder(root):
             args[name], ok = _plain(frame.f_locals[name])
             if not ok:
                 opaque.append(name)
-        rec = {"file": code.co_filename, "kernel": code.co_qualname, "args": args, "opaque": opaque}
+        rec = {"id": CALLS[0], "file": code.co_filename, "kernel": code.co_qualname, "args": args,
+               "opaque": opaque}
+        CALLS[0] += 1
         print(json.dumps(rec), flush=True)
     return hook
 
@@ -626,6 +666,10 @@ def record(path, root, val=0, timeout=60, lock=None):
             continue
         if "kernel" in d:
             calls.append(d)
+        elif "launch" in d:
+            for c in calls:
+                if c["id"] == d["launch"] and "dims" not in c:
+                    c["dims"], c["inputs"] = d["dims"], d["inputs"]
         elif "done" in d:
             stop = None
         elif "stopped" in d:

@@ -384,6 +384,21 @@ for _cfg, _kernel, _args in [
                        where="test_configs[%d]: build_rms_norm(%d, %d, %s)" % (_cfg, _args["M"], _args["N"],
                                                                           _args["dtype"])))
 
+def _swapped_pair_offsets(rows, cols):
+    """The rope files' gather mask: byte offsets (4-byte elements) of each element's pair
+    partner (2j <-> 2j + 1), per row of rows x cols."""
+    return [[4 * (i + 1 if i % 2 == 0 else i - 1) for i in range(r * cols, (r + 1) * cols)] for r in range(rows)]
+
+
+# The exact inputs the drivers below pass that scripts/upstream_harness.py cannot record (made
+# by torch ops, not from a Python list; the T.symbolic sizes and list-made inputs it records).
+_LAUNCH = {
+    # rope_impl: mask[0::2] = idx[1::2] * 4, mask[1::2] = idx[0::2] * 4 (uint32), block_M // 2 rows
+    "examples/pos_embedding/rope_mask.py": dict(inputs={"mask": (_swapped_pair_offsets(32, 256), "uint32")}),
+    "examples/pos_embedding/rms_rope_fused_mask.py": dict(inputs={"mask": (_swapped_pair_offsets(8, 256),
+                                                                            "uint32")}),
+}
+
 # Files whose __main__ derives the factory arguments in its own host code (scan19c, 2026-12-06):
 # the first call of each kernel when the file's driver runs locally with a stand-in torch that
 # records the jit factory calls (shapes only: the same calls when tensor contents read as 0 or 1).
@@ -467,6 +482,6 @@ for _file, _kernel, _args in [
     ('examples/xllm_kernels/split_qkv_rmsnorm_mrope.py', None,
      dict(head_size=256, rope_dim=64, num_q_heads=32, num_kv_heads=2, vec_core_num=48, max_num_tokens=16)),
 ]:
-    SHAPES.append(dict(file=_file, kernel=_kernel, args=_args,
+    SHAPES.append(dict(file=_file, kernel=_kernel, args=_args, **_LAUNCH.get(_file, {}),
                        where="the first call of the kernel by the file's own __main__ (its driver run with a "
                              "stand-in torch recording the factory calls)"))
