@@ -287,6 +287,7 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
     if (!tl_front_apply_jit(ev, kv->kernel.kernel, jit->jit.out_idx, jit->jit.workspace_idx,
                             jit->jit.pass_configs, jit->jit.target, jit->jit.cfg, loc))
         return NULL;
+    if (!ev->first_instantiated) ev->first_instantiated = kv;
     return kv;
 }
 
