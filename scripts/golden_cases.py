@@ -325,6 +325,8 @@ def _e5m6_golden(x):
 
 def _transpose_inputs(experts, tokens, hidden, dtype):
     def make(rng):
+        if dtype == "uint8":  # no test draws uint8: every byte value
+            return {"x": (rng.integers(0, 256, (experts, tokens, hidden)).astype(np.uint8), dtype)}
         v = _bf16(_randn(rng, (experts, tokens, hidden)))
         return {"x": (v, dtype)}
     return make
@@ -756,6 +758,21 @@ def _cases():
                         shape="b=1 m=256 n=256 h=64 d=512 topk=128 bf16",
                         inputs=_sfa_inputs(1, 256, 256, 64, 512, 128), golden=_sfa_golden(512 ** -0.5),
                         tol={"*": (1e-2, 1e-2)}, light=True))
+    # cann-recipes-infer's DeepSeek-V4 flash model carries its own copies (tilelang_kernels/): the
+    # sinkhorn kernel differs (TL_ASCEND_AUTO_CV_COMBINE off, a workspace), the attention one only
+    # in layout. No test of their own: model.py calls them with the ds_v4 tests' arguments
+    # (hc_mult 4, 20 iterations, eps 1e-6; 64 heads, head_dim 512), so these run at those shapes.
+    af = "models/deepseek_v4_flash_tilelang_and_inductor_af/tilelang_kernels/"
+    out.append(dict(name="hc_split_sinkhorn (recipes flash model)", root="recipes", file=af + "hc_split_sinkhorn_kernel.py",
+                    kernel=None, args=dict(hc=4, sinkhorn_iters=20, eps=1e-6), seed=42, shape="n=5 hc=4 iters=20",
+                    inputs=_hc_inputs(5, 4), golden=_hc_golden(4, 20, 1e-6), tol={"*": (1e-2, 1e-2)}, light=True,
+                    note="no test of its own: ops/tilelang/ds_v4/example/test_mhc.py's shapes"))
+    out.append(dict(name="sparse_attn (recipes flash model)", root="recipes", file=af + "sparse_attn_kernel.py",
+                    kernel=None, args=dict(h=64, d=512, scale=512 ** -0.5), seed=42,
+                    shape="b=1 m=256 n=256 h=64 d=512 topk=128 bf16",
+                    inputs=_sfa_inputs(1, 256, 256, 64, 512, 128), golden=_sfa_golden(512 ** -0.5),
+                    tol={"*": (1e-2, 1e-2)}, light=True,
+                    note="no test of its own: ops/tilelang/ds_v4/example/test_sfa.py's shapes"))
     out.append(dict(name="sparse_attention", root="tla", file=v4 + "sparse_attention.py", kernel=None,
                     args=dict(h=64, d=512, scale=512 ** -0.5), seed=42, shape="b=1 m=256 n=256 h=64 d=512 topk=128 bf16",
                     inputs=_sparse_attn_inputs(1, 256, 256, 64, 512, 128), golden=_sparse_attn_golden(512 ** -0.5),
@@ -793,6 +810,21 @@ def _cases():
                     note="not bit-exact by design: the kernel casts float32 to float16 by value (copy_ub_to_ub "
                          "= Cast CAST_RINT), so values below 2^-14 round to float16 subnormals (122 of 33M at "
                          "seed 42); the file checks float32 at 1e-6 for that reason, bfloat16 with torch.equal"))
+    # The file's other kernels, which its own dispatch (_run_kernel) picks below GRID_THRESHOLD = 2048
+    # blocks (the test's shapes are all above it): the non-serial bfloat16 and float32 kernels, and
+    # the 8-bit one for uint8; block sizes as _select_block_size picks them. Shapes chosen here.
+    for kern, e, t, hd, dt in (("_batched_transpose_kernel_db", 2, 1024, 576, "bfloat16"),
+                               ("_batched_transpose_kernel_db", 1, 512, 3072, "bfloat16"),
+                               ("_batched_transpose_kernel_fp32_vector", 1, 1024, 2048, "float32"),
+                               ("_batched_transpose_kernel_8bit", 2, 256, 576, "uint8")):
+        bm, bn = 128, (128 if hd % 128 == 0 else 64)
+        out.append(dict(name=f"batched_transpose {kern[26:]} {dt} hidden={hd}", root="tla",
+                        file=tk + "transpose/batched_transpose_kernel.py", kernel=kern,
+                        args=dict(num_batches=e, shape_x=t, shape_y=hd, block_M=bm, block_N=bn, dtype=dt),
+                        seed=42, shape=f"experts={e} tokens={t} hidden={hd} {dt} ({e * t // bm * hd // bn} blocks)",
+                        inputs=_transpose_inputs(e, t, hd, dt), golden=_transpose_golden,
+                        tol={"*": (1e-6, 1e-6) if dt == "float32" else (0.0, 0.0)},
+                        note="shape chosen here: the file's dispatch takes this kernel below 2048 blocks"))
     q = v4 + "tilekernels/tile_kernels/quant/"
     for nt, h, npc in ((4001, 576, 576), (8001, 2048, 128)):
         pm, pn = -(-nt // 128) * 128, -(-h // 128) * 128
