@@ -337,6 +337,69 @@ def _transpose_golden(x):
     return {"out": np.ascontiguousarray(np.transpose(x["x"], (0, 2, 1)))}
 
 
+# ------------------------------------------------------------------ engram (npuir)
+
+
+def _engram_ref(x, k, wh, we, eps, clamp):
+    """engram_gate_ref in float64: rstd of x and k, the raw dot sum(x wh k we), the scaled dot,
+    the signed square root (|dot| clamped below at clamp) and its sigmoid."""
+    d = x.shape[-1]
+    rx = 1.0 / np.sqrt((x * x).mean(-1) + eps)
+    rk = 1.0 / np.sqrt((k * k).mean(-1) + eps)
+    raw = np.einsum("thd,thd->th", x * wh[None], k * we[None])
+    dot = raw * rx * rk * d ** -0.5
+    gate = 1.0 / (1.0 + np.exp(-np.sqrt(np.maximum(np.abs(dot), clamp)) * np.sign(dot)))
+    return rx, rk, raw, dot, gate
+
+
+def _engram_inputs(n, hc, d, bwd, eps=1e-20):
+    """run_test's tensors: x, k, v, weight_hidden, weight_embed (and grad_out) randn bfloat16,
+    weight_fused = wh * we in float32; the backward also takes the reference's saved values."""
+    def make(rng):
+        x, k = _bf16(_randn(rng, (n, hc, d))), _bf16(_randn(rng, (n, hc, d)))
+        v = _bf16(_randn(rng, (n, d)))
+        wh, we = _bf16(_randn(rng, (hc, d))), _bf16(_randn(rng, (hc, d)))
+        out = {"hidden_states": (x, "bfloat16"), "k": (k, "bfloat16"), "v": (v, "bfloat16"),
+               "weight_fused": (wh * we, "float32"), "_wh": (wh, "float32"), "_we": (we, "float32")}
+        if bwd:
+            rx, rk, raw, _, gate = _engram_ref(x.astype(np.float64), k.astype(np.float64), wh, we, eps, 1e-6)
+            out.update(grad_out=(_bf16(_randn(rng, (n, hc, d))), "bfloat16"),
+                       dot_in=(raw.astype(np.float32), "float32"), gate_in=(gate.astype(np.float32), "float32"),
+                       rstd_x_in=(rx.astype(np.float32), "float32"), rstd_k_in=(rk.astype(np.float32), "float32"))
+        return out
+    return make
+
+
+def _engram_fwd_golden(eps, clamp):
+    def golden(x):
+        h, k, v = (x[n].astype(np.float64) for n in ("hidden_states", "k", "v"))
+        rx, rk, raw, _, gate = _engram_ref(h, k, x["_wh"], x["_we"], eps, clamp)
+        return {"output": _bf16(h + gate[..., None] * v[:, None, :]), "dot_out": raw, "gate_score": gate,
+                "rstd_x": rx, "rstd_k": rk}
+    return golden
+
+
+def _engram_bwd_golden(eps, clamp):
+    """The autograd of engram_gate_ref (run_test's o_ref.backward(grad_out)) written out: the gate's
+    gradient sum_d G v through sigmoid' and the signed root (0.5 / sqrt|dot|, 0 where the clamp
+    holds), then through the raw dot and both rstd; grad_w_partial summed over its blocks is the
+    gradient of weight_fused (the test compares it times weight_embed / weight_hidden)."""
+    def golden(x):
+        h, k, v, g = (x[n].astype(np.float64) for n in ("hidden_states", "k", "v", "grad_out"))
+        wh, we = x["_wh"].astype(np.float64), x["_we"].astype(np.float64)
+        d = h.shape[-1]
+        s = d ** -0.5
+        rx, rk, raw, dot, gate = _engram_ref(h, k, wh, we, eps, clamp)
+        dgate = np.einsum("thd,td->th", g, v)
+        ddot = dgate * gate * (1 - gate) * np.where(np.abs(dot) >= clamp, 0.5 / np.sqrt(np.abs(dot)), 0.0)
+        draw, drx, drk = ddot * rx * rk * s, ddot * raw * rk * s, ddot * raw * rx * s
+        gx = g + draw[..., None] * wh * we * k - (drx * rx ** 3)[..., None] * h / d
+        gk = draw[..., None] * wh * we * h - (drk * rk ** 3)[..., None] * k / d
+        return {"grad_x": _bf16(gx), "grad_k": _bf16(gk), "grad_v": _bf16((g * gate[..., None]).sum(1)),
+                "grad_w_partial": (draw[..., None] * h * k).sum(0)}
+    return golden
+
+
 # ------------------------------------------------------------------ lightning_indexer
 
 
@@ -810,6 +873,21 @@ def _cases():
                     note="not bit-exact by design: the kernel casts float32 to float16 by value (copy_ub_to_ub "
                          "= Cast CAST_RINT), so values below 2^-14 round to float16 subnormals (122 of 33M at "
                          "seed 42); the file checks float32 at 1e-6 for that reason, bfloat16 with torch.equal"))
+    # engram (upstream's npuir dialect: target="npuir", T.clear, T.v*): run_test's shapes; its
+    # check is calc_diff < 1e-2 on every output.
+    eg = v4 + "engram/"
+    out.append(dict(name="engram_gate fwd", root="tla", file=eg + "engram_gate_kernel_fwd.py", kernel=None,
+                    args=dict(num_tokens=7, hidden_size=512, eps=1e-20, scalar=512 ** -0.5, clamp_value=1e-6,
+                              hc_mult=4, save_for_backward=True),
+                    seed=2026, shape="tokens=7 hc=4 hidden=512 bf16", inputs=_engram_inputs(7, 4, 512, False),
+                    golden=_engram_fwd_golden(1e-20, 1e-6), tol={"*": ("calc_diff", 1e-2)}, light=True))
+    out.append(dict(name="engram_gate bwd", root="tla", file=eg + "engram_gate_kernel_bwd.py", kernel=None,
+                    args=dict(num_tokens=16, hidden_size=4096, scalar=4096 ** -0.5, num_persistent_blocks=4,
+                              clamp_value=1e-6, hc_mult=4),
+                    seed=0, shape="tokens=16 hc=4 hidden=4096 bf16, 4 blocks", inputs=_engram_inputs(16, 4, 4096, True),
+                    golden=_engram_bwd_golden(1e-20, 1e-6), post={"grad_w_partial": lambda a: a.sum(0)},
+                    tol={"*": ("calc_diff", 1e-2)}, light=True,
+                    note="golden: the reference's autograd written out; grad_w_partial compared summed over blocks"))
     # The file's other kernels, which its own dispatch (_run_kernel) picks below GRID_THRESHOLD = 2048
     # blocks (the test's shapes are all above it): the non-serial bfloat16 and float32 kernels, and
     # the 8-bit one for uint8; block sizes as _select_block_size picks them. Shapes chosen here.

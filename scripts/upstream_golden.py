@@ -233,6 +233,8 @@ def run_case(opt, case, path, tmp):
     inputs_dir = os.path.join(tmp, "in")
     os.makedirs(inputs_dir, exist_ok=True)
     for name, value in inputs.items():
+        if name.startswith("_"):  # the golden's extra data (not a kernel parameter)
+            continue
         save_input(os.path.join(inputs_dir, name + ".npy"), value)
     t0 = time.time()
     golden = case["golden"]({k: v[0] for k, v in inputs.items()})
