@@ -779,6 +779,21 @@ def _cases():
                             args=dict(heads=128, dim=512, tail_dim=64, topk=2048, kv_stride=1), seed=0,
                             shape="S=128 H=128 SKV=32768 D=512+64 topk=2048 fp16",
                             inputs=_sfa_dev_inputs, golden=_sfa_dev_golden, tol={"*": (1e-2, 1e-2)}))
+    # The newest pytest drivers (test_gemm_developer.py, test_matmul_add_developer*.py) run the files
+    # at more shapes than their argparse default (1024 each, above): the others here.
+    drv = {"gemm_developer.py": ((512, 512, 512), (2048, 1024, 512), (1024, 2048, 1024), (1024, 1024, 2048)),
+           "matmul_add_developer.py": ((512, 512, 512), (256, 256, 256), (2048, 1024, 512), (1024, 2048, 1024)),
+           "matmul_add_developer_vec_cast.py": ((512, 512, 512), (2048, 1024, 512), (1024, 2048, 1024),
+                                                (1024, 1024, 2048))}
+    for f, shapes in drv.items():
+        add = f != "gemm_developer.py"
+        for M, N, K in shapes:
+            args = dict(M=M, N=N, K=K, block_M=128, block_N=256)
+            args.update(block_K=64) if add else args.update(K_L1=64)
+            out.append(_dev(f"{f[:-3]} {M}x{N}x{K}", "tla", f, kernel=None, args=args, seed=0,
+                            shape=f"M={M} N={N} K={K} fp16", inputs=_gemm_inputs(M, N, K, add),
+                            golden=_gemm_golden, tol={"*": (1e-2, 1e-2)}, light=True,
+                            note="a shape of the file's pytest driver"))
     # Newest developer-mode test (half-height UB tiles handed to and from the cube): C = -((-A) @ B)
     # of float16 tensors (a float16 result, then float32), its assert_close at 1e-3.
     out.append(_dev("gemm_develop_test", "tla", "gemm_develop_test.py", kernel=None, args={}, seed=0,
