@@ -919,7 +919,11 @@ def _cases():
                         tol={"*": (1e-6, 1e-6) if dt == "float32" else (0.0, 0.0)},
                         note="shape chosen here: the file's dispatch takes this kernel below 2048 blocks"))
     q = v4 + "tilekernels/tile_kernels/quant/"
-    for nt, h, npc in ((4001, 576, 576), (8001, 2048, 128)):
+    # test_cast_back.py's grid: every (num_tokens, hidden) it draws (the kernel sees only the shape
+    # padded to 128-multiples: fmt, round_sf and the output dtype are host-side), and its large_scale
+    # case; num_per_channels 128, or the hidden size where 128 does not divide it.
+    grid = [(nt, h) for nt in (4001, 8001) for h in (576, 2048, 2560, 3072, 4096, 6144, 7168)] + [(8192, 8192)]
+    for nt, h, npc in ((nt, h, 128 if h % 128 == 0 else h) for nt, h in grid):
         pm, pn = -(-nt // 128) * 128, -(-h // 128) * 128
         out.append(dict(name=f"cast_back nt={nt} h={h}", root="tla", file=q + "cast_back_kernel.py", kernel=None,
                         args=dict(num_tokens=pm, hidden=pn, block_M=128, block_N=128), seed=42,
