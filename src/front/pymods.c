@@ -162,7 +162,10 @@ static tl_value_t *pt_parametrize_apply(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *fn = tl_call_arg(c, 0, NULL), *spec = c->self;
     if (!fn || fn->kind != TL_V_FUNC || !spec) return fn ? fn : tl_value_none();
-    tl_value_t *names = spec->seq.items[0], *values = spec->seq.items[1];
+    tl_value_t *names = spec->seq.items[0];
+    // pytest takes any iterable: a dict gives its keys (upstream's {op_name: lambda}).
+    tl_value_t *values = tl_eval_iterate(ev, spec->seq.items[1], c->loc);
+    if (!values) return NULL;
     int nv;
     tl_value_t **vs = tl_value_items(ev, values, c->loc, "parametrize values", &nv);
     if (!vs || nv == 0) return fn;
