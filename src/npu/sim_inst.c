@@ -52,8 +52,8 @@ void sim_inst_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     in.pipe = SIM_S;
     in.site = sim_site(s, ev->stmt, ev->kind == TL_EXEC_EV_LOAD ? STEP_LOAD : STEP_STMT, TL_PIPE_S,
                        names[ev->kind]);
-    in.occ =
-        tl_cost_scalar(s->arch, mem ? b->scope : TL_SCOPE_VAR, mem && ev->kind == TL_EXEC_EV_STORE);
+    in.occ = tl_cost_scalar(s->arch, mem ? b->scope : TL_SCOPE_VAR,
+                            mem && ev->kind == TL_EXEC_EV_STORE, s->k->config.auto_sync);
     if (mem)
         sim_auto_scalar(s, ag, ev, ev->elem * tl_dtype_size(b->dtype), tl_dtype_size(b->dtype));
     sim_inst_issue(s, ag, &in);

@@ -59,7 +59,7 @@ static bool count_load(void *arg, const tl_expr_t *e)
 {
     loads_t *l = arg;
     if (e->kind == TL_EX_LOAD && e->load.buf->scope != TL_SCOPE_VAR)
-        l->cycles += tl_cost_scalar(l->a, e->load.buf->scope, false);
+        l->cycles += tl_cost_scalar(l->a, e->load.buf->scope, false, true);
     return true;
 }
 
@@ -147,16 +147,18 @@ void sched_leaf_cost(sched_t *S, node_t *n)
         return;
     case TL_ST_LET:
         n->kind = N_SCALAR;
-        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR, false) + load_cycles(a, s->let.value);
+        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR, false, true) + load_cycles(a, s->let.value);
         return;
     case TL_ST_STORE:
         n->kind = N_SCALAR;
-        n->occ = tl_cost_scalar(a, s->store.buf->scope, true) + load_cycles(a, s->store.value);
+        // the pass runs on TL_ASCEND_AUTO_SYNC kernels: their UB stores get the barrier
+        n->occ =
+            tl_cost_scalar(a, s->store.buf->scope, true, true) + load_cycles(a, s->store.value);
         for (int i = 0; i < s->store.n; i++) n->occ += load_cycles(a, s->store.idx[i]);
         return;
     default:
         n->kind = N_SCALAR;
-        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR, false);
+        n->occ = tl_cost_scalar(a, TL_SCOPE_VAR, false, true);
         return;
     }
 }

@@ -193,8 +193,13 @@ static const tl_arch_t arch_a2 = {
     // bench/calibration.rows C3, C6, C7 (RoPE, one block per core, the same
     // work per block but for the sign row's 64 / 128 / 256 scalar stores:
     // 6.99, 9.43, 12.98 us): least-squares slope 30.7 ns = 57 cycles per
-    // store. A bare store in an expert kernel is likely cheaper (no row
-    // separates the two).
+    // store. Only where the build puts the barrier there: upstream's codegen
+    // writes a BufferStore as LocalTensor::SetValue, a plain scalar store
+    // into UB (asc-devkit impl/basic_api/kernel_tensor_impl.h @0da921b), so
+    // an expert kernel's stores (TL_ASCEND_AUTO_SYNC off) and the library's
+    // own (CreateVecIndex's first block) cost scalar_cycles, an estimate no
+    // row isolates; tested by the held-out H8 (536 stores on its busiest
+    // vector core: 1.475 at 57 cycles, 0.942 at 1).
     .scalar_ub_store_cycles = 57,
     .icache_bytes = 32768,   // row 51, D
     .dcache_bytes = 32768,   // row 51, D

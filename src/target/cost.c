@@ -52,7 +52,8 @@ static int64_t chained(const tl_arch_t *a, int64_t occ, int64_t lat)
 // The library's sequence for a V op it does not run as one instruction
 // (Ascend C's dav_c220 implementation, the one A2 / A3 kernels call):
 // - CreateVecIndex (impl/basic_api/dav_c220/kernel_operator_vec_createvecindex_impl.h
-//   @0da921b): the first 32-byte block by scalar SetValue, an S -> V flag, then
+//   @0da921b): the first 32-byte block by scalar SetValue (bare stores: the
+//   kernel's build puts no barrier inside the library), an S -> V flag, then
 //   Adds filling blocks 2-8 of the first repeat from the block before, then one
 //   Adds per further repeat from the repeat before, each behind a
 //   pipe_barrier(V): a chain of elements / repeat + 6 dependent instructions;
@@ -74,7 +75,8 @@ static tl_price_t libcall_price(const tl_arch_t *a, const tl_work_t *w)
     int64_t blocks = n <= blk ? 0 : n >= rep ? rep / blk - 1 : ceil_div(n, blk) - 1;
     int64_t repeats = n <= rep ? 0 : ceil_div(n, rep) - 1;
     p.lat = a->vec_latency[TL_COST_VADD];
-    int64_t first = stores * a->scalar_ub_store_cycles + a->flag_latency;
+    // the library's own SetValue: a bare store (no barrier from the kernel's build)
+    int64_t first = stores * tl_cost_scalar(a, TL_SCOPE_UB, true, false) + a->flag_latency;
     p.occ = first + blocks * chained(a, ub_occ(a, 64), p.lat) +
             repeats * chained(a, ub_occ(a, 2 * a->vec_bytes_per_repeat), p.lat);
     if (blocks + repeats > 0) p.occ -= p.lat; // the last one's latency is the op's
@@ -132,8 +134,8 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
     return p;
 }
 
-int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s, bool store)
+int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s, bool store, bool barrier)
 {
-    if (store && s == TL_SCOPE_UB) return a->scalar_ub_store_cycles;
+    if (store && s == TL_SCOPE_UB && barrier) return a->scalar_ub_store_cycles;
     return a->scalar_cycles + (s == TL_SCOPE_GM ? a->scalar_gm_cycles : 0);
 }

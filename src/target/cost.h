@@ -58,7 +58,9 @@ typedef struct {
 tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w);
 
 // Cycles of a scalar instruction that accesses an element in scope s (a
-// register: TL_SCOPE_VAR; GM goes through the data cache), a store when store.
-int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s, bool store);
+// register: TL_SCOPE_VAR; GM goes through the data cache), a store when store;
+// barrier: the kernel's build puts a PIPE_ALL barrier before a UB store
+// (TL_ASCEND_AUTO_SYNC), priced with it.
+int64_t tl_cost_scalar(const tl_arch_t *a, tl_scope_t s, bool store, bool barrier);
 
 #endif
