@@ -211,6 +211,7 @@ static tl_value_t *eval_compare(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
     tl_value_t *left = tl_eval_expr(ev, fr, n->cmp.left);
     if (!left) return NULL;
     tl_value_t *result = NULL;
+    bool node = false; // TVM's parser builds a comparison node (eval_tvm.c)
     for (int i = 0; i < n->cmp.comparators.len; i++) {
         const tl_ast_node_t *rn = n->cmp.comparators.items[i];
         // `a < b < c` is `a < b and b < c`: c is not evaluated when a < b is false.
@@ -219,6 +220,8 @@ static tl_value_t *eval_compare(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
         if (!right) return NULL;
         tl_value_t *r = tl_eval_binop(ev, pyop_of_cmp(n->cmp.ops[i]), left, right, rn->loc);
         if (!r) return NULL;
+        bool prim = tl_tvm_is_prim(left) || tl_tvm_is_prim(right);
+        if (ev->kernel && fr->traced && prim) node = true;
         if (!result) result = r;
         else if (result->kind == TL_V_EXPR || r->kind == TL_V_EXPR) {
             result = ir_logic(ev, TL_BIN_LAND, result, r, rn->loc);
@@ -230,7 +233,7 @@ static tl_value_t *eval_compare(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
         }
         left = right;
     }
-    return result;
+    return node ? tl_tvm_node(ev, result) : result;
 }
 
 static tl_value_t *eval_ifexp(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
@@ -238,6 +241,7 @@ static tl_value_t *eval_ifexp(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t
     tl_value_t *c = tl_eval_expr(ev, fr, n->ifexp.test);
     if (!c) return NULL;
     if (c->kind == TL_V_OPAQUE && !ev->kernel) return c; // driver code: which arm is unknown
+    if (ev->kernel && fr->traced && !tl_tvm_check_truth(ev, c, n->ifexp.test->loc)) return NULL;
     bool is_expr = false, ok = true;
     bool t = tl_eval_truth(ev, &c, n->ifexp.test->loc, &is_expr, &ok);
     if (!ok) return NULL;
@@ -850,7 +854,9 @@ static tl_value_t *eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
         if (!a) return NULL;
         switch (n->unary.op) {
         case TL_UNOP_NEG: return tl_eval_unop(ev, TL_UN_NEG, a, n->loc);
-        case TL_UNOP_NOT: return tl_eval_unop(ev, TL_UN_NOT, a, n->loc);
+        case TL_UNOP_NOT:
+            if (ev->kernel && fr->traced && tl_tvm_is_prim(a)) return tl_tvm_not(ev, a, n->loc);
+            return tl_eval_unop(ev, TL_UN_NOT, a, n->loc);
         case TL_UNOP_INVERT: return tl_eval_unop(ev, TL_UN_BITNOT, a, n->loc);
         case TL_UNOP_POS:
             if (tl_value_is_number(a) || a->kind == TL_V_EXPR) return a;
@@ -858,7 +864,8 @@ static tl_value_t *eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
         }
         return NULL;
     }
-    case TL_AST_BOOLOP: return eval_boolop(ev, fr, n);
+    case TL_AST_BOOLOP:
+        return ev->kernel && fr->traced ? tl_tvm_boolop(ev, fr, n) : eval_boolop(ev, fr, n);
     case TL_AST_COMPARE: return eval_compare(ev, fr, n);
     case TL_AST_IFEXP: return eval_ifexp(ev, fr, n);
     case TL_AST_LAMBDA: return tl_eval_make_function(ev, fr, n);

@@ -198,6 +198,18 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
 // Materialises a Python iterable (list, tuple, str, dict keys, Python range) as a list.
 tl_value_t *tl_eval_iterate(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc);
 int tl_eval_pyop_of_ast(int ast_binop);
+
+// TVMScript's comparisons, and / or / not and truth in traced frames (eval_tvm.c).
+bool tl_tvm_is_prim(const tl_value_t *v);
+// v marked as a TVM PrimExpr node (a copy; v itself when it is one).
+tl_value_t *tl_tvm_node(tl_eval_t *ev, tl_value_t *v);
+// The value `target = v` binds in frame fr: a LetStmt variable in a traced frame.
+tl_value_t *tl_tvm_let(tl_eval_t *ev, const tl_frame_t *fr, const tl_ast_node_t *target,
+                       tl_value_t *v);
+tl_value_t *tl_tvm_boolop(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n);
+tl_value_t *tl_tvm_not(tl_eval_t *ev, tl_value_t *a, tl_loc_t loc);
+// False (with an error at loc) when TVM's parser cannot take Python's truth of c.
+bool tl_tvm_check_truth(tl_eval_t *ev, const tl_value_t *c, tl_loc_t loc);
 tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc);
 // A class attribute read from instance `inst`: a function becomes a method bound to it (to
 // its class for @classmethod); @staticmethod functions and other values are returned as they are.

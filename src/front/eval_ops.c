@@ -318,7 +318,21 @@ static tl_value_t *ir_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b,
     return tl_value_expr(ev->arena, tl_ir_bin(k, bop, x, y, loc));
 }
 
+static tl_value_t *binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc);
+
+// Arithmetic on a TVM PrimExpr node gives one (eval_tvm.c).
+static tl_value_t *keep_node(tl_eval_t *ev, const tl_value_t *a, const tl_value_t *b, tl_value_t *r)
+{
+    bool scalar = r && (tl_value_is_number(r) || r->kind == TL_V_EXPR);
+    return scalar && (a->tvm_node || (b && b->tvm_node)) ? tl_tvm_node(ev, r) : r;
+}
+
 tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc)
+{
+    return keep_node(ev, a, b, binop(ev, op, a, b, loc));
+}
+
+static tl_value_t *binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl_loc_t loc)
 {
     a = scalar_of(ev, a, loc);
     b = scalar_of(ev, b, loc);
@@ -395,7 +409,14 @@ tl_value_t *tl_eval_binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, t
     return type_error(ev, op, a, b, loc);
 }
 
+static tl_value_t *unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t loc);
+
 tl_value_t *tl_eval_unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t loc)
+{
+    return keep_node(ev, a, NULL, unop(ev, op, a, loc));
+}
+
+static tl_value_t *unop(tl_eval_t *ev, tl_unop_t op, tl_value_t *a, tl_loc_t loc)
 {
     a = scalar_of(ev, a, loc);
     if (a->kind == TL_V_ERROR) return tl_eval_fail(ev, loc, "%s", a->error.message);

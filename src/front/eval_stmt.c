@@ -165,7 +165,8 @@ static tl_flow_t exec_assign(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
     ev->name_hint = NULL;
     if (!v) return TL_FLOW_ERROR;
     for (int i = 0; i < t->len; i++)
-        if (!tl_eval_assign(ev, fr, t->items[i], v)) return TL_FLOW_ERROR;
+        if (!tl_eval_assign(ev, fr, t->items[i], tl_tvm_let(ev, fr, t->items[i], v)))
+            return TL_FLOW_ERROR;
     return TL_FLOW_NORMAL;
 }
 
@@ -201,7 +202,9 @@ static tl_flow_t exec_augassign(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
         return TL_FLOW_NORMAL;
     }
     tl_value_t *nv = tl_eval_binop(ev, op, old, rhs, n->loc);
-    return nv && tl_eval_assign(ev, fr, target, nv) ? TL_FLOW_NORMAL : TL_FLOW_ERROR;
+    if (!nv) return TL_FLOW_ERROR;
+    return tl_eval_assign(ev, fr, target, tl_tvm_let(ev, fr, target, nv)) ? TL_FLOW_NORMAL
+                                                                          : TL_FLOW_ERROR;
 }
 
 // --- control flow ---------------------------------------------------------------------------
@@ -600,7 +603,9 @@ static tl_flow_t exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n
         if (n->ann.target->kind == TL_AST_NAME) ev->name_hint = n->ann.target->name.id;
         tl_value_t *v = tl_eval_expr(ev, fr, n->ann.value);
         ev->name_hint = NULL;
-        return v && tl_eval_assign(ev, fr, n->ann.target, v) ? TL_FLOW_NORMAL : TL_FLOW_ERROR;
+        if (!v) return TL_FLOW_ERROR;
+        v = tl_tvm_let(ev, fr, n->ann.target, v);
+        return tl_eval_assign(ev, fr, n->ann.target, v) ? TL_FLOW_NORMAL : TL_FLOW_ERROR;
     }
     case TL_AST_FOR: return exec_for(ev, fr, n);
     case TL_AST_WHILE: return exec_while(ev, fr, n);

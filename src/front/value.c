@@ -28,14 +28,26 @@ static tl_value_t false_value = {.kind = TL_V_BOOL, .b = false};
 
 // Numbers, strings and kernel expressions take only their own field's bytes:
 // compile-time loops make millions of them, and the arena is bounded
-// (TL_EVAL_MAX_BYTES). (A value's kind never changes, nor is it copied whole.)
-tl_value_t *tl_value_new(tl_arena_t *a, tl_value_kind_t kind)
+// (TL_EVAL_MAX_BYTES). (A value's kind never changes; tl_value_dup copies only those bytes.)
+static size_t value_size(tl_value_kind_t kind)
 {
     size_t small = offsetof(tl_value_t, str) + sizeof((tl_value_t *)0)->str;
     bool scalar = kind == TL_V_INT || kind == TL_V_FLOAT || kind == TL_V_STR || kind == TL_V_EXPR;
-    tl_value_t *v = tl_arena_alloc(a, scalar ? small : sizeof *v);
+    return scalar ? small : sizeof(tl_value_t);
+}
+
+tl_value_t *tl_value_new(tl_arena_t *a, tl_value_kind_t kind)
+{
+    tl_value_t *v = tl_arena_alloc(a, value_size(kind));
     v->kind = kind;
     return v;
+}
+
+tl_value_t *tl_value_dup(tl_arena_t *a, const tl_value_t *v)
+{
+    tl_value_t *c = tl_arena_alloc(a, value_size(v->kind));
+    memcpy(c, v, value_size(v->kind));
+    return c;
 }
 
 tl_value_t *tl_value_none(void)

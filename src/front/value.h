@@ -81,6 +81,10 @@ struct tl_value {
     // A T.alloc_var buffer bound to a name in a traced frame: reading that
     // name there is a load of the variable, not the buffer (TileLang's parser).
     bool var_named;
+    // TVM's parser holds a PrimExpr node here, not a Python value or an IntImm:
+    // a name assigned in a traced frame (a LetStmt variable) or a comparison,
+    // and / or / not of a PrimExpr there, and arithmetic on those (eval_tvm.c).
+    bool tvm_node;
     union {
         bool b;
         int64_t i;
@@ -179,6 +183,7 @@ struct tl_value {
 const char *tl_value_type_name(const tl_value_t *v);
 
 tl_value_t *tl_value_new(tl_arena_t *a, tl_value_kind_t kind);
+tl_value_t *tl_value_dup(tl_arena_t *a, const tl_value_t *v);
 tl_value_t *tl_value_none(void);
 tl_value_t *tl_value_bool(bool b);
 tl_value_t *tl_value_int(tl_arena_t *a, int64_t i);

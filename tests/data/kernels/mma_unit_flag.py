@@ -5,8 +5,11 @@
 # C[:, t*NV:(t+1)*NV] = A[:, :KV] @ B[:KV, t*N : t*N + NV]; A and B hold
 # data past KV and NV, which must not count. explicit_init: the two mmads
 # written out, the second with init=False (a constant: accumulate).
+# The unit flag of the second mmad is chosen with tir.Select, as upstream does:
+# `0b11 if h == 1 else 0b10` on the loop variable is refused by TVM's parser.
 import tilelang
 import tilelang.language as T
+from tvm import tir
 
 
 @tilelang.jit(out_idx=[-1])
@@ -49,7 +52,7 @@ def mma_unit_flag(M=64, KV=100, NV=40, NT=4, dtype="float16", explicit_init=Fals
                         for h in range(2):
                             T.mma(a_l0[h, :, :], b_l0[cs, h, :, :], c_l0[cs, :, :], init=(h == 0),
                                   k_actual=min(KC, KV - h * KC), n_actual=NV,
-                                  unit_flag=0b11 if h == 1 else 0b10)
+                                  unit_flag=tir.Select(h == 1, 0b11, 0b10))
                     T.set_flag("m", "mte1", cs)
                     T.copy(c_l0[cs, :, 0:NV], C[0:M, t * NV:(t + 1) * NV], unit_flag=0b11)
                 T.wait_flag("m", "mte1", 0)
