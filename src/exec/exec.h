@@ -65,6 +65,7 @@ typedef enum {
     // yet), so that a checker can report misuse before the executor fails on
     // it; a blocked wait_cross_flag / T.sync_all is seen again on every retry.
     TL_EXEC_EV_SYNC_BEGIN,
+    TL_EXEC_EV_SCOPE, // a T.Scope body starts on this agent (`stmt`: the T.Scope)
 } tl_exec_event_kind_t;
 
 typedef struct {

@@ -53,6 +53,18 @@ static tl_exec_ctx_t lane_ctx(tl_exec_t *x, tl_exec_thread_t *th, int lane, cons
     return c;
 }
 
+// Tells the hook that a T.Scope body starts on each lane of mask.
+static tl_status_t scope_event(tl_exec_t *x, tl_exec_thread_t *th, const tl_stmt_t *s, uint8_t mask)
+{
+    for (int l = next_lane(mask, 0); l >= 0; l = next_lane(mask, l + 1)) {
+        tl_exec_ctx_t c = lane_ctx(x, th, l, s);
+        tl_exec_event_t ev = {.kind = TL_EXEC_EV_SCOPE, .addr = -1};
+        tl_status_t st = tl_exec_hook(&c, &ev);
+        if (st) return st;
+    }
+    return TL_OK;
+}
+
 static const char *side_text(tl_side_t s)
 {
     return s == TL_SIDE_CUBE ? "cube" : s == TL_SIDE_VEC ? "vector" : "shared";
@@ -299,10 +311,12 @@ static tl_status_t step(tl_exec_t *x, tl_exec_thread_t *th, bool *blocked)
         tl_side_t side = s->scope.side;
         if (!x->dev) {
             if (tl_exec_agent_side(&th->blk->ag[next_lane(mask, 0)]) != side) return TL_OK;
-            return push(x, th, s->scope.body, mask, side);
+        } else {
+            mask &= tl_side_lanes(x->lanes, side);
+            if (!mask) return TL_OK;
         }
-        mask &= tl_side_lanes(x->lanes, side);
-        return mask ? push(x, th, s->scope.body, mask, side) : TL_OK;
+        if ((st = scope_event(x, th, s, mask))) return st;
+        return push(x, th, s->scope.body, mask, side);
     }
     case TL_ST_BREAK:
     case TL_ST_CONTINUE: return unwind(x, th);

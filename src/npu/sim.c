@@ -132,7 +132,8 @@ uint32_t sim_site(tl_sim_t *s, const tl_stmt_t *st, sim_step_t step, tl_pipe_t p
             tl_arena_grow(&s->arena, s->sites, sizeof *s->sites, (size_t)s->capsites, (size_t)cap);
         s->capsites = cap;
     }
-    s->sites[s->nsites] = (sim_site_t){st, step, pipe, tl_arena_strdup(&s->arena, name)};
+    s->sites[s->nsites] =
+        (sim_site_t){st, step, pipe, tl_arena_strdup(&s->arena, name), sim_scope_of(s, st)};
     sim_index_put(&s->site_index, key, s->nsites);
     return (uint32_t)s->nsites++;
 }
@@ -226,20 +227,22 @@ static void check_path(tl_sim_t *s, const tl_stmt_t *st)
     s->static_errors++;
 }
 
-static void scan(tl_sim_t *s, const tl_stmt_t *st)
+// Static checks, and the T.Scope each statement is in (scope: its number, 0 = none).
+static void scan(tl_sim_t *s, const tl_stmt_t *st, int scope)
 {
     if (!st) return;
+    if (scope) sim_index_put(&s->scope_index, (uint64_t)(uintptr_t)st, scope);
     switch (st->kind) {
     case TL_ST_SEQ:
-        for (int i = 0; i < st->seq.n; i++) scan(s, st->seq.items[i]);
+        for (int i = 0; i < st->seq.n; i++) scan(s, st->seq.items[i], scope);
         break;
-    case TL_ST_FOR: scan(s, st->for_.body); break;
-    case TL_ST_WHILE: scan(s, st->while_.body); break;
+    case TL_ST_FOR: scan(s, st->for_.body, scope); break;
+    case TL_ST_WHILE: scan(s, st->while_.body, scope); break;
     case TL_ST_IF:
-        scan(s, st->if_.then_);
-        scan(s, st->if_.else_);
+        scan(s, st->if_.then_, scope);
+        scan(s, st->if_.else_, scope);
         break;
-    case TL_ST_SCOPE: scan(s, st->scope.body); break;
+    case TL_ST_SCOPE: scan(s, st->scope.body, ++s->nscopes); break;
     case TL_ST_OP:
         scan_op(s, &st->op);
         check_path(s, st);
@@ -265,6 +268,7 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
     memset(ag->fly, 0, sizeof ag->fly);
     memset(ag->flown, 0, sizeof ag->flown);
     memset(ag->count, 0, sizeof ag->count);
+    memset(ag->scope_count, 0, sizeof ag->scope_count);
     for (int p = 0; p < SIM_NP; p++) {
         memset(ag->I[p], 0, sizeof(sim_vc_t) * (size_t)s->U);
         memset(ag->D[p], 0, sizeof(sim_vc_t) * (size_t)s->U);
@@ -362,6 +366,7 @@ static tl_status_t hook(void *arg, const tl_exec_event_t *ev)
     case TL_EXEC_EV_STORE: sim_inst_scalar(s, ag, ev); return TL_OK;
     case TL_EXEC_EV_SYNC_BEGIN: return sim_sync_check(s, ag, ev);
     case TL_EXEC_EV_SYNC: sim_sync_do(s, ag, ev); return TL_OK;
+    case TL_EXEC_EV_SCOPE: sim_auto_scope(ag); return TL_OK;
     }
     return TL_OK;
 }
@@ -488,7 +493,7 @@ tl_status_t tl_sim_create(tl_sim_t **out, const tl_kernel_t *k, const tl_sim_opt
         b->param = -1;
         b->addr = 0;
     }
-    scan(s, k->body);
+    scan(s, k->body, 0);
     s->report.arch = arch;
     *out = s;
     return TL_OK;
@@ -593,6 +598,7 @@ void tl_sim_destroy(tl_sim_t *s)
     }
     sim_shadow_chunks_free(s);
     sim_index_free(&s->site_index);
+    sim_index_free(&s->scope_index);
     sim_index_free(&s->race_index);
     sim_index_free(&s->warned);
     free(s->freel);

@@ -50,8 +50,35 @@ static bool vector_core(const sim_agent_t *ag)
     return ag->id != TL_AGENT_AIC;
 }
 
-void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call)
+// AscendSyncInsertVS keeps one history of accesses as it walks the program;
+// entering a T.Scope (its resource_scope attribute) it clears it and on
+// leaving restores what it had before: an access is remembered at statement
+// `at` when both are outside any T.Scope, or both in the same T.Scope and the
+// access made since the agent last entered it (a T.Scope in a loop starts
+// afresh each iteration).
+int sim_scope_of(const tl_sim_t *s, const tl_stmt_t *st)
 {
+    int i = sim_index_get(&s->scope_index, (uint64_t)(uintptr_t)st);
+    return i < 0 ? 0 : i;
+}
+
+bool sim_auto_vs_sees(const tl_sim_t *s, const sim_agent_t *ag, const tl_stmt_t *at,
+                      const sim_rec_t *r)
+{
+    int scope = sim_scope_of(s, at);
+    if (s->sites[r->site - 1].scope != scope) return false;
+    return !scope || r->epoch > ag->scope_count[r->tid & 7];
+}
+
+void sim_auto_scope(sim_agent_t *ag)
+{
+    memcpy(ag->scope_count, ag->count, sizeof ag->count);
+}
+
+void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_exec_event_t *ev)
+{
+    const tl_opcall_t *call = ev->call;
+    const tl_stmt_t *vs_at = s->pto ? ev->stmt : NULL;
     int v = SIM_PIX(TL_PIPE_V);
     if (!s->auto_sync || !vector_core(ag) || pipe != v) return;
     // the clock the instruction will have (sim_hb_begin)
@@ -61,7 +88,7 @@ void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call
         const sim_run_t *r = &s->runs[i];
         const tl_buffer_t *b = call->op->args[r->operand].region.buf;
         if (b->scope != TL_SCOPE_UB) continue;
-        if (sim_hb_probe(s, ag, s->tmp3, b, r->off, r->len, r->write, 1u << v)) {
+        if (sim_hb_probe(s, ag, s->tmp3, b, r->off, r->len, r->write, 1u << v, vs_at)) {
             sim_sync_pipe_barrier(s, ag, v);
             sim_auto_note(s, ag, TL_SIM_AUTO_BARRIER_V, "pipe_barrier(v) [bisheng auto-sync]");
             return;
@@ -100,8 +127,8 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
     static const tl_pipe_t pipes[] = {TL_PIPE_V, TL_PIPE_MTE2, TL_PIPE_MTE3};
     unsigned mask = 0;
     for (size_t i = 0; i < TL_ARRAY_LEN(pipes); i++) mask |= 1u << SIM_PIX(pipes[i]);
-    unsigned found =
-        sim_hb_probe(s, ag, ag->I[SIM_S], ev->buf, off, len, ev->kind == TL_EXEC_EV_STORE, mask);
+    unsigned found = sim_hb_probe(s, ag, ag->I[SIM_S], ev->buf, off, len,
+                                  ev->kind == TL_EXEC_EV_STORE, mask, s->pto ? ev->stmt : NULL);
     for (size_t i = 0; i < TL_ARRAY_LEN(pipes); i++) {
         int p = SIM_PIX(pipes[i]);
         if (!(found & (1u << p))) continue;

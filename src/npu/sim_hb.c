@@ -397,7 +397,8 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
 }
 
 unsigned sim_hb_probe(tl_sim_t *s, sim_agent_t *ag, const sim_vc_t *clk, const tl_buffer_t *buf,
-                      int64_t off, int64_t len, bool write, unsigned pipes)
+                      int64_t off, int64_t len, bool write, unsigned pipes,
+                      const tl_stmt_t *vs_at)
 {
     if (!shadowed(s, ag, buf) || len <= 0) return 0;
     bool gm = buf->scope == TL_SCOPE_GM;
@@ -417,7 +418,7 @@ unsigned sim_hb_probe(tl_sim_t *s, sim_agent_t *ag, const sim_vc_t *clk, const t
                 !(pipes & bit) || found & bit)
                 continue;
             if (r->lo <= hi && lo <= r->hi && ((r->flags & REC_WRITE) || write) &&
-                !ordered(s, ag, clk, r))
+                !ordered(s, ag, clk, r) && (!vs_at || sim_auto_vs_sees(s, ag, vs_at, r)))
                 found |= bit;
         }
     }

@@ -487,7 +487,7 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     in.atomic = call->op->code == TL_OP_ATOMIC_ADD;
     if (call->op->code == TL_OP_COPY) sim_auto_copy(s, ag, ev);
     runs_of(s, call);
-    sim_auto_op(s, ag, in.pipe, call);
+    sim_auto_op(s, ag, in.pipe, ev);
     unsigned operands = sim_pto_before(s, ag, ev);
     xfer_t x = {0};
     bool gm = op_cost(s, call, &in, &x);

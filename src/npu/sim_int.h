@@ -34,6 +34,7 @@ typedef struct {
     sim_step_t step;
     tl_pipe_t pipe;
     const char *name;
+    int scope; // the T.Scope statement it is in (sim_scope_of)
 } sim_site_t;
 
 // One access in shadow memory: which instruction (site, agent, pipe, epoch)
@@ -125,6 +126,7 @@ typedef struct {
     // scalar clock), D[p] the join of every issued p instruction
     sim_vc_t *I[SIM_NP], *D[SIM_NP];
     uint32_t count[SIM_NP];
+    uint32_t scope_count[SIM_NP]; // count when its current T.Scope body started
     sim_flag_t flag[SIM_NP][SIM_NP][SIM_EVENT_IDS];
     sim_xq_t counter[SIM_XIDS], pending[3][SIM_XIDS];
     // for the overflow check: sets issued per mode and id, and the S epoch of
@@ -223,6 +225,8 @@ struct tl_sim {
     sim_site_t *sites;
     int nsites, capsites;
     sim_index_t site_index, race_index;
+    sim_index_t scope_index; // statement -> the T.Scope it is in (1, 2, ... in program order)
+    int nscopes;
     tl_sim_race_t *races;
     sim_racex_t *racex;
     int nraces, capraces;
@@ -333,8 +337,11 @@ void sim_hb_access(tl_sim_t *s, sim_agent_t *ag, const sim_inst_t *in, const tl_
 // to those bytes that conflicts with the access described and is not ordered
 // before an instruction with clock clk; nothing is recorded or reported (the
 // compiler's automatic sync asks this before it orders an instruction).
+// vs_at: only the accesses upstream's VS pass remembers at that statement
+// (sim_auto_vs_sees); NULL: all.
 unsigned sim_hb_probe(tl_sim_t *s, sim_agent_t *ag, const sim_vc_t *clk, const tl_buffer_t *buf,
-                      int64_t off, int64_t len, bool write, unsigned pipes);
+                      int64_t off, int64_t len, bool write, unsigned pipes,
+                      const tl_stmt_t *vs_at);
 void sim_shadow_reset(sim_shadow_t *sh);
 void sim_shadow_free(sim_shadow_t *sh); // its pages go with the simulator's chunks
 void sim_shadow_chunks_free(tl_sim_t *s);
@@ -371,13 +378,21 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b);
 
 // --- sim_auto.c: synchronisation the upstream build adds --------------------------------
 // Before a tile op of pipe `pipe` is modeled (its accesses in s->runs).
-void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_opcall_t *call);
+void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_exec_event_t *ev);
 // Before a GM -> UB copy: what tl::ascend::copy_gm_to_ub does first when the
 // GM side is clipped (the pad fill between its own flags).
 void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
 // Before a scalar load / store of bytes [off, off + len) of buf (ev: the event).
 void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
                      int64_t len);
+// A T.Scope body starts on this agent.
+void sim_auto_scope(sim_agent_t *ag);
+// The T.Scope statement st is in: 1, 2, ... in program order; 0 outside any.
+int sim_scope_of(const tl_sim_t *s, const tl_stmt_t *st);
+// pto: is the access of record r in the part of the program upstream's
+// AscendSyncInsertVS remembers at statement `at`?
+bool sim_auto_vs_sees(const tl_sim_t *s, const sim_agent_t *ag, const tl_stmt_t *at,
+                      const sim_rec_t *r);
 // Counts one synchronisation the build adds (and shows it in the trace).
 void sim_auto_note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what);
 

@@ -123,6 +123,7 @@ typedef struct {
 static tl_status_t count_hook(void *arg, const tl_exec_event_t *ev)
 {
     counts_t *c = arg;
+    if (ev->kind == TL_EXEC_EV_SCOPE) return TL_OK;
     c->agents[ev->agent]++;
     switch (ev->kind) {
     case TL_EXEC_EV_OP: c->ops++; break;
@@ -133,7 +134,8 @@ static tl_status_t count_hook(void *arg, const tl_exec_event_t *ev)
     case TL_EXEC_EV_LOAD: c->loads++; break;
     case TL_EXEC_EV_SYNC: c->syncs++; break;
     case TL_EXEC_EV_LET: c->lets++; break;
-    case TL_EXEC_EV_SYNC_BEGIN: break;
+    case TL_EXEC_EV_SYNC_BEGIN:
+    case TL_EXEC_EV_SCOPE: break;
     }
     if (c->stop_after && c->stores >= c->stop_after) return TL_ERR_RACE;
     return TL_OK;
