@@ -193,7 +193,7 @@ static tl_value_t *eval_boolop(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_
         }
         if (v->kind == TL_V_OPAQUE && !ev->kernel) return v; // driver code: the result is unknown too
         bool is_expr = false, ok = true;
-        bool t = tl_eval_truth(ev, &v, item->loc, &is_expr, &ok);
+        bool t = tl_eval_cond(ev, fr, &v, item->loc, &is_expr, &ok);
         if (!ok) return NULL;
         if (is_expr) {
             acc = acc ? ir_logic(ev, is_and ? TL_BIN_LAND : TL_BIN_LOR, acc, v, item->loc) : v;
@@ -218,8 +218,10 @@ static tl_value_t *eval_compare(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node
         if (result && result->kind == TL_V_BOOL && !result->b) return result;
         tl_value_t *right = tl_eval_expr(ev, fr, rn);
         if (!right) return NULL;
-        tl_value_t *r = tl_eval_binop(ev, pyop_of_cmp(n->cmp.ops[i]), left, right, rn->loc);
+        int op = pyop_of_cmp(n->cmp.ops[i]);
+        tl_value_t *r = tl_eval_binop(ev, op, left, right, rn->loc);
         if (!r) return NULL;
+        r = tl_tvm_python_compare(ev, fr, op, left, right, r);
         bool prim = tl_tvm_is_prim(left) || tl_tvm_is_prim(right);
         if (ev->kernel && fr->traced && prim) node = true;
         if (!result) result = r;
@@ -243,7 +245,7 @@ static tl_value_t *eval_ifexp(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t
     if (c->kind == TL_V_OPAQUE && !ev->kernel) return c; // driver code: which arm is unknown
     if (ev->kernel && fr->traced && !tl_tvm_check_truth(ev, c, n->ifexp.test->loc)) return NULL;
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, &c, n->ifexp.test->loc, &is_expr, &ok);
+    bool t = tl_eval_cond(ev, fr, &c, n->ifexp.test->loc, &is_expr, &ok);
     if (!ok) return NULL;
     if (!is_expr) return tl_eval_expr(ev, fr, t ? n->ifexp.body : n->ifexp.orelse);
     tl_value_t *a = tl_eval_expr(ev, fr, n->ifexp.body);
@@ -856,6 +858,12 @@ static tl_value_t *eval_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
         case TL_UNOP_NEG: return tl_eval_unop(ev, TL_UN_NEG, a, n->loc);
         case TL_UNOP_NOT:
             if (ev->kernel && fr->traced && tl_tvm_is_prim(a)) return tl_tvm_not(ev, a, n->loc);
+            if (ev->kernel && !fr->traced && (a->tvm_truth || tl_tvm_is_prim(a))) {
+                bool is_expr = false, ok = true;
+                bool t = tl_eval_cond(ev, fr, &a, n->loc, &is_expr, &ok);
+                if (!ok) return NULL;
+                if (!is_expr) return tl_value_bool(!t);
+            }
             return tl_eval_unop(ev, TL_UN_NOT, a, n->loc);
         case TL_UNOP_INVERT: return tl_eval_unop(ev, TL_UN_BITNOT, a, n->loc);
         case TL_UNOP_POS:

@@ -210,6 +210,16 @@ tl_value_t *tl_tvm_boolop(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 tl_value_t *tl_tvm_not(tl_eval_t *ev, tl_value_t *a, tl_loc_t loc);
 // False (with an error at loc) when TVM's parser cannot take Python's truth of c.
 bool tl_tvm_check_truth(tl_eval_t *ev, const tl_value_t *c, tl_loc_t loc);
+// r, the result of `left OP right` in frame fr, as TVM's Python operators make
+// it in a plain Python function run while tracing (an EqualOp's truth).
+tl_value_t *tl_tvm_python_compare(tl_eval_t *ev, const tl_frame_t *fr, int op, const tl_value_t *left,
+                                  const tl_value_t *right, tl_value_t *r);
+// Python's truth of *vp for an if / while / assert / and / or / not / `a if c
+// else b` in frame fr: tl_eval_truth, except in a plain Python function run
+// while tracing, where a TVM expression's truth raises in TVM (an error here)
+// unless it is an EqualOp / NotEqualOp (tvm_truth).
+bool tl_eval_cond(tl_eval_t *ev, const tl_frame_t *fr, tl_value_t **vp, tl_loc_t loc, bool *is_expr,
+                  bool *ok);
 tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc);
 // A class attribute read from instance `inst`: a function becomes a method bound to it (to
 // its class for @classmethod); @staticmethod functions and other values are returned as they are.

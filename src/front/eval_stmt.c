@@ -352,7 +352,7 @@ static tl_flow_t exec_while(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *
         if (!c) return TL_FLOW_ERROR;
         if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided(ev, fr, n, c, &n->cond.body, &n->cond.orelse, NULL);
         bool is_expr = false, ok = true;
-        bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
+        bool t = tl_eval_cond(ev, fr, &c, n->cond.test->loc, &is_expr, &ok);
         if (!ok) return TL_FLOW_ERROR;
         if (is_expr) {
             if (iter > 0) {
@@ -381,7 +381,7 @@ static tl_flow_t exec_if(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
         if (!c) return TL_FLOW_ERROR;
         if (c->kind == TL_V_OPAQUE && !ev->kernel) return undecided(ev, fr, n, c, &n->cond.body, &n->cond.orelse, NULL);
         bool is_expr = false, ok = true;
-        bool t = tl_eval_truth(ev, &c, n->cond.test->loc, &is_expr, &ok);
+        bool t = tl_eval_cond(ev, fr, &c, n->cond.test->loc, &is_expr, &ok);
         if (!ok) return TL_FLOW_ERROR;
         if (is_expr) return tl_trace_if(ev, fr, n, c);
         if (t) return tl_exec_body(ev, fr, &n->cond.body);
@@ -438,7 +438,7 @@ static tl_flow_t exec_assert(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t 
     // the program goes on is that it holds.
     if (c->kind == TL_V_OPAQUE && !ev->kernel) return TL_FLOW_NORMAL;
     bool is_expr = false, ok = true;
-    bool t = tl_eval_truth(ev, &c, n->check.test->loc, &is_expr, &ok);
+    bool t = tl_eval_cond(ev, fr, &c, n->check.test->loc, &is_expr, &ok);
     if (!ok) return TL_FLOW_ERROR;
     if (is_expr) {
         tl_diag_warning(ev->diag, n->loc, "assert on a run-time value is not checked");

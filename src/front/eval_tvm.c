@@ -14,6 +14,11 @@
 //   or / not operator to Expr").
 // tilec keeps the values (a constant stays usable as one) and marks the
 // nodes (value->tvm_node), so the conditional expression can refuse them.
+// A plain Python function called from the body is run by Python on the TVM
+// objects (tvm/tir/expr.py): `x == y` / `x != y` give EqualOp / NotEqualOp,
+// truthy by identity (x.same_as(y)) -- unless x is an IntImm, whose __eq__
+// folds (or builds tir.EQ) --, `<` and the others give a folded IntImm or a
+// node, and bool() of any PrimExpr but an IntImm raises.
 #include "front/front.h"
 
 // A PrimExpr for TVM's parser: a run-time value, a T.alloc_var read, or a node.
@@ -119,4 +124,48 @@ bool tl_tvm_check_truth(tl_eval_t *ev, const tl_value_t *c, tl_loc_t loc)
                  "body, a variable there); choose at run time with T.if_then_else(c, a, b) or "
                  "tir.Select, or decide the condition in the factory");
     return false;
+}
+
+// A PrimExpr that is not an IntImm in TVM (its operator methods build nodes).
+static bool is_node(const tl_value_t *v)
+{
+    return tl_tvm_is_prim(v) && truth_raises(v);
+}
+
+static bool same_object(const tl_value_t *a, const tl_value_t *b)
+{
+    return a == b || (a->kind == TL_V_EXPR && b->kind == TL_V_EXPR && a->expr == b->expr);
+}
+
+tl_value_t *tl_tvm_python_compare(tl_eval_t *ev, const tl_frame_t *fr, int op, const tl_value_t *left,
+                                  const tl_value_t *right, tl_value_t *r)
+{
+    if (!ev->kernel || fr->traced || (op != TL_BIN_EQ && op != TL_BIN_NE)) return r;
+    // left's __eq__, or right's reflected one when left is a Python value
+    bool eq_op = is_node(left) || (!tl_tvm_is_prim(left) && is_node(right));
+    if (!eq_op) return r;
+    bool same = same_object(left, right);
+    tl_value_t *c = tl_value_dup(ev->arena, r);
+    c->tvm_truth = (op == TL_BIN_EQ) == same ? 2 : 1;
+    return c;
+}
+
+bool tl_eval_cond(tl_eval_t *ev, const tl_frame_t *fr, tl_value_t **vp, tl_loc_t loc, bool *is_expr,
+                  bool *ok)
+{
+    const tl_value_t *v = *vp;
+    if (ev->kernel && !fr->traced) {
+        *is_expr = false;
+        if (v->tvm_truth) return v->tvm_truth == 2;
+        if (is_node(v)) {
+            tl_eval_fail(ev, loc,
+                         "Python takes the truth value of a TVM expression here, in a plain "
+                         "Python function the kernel calls (run by Python, not parsed): TVM "
+                         "raises (\"Cannot use and / or / not operator to Expr\"); make the "
+                         "function a @T.macro for a run-time `if`, or use T.if_then_else");
+            *ok = false;
+            return false;
+        }
+    }
+    return tl_eval_truth(ev, vp, loc, is_expr, ok);
 }

@@ -85,6 +85,10 @@ struct tl_value {
     // a name assigned in a traced frame (a LetStmt variable) or a comparison,
     // and / or / not of a PrimExpr there, and arithmetic on those (eval_tvm.c).
     bool tvm_node;
+    // In a plain Python function run while tracing, `x == y` / `x != y` with a
+    // TVM expression x (or y, reflected) is tvm's EqualOp / NotEqualOp, whose
+    // truth is x.same_as(y): 1 false, 2 true; 0 not such a value.
+    uint8_t tvm_truth;
     union {
         bool b;
         int64_t i;
