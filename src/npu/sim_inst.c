@@ -234,6 +234,22 @@ static void price(tl_sim_t *s, const tl_work_t *w, sim_inst_t *in)
     in->lat = p.lat;
 }
 
+// A per-repeat reduction below the byte rate (arch vec_reduce_repeat_cycles):
+// WholeReduce* of any type, BlockReduce* of 16-bit elements.
+static bool slow_reduction(const tl_opcall_t *call)
+{
+    switch (call->op->code) {
+    case TL_OP_WHOLE_REDUCE_SUM:
+    case TL_OP_WHOLE_REDUCE_MAX:
+    case TL_OP_WHOLE_REDUCE_MIN: return true;
+    case TL_OP_BLOCK_REDUCE_SUM:
+    case TL_OP_BLOCK_REDUCE_MAX:
+    case TL_OP_BLOCK_REDUCE_MIN:
+        return call->args[1].is_view && tl_dtype_size(call->args[1].view.dtype) == 2;
+    default: return false;
+    }
+}
+
 // A vector instruction: the bytes of its operands' runs, read and written.
 static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
 {
@@ -252,6 +268,7 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
             : call->op->code == TL_OP_XOR          ? TL_LIBCALL_XOR
                                                    : TL_LIBCALL_NONE;
     w.elem_size = call->args[0].is_view ? tl_dtype_size(call->args[0].view.dtype) : 1;
+    if (slow_reduction(call)) w.slow_repeats = (operand_bytes(s, 1, 0) + 255) / 256;
     if (w.lib != TL_LIBCALL_NONE) // the destination's elements
         w.elems = call->args[0].is_view ? operand_bytes(s, 0, 1) / w.elem_size : w.elems;
     tl_price_t p = tl_cost_price(s->arch, &w);

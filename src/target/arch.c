@@ -153,6 +153,11 @@ static const tl_arch_t arch_a2 = {
     // software-emulated, without a figure: priced by their bytes.
     .vec_transcendental_epc = 32,
     .vec_sort_epc = 2,
+    // The per-repeat reductions (表8): ReduceRepeat (WholeReduce*) 64/7 float
+    // and 128/7 half elements per cycle, ReduceDataBlock (BlockReduce*) 128/7
+    // half: 7 cycles per 256 B source repeat (BlockReduce on float, 64 per
+    // cycle, goes at the byte rate). No bench row runs them.
+    .vec_reduce_repeat_cycles = 7,
     .vec_latency =
         {
             [TL_COST_VADD] = 6,     // row 45, C/E: pypto INHERENT_LATENCY_IN_OP (add, sub)

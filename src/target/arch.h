@@ -68,6 +68,7 @@ typedef struct {
     // (exp, ln, sqrt, div: elements per cycle at least this many cycles)
     // and the sorts (Sort32 and each merge round: elements per cycle)
     int vec_transcendental_epc, vec_sort_epc;
+    int vec_reduce_repeat_cycles;   // a 256 B source repeat of a per-repeat reduction
     int vec_latency[TL_COST_COUNT]; // by cost class (ir/ops.h): after the last repeat
     int vec_bank_conflict_max;
     // issue, queues, synchronisation

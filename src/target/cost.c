@@ -122,11 +122,13 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
             p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gatherb_bpc);
         else if (w->cost == TL_COST_VGATHERMASK)
             p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gather_mask_bpc);
-        else if (w->cost == TL_COST_VEXP || w->cost == TL_COST_VDIV)
-            p.occ = a->vec_startup + TL_MAX(at_rate(moved, a->vec_ub_bpc),
-                                            at_rate(w->elems, a->vec_transcendental_epc));
-        else
-            p.occ = a->vec_startup + at_rate(moved, a->vec_ub_bpc);
+        else {
+            // no faster than the class's published rate where that is lower
+            int64_t floor = w->slow_repeats * a->vec_reduce_repeat_cycles;
+            if (w->cost == TL_COST_VEXP || w->cost == TL_COST_VDIV)
+                floor = TL_MAX(floor, at_rate(w->elems, a->vec_transcendental_epc));
+            p.occ = a->vec_startup + TL_MAX(at_rate(moved, a->vec_ub_bpc), floor);
+        }
         p.lat = a->vec_latency[w->cost];
         break;
     }

@@ -42,8 +42,9 @@ typedef struct {
     int64_t sort_pairs;
     int sort_rounds;
     bool merge_only;
-    tl_libcall_t lib; // V: priced as the library's instruction sequence
-    int elem_size;    // V (lib): bytes of an element of the destination
+    int64_t slow_repeats; // V: 256 B source repeats at vec_reduce_repeat_cycles each
+    tl_libcall_t lib;     // V: priced as the library's instruction sequence
+    int elem_size;        // V (lib): bytes of an element of the destination
 } tl_work_t;
 
 typedef struct {

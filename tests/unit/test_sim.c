@@ -283,8 +283,9 @@ TEST(sim_gather_picks_elements_at_its_published_rate)
 
 // asc-devkit's published parallelism where it is below the UB's byte rate: a
 // half exp does 32 elements per cycle (its bytes alone would take half the
-// time), a sort 2 elements per cycle per pass (Sort32, then each merge round).
-TEST(sim_exp_and_sort_run_at_their_published_rates)
+// time), a sort 2 elements per cycle per pass (Sort32, then each merge round),
+// a per-repeat reduction 7 cycles per 256-byte repeat.
+TEST(sim_exp_sorts_and_repeat_reductions_run_at_their_published_rates)
 {
     const tl_arch_t *a = a2();
     slice_t x;
@@ -305,6 +306,13 @@ TEST(sim_exp_and_sort_run_at_their_published_rates)
     CHECK_EQ(a->vec_sort_epc, 2);
     // 64 elements: a Sort32 pass and one merge round of the two 32-element runs
     CHECK_NEAR(x.dur, a->vec_startup + 2 * 64.0 / a->vec_sort_epc, 0.05);
+    // a per-repeat reduction: 7 cycles per 256-byte source repeat (64 of them)
+    REQUIRE(first_slice(
+        VEC_KERNEL(SYNC_MTE2_V "                d = T.alloc_ub((64,), 'float32')\n"
+                               "                T.tile.wholereducesum(d, a, 64, 64, 1, 1, 8)\n"),
+        "T.tile.wholereducesum", TID_V, &x));
+    CHECK_EQ(a->vec_reduce_repeat_cycles, 7);
+    CHECK_NEAR(x.dur, a->vec_startup + 64 * a->vec_reduce_repeat_cycles, 0.05);
 }
 
 // CreateVecIndex and Xor are priced as the A2 library runs them: a first
