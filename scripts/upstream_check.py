@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compile every kernel of a folder of upstream TileLang-Ascend files with `tilec ir`.
 
-    scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE] [--by-folder]
+    scripts/upstream_check.py FOLDER [--tilec build/tilec] [-j 2] [-v] [--list FILE] [--by-folder] [--files LIST]
                               [--only REGEX] [--sim [--sim-timeout S] [--lock FILE]]
 
 For each .py file it asks tilec which kernels the file defines (the "defines
@@ -616,6 +616,7 @@ def check_file(tilec, path, sim=None, lock=None, drivers=None):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))  # so that the drivers' copy is removed
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder")
     ap.add_argument("--tilec", default=os.path.join(os.path.dirname(__file__), "..", "build", "tilec"))
@@ -624,6 +625,8 @@ def main():
     ap.add_argument("--list", help="write one line per kernel (ok/FAIL, file, kernel, message) to this file")
     ap.add_argument("--by-folder", action="store_true", help="also print compiled/total per folder")
     ap.add_argument("--only", help="only the files whose text matches this regular expression")
+    ap.add_argument("--files", help="only the files this file lists (paths relative to FOLDER, one a line); "
+                                    "the whole folder still serves as the drivers")
     ap.add_argument("--sim", action="store_true", help="run each compiled kernel on tilec sim too")
     ap.add_argument("--sim-timeout", type=int, default=600, help="seconds per simulated kernel")
     ap.add_argument("--lock", help="run each tilec compile and simulation under `flock FILE` (the shared build lock)")
@@ -633,6 +636,9 @@ def main():
     if opt.lock:
         LOCK.append(opt.lock)
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(opt.folder) for f in fs if f.endswith(".py"))
+    if opt.files:
+        wanted = {line.strip() for line in open(opt.files) if line.strip()}
+        files = [f for f in files if os.path.relpath(f, opt.folder) in wanted]
     if opt.only:
         rx = re.compile(opt.only)
         files = [f for f in files if rx.search(open(f, encoding="utf-8", errors="replace").read())]

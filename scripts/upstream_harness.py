@@ -9,8 +9,9 @@ A factory is a function of any .py file under the file's folder tree that is dec
 `tilelang.jit` wraps (generated code too). The driver is the file's `__main__` block, else its
 pytest-style `test_*` functions (each `pytest.mark.parametrize` combination, at most 64).
 Tensors are shape-only stand-ins: arithmetic keeps the shape, and reading a tensor's contents
-(`.item()`, `int(t)`, `.tolist()`) gives N (--val, default 0); running twice with different N
-tells calls that depend on tensor contents from those the shapes alone decide.
+(`.item()`, `int(t)`, `.tolist()`) gives 0 everywhere with --val 0 (the default) and N + i at
+element i with --val N; running twice tells calls that depend on tensor contents from those
+the shapes alone decide. Tensors made from Python lists of ints keep their contents.
 
 Prints one JSON line per call: {"id": N, "file": defining file, "kernel": qualified name,
 "args": {param: value}, "opaque": [params whose value is not a plain constant]}; when the
@@ -145,6 +146,10 @@ class Tensor:
         return self._as([o if n == -1 else n for n, o in zip(_dims(s), self._shape)] if -1 in _dims(s) else _dims(s))
 
     def __getitem__(self, idx):
+        if self.data is not None and isinstance(idx, int) and self.dim() >= 1:  # a row of known contents
+            n = self.numel() // self._shape[0]
+            i = idx % self._shape[0]
+            return Tensor(self._shape[1:], self.dtype, self.data[i * n:(i + 1) * n])
         idx = idx if isinstance(idx, tuple) else (idx,)
         out, d = [], 0
         for it in idx:
@@ -173,19 +178,26 @@ class Tensor:
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
+    def _contents(self):
+        """Known contents, else N (--val) at every element for N = 0 and N + i at element i
+        otherwise, so that what a driver derives from contents differs between runs."""
+        if self.data is not None:
+            return self.data
+        return list(range(VAL[0], VAL[0] + self.numel())) if VAL[0] else [0] * self.numel()
+
     def item(self):
-        return VAL[0]
+        return self.data[0] if self.data else VAL[0]
 
     def tolist(self):
-        return [VAL[0]] * self.numel() if self.dim() else VAL[0]
+        return _nest(self._contents(), list(self._shape)) if self.dim() else self.item()
 
     def __int__(self):
-        return VAL[0]
+        return int(self.item())
 
     __index__ = __int__
 
     def __float__(self):
-        return float(VAL[0])
+        return float(self.item())
 
     def __bool__(self):
         return True
@@ -349,6 +361,16 @@ def _torch(cube=24, vector=48):
     return t
 
 
+class Symbol(str):
+    """A T.symbolic dimension; arithmetic on it gives an expression (not a dimension name)."""
+
+    def _expr(self, *o):
+        return Symbol("(%s)" % self)
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _expr
+    __floordiv__ = __rfloordiv__ = __truediv__ = __mod__ = _expr
+
+
 class Spec:
     def __init__(self, shape, dtype):
         self.shape, self.dtype = shape, dtype
@@ -376,7 +398,7 @@ def _language():
     T.Tensor = T.Buffer = TensorType()
     T.prim_func = lambda f=None, **k: f if f else (lambda g: g)
     T.macro = T.prim_func
-    T.symbolic = lambda name, *a, **k: SYMBOLS.add(name) or name
+    T.symbolic = lambda name, *a, **k: SYMBOLS.add(name) or Symbol(name)
     return T
 
 
@@ -387,7 +409,9 @@ def _dtype(d):
 
 def _nest(flat, shape):
     """A flat list as nested lists of the shape."""
-    if len(shape) <= 1:
+    if not shape:
+        return flat[0] if flat else 0
+    if len(shape) == 1:
         return list(flat)
     n = len(flat) // shape[0] if shape[0] else 0
     return [_nest(flat[i * n:(i + 1) * n], shape[1:]) for i in range(shape[0])]

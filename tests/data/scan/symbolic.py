@@ -1,7 +1,8 @@
 # A kernel with a T.symbolic row count: its size comes from the tensor the driver launches
 # it with (recorded by scripts/upstream_harness.py), which tilec sim needs as -d R=48, and
 # each vector core's first row from an index tensor the driver makes from a list (-i start=...;
-# tilec's default contents would read past A) (tests/unit/test_scripts.c).
+# tilec's default contents would read past A); N comes from a list-made tensor's contents
+# (tests/unit/test_scripts.c).
 import tilelang
 import tilelang.language as T
 import torch
@@ -24,4 +25,5 @@ def rows_kernel(N, dtype="float16"):
 
 if __name__ == "__main__":
     x = torch.randn(48, 32).half()
-    rows_kernel(x.shape[1])(x, torch.tensor([0, 24], dtype=torch.int32))
+    halves = torch.tensor([16, 16], dtype=torch.int32)  # contents the harness knows: N is the file's own
+    rows_kernel(sum(halves.tolist()))(x, torch.tensor([0, 24], dtype=torch.int32))
