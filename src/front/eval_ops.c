@@ -345,6 +345,9 @@ static tl_value_t *binop(tl_eval_t *ev, int op, tl_value_t *a, tl_value_t *b, tl
     case TL_PYOP_IS_NOT: return tl_value_bool(!same_object(a, b));
     case TL_PYOP_IN:
     case TL_PYOP_NOT_IN: {
+        // `"..." in kernel.get_kernel_source()`: a membership test of an unknown
+        // value is unknown too (an assert on it holds, as on other driver values).
+        if (b->kind == TL_V_OPAQUE) return b;
         bool ok = true, r = contains(b, a, &ok);
         if (!ok)
             return tl_eval_fail(ev, loc, "argument of type '%s' is not iterable for 'in'",

@@ -27,8 +27,12 @@ def _run_scale(target, N=64):
         return main
 
     x = torch.randn(N, dtype=torch.float32).npu()
-    got = kernel()(x)
+    compiled = kernel()
+    got = compiled(x)
     torch.testing.assert_close(got.cpu(), x.cpu() * 3.0)
+    # ... and checks the generated source (test_tilelang_ascend_language_gm_to_l1_
+    # ring_slot_clear.py): unknown here, so the assert holds.
+    assert "Muls" in compiled.get_kernel_source()
 
 
 def test_scale():
