@@ -47,7 +47,17 @@ tl_value_t *tl_tvm_node(tl_eval_t *ev, tl_value_t *v)
 tl_value_t *tl_tvm_let(tl_eval_t *ev, const tl_frame_t *fr, const tl_ast_node_t *target,
                        tl_value_t *v)
 {
-    if (!ev->kernel || !fr->traced || target->kind != TL_AST_NAME) return v;
+    if (!ev->kernel || !fr->traced) return v;
+    if (target->kind == TL_AST_TUPLE || target->kind == TL_AST_LIST) { // each name is bound alike
+        const tl_ast_list_t *elts = &target->seq.elts;
+        if ((v->kind != TL_V_TUPLE && v->kind != TL_V_LIST) || v->seq.n != elts->len) return v;
+        tl_value_t *c = tl_value_list(ev->arena, 0, NULL);
+        c->kind = v->kind;
+        for (int i = 0; i < elts->len; i++)
+            tl_value_list_append(ev->arena, c, tl_tvm_let(ev, fr, elts->items[i], v->seq.items[i]));
+        return c;
+    }
+    if (target->kind != TL_AST_NAME) return v;
     switch (v->kind) {
     case TL_V_BOOL:
     case TL_V_INT:

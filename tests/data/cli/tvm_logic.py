@@ -12,7 +12,8 @@
 # op 11: a name assigned in the body is a LetStmt variable, even for 2;
 # op 12: `T.int32(3) == 3` is a tir.EQ node, never folded;
 # op 13: `not k` on an int32 variable (tir.Not takes bool);
-# op 14: `(k == 0) and 1` (tir.And takes bool; 1 is an int).
+# op 14: `(k == 0) and 1` (tir.And takes bool; 1 is an int);
+# op 15: names bound by a tuple assignment are LetStmt variables too.
 import tilelang
 import tilelang.language as T
 
@@ -65,6 +66,9 @@ def tvm_logic(N=256, block=64, tail=0, op=0):
                 elif op == 14:
                     if (k == 0) and 1:
                         T.tile.fill(ub, 1.0)
+                elif op == 15:
+                    c, d = 2, block
+                    cur = d if c == 2 else 32
                 T.copy(X[k * block : k * block + cur], ub[:cur])
                 T.copy(ub[:cur], Y[k * block : k * block + cur])
 
