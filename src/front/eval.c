@@ -206,8 +206,36 @@ static tl_value_t *eval_boolop(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_
     return acc;
 }
 
+// `a < b < c` in a traced frame: TVM's evaluator folds the chain left to right,
+// `(a < b) < c`, with Python's operators between Python values (eval_tvm.c);
+// with a TVM expression it then compares a bool node with c, which tir's
+// comparison constructors refuse (mismatched types): an error here.
+static tl_value_t *tvm_compare_chain(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
+{
+    tl_value_t *acc = tl_eval_expr(ev, fr, n->cmp.left);
+    bool prim = acc && tl_tvm_is_prim(acc);
+    int nc = n->cmp.comparators.len;
+    tl_value_t **vals = tl_arena_alloc(ev->arena, sizeof *vals * (size_t)nc);
+    for (int i = 0; acc && i < nc; i++) {
+        vals[i] = tl_eval_expr(ev, fr, n->cmp.comparators.items[i]);
+        if (!vals[i]) return NULL;
+        prim = prim || tl_tvm_is_prim(vals[i]);
+    }
+    if (!acc) return NULL;
+    if (prim)
+        return tl_eval_fail(ev, n->loc,
+                            "a chained comparison of a TVM expression in a kernel: TVM's parser "
+                            "reads `a < b < c` as `(a < b) < c`, a bool compared with c, and "
+                            "refuses it (mismatched types); write `a < b and b < c`");
+    for (int i = 0; acc && i < nc; i++)
+        acc = tl_eval_binop(ev, pyop_of_cmp(n->cmp.ops[i]), acc, vals[i],
+                            n->cmp.comparators.items[i]->loc);
+    return acc;
+}
+
 static tl_value_t *eval_compare(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
 {
+    if (ev->kernel && fr->traced && n->cmp.comparators.len > 1) return tvm_compare_chain(ev, fr, n);
     tl_value_t *left = tl_eval_expr(ev, fr, n->cmp.left);
     if (!left) return NULL;
     tl_value_t *result = NULL;

@@ -13,7 +13,10 @@
 # op 12: `T.int32(3) == 3` is a tir.EQ node, never folded;
 # op 13: `not k` on an int32 variable (tir.Not takes bool);
 # op 14: `(k == 0) and 1` (tir.And takes bool; 1 is an int);
-# op 15: names bound by a tuple assignment are LetStmt variables too.
+# op 15: names bound by a tuple assignment are LetStmt variables too;
+# op 16: `0 <= k < 4` is `(0 <= k) < 4` to TVM's parser, a bool compared
+#        with an int (refused); op 17: on Python values it is that too:
+#        `3 > 2 > 1` is `True > 1`, false (Python: true), so 64.
 import tilelang
 import tilelang.language as T
 
@@ -69,6 +72,11 @@ def tvm_logic(N=256, block=64, tail=0, op=0):
                 elif op == 15:
                     c, d = 2, block
                     cur = d if c == 2 else 32
+                elif op == 16:
+                    if 0 <= k < 4:
+                        T.tile.fill(ub, 1.0)
+                elif op == 17:
+                    cur = 32 if 3 > 2 > 1 else block
                 T.copy(X[k * block : k * block + cur], ub[:cur])
                 T.copy(ub[:cur], Y[k * block : k * block + cur])
 
