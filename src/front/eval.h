@@ -60,6 +60,7 @@ struct tl_eval {
     bool err_loc_set;
     int jit_depth;          // factories instantiated inside each other
     tl_value_t *first_instantiated; // the first kernel tl_front_instantiate made since reset
+    tl_value_t *pass_context;       // config of the open `with tvm.transform.PassContext(...)`
     const tl_value_t *noted_fn; // last "in the call of" note (repeats of a recursion are left out)
     tl_loc_t noted_loc;
     // The chip torch.npu.get_device_properties() describes (tl_front_opts_t.chip).

@@ -62,6 +62,35 @@ static tl_value_t *tir_any(tl_eval_t *ev, tl_call_t *c)
     return fold(ev, c, "Or");
 }
 
+// `with tvm.transform.PassContext(opt_level=3, config={...}):` makes the config
+// the pass configs of tilelang.lower inside it (front/tilelang.c); the context
+// object keeps the config it replaced in its "outer" slot.
+static tl_value_t *pc_enter(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *ctx = c->self;
+    tl_value_module_set(ev->arena, ctx, "outer", ev->pass_context ? ev->pass_context : tl_value_none());
+    tl_value_t *cfg = tl_value_module_get(ctx, "config");
+    ev->pass_context = cfg && cfg->kind != TL_V_NONE ? cfg : NULL;
+    return ctx;
+}
+
+static tl_value_t *pc_exit(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *outer = tl_value_module_get(c->self, "outer");
+    ev->pass_context = outer && outer->kind != TL_V_NONE ? outer : NULL;
+    return tl_value_none();
+}
+
+static tl_value_t *pass_context(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *ctx = tl_value_module(ev->arena, "PassContext");
+    tl_value_t *cfg = tl_call_arg(c, -1, "config");
+    tl_value_module_set(ev->arena, ctx, "config", cfg ? cfg : tl_value_none());
+    tl_front_def_self(ev, ctx, "__enter__", pc_enter, ctx);
+    tl_front_def_self(ev, ctx, "__exit__", pc_exit, ctx);
+    return ctx;
+}
+
 void tl_front_install_tvm(tl_eval_t *ev)
 {
     tl_arena_t *a = ev->arena;
@@ -109,5 +138,10 @@ void tl_front_install_tvm(tl_eval_t *ev)
     tl_value_module_set(a, tir, "all", tl_value_builtin(a, "tir.all", tir_all, NULL));
     tl_value_module_set(a, tir, "any", tl_value_builtin(a, "tir.any", tir_any, NULL));
     tl_value_module_set(a, tvm, "tir", tir);
+    tl_value_t *transform = tl_value_module(a, "tvm.transform");
+    transform->module.permissive = true;
+    tl_value_module_set(a, transform, "PassContext", tl_value_builtin(a, "PassContext", pass_context, NULL));
+    tl_value_module_set(a, tvm, "transform", transform);
     tl_value_module_set(a, ev->builtins, "__tvm__", tvm);
+    if (ev->tilelang) tl_value_module_set(a, ev->tilelang, "tvm", tvm); // tilelang.tvm is tvm
 }

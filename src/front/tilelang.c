@@ -86,21 +86,34 @@ static tl_value_t *l_jit(tl_eval_t *ev, tl_call_t *c)
     return d;
 }
 
-// tilelang.compile(prim_func, out_idx=..., pass_configs=..., target=...)
-static tl_value_t *l_compile(tl_eval_t *ev, tl_call_t *c)
+// tilelang.compile(prim_func, out_idx=..., pass_configs=..., target=...), and
+// tilelang.lower(prim_func, target=...) with the config of the enclosing
+// `with tvm.transform.PassContext(config=...)` (pass_configs: that config).
+static tl_value_t *compile_call(tl_eval_t *ev, tl_call_t *c, const char *what, tl_value_t *pass_configs)
 {
     tl_value_t *k = tl_call_arg(c, 0, "func");
     if (!k || k->kind != TL_V_KERNEL)
-        return tl_eval_fail(ev, tl_call_arg_loc(c, 0, "func"), "tilelang.compile needs a @T.prim_func, got %s",
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 0, "func"), "%s needs a @T.prim_func, got %s", what,
                             k ? tl_value_type_name(k) : "nothing");
     tl_value_t *j = make_jit(ev, NULL, tl_call_copy(ev, c));
     j->jit.compiled = k;
+    if (!j->jit.pass_configs) j->jit.pass_configs = pass_configs;
     if (ev->deferring) {
         tl_value_t *b = k->kernel.builder; // -k on that builder gets these settings
         if (b && b->kind == TL_V_FUNC && !b->func.compiled_by) b->func.compiled_by = j;
         return j;
     }
     return tl_front_instantiate(ev, j, NULL);
+}
+
+static tl_value_t *l_compile(tl_eval_t *ev, tl_call_t *c)
+{
+    return compile_call(ev, c, "tilelang.compile", NULL);
+}
+
+static tl_value_t *l_lower(tl_eval_t *ev, tl_call_t *c)
+{
+    return compile_call(ev, c, "tilelang.lower", ev->pass_context);
 }
 
 static tl_value_t *l_cdiv(tl_eval_t *ev, tl_call_t *c)
@@ -133,6 +146,7 @@ void tl_front_install_tilelang(tl_eval_t *ev)
     tl->module.permissive = true; // cache, disable_cache, set_log_level, profiler, ...
     tl_value_module_set(a, tl, "jit", tl_value_builtin(a, "tilelang.jit", l_jit, NULL));
     tl_value_module_set(a, tl, "compile", tl_value_builtin(a, "tilelang.compile", l_compile, NULL));
+    tl_value_module_set(a, tl, "lower", tl_value_builtin(a, "tilelang.lower", l_lower, NULL));
     tl_value_module_set(a, tl, "cdiv", tl_value_builtin(a, "tilelang.cdiv", l_cdiv, NULL));
     tl_value_module_set(a, tl, "DataType", tl_value_builtin(a, "DataType", l_datatype, NULL));
     tl_value_module_set(a, tl, "autotune", tl_value_builtin(a, "tilelang.autotune", l_passthrough_decorator, NULL));
