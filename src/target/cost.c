@@ -49,6 +49,72 @@ static int64_t chained(const tl_arch_t *a, int64_t occ, int64_t lat)
     return TL_MAX(a->issue_cycles, occ + lat);
 }
 
+// A vector instruction of class `cost` over `elems` elements moving `moved`
+// bytes through the UB, no faster than `floor` cycles (the transcendental
+// class no faster than its published elements per cycle).
+static int64_t vec_occ(const tl_arch_t *a, tl_cost_t cost, int64_t elems, int64_t moved,
+                       int64_t floor)
+{
+    if (cost == TL_COST_VEXP || cost == TL_COST_VDIV)
+        floor = TL_MAX(floor, at_rate(elems, a->vec_transcendental_epc));
+    return a->vec_startup + TL_MAX(at_rate(moved, a->vec_ub_bpc), floor);
+}
+
+// One instruction of a library sequence: its class, the operands it reads and
+// writes (each the sequence's width), whether a pipe_barrier(V) follows it.
+typedef struct {
+    tl_cost_t cost;
+    int operands;
+    bool barrier;
+} lib_step_t;
+
+// Sigmoid (impl/adv_api/detail/activation/sigmoid/sigmoid_v100_impl.h
+// @0da921b, SigmoidIntrinsicsImpl, the dav_c220 path): x * -1, a barrier, exp,
+// a barrier, + 1 and a Duplicate of 1 into the temporary, a barrier, 1 / that,
+// a barrier; NormCompute runs it per 255 repeats and once more for a partial
+// last repeat (normal mask mode).
+static const lib_step_t lib_sigmoid[] = {{TL_COST_VMUL, 2, true},
+                                         {TL_COST_VEXP, 2, true},
+                                         {TL_COST_VADD, 2, false},
+                                         {TL_COST_VOTHER, 1, true},
+                                         {TL_COST_VDIV, 3, true}};
+// Silu (impl/adv_api/detail/activation/silu/silu_common_impl.h @0da921b,
+// SiluCalcSimplified): x * -1, exp, + 1, x / that, each behind a barrier, once
+// over the whole count (counter mask mode on __NPU_ARCH__ 2201).
+static const lib_step_t lib_silu[] = {{TL_COST_VMUL, 2, true},
+                                      {TL_COST_VEXP, 2, true},
+                                      {TL_COST_VADD, 2, true},
+                                      {TL_COST_VDIV, 3, true}};
+
+// `nsteps` steps over `elems` elements of `size` bytes, added to *p: a step
+// behind a barrier waits for the previous one's completion (the last one's
+// latency is the op's).
+static void lib_sequence(const tl_arch_t *a, const lib_step_t *st, int nsteps, int64_t elems,
+                         int64_t size, tl_price_t *p)
+{
+    for (int i = 0; i < nsteps; i++) {
+        int64_t occ = vec_occ(a, st[i].cost, elems, st[i].operands * elems * size, 0);
+        int64_t lat = a->vec_latency[st[i].cost];
+        p->occ += st[i].barrier && i < nsteps - 1 ? chained(a, occ, lat) : occ;
+        p->scalar += a->issue_cycles;
+    }
+    p->lat = a->vec_latency[st[nsteps - 1].cost];
+}
+
+// Sigmoid's calls: one per 255 full repeats, one for the rest of them, one for
+// a partial repeat; consecutive calls are separated by the barrier after Div.
+static void lib_sigmoid_price(const tl_arch_t *a, int64_t n, int64_t size, tl_price_t *p)
+{
+    int nsteps = (int)(sizeof lib_sigmoid / sizeof lib_sigmoid[0]);
+    int64_t rep = TL_MAX(1, a->vec_bytes_per_repeat / size), full = n / rep;
+    int64_t rounds = ceil_div(full, 255), calls = rounds + (n % rep > 0);
+    for (int64_t c = 0; c < calls; c++) {
+        int64_t e = c < rounds ? TL_MIN(full - 255 * c, 255) * rep : n % rep;
+        if (c > 0) p->occ += p->lat; // the barrier after the previous call's Div
+        lib_sequence(a, lib_sigmoid, nsteps, e, size, p);
+    }
+}
+
 // The library's sequence for a V op it does not run as one instruction
 // (Ascend C's dav_c220 implementation, the one A2 / A3 kernels call):
 // - CreateVecIndex (impl/basic_api/dav_c220/kernel_operator_vec_createvecindex_impl.h
@@ -58,11 +124,20 @@ static int64_t chained(const tl_arch_t *a, int64_t occ, int64_t lat)
 //   Adds per further repeat from the repeat before, each behind a
 //   pipe_barrier(V): a chain of elements / repeat + 6 dependent instructions;
 // - Xor (impl/adv_api/detail/math/xor/xor_membase_impl.h): And and Or, a
-//   barrier, Not, a barrier, And, a barrier (the whole count in one pass).
+//   barrier, Not, a barrier, And, a barrier (the whole count in one pass);
+// - Sigmoid and Silu: lib_sigmoid and lib_silu above.
 static tl_price_t libcall_price(const tl_arch_t *a, const tl_work_t *w)
 {
     tl_price_t p = {0, 0, 0, 0};
     int64_t n = w->elems, size = TL_MAX(w->elem_size, 1);
+    if (w->lib == TL_LIBCALL_SIGMOID || w->lib == TL_LIBCALL_SILU) {
+        if (w->lib == TL_LIBCALL_SIGMOID)
+            lib_sigmoid_price(a, n, size, &p);
+        else
+            lib_sequence(a, lib_silu, (int)(sizeof lib_silu / sizeof lib_silu[0]), n, size, &p);
+        p.scalar = TL_MAX(0, p.scalar - a->issue_cycles); // beyond issuing one instruction
+        return p;
+    }
     if (w->lib == TL_LIBCALL_XOR) {
         int64_t bin = ub_occ(a, 3 * w->bytes), un = ub_occ(a, 2 * w->bytes);
         p.lat = a->vec_latency[TL_COST_VINT];
@@ -124,10 +199,8 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
             p.occ = a->vec_startup + at_rate(w->bytes, a->vec_gather_mask_bpc);
         else {
             // no faster than the class's published rate where that is lower
-            int64_t floor = w->slow_repeats * a->vec_reduce_repeat_cycles;
-            if (w->cost == TL_COST_VEXP || w->cost == TL_COST_VDIV)
-                floor = TL_MAX(floor, at_rate(w->elems, a->vec_transcendental_epc));
-            p.occ = a->vec_startup + TL_MAX(at_rate(moved, a->vec_ub_bpc), floor);
+            p.occ =
+                vec_occ(a, w->cost, w->elems, moved, w->slow_repeats * a->vec_reduce_repeat_cycles);
         }
         p.lat = a->vec_latency[w->cost];
         break;

@@ -20,6 +20,8 @@ typedef enum {
     TL_LIBCALL_NONE,
     TL_LIBCALL_VEC_INDEX, // CreateVecIndex: a first block of scalar stores, then Adds
     TL_LIBCALL_XOR,       // Xor (no xor instruction): And, Or, Not, And
+    TL_LIBCALL_SIGMOID,   // Sigmoid: Muls, Exp, Adds, Duplicate, Div per 255 repeats
+    TL_LIBCALL_SILU,      // Silu: Muls, Exp, Adds, Div over the whole count
 } tl_libcall_t;
 
 typedef struct {

@@ -349,6 +349,50 @@ TEST(sim_createvecindex_and_xor_are_priced_as_their_library_sequences)
     CHECK_NEAR(x.dur, 2 * bin + ilat + un + ilat + bin, 0.05);
 }
 
+// Sigmoid and Silu are priced as the A2 library runs them (asc-devkit's
+// dav_c220 path): x * -1, exp, + 1 (Sigmoid: and a Duplicate of 1), then a
+// division, each behind a pipe_barrier(V) but the Adds; Sigmoid once per 255
+// full repeats and once more for a partial repeat. As one exp-class
+// instruction a 4096-float sigmoid took 136 cycles; as the sequence, 705.
+static double lib_step(const tl_arch_t *a, tl_cost_t cost, double elems, int operands, bool wait)
+{
+    double occ = a->vec_startup + ceil(operands * 4.0 * elems / a->vec_ub_bpc);
+    if (cost == TL_COST_VEXP || cost == TL_COST_VDIV)
+        occ = fmax(occ, a->vec_startup + ceil(elems / a->vec_transcendental_epc));
+    return wait ? fmax(a->issue_cycles, occ + a->vec_latency[cost]) : occ;
+}
+
+static double sigmoid_call(const tl_arch_t *a, double elems, bool last)
+{
+    return lib_step(a, TL_COST_VMUL, elems, 2, true) + lib_step(a, TL_COST_VEXP, elems, 2, true) +
+           lib_step(a, TL_COST_VADD, elems, 2, false) +
+           lib_step(a, TL_COST_VOTHER, elems, 1, true) +
+           lib_step(a, TL_COST_VDIV, elems, 3, false) + (last ? 0 : a->vec_latency[TL_COST_VDIV]);
+}
+
+TEST(sim_sigmoid_and_silu_are_priced_as_their_library_sequences)
+{
+    const tl_arch_t *a = a2();
+    slice_t x;
+    REQUIRE(first_slice(VEC_KERNEL(SYNC_MTE2_V "                T.tile.sigmoid(b, a)\n"),
+                        "T.tile.sigmoid", TID_V, &x));
+    CHECK_NEAR(x.dur, sigmoid_call(a, 4096, true), 0.05);
+    CHECK_NEAR(x.dur, 705, 0.05);
+    CHECK_EQ(x.lat, a->vec_latency[TL_COST_VDIV]);
+    // 4000 floats: 62 full repeats in one call, 32 elements in a second
+    REQUIRE(first_slice(VEC_KERNEL(SYNC_MTE2_V "                T.tile.sigmoid(b, a, 4000)\n"),
+                        "T.tile.sigmoid", TID_V, &x));
+    CHECK_NEAR(x.dur, sigmoid_call(a, 62 * 64, false) + sigmoid_call(a, 32, true), 0.05);
+    REQUIRE(first_slice(VEC_KERNEL(SYNC_MTE2_V "                T.tile.silu(b, a)\n"),
+                        "T.tile.silu", TID_V, &x));
+    CHECK_NEAR(x.dur,
+               lib_step(a, TL_COST_VMUL, 4096, 2, true) + lib_step(a, TL_COST_VEXP, 4096, 2, true) +
+                   lib_step(a, TL_COST_VADD, 4096, 2, true) +
+                   lib_step(a, TL_COST_VDIV, 4096, 3, false),
+               0.05);
+    CHECK_EQ(x.lat, a->vec_latency[TL_COST_VDIV]);
+}
+
 // A scalar store into UB: 57 cycles where the build puts a PIPE_ALL barrier
 // before it (TL_ASCEND_AUTO_SYNC, the developer-mode price fitted on the RoPE
 // rows), a plain scalar instruction in an expert kernel.
