@@ -268,6 +268,7 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
             : call->op->code == TL_OP_XOR          ? TL_LIBCALL_XOR
             : call->op->code == TL_OP_SIGMOID      ? TL_LIBCALL_SIGMOID
             : call->op->code == TL_OP_SILU         ? TL_LIBCALL_SILU
+            : call->op->code == TL_OP_SIN          ? TL_LIBCALL_SIN
                                                    : TL_LIBCALL_NONE;
     w.elem_size = call->args[0].is_view ? tl_dtype_size(call->args[0].view.dtype) : 1;
     if (slow_reduction(call)) w.slow_repeats = (operand_bytes(s, 1, 0) + 255) / 256;

@@ -86,19 +86,52 @@ static const lib_step_t lib_silu[] = {{TL_COST_VMUL, 2, true},
                                       {TL_COST_VADD, 2, true},
                                       {TL_COST_VDIV, 3, true}};
 
+// Sin (impl/adv_api/detail/math/sin/sin_common_impl.h @0da921b, the float
+// steps of SinRound, SinKpi, SinSignCompute and SinPolynomialApproximation;
+// SinCast of sin_v220_impl.h is a float -> float Cast), each behind a
+// pipe_barrier(V), once over the count in counter mode (the library's stack
+// buffer holds a tile's three float temporaries: one split); a half source
+// is cast to float before and back after, each behind a barrier.
+static const lib_step_t lib_sin[] = {
+    {TL_COST_VMUL, 2, true}, {TL_COST_VOTHER, 2, true}, // k = round(x / pi)
+    {TL_COST_VMUL, 2, true}, {TL_COST_VADD, 3, true},   // x -= k * pi_0 .. pi_3
+    {TL_COST_VMUL, 2, true}, {TL_COST_VADD, 3, true},   {TL_COST_VMUL, 2, true},
+    {TL_COST_VADD, 3, true}, {TL_COST_VMUL, 2, true},   {TL_COST_VADD, 3, true},
+    {TL_COST_VMUL, 3, true}, {TL_COST_VMUL, 2, true},   {TL_COST_VOTHER, 2, true}, // sign
+    {TL_COST_VMUL, 2, true}, {TL_COST_VMUL, 2, true},   {TL_COST_VADD, 3, true},
+    {TL_COST_VADD, 2, true}, {TL_COST_VMUL, 2, true},   {TL_COST_VADD, 2, true}, // P(x^2)
+    {TL_COST_VMUL, 3, true}, {TL_COST_VADD, 2, true},   {TL_COST_VMUL, 3, true},
+    {TL_COST_VADD, 2, true}, {TL_COST_VMUL, 3, true},   {TL_COST_VADD, 2, true},
+    {TL_COST_VMUL, 3, true}, {TL_COST_VMUL, 3, true}};
+
 // `nsteps` steps over `elems` elements of `size` bytes, added to *p: a step
 // behind a barrier waits for the previous one's completion (the last one's
-// latency is the op's).
+// latency is the op's unless more follows: `last` false).
 static void lib_sequence(const tl_arch_t *a, const lib_step_t *st, int nsteps, int64_t elems,
-                         int64_t size, tl_price_t *p)
+                         int64_t size, bool last, tl_price_t *p)
 {
     for (int i = 0; i < nsteps; i++) {
         int64_t occ = vec_occ(a, st[i].cost, elems, st[i].operands * elems * size, 0);
         int64_t lat = a->vec_latency[st[i].cost];
-        p->occ += st[i].barrier && i < nsteps - 1 ? chained(a, occ, lat) : occ;
+        p->occ += st[i].barrier && (i < nsteps - 1 || !last) ? chained(a, occ, lat) : occ;
         p->scalar += a->issue_cycles;
     }
     p->lat = a->vec_latency[st[nsteps - 1].cost];
+}
+
+// Sin's float steps; a half source: a cast to float before, one back after.
+static void lib_sin_price(const tl_arch_t *a, int64_t n, int64_t size, tl_price_t *p)
+{
+    int nsteps = (int)(sizeof lib_sin / sizeof lib_sin[0]);
+    if (size == 4) {
+        lib_sequence(a, lib_sin, nsteps, n, 4, true, p);
+        return;
+    }
+    int64_t cast = vec_occ(a, TL_COST_VOTHER, n, n * (4 + size), 0);
+    p->occ += chained(a, cast, a->vec_latency[TL_COST_VOTHER]) + cast;
+    p->scalar += 2 * a->issue_cycles;
+    lib_sequence(a, lib_sin, nsteps, n, 4, false, p);
+    p->lat = a->vec_latency[TL_COST_VOTHER];
 }
 
 // Sigmoid's calls: one per 255 full repeats, one for the rest of them, one for
@@ -111,7 +144,7 @@ static void lib_sigmoid_price(const tl_arch_t *a, int64_t n, int64_t size, tl_pr
     for (int64_t c = 0; c < calls; c++) {
         int64_t e = c < rounds ? TL_MIN(full - 255 * c, 255) * rep : n % rep;
         if (c > 0) p->occ += p->lat; // the barrier after the previous call's Div
-        lib_sequence(a, lib_sigmoid, nsteps, e, size, p);
+        lib_sequence(a, lib_sigmoid, nsteps, e, size, true, p);
     }
 }
 
@@ -125,16 +158,19 @@ static void lib_sigmoid_price(const tl_arch_t *a, int64_t n, int64_t size, tl_pr
 //   pipe_barrier(V): a chain of elements / repeat + 6 dependent instructions;
 // - Xor (impl/adv_api/detail/math/xor/xor_membase_impl.h): And and Or, a
 //   barrier, Not, a barrier, And, a barrier (the whole count in one pass);
-// - Sigmoid and Silu: lib_sigmoid and lib_silu above.
+// - Sigmoid, Silu and Sin: lib_sigmoid, lib_silu and lib_sin above.
 static tl_price_t libcall_price(const tl_arch_t *a, const tl_work_t *w)
 {
     tl_price_t p = {0, 0, 0, 0};
     int64_t n = w->elems, size = TL_MAX(w->elem_size, 1);
-    if (w->lib == TL_LIBCALL_SIGMOID || w->lib == TL_LIBCALL_SILU) {
+    if (w->lib == TL_LIBCALL_SIGMOID || w->lib == TL_LIBCALL_SILU || w->lib == TL_LIBCALL_SIN) {
         if (w->lib == TL_LIBCALL_SIGMOID)
             lib_sigmoid_price(a, n, size, &p);
+        else if (w->lib == TL_LIBCALL_SIN)
+            lib_sin_price(a, n, size, &p);
         else
-            lib_sequence(a, lib_silu, (int)(sizeof lib_silu / sizeof lib_silu[0]), n, size, &p);
+            lib_sequence(a, lib_silu, (int)(sizeof lib_silu / sizeof lib_silu[0]), n, size, true,
+                         &p);
         p.scalar = TL_MAX(0, p.scalar - a->issue_cycles); // beyond issuing one instruction
         return p;
     }

@@ -22,6 +22,7 @@ typedef enum {
     TL_LIBCALL_XOR,       // Xor (no xor instruction): And, Or, Not, And
     TL_LIBCALL_SIGMOID,   // Sigmoid: Muls, Exp, Adds, Duplicate, Div per 255 repeats
     TL_LIBCALL_SILU,      // Silu: Muls, Exp, Adds, Div over the whole count
+    TL_LIBCALL_SIN,       // Sin: 27 float steps (and two casts for half)
 } tl_libcall_t;
 
 typedef struct {

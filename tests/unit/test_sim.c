@@ -393,6 +393,46 @@ TEST(sim_sigmoid_and_silu_are_priced_as_their_library_sequences)
     CHECK_EQ(x.lat, a->vec_latency[TL_COST_VDIV]);
 }
 
+// Sin is the library's 27 dependent float steps (round to k, x - k * pi in
+// four parts, the sign, the polynomial); a half source adds a cast to float
+// before and one back after. As one exp-class instruction a 4096-float sin
+// took 136 cycles; as the sequence, 4,546.
+TEST(sim_sin_is_priced_as_its_library_sequence)
+{
+    static const struct {
+        tl_cost_t cost;
+        int operands;
+    } steps[] = {{TL_COST_VMUL, 2},   {TL_COST_VOTHER, 2}, {TL_COST_VMUL, 2}, {TL_COST_VADD, 3},
+                 {TL_COST_VMUL, 2},   {TL_COST_VADD, 3},   {TL_COST_VMUL, 2}, {TL_COST_VADD, 3},
+                 {TL_COST_VMUL, 2},   {TL_COST_VADD, 3},   {TL_COST_VMUL, 3}, {TL_COST_VMUL, 2},
+                 {TL_COST_VOTHER, 2}, {TL_COST_VMUL, 2},   {TL_COST_VMUL, 2}, {TL_COST_VADD, 3},
+                 {TL_COST_VADD, 2},   {TL_COST_VMUL, 2},   {TL_COST_VADD, 2}, {TL_COST_VMUL, 3},
+                 {TL_COST_VADD, 2},   {TL_COST_VMUL, 3},   {TL_COST_VADD, 2}, {TL_COST_VMUL, 3},
+                 {TL_COST_VADD, 2},   {TL_COST_VMUL, 3},   {TL_COST_VMUL, 3}};
+    const tl_arch_t *a = a2();
+    int n = (int)(sizeof steps / sizeof steps[0]);
+    double chain = 0;
+    for (int i = 0; i < n; i++) chain += lib_step(a, steps[i].cost, 4096, steps[i].operands, true);
+    double last = a->vec_latency[TL_COST_VMUL];
+    slice_t x;
+    REQUIRE(first_slice(VEC_KERNEL(SYNC_MTE2_V "                T.tile.sin(b, a)\n"), "T.tile.sin",
+                        TID_V, &x));
+    CHECK_EQ(n, 27);
+    CHECK_NEAR(chain - last, 4546, 0.05);
+    CHECK_NEAR(x.dur, chain - last, 0.05);
+    CHECK_EQ(x.lat, last);
+    REQUIRE(
+        first_slice(VEC_KERNEL(SYNC_MTE2_V "                h = T.alloc_ub((half, N), 'float16')\n"
+                                           "                g = T.alloc_ub((half, N), 'float16')\n"
+                                           "                T.tile.fill(h, 1)\n"
+                                           "                T.pipe_barrier('v')\n"
+                                           "                T.tile.sin(g, h)\n"),
+                    "T.tile.sin", TID_V, &x));
+    double cast = a->vec_startup + 6.0 * 4096 / a->vec_ub_bpc;
+    CHECK_NEAR(x.dur, cast + a->vec_latency[TL_COST_VOTHER] + chain + cast, 0.05);
+    CHECK_EQ(x.lat, a->vec_latency[TL_COST_VOTHER]);
+}
+
 // A scalar store into UB: 57 cycles where the build puts a PIPE_ALL barrier
 // before it (TL_ASCEND_AUTO_SYNC, the developer-mode price fitted on the RoPE
 // rows), a plain scalar instruction in an expert kernel.
