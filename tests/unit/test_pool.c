@@ -184,8 +184,9 @@ TEST(pool_create_destroy_and_limits)
 }
 
 // Work sharing (tl_pool_share): a task alone in a job hands out parts; each
-// of the two parts waits until both have started, so only a part run by the
-// idle thread at the same time as the caller's gets both past it.
+// of the two parts waits (up to a second) until both have started, so only a
+// part run by the idle thread at the same time as the caller's gets both past
+// it in time.
 typedef struct {
     atomic_int started, timeouts, count[8];
     int thread_of[8];
@@ -201,7 +202,7 @@ static void rendezvous_part(void *arg, int64_t part, int thread)
     atomic_fetch_add(&c->started, 1);
     time_t start = time(NULL);
     while (atomic_load(&c->started) < c->nparts)
-        if (time(NULL) - start > 10) {
+        if (time(NULL) - start > 1) {
             atomic_fetch_add(&c->timeouts, 1);
             return;
         }
@@ -218,6 +219,11 @@ static void sharing_task(void *arg, int64_t task, int thread)
     tl_pool_share(c->nparts, rendezvous_part, c);
 }
 
+// An idle helper spins some 50 us for a share, then leaves the job for a nap
+// (help): on a loaded machine the sharer can be descheduled that long between
+// seeing it idle and opening the share, and then runs both parts itself (one
+// rendezvous timeout). That is the pool's design, so a share that went serial
+// is tried again; the idle thread must take a part within 20 tries.
 TEST(pool_share_uses_the_idle_thread)
 {
     share_ctx_t c0 = {.nparts = 2};
@@ -225,12 +231,17 @@ TEST(pool_share_uses_the_idle_thread)
     tl_pool_t *p;
     REQUIRE(tl_pool_create(&p, 2, NULL) == TL_OK);
     for (int rep = 0; rep < 5; rep++) {
-        share_ctx_t c = c0;
-        tl_pool_run(p, 1, sharing_task, &c);
-        CHECK_EQ(atomic_load(&c.idle_seen), 1);
-        CHECK_EQ(atomic_load(&c.timeouts), 0);
-        CHECK_EQ(atomic_load(&c.count[0]) + atomic_load(&c.count[1]) * 10, 11);
-        CHECK_EQ(c.thread_of[0] + c.thread_of[1], 1); // threads 0 and 1
+        bool shared = false;
+        for (int try = 0; try < 20 && !shared; try++) {
+            share_ctx_t c = c0;
+            tl_pool_run(p, 1, sharing_task, &c);
+            CHECK_EQ(atomic_load(&c.idle_seen), 1);
+            // each part ran exactly once, whichever thread took it
+            CHECK_EQ(atomic_load(&c.count[0]) + atomic_load(&c.count[1]) * 10, 11);
+            shared = c.thread_of[0] + c.thread_of[1] == 1; // threads 0 and 1
+            if (shared) CHECK_EQ(atomic_load(&c.timeouts), 0);
+        }
+        CHECK(shared);
     }
     tl_pool_destroy(p);
 }
