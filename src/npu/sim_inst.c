@@ -250,6 +250,19 @@ static bool slow_reduction(const tl_opcall_t *call)
     }
 }
 
+// The ops the A2 / A3 library runs as a sequence of instructions (cost.c).
+static tl_libcall_t libcall_of(tl_opcode_t code)
+{
+    switch (code) {
+    case TL_OP_CREATEVECINDEX: return TL_LIBCALL_VEC_INDEX;
+    case TL_OP_XOR: return TL_LIBCALL_XOR;
+    case TL_OP_SIGMOID: return TL_LIBCALL_SIGMOID;
+    case TL_OP_SILU: return TL_LIBCALL_SILU;
+    case TL_OP_SIN: return TL_LIBCALL_SIN;
+    default: return TL_LIBCALL_NONE;
+    }
+}
+
 // A vector instruction: the bytes of its operands' runs, read and written.
 static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
 {
@@ -264,12 +277,7 @@ static void vec_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in)
     }
     tl_tileop_sort_work(call, &w.sort_pairs, &w.sort_rounds);
     w.merge_only = call->op->code == TL_OP_MERGE_SORT;
-    w.lib = call->op->code == TL_OP_CREATEVECINDEX ? TL_LIBCALL_VEC_INDEX
-            : call->op->code == TL_OP_XOR          ? TL_LIBCALL_XOR
-            : call->op->code == TL_OP_SIGMOID      ? TL_LIBCALL_SIGMOID
-            : call->op->code == TL_OP_SILU         ? TL_LIBCALL_SILU
-            : call->op->code == TL_OP_SIN          ? TL_LIBCALL_SIN
-                                                   : TL_LIBCALL_NONE;
+    w.lib = libcall_of(call->op->code);
     w.elem_size = call->args[0].is_view ? tl_dtype_size(call->args[0].view.dtype) : 1;
     if (slow_reduction(call)) w.slow_repeats = (operand_bytes(s, 1, 0) + 255) / 256;
     if (w.lib != TL_LIBCALL_NONE) // the destination's elements

@@ -148,50 +148,58 @@ static void lib_sigmoid_price(const tl_arch_t *a, int64_t n, int64_t size, tl_pr
     }
 }
 
-// The library's sequence for a V op it does not run as one instruction
-// (Ascend C's dav_c220 implementation, the one A2 / A3 kernels call):
-// - CreateVecIndex (impl/basic_api/dav_c220/kernel_operator_vec_createvecindex_impl.h
-//   @0da921b): the first 32-byte block by scalar SetValue (bare stores: the
-//   kernel's build puts no barrier inside the library), an S -> V flag, then
-//   Adds filling blocks 2-8 of the first repeat from the block before, then one
-//   Adds per further repeat from the repeat before, each behind a
-//   pipe_barrier(V): a chain of elements / repeat + 6 dependent instructions;
-// - Xor (impl/adv_api/detail/math/xor/xor_membase_impl.h): And and Or, a
-//   barrier, Not, a barrier, And, a barrier (the whole count in one pass);
-// - Sigmoid, Silu and Sin: lib_sigmoid, lib_silu and lib_sin above.
-static tl_price_t libcall_price(const tl_arch_t *a, const tl_work_t *w)
+// Xor (impl/adv_api/detail/math/xor/xor_membase_impl.h @0da921b: A2 has no
+// xor instruction): And and Or, a barrier, Not, a barrier, And, a barrier (the
+// whole count in one pass).
+static tl_price_t libcall_xor(const tl_arch_t *a, const tl_work_t *w)
 {
     tl_price_t p = {0, 0, 0, 0};
-    int64_t n = w->elems, size = TL_MAX(w->elem_size, 1);
-    if (w->lib == TL_LIBCALL_SIGMOID || w->lib == TL_LIBCALL_SILU || w->lib == TL_LIBCALL_SIN) {
-        if (w->lib == TL_LIBCALL_SIGMOID)
-            lib_sigmoid_price(a, n, size, &p);
-        else if (w->lib == TL_LIBCALL_SIN)
-            lib_sin_price(a, n, size, &p);
-        else
-            lib_sequence(a, lib_silu, (int)(sizeof lib_silu / sizeof lib_silu[0]), n, size, true,
-                         &p);
-        p.scalar = TL_MAX(0, p.scalar - a->issue_cycles); // beyond issuing one instruction
-        return p;
-    }
-    if (w->lib == TL_LIBCALL_XOR) {
-        int64_t bin = ub_occ(a, 3 * w->bytes), un = ub_occ(a, 2 * w->bytes);
-        p.lat = a->vec_latency[TL_COST_VINT];
-        p.occ = 2 * bin + p.lat + un + p.lat + bin;
-        p.scalar = 3 * a->issue_cycles;
-        return p;
-    }
+    int64_t bin = ub_occ(a, 3 * w->bytes), un = ub_occ(a, 2 * w->bytes);
+    p.lat = a->vec_latency[TL_COST_VINT];
+    p.occ = 2 * bin + p.lat + un + p.lat + bin;
+    p.scalar = 3 * a->issue_cycles;
+    return p;
+}
+
+// CreateVecIndex (impl/basic_api/dav_c220/kernel_operator_vec_createvecindex_impl.h
+// @0da921b): the first 32-byte block by scalar SetValue (bare stores: the
+// kernel's build puts no barrier inside the library), an S -> V flag, then Adds
+// filling blocks 2-8 of the first repeat from the block before, then one Adds
+// per further repeat from the repeat before, each behind a pipe_barrier(V): a
+// chain of elements / repeat + 6 dependent instructions.
+static tl_price_t libcall_vec_index(const tl_arch_t *a, int64_t n, int64_t size)
+{
+    tl_price_t p = {0, 0, 0, 0};
     int64_t blk = TL_MAX(1, 32 / size), rep = TL_MAX(1, a->vec_bytes_per_repeat / size);
     int64_t stores = TL_MIN(n, blk);
     int64_t blocks = n <= blk ? 0 : n >= rep ? rep / blk - 1 : ceil_div(n, blk) - 1;
     int64_t repeats = n <= rep ? 0 : ceil_div(n, rep) - 1;
     p.lat = a->vec_latency[TL_COST_VADD];
-    // the library's own SetValue: a bare store (no barrier from the kernel's build)
     int64_t first = stores * tl_cost_scalar(a, TL_SCOPE_UB, true, false) + a->flag_latency;
     p.occ = first + blocks * chained(a, ub_occ(a, 64), p.lat) +
             repeats * chained(a, ub_occ(a, 2 * a->vec_bytes_per_repeat), p.lat);
     if (blocks + repeats > 0) p.occ -= p.lat; // the last one's latency is the op's
     p.scalar = first + TL_MAX(0, blocks + repeats - 1) * a->issue_cycles;
+    return p;
+}
+
+// The library's sequence for a V op it does not run as one instruction
+// (Ascend C's dav_c220 implementation, the one A2 / A3 kernels call).
+static tl_price_t libcall_price(const tl_arch_t *a, const tl_work_t *w)
+{
+    tl_price_t p = {0, 0, 0, 0};
+    int64_t n = w->elems, size = TL_MAX(w->elem_size, 1);
+    switch (w->lib) {
+    case TL_LIBCALL_XOR: return libcall_xor(a, w);
+    case TL_LIBCALL_VEC_INDEX: return libcall_vec_index(a, n, size);
+    case TL_LIBCALL_SIGMOID: lib_sigmoid_price(a, n, size, &p); break;
+    case TL_LIBCALL_SIN: lib_sin_price(a, n, size, &p); break;
+    case TL_LIBCALL_SILU:
+        lib_sequence(a, lib_silu, (int)(sizeof lib_silu / sizeof lib_silu[0]), n, size, true, &p);
+        break;
+    case TL_LIBCALL_NONE: break; // not called for it
+    }
+    p.scalar = TL_MAX(0, p.scalar - a->issue_cycles); // beyond issuing one instruction
     return p;
 }
 
