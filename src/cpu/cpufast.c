@@ -452,16 +452,20 @@ static FAST bool reduce(const tl_opcall_t *call)
     return true;
 }
 
-static int have = -1;
-
-bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+bool tl_cpufast_available(void)
 {
+    static int have = -1;
     if (have < 0) {
         __builtin_cpu_init();
         have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
     }
-    if (!have) return false;
+    return have;
+}
+
+bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    if (!tl_cpufast_available()) return false;
     if (tl_op_arith(call->op->code)) return vec(call);
     switch (call->op->code) {
     case TL_OP_CAST: return !(ctx->deq_scale != 1.0f) && cast(call);

@@ -7,6 +7,10 @@
 
 #include "exec/tileop.h"
 
+// True when this CPU has the AVX-512 subsets the specialisations are built
+// for; without them every call goes to the library.
+bool tl_cpufast_available(void);
+
 // Runs the call if a specialisation applies; false leaves it to the library.
 bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 

@@ -78,6 +78,10 @@ static void same(tl_test_t *t, tl_op_t *op, int n, tl_operand_t *args, void *dst
 
 TEST(cpu_fast_binary_and_unary_ops_match_the_library)
 {
+    if (!tl_cpufast_available()) {
+        tl_test_skip(t, "this CPU lacks AVX-512 (F, BW, DQ, VL): the specialisations are off");
+        return;
+    }
     static const tl_opcode_t bin[] = {TL_OP_ADD, TL_OP_SUB, TL_OP_MUL,
                                       TL_OP_DIV, TL_OP_MAX, TL_OP_MIN};
     static const tl_opcode_t un[] = {TL_OP_ABS,        TL_OP_RELU, TL_OP_ROUND,   TL_OP_SQRT,
@@ -112,6 +116,10 @@ TEST(cpu_fast_binary_and_unary_ops_match_the_library)
 
 TEST(cpu_fast_casts_match_the_library)
 {
+    if (!tl_cpufast_available()) {
+        tl_test_skip(t, "this CPU lacks AVX-512 (F, BW, DQ, VL): the specialisations are off");
+        return;
+    }
     static const struct {
         tl_dtype_t dt, st;
     } pairs[] = {{TL_F32, TL_I32},  {TL_I16, TL_F32}, {TL_I32, TL_F32},  {TL_I8, TL_F16},
@@ -145,6 +153,10 @@ TEST(cpu_fast_casts_match_the_library)
 
 TEST(cpu_fast_row_expand_and_reductions_match_the_library)
 {
+    if (!tl_cpufast_available()) {
+        tl_test_skip(t, "this CPU lacks AVX-512 (F, BW, DQ, VL): the specialisations are off");
+        return;
+    }
     static const tl_opcode_t rx[] = {TL_OP_ROW_EXPAND_MUL, TL_OP_ROW_EXPAND_SUB,
                                      TL_OP_ROW_EXPAND_DIV};
     bufs_t *x = malloc(sizeof *x);
