@@ -6,7 +6,9 @@
 // ensures:  on each core, every two accesses of overlapping memory (RAW, WAR,
 //           WAW; buffers that alias by address are the same memory) are
 //           ordered: same pipe by pipe_barrier where the hardware needs one,
-//           different pipes by set_flag right after the producer and
+//           different pipes by set_flag right after the producer (in a
+//           kernel with cross-core flags: after the GM accesses on its pipe
+//           that upstream's placement also orders before the consumer) and
 //           wait_flag right before the consumer, loop-carried pairs with a
 //           set before the loop and a wait after it; event ids 0..7 per pipe
 //           pair, reused. Existing syncs count; none is duplicated.
@@ -161,6 +163,45 @@ static void baseline(tl_kernel_t *k, tl_stmt_t *s, tl_side_t scope)
     }
 }
 
+// The GM buffers a kernel with cross-core flags writes (S->gm_written): a flag
+// pair's set goes after the accesses of them on its source pipe that upstream's
+// placement orders before the consumer (intra_sync_place.c).
+typedef struct {
+    bool cross;
+    bool *written;
+} gm_scan_t;
+
+static void note_cross(void *arg, tl_stmt_t *s)
+{
+    gm_scan_t *g = arg;
+    if (s->kind == TL_ST_SYNC &&
+        (s->sync.kind == TL_SYNC_SET_CROSS || s->sync.kind == TL_SYNC_WAIT_CROSS))
+        g->cross = true;
+}
+
+static void note_write(void *arg, const tl_hazard_access_t *a)
+{
+    gm_scan_t *g = arg;
+    if (a->write && a->buf->scope == TL_SCOPE_GM) g->written[a->buf->id] = true;
+}
+
+static void note_writes(void *arg, tl_stmt_t *s)
+{
+    if (s->kind != TL_ST_SEQ && s->kind != TL_ST_SCOPE) tl_hazard_stmt(s, note_write, arg);
+}
+
+static bool scan_gm(sim_t *S)
+{
+    gm_scan_t g = {false, NULL};
+    tl_rewrite_walk(S->k->body, note_cross, &g);
+    if (!g.cross) return true;
+    g.written = calloc((size_t)S->k->buffers.len + 1, sizeof *g.written);
+    if (!g.written) return false;
+    tl_rewrite_walk(S->k->body, note_writes, &g);
+    S->gm_written = g.written;
+    return true;
+}
+
 typedef struct {
     int sets, waits, barriers, alls;
 } count_t;
@@ -200,7 +241,8 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         free(S);
         return tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     }
-    tl_status_t st = sync_side(S, TL_SIDE_CUBE);
+    tl_status_t st = scan_gm(S) ? TL_OK : tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
+    if (!st) st = sync_side(S, TL_SIDE_CUBE);
     if (!st) st = sync_side(S, TL_SIDE_VEC);
     if (!st) {
         isync_assign_ids(S);
@@ -222,6 +264,7 @@ tl_status_t tl_pass_intra_sync(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     free(S->items);
     free(S->disabled);
     free(S->saved);
+    free(S->gm_written);
     free(S);
     return st;
 }

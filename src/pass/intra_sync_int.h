@@ -196,6 +196,9 @@ typedef struct {
     pos_t hi_path[MAXD];
     bool stop, converged;
     isync_tab_t anchors; // statement -> its plain position (isync_anchor_all)
+    // upstream's order (intra_sync_place.c): in a kernel with cross-core flags,
+    // gm_written[id] for each GM buffer some statement writes (else NULL)
+    bool *gm_written;
 } sim_t;
 
 // The pipes of each side (intra_sync.c).

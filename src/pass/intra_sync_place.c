@@ -30,6 +30,7 @@ static bool legal_pair(tl_pipe_t a, tl_pipe_t b)
 // locate the loop).
 typedef struct {
     tl_stmt_t *seq;
+    int level; // seq's level in both paths
     int ip, ib;
     bool in_scope;
     tl_stmt_t *loop, *lseq;
@@ -103,6 +104,7 @@ static void narrow_place(const prod_t *r, const dep_t *d, int j, place_t *p, boo
         j++;
     }
     p->seq = d->path[j].seq;
+    p->level = j;
     p->in_scope = d->in_scope[j];
     p->ip = r->path[j].index;
     p->ib = d->path[j].index;
@@ -152,6 +154,111 @@ static bool place(const dep_t *d, place_t *p)
         return true;
     }
     return false;
+}
+
+// --- upstream's order ----------------------------------------------------------------------------
+//
+// Upstream's AscendSyncInsert puts a flag pair's set right before its wait,
+// next to the consumer: everything the source pipe issued before the consumer
+// is then ordered before it, not only the producer. Within one core the
+// abstract execution already orders what needs ordering, so the difference can
+// only matter to another core: a GM access on the source pipe between the
+// producer and the consumer that a cross-core flag after the consumer is meant
+// to release (gdn_chunk_o.py: the vector core's second read of workspace_2,
+// then a store and set_cross_flag(MTE3) before the cube overwrites it). So in a
+// kernel with cross-core flags, the set goes after every such access of a GM
+// buffer the kernel writes (S->gm_written): later in its own sequence when they
+// are all there, else right before the wait, else (one sits between the wait
+// and the consumer) the pair goes right before the consumer as upstream's.
+
+// Whether s (with everything in it this core runs) accesses a GM buffer the
+// kernel writes on pipe P.
+static bool holds(sim_t *S, const tl_stmt_t *s, tl_pipe_t P)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (holds(S, s->seq.items[i], P)) return true;
+        return false;
+    case TL_ST_SCOPE: return s->scope.side == S->side && holds(S, s->scope.body, P);
+    case TL_ST_FOR: return holds(S, s->for_.body, P);
+    case TL_ST_WHILE: return holds(S, s->while_.body, P);
+    case TL_ST_IF: return holds(S, s->if_.then_, P) || holds(S, s->if_.else_, P);
+    case TL_ST_SYNC: return false;
+    default: break;
+    }
+    const accs_t *a = isync_accesses(S, s);
+    for (int i = 0; i < a->n; i++)
+        if (a->a[i].pipe == P && a->a[i].buf->scope == TL_SCOPE_GM &&
+            S->gm_written[a->a[i].buf->id])
+            return true;
+    return false;
+}
+
+// The last index in [a, b) of seq whose statement holds such an access, or -1.
+static int last_held(sim_t *S, const tl_stmt_t *seq, int a, int b, tl_pipe_t P)
+{
+    for (int i = TL_MIN(b, seq->seq.n) - 1; i >= a; i--)
+        if (holds(S, seq->seq.items[i], P)) return i;
+    return -1;
+}
+
+// Whether one sits between the wait and the consumer (below the wait's level
+// jw on the consumer's path: the heads of its sequences, and whole loops, whose
+// later iterations run before the consumer's next one).
+static bool held_below_wait(sim_t *S, const dep_t *d, int jw, tl_pipe_t P)
+{
+    for (int l = jw + 1; l < d->npath; l++) {
+        const tl_stmt_t *up = path_item(d->path, l - 1);
+        if (up && (up->kind == TL_ST_FOR || up->kind == TL_ST_WHILE)) return holds(S, up, P);
+        if (last_held(S, d->path[l].seq, 0, d->path[l].index, P) >= 0) return true;
+    }
+    return false;
+}
+
+typedef enum { LATE_NONE, LATE_MOVE, LATE_AT_WAIT, LATE_AT_CONSUMER } late_t;
+
+// Where upstream's order puts the set of the pair p places for d: unchanged,
+// later in its own sequence (*at), right before the wait, or the pair right
+// before the consumer. The accesses between the producer and the consumer:
+// the rest of the set's sequence (its own), the rest of each sequence above it
+// up to level L where both paths meet (across a loop's back edge: to the end
+// of the body, then the start of the next iteration's), the start of each
+// sequence down to the wait's, and what lies between the wait and the consumer.
+static late_t late_set(sim_t *S, const dep_t *d, const place_t *p, int *at)
+{
+    tl_pipe_t P = d->prod.acc.pipe;
+    const prod_t *r = &d->prod;
+    if (!S->gm_written) return LATE_NONE;
+    int L = p->level, js = L, jw = L;
+    while (js < r->npath && r->path[js].seq != p->set_seq) js++;
+    while (jw < d->npath && d->path[jw].seq != p->wait_seq) jw++;
+    if (js == r->npath || jw == d->npath) return LATE_AT_CONSUMER; // (not expected)
+    if (held_below_wait(S, d, jw, P)) return LATE_AT_CONSUMER;
+    bool back = p->loop != NULL; // ip >= ib: the consumer runs in the next iteration
+    bool other = false;
+    for (int l = js - 1; l >= L && !other; l--) {
+        int end = l == L && !back ? p->ib : r->path[l].seq->seq.n;
+        other = last_held(S, r->path[l].seq, r->path[l].index + 1, end, P) >= 0;
+    }
+    if (back) { // the sequences from the loop body down to level L: all of them but the path
+        for (int l = L - 1; l >= 1 && !other; l--) {
+            if (path_item(d->path, l) == p->loop) break;
+            const tl_stmt_t *q = d->path[l].seq;
+            other = last_held(S, q, 0, d->path[l].index, P) >= 0 ||
+                    last_held(S, q, d->path[l].index + 1, q->seq.n, P) >= 0;
+        }
+        if (!other) other = last_held(S, p->seq, 0, p->ib, P) >= 0;
+    }
+    for (int l = L + 1; l <= jw && !other; l++)
+        other = last_held(S, d->path[l].seq, 0, d->path[l].index, P) >= 0;
+    if (other) return LATE_AT_WAIT;
+    int own_end = js == L && !back ? p->ib : p->set_seq->seq.n;
+    int last = last_held(S, p->set_seq, p->set_at, own_end, P);
+    if (last < 0) return LATE_NONE;
+    *at = last + 1;
+    return LATE_MOVE;
 }
 
 static item_t *new_item(sim_t *S)
@@ -224,6 +331,20 @@ tl_status_t isync_insert_for(sim_t *S, const dep_t *d, bool force_all)
     tl_stmt_t *set =
         tl_rewrite_sync(S->k, TL_SYNC_SET_FLAG, P, Q, tl_ir_int(S->k, vid, TL_I32, loc), 0, loc);
     tl_stmt_t *wait = tl_rewrite_sync(S->k, TL_SYNC_WAIT_FLAG, P, Q, set->sync.id, 0, loc);
+    int at = 0;
+    switch (late_set(S, d, &p, &at)) {
+    case LATE_NONE: break;
+    case LATE_MOVE: p.set_at = at; break;
+    case LATE_AT_CONSUMER: // the pair right before the consumer, on every path that runs it
+        p.wait_seq = d->path[d->npath - 1].seq;
+        p.wait_at = d->path[d->npath - 1].index;
+        in_scope = d->in_scope[d->npath - 1];
+        // fall through
+    case LATE_AT_WAIT:
+        put(S, it, p.wait_seq, p.wait_at, wait, in_scope);
+        put(S, it, p.wait_seq, p.wait_at, set, in_scope);
+        return TL_OK;
+    }
     // (when the set and the wait share a sequence, the later position first)
     if (p.loop && p.ip >= p.ib) {
         // back edge: wait, ..., set in the body; one set before the loop, one wait after
