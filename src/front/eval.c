@@ -734,8 +734,10 @@ static tl_value_t *call_function(tl_eval_t *ev, tl_value_t *fn, tl_call_t *c)
     }
     ev->call_depth--;
     // Remember which builder made a kernel, for the tilelang.compile settings.
-    if (ev->deferring && result && result->kind == TL_V_KERNEL && !result->kernel.builder)
+    if (ev->deferring && result && result->kind == TL_V_KERNEL && !result->kernel.builder) {
         result->kernel.builder = fn;
+        result->kernel.builder_call = tl_call_copy(ev, c);
+    }
     if (!result && ev->diag->nerrors && fn->func.def->kind != TL_AST_LAMBDA) {
         const tl_loc_t *dl = &fn->func.def->loc;
         if (c->loc.src == dl->src && c->loc.line == dl->line && c->loc.col == dl->col)

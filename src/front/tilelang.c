@@ -97,9 +97,19 @@ static tl_value_t *compile_call(tl_eval_t *ev, tl_call_t *c, const char *what, t
                             k ? tl_value_type_name(k) : "nothing");
     tl_value_t *j = make_jit(ev, NULL, tl_call_copy(ev, c));
     j->jit.compiled = k;
+    j->jit.lowered = !strcmp(what, "tilelang.lower");
     if (!j->jit.pass_configs) j->jit.pass_configs = pass_configs;
     if (ev->deferring) {
-        tl_value_t *b = k->kernel.builder; // -k on that builder gets these settings
+        // -k on that builder gets the settings of the first tilelang.compile
+        // that runs it; a tilelang.lower (a codegen test: never run, often
+        // without the pass configs the file's runtime tests give) only when
+        // nothing compiles it
+        tl_value_t *b = k->kernel.builder;
+        if (b && b->kind == TL_V_FUNC && b->func.compiled_by && b->func.compiled_by->jit.lowered &&
+            !j->jit.lowered && k->kernel.builder_call) {
+            b->func.compiled_by = j; // (with that call's arguments)
+            b->func.first_call = k->kernel.builder_call;
+        }
         if (b && b->kind == TL_V_FUNC && !b->func.compiled_by) b->func.compiled_by = j;
         return j;
     }

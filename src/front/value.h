@@ -165,6 +165,7 @@ struct tl_value {
             tl_kernel_t *kernel;      // NULL until traced
             tl_value_t *pending;      // the @T.prim_func function, traced on first use
             tl_value_t *builder;      // the builder whose first call returned it (while loading)
+            tl_call_t *builder_call;  // that call (its arguments)
         } kernel;
         struct {
             tl_value_t *shape; // tuple/list of ints and IR dims
@@ -176,6 +177,7 @@ struct tl_value {
             tl_value_t *out_idx, *workspace_idx, *pass_configs, *target;
             tl_call_t *first_call; // arguments of the first module-level call, if any
             const tl_call_t *cfg;  // the @tilelang.jit(...) / tilelang.compile(...) call (locations)
+            bool lowered;          // made by tilelang.lower (code generation, never run)
         } jit;
         struct {
             const char *message; // first line of the error
