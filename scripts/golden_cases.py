@@ -987,6 +987,7 @@ def _cases():
     out += _cann_bench_sfa_cases()
     out += _cann_bench_cases()
     out += _count_past_cases()
+    out += _feature_cases()
     out += _quant_matmul_cases()
     return out
 
@@ -1317,6 +1318,34 @@ def _cann_bench_cases():
                         seed=42, shape=f"1024x1024 {dt}", inputs=_adamw_inputs(1024, 1024, dt),
                         golden=_adamw_golden(0.001, 0.9, 0.999, 0.0, 1e-8, 1, False, dt), check=_adamw_check(thr),
                         tol={}, light=True))
+    return out
+
+
+def _feature_cases():
+    """testing/python/language's tests of ops tilec added in session 9: copy_pa (its three
+    block-table configurations, float16 and bfloat16: q @ kv^T over the window gathered through
+    the table, the file's _ref_qk)."""
+    out = []
+    f = "testing/python/language/test_tilelang_ascend_language_copy_pa.py"
+    for bs, nphys, s2, bt, what in ((64, 2, 0, [1, 0], "single page"), (32, 4, 0, [2, 0, 3, 1], "2 pages"),
+                                    (32, 4, 16, [2, 0, 3, 1], "3 pages, mid-page start")):
+        for dt in ("float16", "bfloat16"):
+            def inputs(rng, bs=bs, nphys=nphys, bt=bt, dt=dt):
+                cv = _f16 if dt == "float16" else _bf16
+                return {"Q": (cv(_randn(rng, (1, 32, 128))), dt), "KV": (cv(_randn(rng, (nphys * bs, 128))), dt),
+                        "BT": (np.array(bt, np.int32), "int32")}
+
+            def golden(x, bs=bs, s2=s2):
+                rows = [s2 + i for i in range(64)]
+                g = np.stack([x["KV"][int(x["BT"][r // bs]) * bs + r % bs] for r in rows])
+                return {"S": (x["Q"][0] @ g.T)[None]}
+
+            tol = (2e-2, 2e-2) if dt == "bfloat16" else (1e-2, 1e-2)
+            out.append(dict(name=f"copy_pa {what} {dt}", root="tla", file=f, kernel=None,
+                            args=dict(block_M=32, win=64, dim=128, block_size=bs, num_phys=nphys, s2_idx=s2,
+                                      dtype=dt, accum_dtype="float"),
+                            seed=0, shape=f"win 64 of pages of {bs}, table {bt}, {dt}", inputs=inputs,
+                            golden=golden, tol={"*": tol}, light=True))
     return out
 
 

@@ -525,6 +525,43 @@ static tl_status_t golden_sort32_gatherb(const tl_check_case_t *c, tl_check_io_t
     return st;
 }
 
+// copy_pa of tests/data/kernels/copy_pa.py at its defaults (N2 = 2 heads of
+// BS = 16 rows a page, a window of 40 rows from logical row 5 of batch 1, head
+// 1, columns 8 .. 56): the tile is Z with the window's rows gathered through
+// the block table, O = I @ tile (small integers: exact in float32).
+static tl_status_t golden_copy_pa(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    enum { N2 = 2, BS = 16, ROWS = 40, ACT = 48, B = 1, N2I = 1, S2 = 5, DI = 8 };
+    floats_t fs = {0};
+    float *kv = floats(&fs, io, "KV"), *bt = floats(&fs, io, "BT"), *z = floats(&fs, io, "Z"),
+          *eye = floats(&fs, io, "I");
+    tl_tensor_t *want = tl_check_expected(io, "O", d);
+    tl_tensor_t *zt = tl_check_tensor(io, "Z"), *btt = tl_check_tensor(io, "BT");
+    tl_status_t st = !kv || !bt || !z || !eye ? TL_ERR_NOMEM
+                     : !want || !zt || !btt   ? missing(d, "copy_pa needs KV, BT, Z, I and O")
+                                              : TL_OK;
+    int64_t R = st ? 0 : zt->shape[0], D = st ? 0 : zt->shape[1];
+    int64_t maxb = st ? 0 : btt->shape[0] / 2;
+    float *k = st ? NULL : malloc(sizeof(float) * (size_t)(R * D));
+    if (!st && !k) st = TL_ERR_NOMEM;
+    if (k) memcpy(k, z, sizeof(float) * (size_t)(R * D));
+    for (int64_t i = 0; !st && i < ROWS; i++) {
+        int64_t row = S2 + i, id = (int64_t)bt[B * maxb + row / BS];
+        const float *src = kv + (id * N2 + N2I) * BS * D + (row % BS) * D + DI;
+        memcpy(k + i * D, src, sizeof(float) * ACT);
+    }
+    for (int64_t m = 0; !st && m < R; m++)
+        for (int64_t n = 0; n < D; n++) {
+            float acc = 0;
+            for (int64_t j = 0; j < R; j++) acc += eye[m * R + j] * k[j * D + n];
+            tl_tensor_set_flat(want, (size_t)(m * D + n), acc);
+        }
+    free(k);
+    floats_free(&fs);
+    return st;
+}
+
 // experiment_rows: the *_experiment ops on column slices (the kernel file
 // states the formula); float32 steps as the device does them, exp by tl_expf.
 static tl_status_t golden_experiment_rows(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
@@ -1059,6 +1096,10 @@ static const tl_check_case_t cases[] = {
     {.name = "sort32_gatherb/f32", .op = "sort32_gatherb", .file = "tests/data/kernels/sort32_gatherb.py",
      .fills = {"A=int:-20:20", "I=int:0:100000", "O=int:0:7"}, .outputs = {"S", "GB"}, .rtol = 0,
      .atol = 0, .golden = golden_sort32_gatherb, .shape = "2 x 32 f32, 16 blocks"},
+    {.name = "copy_pa/f16", .op = "copy_pa", .file = "tests/data/kernels/copy_pa.py",
+     .fills = {"KV=int:-8:8", "BT=int:0:5", "Z=int:-8:8", "I=int:0:1"}, .outputs = {"O"},
+     .rtol = 0, .atol = 0, .golden = golden_copy_pa,
+     .shape = "40 rows over 3 pages of 16, head 1 of 2, columns 8..56 of 64, f16"},
 
     // ... and upstream's older T-level names of tile ops (T.add, T.max(dst, a, b), reductions with a tmp)
     {.name = "old_names/f32", .op = "old_names", .file = "tests/data/kernels/old_names.py",

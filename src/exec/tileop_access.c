@@ -71,6 +71,10 @@ static void box_rows(const tl_copy_exec_t *cx, int i, const tl_view_t *v, int op
 
 static void copy(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
 {
+    if (call->op->code == TL_OP_COPY_PA) {
+        tl_tileop_copy_pa_accesses(call, fn, arg);
+        return;
+    }
     bool atomic = call->op->code == TL_OP_ATOMIC_ADD;
     int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
     tl_copy_exec_t cx;

@@ -91,6 +91,10 @@ void tl_tileop_store_i64(tl_dtype_t t, uint8_t *p, int64_t n, const int64_t *in)
 // Op families (one file each), named by the op table's `run` column (ir/ops.h).
 tl_status_t tl_tileop_copy_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_copy_atomic_add(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_copy_pa_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call); // tileop_pa.c
+// copy_pa's reads and writes (tl_tileop_accesses): the block-table entries, each
+// page run's KV rows and the destination rows they fill.
+void tl_tileop_copy_pa_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg);
 tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_vec_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_unary_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);

@@ -181,10 +181,11 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     const char *fname = fname_of(ev, c);
     if (!tl_trace_require(ev, c->loc, fname)) return NULL;
     // Split the parameter list.
-    char names[8][32];
-    char roles[8];
+    enum { MAXP = 16 }; // copy_pa has 15 parameters
+    char names[MAXP][32];
+    char roles[MAXP];
     int np = 0;
-    for (const char *p = sp->api + strcspn(sp->api, " "); *p && np < 8;) {
+    for (const char *p = sp->api + strcspn(sp->api, " "); *p && np < MAXP;) {
         while (*p == ' ') p++;
         if (!*p) break;
         roles[np] = *p++;
@@ -196,8 +197,8 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     if (c->nargs > np)
         return tl_eval_fail(ev, c->arg_locs ? c->arg_locs[np] : c->loc, "%s takes at most %d arguments, got %d",
                             fname, np, c->nargs);
-    tl_value_t *vals[8] = {0};
-    tl_loc_t locs[8];
+    tl_value_t *vals[MAXP] = {0};
+    tl_loc_t locs[MAXP];
     for (int i = 0; i < np; i++) {
         vals[i] = tl_call_arg(c, i, names[i]);
         locs[i] = tl_call_arg_loc(c, i, names[i]);

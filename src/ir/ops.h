@@ -47,6 +47,12 @@
     X(TL_OP_COPY, "copy", "rw", COPY, NONE, MOVE, NONE, tl_tileop_copy_run, copy, "T.copy")        \
     X(TL_OP_ATOMIC_ADD, "atomic_add", "xr", COPY, NONE, MOVE, NONE, tl_tileop_copy_atomic_add,     \
       bind, "T.tile.atomic_add :dst :src")                                                         \
+    /* the paged-KV gather GM -> L1 (exec/tileop_pa.c), on MTE2 (ir.c tl_op_pipe) */               \
+    X(TL_OP_COPY_PA, "copy_pa", "wrrssssssssssss", COPY, NONE, MOVE, NONE, tl_tileop_copy_pa_run,  \
+      bind,                                                                                        \
+      "T.copy_pa :dst :kv :block_table :block_size :head_num :head_dim :kv_stride "                \
+      ":max_block_num_per_batch :act_head_dim :copy_row_num :copy_row_num_align :b_idx :n2_idx "   \
+      ":s2_idx :d_idx")                                                                            \
     /* cube */                                                                                     \
     X(TL_OP_GEMM_V0, "gemm_v0", "rrx", GEMM, M, CUBE, NONE, tl_tileop_gemm_run, gemm, "T.gemm_v0") \
     X(TL_OP_MMA, "mma", "rrx", GEMM, M, CUBE, NONE, tl_tileop_gemm_run, gemm, "T.mma")             \

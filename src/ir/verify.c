@@ -143,6 +143,53 @@ static const char *alloc_hint(tl_scope_t s)
     }
 }
 
+// T.copy_pa(dst, kv, block_table, ...): an L1 tile filled from a GM tensor of
+// its dtype through an int32 GM table (exec/tileop_pa.c has the rest).
+static void check_copy_pa(verifier_t *v, const tl_stmt_t *st)
+{
+    const tl_op_t *op = &st->op;
+    static const char *role[3] = {"destination", "kv", "block_table"};
+    for (int i = 0; i < 3 && i < op->nargs; i++) {
+        if (op->args[i].kind != TL_ARG_REGION) {
+            fail(v, arg_loc(&op->args[i], st->loc), "T.copy_pa %s must be a buffer", role[i]);
+            return;
+        }
+        const tl_buffer_t *b = op->args[i].region.buf;
+        tl_scope_t want = i == 0 ? TL_SCOPE_L1 : TL_SCOPE_GM;
+        if (!is(b->scope, want)) {
+            fail(v, arg_loc(&op->args[i], st->loc), "T.copy_pa %s '%s' must be in %s, not %s%s",
+                 role[i], b->name, tl_scope_name(want), tl_scope_name(b->scope), alloc_hint(want));
+            return;
+        }
+    }
+    const tl_buffer_t *d = op->args[0].region.buf, *kv = op->args[1].region.buf,
+                      *bt = op->args[2].region.buf;
+    if (d->dtype != kv->dtype)
+        fail(v, arg_loc(&op->args[1], st->loc), "T.copy_pa kv '%s' is %s, its destination '%s' %s",
+             kv->name, tl_dtype_name(kv->dtype), d->name, tl_dtype_name(d->dtype));
+    else if (bt->dtype != TL_I32)
+        fail(v, arg_loc(&op->args[2], st->loc), "T.copy_pa block_table '%s' must be int32, not %s",
+             bt->name, tl_dtype_name(bt->dtype));
+    if (d->ndim < 2 || op->nargs < 11) return;
+    // What the library checks at run time (exec/tileop_pa.c), here when constant.
+    int64_t rows = d->shape[d->ndim - 2], cols = d->shape[d->ndim - 1], act, n, align;
+    int64_t c0 = 32 / tl_dtype_size(d->dtype);
+    if (tl_ir_is_const_int(op->args[10].scalar, &align) && align != (rows + 15) / 16 * 16)
+        fail(v, arg_loc(&op->args[10], st->loc),
+             "T.copy_pa copy_row_num_align %lld is not %lld, the rows of '%s' rounded up to 16 "
+             "(its zN C0 stride): tilec keeps L1 tiles logical and supports no other",
+             (long long)align, (long long)((rows + 15) / 16 * 16), d->name);
+    else if (tl_ir_is_const_int(op->args[9].scalar, &n) && (n < 0 || n > rows))
+        fail(v, arg_loc(&op->args[9], st->loc),
+             "T.copy_pa copy_row_num %lld is not in 0..%lld, the rows of '%s'", (long long)n,
+             (long long)rows, d->name);
+    else if (tl_ir_is_const_int(op->args[8].scalar, &act) && (act < 0 || act > cols || act % c0))
+        fail(v, arg_loc(&op->args[8], st->loc),
+             "T.copy_pa act_head_dim %lld must be a multiple of %lld (a 32-byte C0 block of %s) "
+             "in 0..%lld, the columns of '%s'",
+             (long long)act, (long long)c0, tl_dtype_name(d->dtype), (long long)cols, d->name);
+}
+
 // A vector cast the device has (tl_cast_on_ascend).
 static void check_cast(verifier_t *v, tl_loc_t loc, const char *api, tl_dtype_t dst, tl_dtype_t src,
                        tl_round_t mode)
@@ -205,6 +252,10 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
     switch (info->cls) {
     case TL_OPC_COPY:
+        if (op->code == TL_OP_COPY_PA) {
+            check_copy_pa(v, st);
+            break;
+        }
         if (op->code == TL_OP_COPY && r0 && r1 && !copy_path_legal(r0->buf->scope, r1->buf->scope)) {
             tl_buf_t to;
             tl_buf_init(&to);

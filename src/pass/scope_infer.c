@@ -108,6 +108,10 @@ static void scan_op(infer_t *s, const tl_stmt_t *st)
     case TL_OPC_COPY: {
         if (op->nargs < 2) break;
         const tl_buffer_t *src = op->args[0].region.buf, *dst = op->args[1].region.buf;
+        if (op->code == TL_OP_COPY_PA) { // copy_pa(dst, kv, ...): dst is an L1 tile
+            if (src->scope == TL_SCOPE_SHARED) mark(s, src, USE_CUBE, st->loc);
+            break;
+        }
         if (op->code == TL_OP_ATOMIC_ADD) { // atomic_add(dst_gm, src)
             if (dst->scope == TL_SCOPE_SHARED) mark(s, dst, USE_VEC, st->loc);
             break;
