@@ -1346,6 +1346,30 @@ def _feature_cases():
                                       dtype=dt, accum_dtype="float"),
                             seed=0, shape=f"win 64 of pages of {bs}, table {bt}, {dt}", inputs=inputs,
                             golden=golden, tol={"*": tol}, light=True))
+    # im2col: its _run_im2col (H = W = 5, C0 = 16, 3 x 3 kernel, pad 1): an fp16 NHWC feature map
+    # [HW, C0] (the file draws NCHW randn and permutes it), Eye the identity; Out's first HW rows
+    # are the im2col matrix, K ordered (kh, kw, c), the file's assert_close(1e-3, 1e-3)
+    H = W = 5
+    C0, KH, KW, pad = 16, 3, 3, 1
+
+    def im2col_inputs(rng):
+        x = _f16(_randn(rng, (H * W, C0)))
+        return {"Fmap": (x, "float16"), "Eye": (np.eye(KH * KW * C0, dtype=np.float32), "float16")}
+
+    def im2col_golden(x):
+        xp = np.pad(x["Fmap"].reshape(H, W, C0), ((pad, pad), (pad, pad), (0, 0)))
+        out = np.zeros((H * W, KH * KW * C0), np.float32)
+        for m in range(H * W):
+            oh, ow = divmod(m, W)
+            out[m] = np.concatenate([xp[oh + i, ow + j] for i in range(KH) for j in range(KW)])
+        return {"Out": out}
+
+    out.append(dict(name="im2col 5x5 3x3 pad 1", root="tla",
+                    file="testing/python/language/test_tilelang_ascend_language_im2col.py", kernel=None,
+                    args=dict(target="ascendc"), seed=0, shape="5x5x16 fp16, kernel 3x3, pad 1",
+                    inputs=im2col_inputs, golden=im2col_golden, tol={"*": (1e-3, 1e-3)}, light=True,
+                    post={"Out": lambda g: g[:H * W]},
+                    note="rows HW.. of Out (L0A rows past the outputs) are not compared, as the file"))
     return out
 
 

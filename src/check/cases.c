@@ -562,6 +562,40 @@ static tl_status_t golden_copy_pa(const tl_check_case_t *c, tl_check_io_t *io, t
     return st;
 }
 
+// im2col of tests/data/kernels/im2col.py at its defaults: the 16-row
+// fractal from output position 3 of the 6 x 5 x (2 x 16) feature map, kernel
+// 2 x 2, stride (2, 1), dilation (1, 2), pads left 1 right 0 top 2 bottom 1
+// (4 x 4 outputs: positions 16 .. 18 are zeros); K ordered (c1, kh, kw, c0);
+// O = X @ I (small integers: exact).
+static tl_status_t golden_im2col(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    enum { H = 6, W = 5, C1 = 2, C0 = 16, KH = 2, KW = 2, SH = 2, SW = 1, DH = 1, DW = 2 };
+    enum { PL = 1, PR = 0, PT = 2, M = 16, POS = 3, K = C1 * KH * KW * C0 };
+    floats_t fs = {0};
+    float *f = floats(&fs, io, "F"), *eye = floats(&fs, io, "I");
+    tl_tensor_t *want = tl_check_expected(io, "O", d);
+    tl_status_t st = !f || !eye ? TL_ERR_NOMEM : !want ? missing(d, "im2col needs F, I and O") : TL_OK;
+    static float x[M][K];
+    const int wo = (W + PL + PR - DW * (KW - 1) - 1) / SW + 1, ho = 4;
+    for (int m = 0; !st && m < M; m++)
+        for (int k = 0; k < K; k++) {
+            int pos = POS + m, oh = pos / wo, ow = pos % wo;
+            int c1 = k / (KH * KW * C0), i = k / C0 % (KH * KW) / KW, j = k / C0 % KW, c0 = k % C0;
+            int ih = oh * SH - PT + i * DH, iw = ow * SW - PL + j * DW;
+            bool in = pos < ho * wo && ih >= 0 && ih < H && iw >= 0 && iw < W;
+            x[m][k] = in ? f[(c1 * H * W + ih * W + iw) * C0 + c0] : 0.0f;
+        }
+    for (int m = 0; !st && m < M; m++)
+        for (int n = 0; n < K; n++) {
+            float acc = 0;
+            for (int k = 0; k < K; k++) acc += x[m][k] * eye[k * K + n];
+            tl_tensor_set_flat(want, (size_t)(m * K + n), acc);
+        }
+    floats_free(&fs);
+    return st;
+}
+
 // experiment_rows: the *_experiment ops on column slices (the kernel file
 // states the formula); float32 steps as the device does them, exp by tl_expf.
 static tl_status_t golden_experiment_rows(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
@@ -1100,6 +1134,10 @@ static const tl_check_case_t cases[] = {
      .fills = {"KV=int:-8:8", "BT=int:0:5", "Z=int:-8:8", "I=int:0:1"}, .outputs = {"O"},
      .rtol = 0, .atol = 0, .golden = golden_copy_pa,
      .shape = "40 rows over 3 pages of 16, head 1 of 2, columns 8..56 of 64, f16"},
+    {.name = "im2col/f16", .op = "im2col", .file = "tests/data/kernels/im2col.py",
+     .fills = {"F=int:-8:8", "I=int:0:1"}, .outputs = {"O"}, .rtol = 0, .atol = 0,
+     .golden = golden_im2col,
+     .shape = "6x5 image, 2x16 channels, kernel 2x2, stride (2,1), dilation (1,2), pads, f16"},
 
     // ... and upstream's older T-level names of tile ops (T.add, T.max(dst, a, b), reductions with a tmp)
     {.name = "old_names/f32", .op = "old_names", .file = "tests/data/kernels/old_names.py",

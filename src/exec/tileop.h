@@ -84,7 +84,7 @@ typedef struct {
     const tl_op_t *op; // opcode and constant attributes
     tl_loc_t loc;      // for error messages
     int nargs;
-    tl_operand_t args[16]; // copy_pa has 15 operands
+    tl_operand_t args[20]; // im2col has 18 operands
     tl_scalar_t init;      // gemm: non-zero = overwrite C
     bool has_pad;
     tl_scalar_t pad; // copy GM -> UB tail fill value (GM -> L1: 0 only)

@@ -75,6 +75,10 @@ static void copy(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
         tl_tileop_copy_pa_accesses(call, fn, arg);
         return;
     }
+    if (call->op->code == TL_OP_IM2COL) {
+        tl_tileop_im2col_accesses(call, fn, arg);
+        return;
+    }
     bool atomic = call->op->code == TL_OP_ATOMIC_ADD;
     int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
     tl_copy_exec_t cx;

@@ -95,6 +95,9 @@ tl_status_t tl_tileop_copy_pa_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 // copy_pa's reads and writes (tl_tileop_accesses): the block-table entries, each
 // page run's KV rows and the destination rows they fill.
 void tl_tileop_copy_pa_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg);
+tl_status_t tl_tileop_im2col_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call); // tileop_im2col.c
+// im2col's reads (the feature map, one run) and writes (dst's valid rows).
+void tl_tileop_im2col_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg);
 tl_status_t tl_tileop_gemm_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_vec_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_unary_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);

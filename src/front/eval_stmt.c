@@ -115,6 +115,9 @@ bool tl_eval_assign(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *target, 
         tl_value_t *obj = tl_eval_expr(ev, fr, target->sub.value);
         if (!obj) return false;
         if (obj->kind == TL_V_BUFFER) return tl_trace_store(ev, fr, obj, target->sub.index, v, target->loc);
+        // a store into a driver value tilec does not model (a torch tensor's
+        // ref[m, a:b] = ...): nothing to record, its index (slices too) unread
+        if (obj->kind == TL_V_OPAQUE) return true;
         tl_value_t *key = tl_eval_expr(ev, fr, target->sub.index);
         if (!key) return false;
         if (obj->kind == TL_V_DICT) {

@@ -706,6 +706,49 @@ static tl_value_t *op_reinterpret(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none();
 }
 
+// T.tile.im2col(dst, src, image_shape, kernel, stride=(1, 1), dilation=(1, 1),
+// padding=(0, 0, 0, 0), pos_m=0, pos_k=0, valid_m=None, valid_k=None): the
+// tuples become scalar operands in order (exec/tileop_im2col.c), valid_m /
+// valid_k default to the destination region's rows / columns.
+static tl_value_t *op_im2col(tl_eval_t *ev, tl_call_t *c)
+{
+    const char *fname = "T.tile.im2col";
+    static const char *kws[] = {"dst",     "src",   "image_shape", "kernel",  "stride",  "dilation",
+                                "padding", "pos_m", "pos_k",       "valid_m", "valid_k", NULL};
+    static const int len[] = {0, 0, 2, 2, 2, 2, 4, 1, 1, 1, 1};
+    static const int64_t dflt[] = {0, 0, 0, 0, 1, 1, 0, 0, 0, -1, -1};
+    if (!tl_call_check(ev, c, fname, 4, 11, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_IM2COL, c->loc, 18);
+    tl_op_t *op = &s->op;
+    for (int i = 0; i < 11; i++) {
+        tl_value_t *v = tl_call_arg(c, i, kws[i]);
+        tl_loc_t loc = tl_call_arg_loc(c, i, kws[i]);
+        const char *what = tl_arena_printf(ev->arena, "%s argument '%s'", fname, kws[i]);
+        if (i < 2) {
+            if (!operand(ev, v, loc, i == 0 ? 'w' : 'r', what, &op->args[op->nargs])) return NULL;
+            op->nargs++;
+            continue;
+        }
+        if (v && v->kind == TL_V_NONE) v = NULL;
+        if (!v && dflt[i] < 0) { // valid_m / valid_k: the destination region's rows / columns
+            const tl_region_t *d = &op->args[0].region;
+            if (d->ndim < 2) return tl_eval_fail(ev, c->loc, "%s needs a [rows, columns] destination", fname);
+            op->args[op->nargs++] = (tl_arg_t){.kind = TL_ARG_SCALAR, .scalar = d->extent[d->ndim - 2 + (i - 9)]};
+            continue;
+        }
+        bool seq = v && (v->kind == TL_V_TUPLE || v->kind == TL_V_LIST);
+        if (len[i] > 1 && v && (!seq || v->seq.n != len[i]))
+            return tl_eval_fail(ev, loc, "%s must be a tuple of %d values", what, len[i]);
+        for (int j = 0; j < len[i]; j++) {
+            tl_value_t *e = !v ? tl_value_int(ev->arena, dflt[i]) : len[i] > 1 ? v->seq.items[j] : v;
+            if (!operand(ev, e, loc, 's', what, &op->args[op->nargs])) return NULL;
+            op->nargs++;
+        }
+    }
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
 // Installs every spelling of the op table: "T.tile.<name>" into T.tile,
 // "T.<name>" into T.
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile)

@@ -65,6 +65,7 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     case TL_OP_GATHER:
     case TL_OP_REINTERPRETCAST:
     case TL_OP_COPY_PA: // the rows and columns its scalars give
+    case TL_OP_IM2COL:
     // the repeat-form reductions write the slots their strides pick
     case TL_OP_BLOCK_REDUCE_SUM:
     case TL_OP_BLOCK_REDUCE_MAX:
@@ -124,7 +125,8 @@ static bool reads_within_region(const tl_op_t *op, const tl_region_t *r)
     if (count < 0) return false;
     switch (op->code) {
     case TL_OP_GATHER:
-    case TL_OP_COPY_PA: return false; // the KV rows its block table names
+    case TL_OP_COPY_PA: // the KV rows its block table names
+    case TL_OP_IM2COL: return false; // the feature map from the region's origin
     case TL_OP_COPY: return true;
     default: break;
     }

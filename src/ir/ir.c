@@ -200,6 +200,7 @@ tl_pipe_t tl_op_pipe(const tl_op_t *op)
     const tl_opinfo_t *info = tl_op_info(op->code);
     if (info->cls != TL_OPC_COPY) return info->pipe;
     if (op->code == TL_OP_COPY_PA) return TL_PIPE_MTE2; // copy_pa(dst_l1, kv_gm, table_gm, ...)
+    if (op->code == TL_OP_IM2COL) return TL_PIPE_MTE1;  // im2col(dst_l0a, src_l1, ...)
     if (op->nargs < 2 || op->args[0].kind != TL_ARG_REGION || op->args[1].kind != TL_ARG_REGION)
         return TL_PIPE_NONE;
     tl_scope_t s = op->args[0].region.buf->scope, d = op->args[1].region.buf->scope;

@@ -53,6 +53,9 @@
       "T.copy_pa :dst :kv :block_table :block_size :head_num :head_dim :kv_stride "                \
       ":max_block_num_per_batch :act_head_dim :copy_row_num :copy_row_num_align :b_idx :n2_idx "   \
       ":s2_idx :d_idx")                                                                            \
+    /* the convolution tile load L1 NC1HWC0 -> L0A (exec/tileop_im2col.c), on MTE1 */              \
+    X(TL_OP_IM2COL, "im2col", "wrssssssssssssssss", COPY, NONE, MOVE, NONE, tl_tileop_im2col_run,  \
+      im2col, "T.tile.im2col")                                                                     \
     /* cube */                                                                                     \
     X(TL_OP_GEMM_V0, "gemm_v0", "rrx", GEMM, M, CUBE, NONE, tl_tileop_gemm_run, gemm, "T.gemm_v0") \
     X(TL_OP_MMA, "mma", "rrx", GEMM, M, CUBE, NONE, tl_tileop_gemm_run, gemm, "T.mma")             \

@@ -190,6 +190,33 @@ static void check_copy_pa(verifier_t *v, const tl_stmt_t *st)
              (long long)act, (long long)c0, tl_dtype_name(d->dtype), (long long)cols, d->name);
 }
 
+// T.tile.im2col(dst, src, ...): an L0A tile from an L1 feature map of its dtype
+// (exec/tileop_im2col.c has the rest).
+static void check_im2col(verifier_t *v, const tl_stmt_t *st)
+{
+    const tl_op_t *op = &st->op;
+    static const char *role[2] = {"destination", "source"};
+    static const tl_scope_t want[2] = {TL_SCOPE_L0A, TL_SCOPE_L1};
+    for (int i = 0; i < 2 && i < op->nargs; i++) {
+        const tl_buffer_t *b = op->args[i].region.buf;
+        if (op->args[i].kind != TL_ARG_REGION || !is(b->scope, want[i])) {
+            fail(v, arg_loc(&op->args[i], st->loc), "T.tile.im2col %s must be in %s%s", role[i],
+                 tl_scope_name(want[i]), alloc_hint(want[i]));
+            return;
+        }
+    }
+    const tl_buffer_t *d = op->args[0].region.buf, *s = op->args[1].region.buf;
+    if (d->dtype != s->dtype)
+        fail(v, arg_loc(&op->args[1], st->loc), "T.tile.im2col source '%s' is %s, its destination '%s' %s",
+             s->name, tl_dtype_name(s->dtype), d->name, tl_dtype_name(d->dtype));
+    else if (s->ndim >= 1 && s->shape[s->ndim - 1] * tl_dtype_size(s->dtype) != 32)
+        fail(v, arg_loc(&op->args[1], st->loc),
+             "T.tile.im2col source '%s' must be an NC1HWC0 feature map whose last dimension is C0 = "
+             "32 bytes (%d %s elements), not %lld",
+             s->name, 32 / tl_dtype_size(s->dtype), tl_dtype_name(s->dtype),
+             (long long)s->shape[s->ndim - 1]);
+}
+
 // A vector cast the device has (tl_cast_on_ascend).
 static void check_cast(verifier_t *v, tl_loc_t loc, const char *api, tl_dtype_t dst, tl_dtype_t src,
                        tl_round_t mode)
@@ -254,6 +281,10 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     case TL_OPC_COPY:
         if (op->code == TL_OP_COPY_PA) {
             check_copy_pa(v, st);
+            break;
+        }
+        if (op->code == TL_OP_IM2COL) {
+            check_im2col(v, st);
             break;
         }
         if (op->code == TL_OP_COPY && r0 && r1 && !copy_path_legal(r0->buf->scope, r1->buf->scope)) {

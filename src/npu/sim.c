@@ -184,7 +184,8 @@ static void scan_op(tl_sim_t *s, const tl_op_t *op)
     for (int i = 0; i < op->nargs; i++) {
         if (op->args[i].kind != TL_ARG_REGION) continue;
         const tl_buffer_t *b = op->args[i].region.buf;
-        int written = op->code == TL_OP_ATOMIC_ADD || op->code == TL_OP_COPY_PA ? 0 : 1;
+        int written =
+            op->code == TL_OP_ATOMIC_ADD || op->code == TL_OP_COPY_PA || op->code == TL_OP_IM2COL ? 0 : 1;
         if (b->scope == TL_SCOPE_GM && info->cls == TL_OPC_COPY && i == written)
             s->gm_written[b->id] = true;
     }

@@ -297,6 +297,7 @@ static bool op_cost(tl_sim_t *s, const tl_opcall_t *call, sim_inst_t *in, xfer_t
     bool atomic = op->code == TL_OP_ATOMIC_ADD;
     int si = atomic ? 1 : 0, di = atomic ? 0 : 1;
     if (op->code == TL_OP_COPY_PA) si = 1; // copy_pa(dst_l1, kv_gm, ...): the KV rows it reads
+    if (op->code == TL_OP_IM2COL) di = 0;  // im2col(dst_l0a, src_l1, ...): the rows it writes
     switch (w.pipe) {
     case TL_PIPE_MTE2:
         in->bytes = w.bytes = operand_bytes(s, si, 0);

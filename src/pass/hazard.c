@@ -195,6 +195,11 @@ static void op_accesses(emit_t *em, const tl_op_t *op)
     switch (info->cls) {
     case TL_OPC_COPY:
         if (op->nargs < 2) return;
+        if (op->code == TL_OP_IM2COL) { // reads the feature map, writes the L0A tile
+            region(em, &op->args[1].region, pipe, false, false, -1);
+            region(em, &op->args[0].region, pipe, true, false, -1);
+            return;
+        }
         if (op->code == TL_OP_COPY_PA) { // reads the table and KV rows it names, writes the tile
             if (op->nargs > 2) region(em, &op->args[2].region, pipe, false, false, -1);
             region(em, &op->args[1].region, pipe, false, false, -1);

@@ -112,6 +112,10 @@ static void scan_op(infer_t *s, const tl_stmt_t *st)
             if (src->scope == TL_SCOPE_SHARED) mark(s, src, USE_CUBE, st->loc);
             break;
         }
+        if (op->code == TL_OP_IM2COL) { // im2col(dst_l0a, src_l1, ...)
+            if (dst->scope == TL_SCOPE_SHARED) mark(s, dst, USE_CUBE, st->loc);
+            break;
+        }
         if (op->code == TL_OP_ATOMIC_ADD) { // atomic_add(dst_gm, src)
             if (dst->scope == TL_SCOPE_SHARED) mark(s, dst, USE_VEC, st->loc);
             break;

@@ -247,7 +247,7 @@ static void constrain_op(vs_t *v, const tl_stmt_t *s)
     case TL_OPC_COPY: {
         if (op->nargs < 2) return;
         const tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
-        if (op->code == TL_OP_COPY_PA) return; // a cube copy GM -> L1
+        if (op->code == TL_OP_COPY_PA || op->code == TL_OP_IM2COL) return; // cube loads
         if (op->code == TL_OP_ATOMIC_ADD) {
             force(v, dst->buf, "atomic_add", s->loc);
             force(v, src->buf, "atomic_add", s->loc);
@@ -608,7 +608,7 @@ static bool replicated_gm_write(const vs_t *v, const tl_stmt_t *s, int in_split_
     if (s->kind == TL_ST_STORE) return s->store.buf->scope == TL_SCOPE_GM;
     if (s->kind == TL_ST_PRINT) return true;
     if (s->kind != TL_ST_OP || tl_op_info(s->op.code)->cls != TL_OPC_COPY || s->op.nargs < 2 ||
-        s->op.code == TL_OP_COPY_PA)
+        s->op.code == TL_OP_COPY_PA || s->op.code == TL_OP_IM2COL)
         return false;
     const tl_region_t *src = &s->op.args[s->op.code == TL_OP_ATOMIC_ADD ? 1 : 0].region;
     const tl_region_t *dst = &s->op.args[s->op.code == TL_OP_ATOMIC_ADD ? 0 : 1].region;

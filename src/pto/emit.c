@@ -421,6 +421,7 @@ static void op_stmt(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_COPY:
     case TL_OP_ATOMIC_ADD: pto_emit_copy(e, s); break;
     case TL_OP_COPY_PA: pto_emit_copy_pa(e, s); break;
+    case TL_OP_IM2COL: pto_emit_im2col(e, s); break;
     case TL_OP_MMA: pto_emit_mma(e, s); break;
     case TL_OP_GEMM_V0: pto_emit_gemm_v0(e, s); break;
     default: pto_emit_vec(e, s); break;

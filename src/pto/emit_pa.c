@@ -88,3 +88,97 @@ void pto_emit_copy_pa(pto_emit_t *e, const tl_stmt_t *s)
     e->indent--;
     pto_line(e, "}");
 }
+
+// T.tile.im2col (exec/tileop_im2col.c has its semantics): on the CPU check a
+// scalar loop over the L0A tile's valid rows and columns, each element from
+// the feature map in L1 (its logical NC1HWC0 index mapped into the buffer's
+// matrices, each laid out with its planned rows) or the pad value 0, written
+// through pto-isa's Left-tile element offsets. The NPU lowering (TIMG2COL on
+// a ConvTile) is not emitted yet: the NPU build stops with an #error there.
+void pto_emit_im2col(pto_emit_t *e, const tl_stmt_t *s)
+{
+    const tl_op_t *op = &s->op;
+    if (op->nargs < 18) {
+        pto_unsupported(e, s->loc, "T.tile.im2col with %d operands", op->nargs);
+        return;
+    }
+    const tl_region_t *dst = &op->args[0].region, *src = &op->args[1].region;
+    const tl_buffer_t *sb = src->buf;
+    pto_matrix_t m;
+    if (!pto_matrix(e, dst, &m, s->loc)) return;
+    if (!m.whole || sb->ndim < 2) {
+        pto_unsupported(e, s->loc, "T.tile.im2col into a block of '%s' or from a 1-D '%s'",
+                        dst->buf->name, sb->name);
+        return;
+    }
+    const char *ct = pto_ctype(dst->buf->dtype), *a[18];
+    for (int i = 2; i < 18; i++) a[i] = pto_expr_str(e, op->args[i].scalar);
+    int n = sb->ndim, size = tl_dtype_size(sb->dtype);
+    int64_t R = sb->shape[n - 2], C = sb->shape[n - 1], FR = tl_buffer_planned_rows(e->k, sb);
+    tl_buf_t org; // the source region's logical flat origin
+    tl_buf_init(&org);
+    tl_buf_puts(&org, "0");
+    int64_t stride = 1;
+    for (int i = n - 1; i >= 0; i--) {
+        tl_buf_printf(&org, " + (int64_t)(%s) * %" PRId64, pto_expr_str(e, src->start[i]), stride);
+        stride *= sb->shape[i];
+    }
+    pto_line(e, "{");
+    e->indent++;
+    pto_line(e, "#if defined(__CPU_SIM)");
+    pto_l0_tile(e, "tl_x", TL_SCOPE_L0A, dst->buf->dtype, m.frows, m.cols, m.addr, NULL, NULL);
+    pto_line(e, "const %s *tl_f = TILEC_L1(%s, %" PRId64 ");", ct, ct, sb->addr);
+    pto_line(
+        e,
+        "const int64_t tl_hi = %s, tl_wi = %s, tl_kh = %s, tl_kw = %s, tl_sh = %s, tl_sw = %s, "
+        "tl_dh = %s, tl_dw = %s;",
+        a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
+    pto_line(
+        e,
+        "const int64_t tl_pl = %s, tl_pr = %s, tl_pt = %s, tl_pb = %s, tl_pm = %s, tl_pk = %s, "
+        "tl_vm = %s, tl_vk = %s;",
+        a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]);
+    pto_line(e, "const int64_t tl_c0 = %d, tl_org = %s;", 32 / size, tl_buf_cstr(&org));
+    tl_buf_free(&org);
+    pto_line(
+        e, "const int64_t tl_wo = (tl_wi + tl_pl + tl_pr - tl_dw * (tl_kw - 1) - 1) / tl_sw + 1;");
+    pto_line(
+        e, "const int64_t tl_ho = (tl_hi + tl_pt + tl_pb - tl_dh * (tl_kh - 1) - 1) / tl_sh + 1;");
+    if (size == 4)
+        pto_line(e, "const int64_t tl_rows = tl_vm;");
+    else
+        pto_line(e,
+                 "const int64_t tl_rows = tilec_min((tl_vm + 15) / 16 * 16, (int64_t)%" PRId64 ");",
+                 m.rows);
+    pto_line(e, "for (int64_t tl_r = 0; tl_r < tl_rows; tl_r++)");
+    pto_line(e, "    for (int64_t tl_k = 0; tl_k < tl_vk; tl_k++) {");
+    e->indent += 2;
+    pto_line(e,
+             "const int64_t tl_m = tl_pm + tl_r, tl_kk = tl_pk + tl_k, tl_khkw = tl_kh * tl_kw;");
+    pto_line(e,
+             "const int64_t tl_c1 = tl_kk / (tl_khkw * tl_c0), tl_fi = tl_kk / tl_c0 %% tl_khkw;");
+    pto_line(e, "const int64_t tl_oh = tl_wo > 0 ? tl_m / tl_wo : 0, tl_ow = tl_wo > 0 ? tl_m %% "
+                "tl_wo : 0;");
+    pto_line(e, "const int64_t tl_ih = tl_oh * tl_sh - tl_pt + tl_fi / tl_kw * tl_dh;");
+    pto_line(e, "const int64_t tl_iw = tl_ow * tl_sw - tl_pl + tl_fi %% tl_kw * tl_dw;");
+    pto_line(e, "%s tl_v = %s(0);", ct, ct);
+    pto_line(e, "if (tl_m < tl_ho * tl_wo && tl_ih >= 0 && tl_ih < tl_hi && tl_iw >= 0 && tl_iw < "
+                "tl_wi) {");
+    e->indent++;
+    pto_line(e, "const int64_t tl_l = tl_org + ((tl_c1 * tl_hi + tl_ih) * tl_wi + tl_iw) * tl_c0 + "
+                "tl_kk %% tl_c0;");
+    pto_line(e, "tl_v = tl_f[tl_l / %" PRId64 " * %" PRId64 " + tl_l %% %" PRId64 "];", R * C,
+             FR * C, R * C);
+    e->indent--;
+    pto_line(e, "}");
+    pto_line(
+        e, "tl_x.data()[pto::GetTileElementOffset<decltype(tl_x)>((int)tl_r, (int)tl_k)] = tl_v;");
+    e->indent -= 2;
+    pto_line(e, "    }");
+    pto_line(e, "#else");
+    pto_line(e,
+             "#error \"T.tile.im2col: the NPU lowering (TIMG2COL) is not emitted by tilec yet\"");
+    pto_line(e, "#endif");
+    e->indent--;
+    pto_line(e, "}");
+}

@@ -119,6 +119,7 @@ bool pto_emit_sort(pto_emit_t *e, const tl_stmt_t *s);
 // ----------------------------------------------------------
 void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s);
 void pto_emit_copy_pa(pto_emit_t *e, const tl_stmt_t *s); // emit_pa.c
+void pto_emit_im2col(pto_emit_t *e, const tl_stmt_t *s);  // emit_pa.c
 void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s);
 void pto_emit_mma(pto_emit_t *e, const tl_stmt_t *s);
 void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s);
