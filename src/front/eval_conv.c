@@ -182,6 +182,14 @@ bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *o
     }
     if (v->kind == TL_V_STR) {
         if (tl_dtype_parse(v->str.s, out)) return true;
+        if (!strcmp(v->str.s, "int4") || !strcmp(v->str.s, "uint4")) {
+            tl_eval_fail(ev, loc,
+                         "dtype '%s' is not supported by tilec: upstream's int4 is AscendC's "
+                         "nibble-packed int4b_t (two elements a byte, the even one in the low nibble; "
+                         "the cube's s4 path), which tilec's byte-addressed buffers do not hold",
+                         v->str.s);
+            return false;
+        }
         tl_buf_t b;
         tl_buf_init(&b);
         for (int t = 0; t < TL_DTYPE_COUNT; t++) tl_buf_printf(&b, "%s%s", t ? ", " : "", tl_dtype_name((tl_dtype_t)t));
