@@ -172,6 +172,38 @@ static bool parse_mode(tl_eval_t *ev, tl_op_t *op, tl_value_t *v, tl_loc_t loc)
     return false;
 }
 
+// A binary element-wise op (T.tile.add, .max, ...: signature "wrv") whose
+// src1 is a whole buffer with more elements than dst: upstream's binary_op
+// front-end checks dst against src0 and against a src1 region, but not a
+// whole src1 buffer, whose first dst.size elements take part (its
+// base/binary_op.py test_buffer_size_unvalidated, on both targets). The
+// operand becomes that prefix, written as a box of the buffer; a prefix that
+// is no box (a row and a half) is an error. False after an error.
+static bool src1_prefix(tl_eval_t *ev, const char *fname, tl_op_t *op, tl_loc_t loc)
+{
+    tl_region_t *r = &op->args[2].region;
+    const tl_buffer_t *b = r->buf;
+    int64_t n0 = tl_region_numel(&op->args[0].region), n2 = tl_region_numel(r);
+    if (n0 <= 0 || n2 <= n0 || b->scope == TL_SCOPE_GM) return true;
+    for (int i = 0; i < b->ndim; i++) {
+        int64_t inner = 1;
+        for (int j = i + 1; j < b->ndim; j++) inner *= b->shape[j];
+        if (n0 % inner || n0 / inner > b->shape[i]) continue;
+        for (int j = 0; j < b->ndim; j++) {
+            int64_t ext = j < i ? 1 : j == i ? n0 / inner : b->shape[j];
+            r->start[j] = tl_ir_int(ev->kernel, 0, TL_I32, loc);
+            r->extent[j] = tl_ir_int(ev->kernel, ext, TL_I32, loc);
+        }
+        r->form = TL_REGION_SLICE;
+        return true;
+    }
+    tl_eval_fail(ev, loc,
+                 "%s: src1 '%s' has %lld elements, dst %lld: its first %lld elements (the ones that take part, "
+                 "as upstream's binary ops read them) are no box of its shape; pass a region of it",
+                 fname, b->name, (long long)n2, (long long)n0, (long long)n0);
+    return false;
+}
+
 // The generic binder (`bind` in ops.h): arguments by position or by the
 // parameter names of the op's api column.
 static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
@@ -265,6 +297,10 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     }
     if (op->nargs < info->min_args)
         return tl_eval_fail(ev, c->loc, "%s needs %d operands, got %d", fname, info->min_args, op->nargs);
+    if (info->cls == TL_OPC_VEC && !strcmp(info->signature, "wrv") && op->nargs == 3 &&
+        op->args[2].kind == TL_ARG_REGION && op->args[2].region.form == TL_REGION_WHOLE &&
+        !src1_prefix(ev, fname, op, locs[2]))
+        return NULL;
     if (op->code >= TL_OP_SIZED_FIRST && op->code <= TL_OP_SIZED_LAST &&
         !tl_front_check_sort_op(ev, op, c->loc))
         return NULL;
