@@ -43,6 +43,12 @@ static tl_value_t *t_tensor(tl_eval_t *ev, tl_call_t *c)
         tl_value_t *one[1] = {shape};
         shape = tl_value_tuple(ev->arena, 1, one);
     }
+    if (shape->seq.n == 0) {
+        // A 0-d tensor (T.Tensor((), dtype): one element, upstream's scalar_copy test) is a
+        // one-element vector here, so whole-buffer tile operands (T.copy(A, ub)) keep a rank.
+        tl_value_t *one[1] = {tl_value_int(ev->arena, 1)};
+        shape = tl_value_tuple(ev->arena, 1, one);
+    }
     if (shape->seq.n > TL_MAX_DIMS)
         return tl_eval_fail(ev, aloc(c, 0, "shape"), "T.Tensor has %d dimensions; at most %d are supported",
                             shape->seq.n, TL_MAX_DIMS);

@@ -184,7 +184,9 @@ static bool src1_prefix(tl_eval_t *ev, const char *fname, tl_op_t *op, tl_loc_t 
     tl_region_t *r = &op->args[2].region;
     const tl_buffer_t *b = r->buf;
     int64_t n0 = tl_region_numel(&op->args[0].region), n2 = tl_region_numel(r);
-    if (n0 <= 0 || n2 <= n0 || b->scope == TL_SCOPE_GM) return true;
+    // (dst and src0 agree in size: not T.tile.compare, whose dst is a bit mask)
+    if (n0 <= 0 || n2 <= n0 || b->scope == TL_SCOPE_GM || tl_region_numel(&op->args[1].region) != n0)
+        return true;
     for (int i = 0; i < b->ndim; i++) {
         int64_t inner = 1;
         for (int j = i + 1; j < b->ndim; j++) inner *= b->shape[j];
