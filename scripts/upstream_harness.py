@@ -223,6 +223,12 @@ class Tensor:
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _binary
     __floordiv__ = __mod__ = __pow__ = __and__ = __or__ = __lt__ = __le__ = __gt__ = __ge__ = _binary
+
+    def __eq__(self, o):  # elementwise, as torch: a bool tensor (`(ids == k).nonzero()`)
+        return self._binary(o)._as(dtype=DTYPES["bool"])
+
+    __ne__ = __eq__
+    __hash__ = object.__hash__
     __matmul__ = __rshift__ = __lshift__ = __xor__ = _binary
     __neg__ = __abs__ = __invert__ = lambda self: self
 
@@ -333,9 +339,15 @@ def _torch(cube=24, vector=48):
         return Tensor(shape, dtype or (DTYPES["int64"] if ints else DTYPES["float32"]), flat if ints else None)
     t.tensor = t.as_tensor = tensor
     t.from_numpy = lambda a: Tensor(a.shape, DTYPES["float32"])
-    t.stack = lambda ts, dim=0: Tensor([len(ts)] + list(ts[0].shape), ts[0].dtype)
+    def stack(ts, dim=0, **k):
+        if not all(isinstance(x, Tensor) for x in ts):  # something the stand-in does not model
+            return Anything("torch.stack()")
+        return Tensor([len(ts)] + list(ts[0].shape), ts[0].dtype)
+    t.stack = stack
 
-    def cat(ts, dim=0):
+    def cat(ts, dim=0, **k):
+        if not all(isinstance(x, Tensor) for x in ts):
+            return Anything("torch.cat()")
         s = list(ts[0].shape)
         s[dim] = sum(x.shape[dim] for x in ts)
         return Tensor(s, ts[0].dtype)
@@ -421,14 +433,23 @@ class Kernel:
     """What the stand-in jit returns: called with tensors, it returns the outputs its out_idx
     names, shaped by the prim_func's T.Tensor annotations."""
 
-    def __init__(self, func, out_idx, call=None):
-        self.func, self.out_idx, self.call = func, out_idx, call
+    def __init__(self, func, out_idx, call=None, workspace_idx=None):
+        self.func, self.out_idx, self.call, self.workspace_idx = func, out_idx, call, workspace_idx
 
     def __call__(self, *inputs, **k):
         params = [(n, v) for n, v in getattr(self.func, "__annotations__", {}).items() if n != "return"]
-        idx = self.out_idx if isinstance(self.out_idx, (list, tuple)) else [] if self.out_idx is None else [self.out_idx]
-        idx = [i % len(params) for i in idx] if params else []
-        given = [p for i, p in enumerate(params) if i not in idx] if len(inputs) < len(params) else params
+
+        def indices(x):
+            x = x if isinstance(x, (list, tuple)) else [] if x is None else [x]
+            return [i % len(params) for i in x] if params else []
+        idx, work = indices(self.out_idx), indices(self.workspace_idx)
+        # the caller passes every parameter, or all but the outputs, or all but the outputs and
+        # the workspaces (upstream's jit allocates those: workspace_idx)
+        given = params
+        if len(inputs) < len(params):
+            given = [p for i, p in enumerate(params) if i not in idx]
+        if len(inputs) < len(given) and work:
+            given = [p for i, p in enumerate(params) if i not in idx and i not in work]
         # -d values: the T.symbolic sizes and scalar parameters; -i: integer inputs made from lists
         dims, data = {}, {}
         for (name, sp), x in zip(given, inputs):
@@ -460,14 +481,14 @@ SYMBOLS = set()  # the names T.symbolic made
 CALLS = [0]  # factory calls printed so far (each one's "id")
 
 
-def _jit(f=None, out_idx=None, **kw):
+def _jit(f=None, out_idx=None, workspace_idx=None, **kw):
     def deco(fn):
         WRAPPED.add(fn.__code__)
 
         def wrapper(*a, **k):
             before = CALLS[0]  # the hook numbers fn's own call first
             func = fn(*a, **k)
-            return Kernel(func, out_idx, before if CALLS[0] > before else None)
+            return Kernel(func, out_idx, before if CALLS[0] > before else None, workspace_idx)
         wrapper.__wrapped__ = fn
         wrapper.__jit_impl__ = Anything("jit_impl")
         wrapper.__signature__ = inspect.signature(fn)
@@ -531,6 +552,13 @@ def install():
     torch.nn = nn
     torch_npu = Anything("torch_npu")
     torch_npu.npu = torch.npu
+
+    def rms_norm(x, gamma, *a, **k):  # (y, rstd): rstd keeps x's leading dimensions
+        g = len(gamma.shape) if isinstance(gamma, Tensor) else 1
+        return x._as(), Tensor(list(x.shape[:-g]) + [1] * g, DTYPES["float32"])
+    torch_npu.npu_rms_norm = rms_norm
+    # (y, rstd, x + residual)
+    torch_npu.npu_add_rms_norm = lambda x1, x2, gamma, *a, **k: rms_norm(x1, gamma) + (x1._as(),)
     tilelang = Anything("tilelang")
     tilelang.jit = _jit
     tilelang.DataType = DataType

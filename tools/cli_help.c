@@ -25,10 +25,11 @@ static const char *const SELECT =
 
 static const char *const RUN_IO =
     "inputs:\n"
-    "  -d NAME=VALUE         a symbolic dimension (a positive integer within its dtype, int32 "
+    "  -d NAME=VALUE         a symbolic dimension (an integer >= 0 within its dtype, int32 "
     "unless\n"
-    "                        T.symbolic says otherwise) or a scalar parameter (a number of its "
-    "dtype)\n"
+    "                        T.symbolic says otherwise; 0: empty tensors) or a scalar parameter "
+    "(a\n"
+    "                        number of its dtype)\n"
     "  -i PARAM=FILE.npy     an input from a .npy file (the others are generated)\n"
     "  --fill PARAM=SPEC     how a generated input is filled: normal[:MEAN:STD], uniform:LO:HI,\n"
     "                        int:LO:HI, distinct:N (N distinct indices per row)\n"

@@ -327,7 +327,7 @@ static tl_status_t def_integer(const char *name, const char *text, tl_dtype_t t,
         double f = strtod(text, &end);
         x = f == (double)(long long)f ? (long long)f : (errno = EDOM, 0);
     }
-    double lo = dim ? 1 : tl_dtype_min(t), hi = tl_dtype_max(t);
+    double lo = dim ? 0 : tl_dtype_min(t), hi = tl_dtype_max(t);
     const char *what = dim ? "symbolic dimension" : "scalar parameter";
     if (end == text || *end || errno || (double)x < lo || (double)x > hi)
         return tl_diag_fail(d, TL_ERR_ARG,

@@ -176,7 +176,9 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
                         rows, cols * sz, pitch, v->name, n >= 2 ? stride(s, n - 2) : 0);
         p->rs[i] = pitch;
     } else {
-        if (cols >= 0 && v->run >= 0 && cols > v->run)
+        // an empty box (a runtime row count of 0) moves nothing: its UB region
+        // holds no elements, which is no misuse
+        if (rows != 0 && cols >= 0 && v->run >= 0 && cols > v->run)
             return fail(why, cap,
                         "the device moves the GM row (%" PRId64 " elements) as one run from the "
                         "start of %s (UB), whose first %" PRId64 " elements only are one run",
