@@ -172,6 +172,15 @@ class Tensor:
     def __setitem__(self, i, v):
         pass
 
+    _grad_fn = None  # (Function subclass, its ctx) of a tensor a torch.autograd.Function made
+
+    def backward(self, grad=None, *a, **k):
+        """Runs the backward of the autograd Function that made this tensor (one level: what
+        a driver's test of a custom Function needs to reach the backward kernel)."""
+        if self._grad_fn:
+            fn, ctx = self._grad_fn
+            fn.backward(ctx, grad if grad is not None else self._as())
+
     def __len__(self):
         return self._shape[0]
 
@@ -305,6 +314,35 @@ class Anything(types.ModuleType):
     __floordiv__ = __rfloordiv__ = __mod__ = __pow__ = __neg__ = __matmul__ = __or__ = __ror__ = _same
 
 
+class _Ctx:
+    """The ctx of a torch.autograd.Function's forward / backward."""
+
+    saved_tensors = ()
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_non_differentiable(self, *a):
+        pass
+
+    def set_materialize_grads(self, *a):
+        pass
+
+
+class Function:
+    """torch.autograd.Function: apply runs forward with a ctx, and the tensors it returns
+    remember (the class, ctx) so that .backward() runs the class's backward."""
+
+    @classmethod
+    def apply(cls, *args):
+        ctx = _Ctx()
+        out = cls.forward(ctx, *args)
+        for t in out if isinstance(out, tuple) else (out,):
+            if isinstance(t, Tensor):
+                t._grad_fn = (cls, ctx)
+        return out
+
+
 def _torch(cube=24, vector=48):
     t = Anything("torch")
     for name, d in DTYPES.items():
@@ -360,6 +398,8 @@ def _torch(cube=24, vector=48):
     t.topk = topk
     t.sort = lambda x, *a, **k: (x._as(), x._as(dtype=DTYPES["int64"]))
     t.manual_seed = lambda *a: None
+    t.autograd = Anything("torch.autograd")
+    t.autograd.Function = Function
     t.is_tensor = lambda x: isinstance(x, Tensor)
     # tilec's default arch (910B2): 24 cube, 48 vector cores
     props = types.SimpleNamespace(cube_core_num=cube, vector_core_num=vector, name="Ascend910B2",
@@ -557,6 +597,19 @@ def install():
         g = len(gamma.shape) if isinstance(gamma, Tensor) else 1
         return x._as(), Tensor(list(x.shape[:-g]) + [1] * g, DTYPES["float32"])
     torch_npu.npu_rms_norm = rms_norm
+
+    def moe_token_permute(tokens, indices, num_out_tokens=None, *a, **k):
+        # (permuted tokens: one row per (token, expert) pair, sorted indices)
+        rows = indices.numel() if isinstance(indices, Tensor) else tokens.shape[0]
+        rows = rows if not num_out_tokens else int(num_out_tokens)
+        return Tensor([rows] + list(tokens.shape[1:]), tokens.dtype), Tensor([rows], DTYPES["int32"])
+    torch_npu.npu_moe_token_permute = moe_token_permute
+
+    def moe_token_unpermute(permuted, sorted_indices, probs=None, *a, **k):
+        # the tokens back: a row per token (topk rows of permuted each, topk from probs)
+        topk = probs.shape[-1] if isinstance(probs, Tensor) and probs.dim() > 1 else 1
+        return Tensor([permuted.shape[0] // topk] + list(permuted.shape[1:]), permuted.dtype)
+    torch_npu.npu_moe_token_unpermute = moe_token_unpermute
     # (y, rstd, x + residual)
     torch_npu.npu_add_rms_norm = lambda x1, x2, gamma, *a, **k: rms_norm(x1, gamma) + (x1._as(),)
     tilelang = Anything("tilelang")
@@ -569,7 +622,7 @@ def install():
     ascend.Ascend = lambda *a, **k: types.SimpleNamespace(
         chip_name="Ascend910B", platform="ascend", compute_max_core=24, ub_cap=192 << 10, smem_cap=192 << 10,
         l1_cap=1 << 20, l0a_cap=64 << 10, l0b_cap=64 << 10, l0c_cap=512 << 10)
-    modules = {"tilelang.carver.arch.ascend": ascend, "torch": torch, "torch.nn": nn, "torch.nn.functional": functional, "torch_npu": torch_npu,
+    modules = {"tilelang.carver.arch.ascend": ascend, "torch": torch, "torch.autograd": torch.autograd, "torch.nn": nn, "torch.nn.functional": functional, "torch_npu": torch_npu,
                "tilelang": tilelang, "tilelang.language": tilelang.language, "pytest": _pytest()}
     sys.modules.update(modules)
 
@@ -673,6 +726,42 @@ def _has_main(path):
     return "__main__" in text
 
 
+def _package_module(path):
+    """(folder for sys.path, dotted module name) of a file that imports relatively (`from
+    ._common import x`): it runs as a module of the package its folders make (a package need
+    not have an __init__.py); None for a plain script or folder names that are no identifiers."""
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    levels = max([n.level for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)] + [0])
+    if not levels:
+        return None
+    parts, top = [os.path.splitext(os.path.basename(path))[0]], os.path.dirname(path)
+    for _ in range(levels):
+        parts.insert(0, os.path.basename(top))
+        top = os.path.dirname(top)
+    return (top, ".".join(parts)) if all(p.isidentifier() for p in parts) else None
+
+
+def _run(path):
+    """Runs the file as __main__ (or as a module whose test_* functions are the driver);
+    returns its globals."""
+    name = "__main__" if _has_main(path) else "harness_module"
+    pkg = _package_module(path)
+    if pkg:
+        # the packages as modules of their folders (a sibling module of the same name, e.g.
+        # moe_token_permute/moe_token_permute.py, must not stand in for the package)
+        parts, folder = pkg[1].split(".")[:-1], pkg[0]
+        for i, part in enumerate(parts):
+            folder = os.path.join(folder, part)
+            module = types.ModuleType(".".join(parts[:i + 1]))
+            module.__path__ = [folder]
+            sys.modules[module.__name__] = module
+        return runpy.run_module(pkg[1], run_name=name, alter_sys=True)
+    return runpy.run_path(path, run_name=name)
+
+
 def main():
     path = os.path.abspath(sys.argv[1])
     if "--val" in sys.argv:
@@ -682,7 +771,7 @@ def main():
     sys.argv = [path]
     sys.setprofile(_recorder(os.environ.get("HARNESS_ROOT", os.path.dirname(path))))
     try:
-        glob = runpy.run_path(path, run_name="__main__" if _has_main(path) else "harness_module")
+        glob = _run(path)
         if not _has_main(path):
             _run_tests(glob)
     except BaseException as e:  # SystemExit too: the driver ended early
