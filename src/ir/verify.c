@@ -245,6 +245,19 @@ const tl_expr_t *tl_op_count(const tl_op_t *op)
     return op->args[op->nargs - 1].scalar;
 }
 
+// T.tile.arith_progression's dtypes per target, as upstream compiles them (its
+// arith_progression_dtype_coverage test): AscendC's ArithProgression has no
+// uint16 / uint32, PTO's TCI no float16. Target auto takes either.
+static void check_progression(verifier_t *v, const tl_stmt_t *st, tl_dtype_t t)
+{
+    const char *tg = v->k->config.target;
+    bool ascendc = tg && !strcmp(tg, "ascendc"), pto = tg && !strcmp(tg, "pto");
+    if ((ascendc && (t == TL_U16 || t == TL_U32)) || (pto && t == TL_F16))
+        fail(v, st->loc, "T.tile.arith_progression has no %s on target %s (%s)", tl_dtype_name(t), tg,
+             ascendc ? "AscendC's ArithProgression takes float16, float32, int16 and int32"
+                     : "PTO's TCI takes float32, int16, int32, uint16 and uint32");
+}
+
 static void check_op(verifier_t *v, const tl_stmt_t *st)
 {
     const tl_op_t *op = &st->op;
@@ -277,6 +290,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
 
     const tl_region_t *r0 = op->nargs > 0 && op->args[0].kind == TL_ARG_REGION ? &op->args[0].region : NULL;
     const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
+    if (op->code == TL_OP_ARITH_PROGRESSION && r0) check_progression(v, st, r0->buf->dtype);
     switch (info->cls) {
     case TL_OPC_COPY:
         if (op->code == TL_OP_COPY_PA) {
