@@ -660,6 +660,12 @@ tl_status_t tl_front_list(tl_arena_t *arena, const char *path, const tl_front_op
         }
         for (int i = 0; i < builders.len; i++) {
             tl_value_t *v = lookup_path(&ev, rec, builders.items[i]);
+            if (v && v->kind == TL_V_JIT && v->jit.factory) { // a @staticmethod @tilelang.jit method
+                shown++;
+                tl_buf_printf(out, "factory   %s", (const char *)builders.items[i]);
+                list_signature(out, v->jit.factory);
+                continue;
+            }
             if (!v || v->kind != TL_V_FUNC) continue;
             shown++;
             tl_buf_printf(out, "builder   %s", (const char *)builders.items[i]);
