@@ -206,6 +206,21 @@ static bool src1_prefix(tl_eval_t *ev, const char *fname, tl_op_t *op, tl_loc_t 
     return false;
 }
 
+// The ops whose upstream API takes a keyword-only scratch arena, tmp=None (a UB
+// buffer or region the op uses as its workspace instead of the compiler's
+// tmp_ub; upstream's explicit_tmp test). tilec's ops need no scratch: the
+// arena is accepted and ignored (as the reductions' tmp, reduce_drop_tmp).
+static bool takes_tmp(tl_opcode_t op)
+{
+    switch (op) {
+    case TL_OP_SORT: case TL_OP_MERGE_SORT: case TL_OP_TOPK: case TL_OP_GATHER_MASK:
+    case TL_OP_SELECT: case TL_OP_SIGMOID: case TL_OP_GATHER: case TL_OP_SIN: case TL_OP_COS:
+    case TL_OP_POW: case TL_OP_XOR: case TL_OP_CLAMP_MAX: case TL_OP_CLAMP_MIN: case TL_OP_CLAMP:
+    case TL_OP_ROUND: case TL_OP_BROADCAST: return true;
+    default: return false;
+    }
+}
+
 // The generic binder (`bind` in ops.h): arguments by position or by the
 // parameter names of the op's api column.
 static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
@@ -240,6 +255,14 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     for (int k = 0; k < c->nkw; k++) {
         bool known = false;
         for (int i = 0; i < np; i++) known = known || !strcmp(names[i], c->kw_names[k]);
+        if (!known && !strcmp(c->kw_names[k], "tmp") && takes_tmp(sp->op)) {
+            tl_value_t *t = c->kw_values[k];
+            if (t->kind != TL_V_NONE && !is_tile_operand(t))
+                return tl_eval_fail(ev, c->kw_locs ? c->kw_locs[k] : c->loc,
+                                    "%s tmp= must be a UB buffer or region (the scratch arena), got %s", fname,
+                                    tl_value_type_name(t));
+            continue;
+        }
         if (!known)
             return tl_eval_fail(ev, c->kw_locs ? c->kw_locs[k] : c->loc,
                                 "%s got an unexpected keyword argument '%s'", fname, c->kw_names[k]);
