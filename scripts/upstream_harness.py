@@ -208,8 +208,8 @@ class Tensor:
     def __float__(self):
         return float(self.item())
 
-    def __bool__(self):
-        return True
+    def __bool__(self):  # a 0-d tensor: its contents (--val); else True
+        return bool(self.item()) if self.dim() == 0 else True
 
     def __repr__(self):
         return "<Tensor%s %s>" % (tuple(self._shape), self.dtype)
@@ -231,12 +231,21 @@ class Tensor:
         return self._as()
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _binary
-    __floordiv__ = __mod__ = __pow__ = __and__ = __or__ = __lt__ = __le__ = __gt__ = __ge__ = _binary
+    __floordiv__ = __mod__ = __pow__ = __and__ = __or__ = _binary
 
-    def __eq__(self, o):  # elementwise, as torch: a bool tensor (`(ids == k).nonzero()`)
-        return self._binary(o)._as(dtype=DTYPES["bool"])
-
-    __ne__ = __eq__
+    def _compare(op):
+        """Elementwise, as torch: a bool tensor (`(ids == k).nonzero()`); between a 0-d tensor
+        and a number (or another 0-d tensor) a truth value read from the contents (--val), so
+        that what a driver decides from a tensor's value differs between the runs, as its
+        calls then do (e.g. `max(count, 1)` over per-expert token counts)."""
+        def compare(self, o):
+            if self.dim() == 0 and (isinstance(o, (int, float)) or isinstance(o, Tensor) and o.dim() == 0):
+                return op(self.item(), o.item() if isinstance(o, Tensor) else o)
+            return self._binary(o)._as(dtype=DTYPES["bool"])
+        return compare
+    __lt__, __le__ = _compare(lambda a, b: a < b), _compare(lambda a, b: a <= b)
+    __gt__, __ge__ = _compare(lambda a, b: a > b), _compare(lambda a, b: a >= b)
+    __eq__, __ne__ = _compare(lambda a, b: a == b), _compare(lambda a, b: a != b)
     __hash__ = object.__hash__
     __matmul__ = __rshift__ = __lshift__ = __xor__ = _binary
     __neg__ = __abs__ = __invert__ = lambda self: self
@@ -341,6 +350,52 @@ class Function:
             if isinstance(t, Tensor):
                 t._grad_fn = (cls, ctx)
         return out
+
+
+class Module:
+    """torch.nn.Module: calling it runs forward; .to() / .eval() / .half() ... keep it."""
+
+    def __init__(self, *a, **k):
+        pass
+
+    def __call__(self, *a, **k):
+        return self.forward(*a, **k)
+
+    def forward(self, x, *a, **k):  # layers the stand-in does not model: their input's shape
+        return x
+
+    def _self(self, *a, **k):
+        return self
+
+    to = cuda = npu = cpu = eval = train = half = float = bfloat16 = requires_grad_ = _self
+
+    def parameters(self, *a, **k):
+        return iter(())
+
+    def register_buffer(self, name, value, *a, **k):
+        setattr(self, name, value)
+
+
+class Linear(Module):
+    """nn.Linear(in, out): x [..., in] -> [..., out]; weight [out, in]."""
+
+    def __init__(self, in_features, out_features, bias=True, dtype=None, **k):
+        self.weight = Tensor((out_features, in_features), dtype)
+        self.bias = Tensor((out_features,), dtype) if bias else None
+
+    def forward(self, x, *a, **k):
+        return Tensor(list(x.shape[:-1]) + [self.weight.shape[0]], x.dtype)
+
+
+def _nn(functional):
+    nn = Anything("torch.nn")
+    nn.functional = functional
+    nn.Module, nn.Linear = Module, Linear
+    nn.ModuleList = nn.Sequential = lambda items=(), *a: list(items)
+    nn.Parameter = lambda t=None, *a, **k: t
+    for name in ("SiLU", "ReLU", "GELU", "Identity", "Dropout", "Sigmoid", "Tanh"):
+        setattr(nn, name, type(name, (Module,), {}))  # elementwise: the input's shape
+    return nn
 
 
 def _torch(cube=24, vector=48):
@@ -587,8 +642,7 @@ def install():
             s[-1 - i] += p[2 * i] + p[2 * i + 1]
         return Tensor(s, x.dtype)
     functional.pad = pad
-    nn = Anything("torch.nn")
-    nn.functional = functional
+    nn = _nn(functional)
     torch.nn = nn
     torch_npu = Anything("torch_npu")
     torch_npu.npu = torch.npu
