@@ -163,20 +163,40 @@ static void baseline(tl_kernel_t *k, tl_stmt_t *s, tl_side_t scope)
     }
 }
 
-// The GM buffers a kernel with cross-core flags writes (S->gm_written): a flag
-// pair's set goes after the accesses of them on its source pipe that upstream's
-// placement orders before the consumer (intra_sync_place.c).
+// The GM buffers a kernel with its own cross-core flags writes
+// (S->gm_written) and the pipes of those flags: a flag pair's set goes after
+// the accesses of them on its source pipe that upstream's placement orders
+// before the consumer (intra_sync_place.c).
 typedef struct {
     bool cross;
     bool *written;
+    uint32_t *pipes; // per side: the pipes of the kernel's own set_cross_flag statements
 } gm_scan_t;
 
-static void note_cross(void *arg, tl_stmt_t *s)
+static void note_cross(gm_scan_t *g, const tl_stmt_t *s, tl_side_t side)
 {
-    gm_scan_t *g = arg;
-    if (s->kind == TL_ST_SYNC &&
-        (s->sync.kind == TL_SYNC_SET_CROSS || s->sync.kind == TL_SYNC_WAIT_CROSS))
+    if (!s) return;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) note_cross(g, s->seq.items[i], side);
+        return;
+    case TL_ST_FOR: note_cross(g, s->for_.body, side); return;
+    case TL_ST_WHILE: note_cross(g, s->while_.body, side); return;
+    case TL_ST_IF:
+        note_cross(g, s->if_.then_, side);
+        note_cross(g, s->if_.else_, side);
+        return;
+    case TL_ST_SCOPE: note_cross(g, s->scope.body, s->scope.side); return;
+    case TL_ST_SYNC:
+        // (cross_sync's own flags are set on the pipe of the access they
+        // release, right after it: they need no more)
+        if (s->sync.kind != TL_SYNC_SET_CROSS || s->inserted) return;
         g->cross = true;
+        for (int d = TL_SIDE_CUBE; d <= TL_SIDE_VEC; d++) // outside T.Scope: both
+            if (side == TL_SIDE_NONE || (int)side == d) g->pipes[d] |= BIT(s->sync.src);
+        return;
+    default: return;
+    }
 }
 
 static void note_write(void *arg, const tl_hazard_access_t *a)
@@ -192,8 +212,8 @@ static void note_writes(void *arg, tl_stmt_t *s)
 
 static bool scan_gm(sim_t *S)
 {
-    gm_scan_t g = {false, NULL};
-    tl_rewrite_walk(S->k->body, note_cross, &g);
+    gm_scan_t g = {false, NULL, S->cross_pipes};
+    note_cross(&g, S->k->body, TL_SIDE_NONE);
     if (!g.cross) return true;
     g.written = calloc((size_t)S->k->buffers.len + 1, sizeof *g.written);
     if (!g.written) return false;

@@ -196,9 +196,11 @@ typedef struct {
     pos_t hi_path[MAXD];
     bool stop, converged;
     isync_tab_t anchors; // statement -> its plain position (isync_anchor_all)
-    // upstream's order (intra_sync_place.c): in a kernel with cross-core flags,
-    // gm_written[id] for each GM buffer some statement writes (else NULL)
+    // upstream's order (intra_sync_place.c): in a kernel with its own cross-core flags,
+    // gm_written[id] for each GM buffer some statement writes (else NULL), and
+    // per side the pipes of the kernel's own set_cross_flag statements on it
     bool *gm_written;
+    uint32_t cross_pipes[TL_SIDE_BOTH + 1];
 } sim_t;
 
 // The pipes of each side (intra_sync.c).

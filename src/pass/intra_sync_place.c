@@ -170,6 +170,8 @@ static bool place(const dep_t *d, place_t *p)
 // buffer the kernel writes (S->gm_written): later in its own sequence when they
 // are all there, else right before the wait, else (one sits between the wait
 // and the consumer) the pair goes right before the consumer as upstream's.
+// Only where this core sets a cross-core flag on a pipe other than the set's:
+// one on the set's own pipe drains that pipe, these accesses included.
 
 // Whether s (with everything in it this core runs) accesses a GM buffer the
 // kernel writes on pipe P.
@@ -230,7 +232,10 @@ static late_t late_set(sim_t *S, const dep_t *d, const place_t *p, int *at)
 {
     tl_pipe_t P = d->prod.acc.pipe;
     const prod_t *r = &d->prod;
-    if (!S->gm_written) return LATE_NONE;
+    // a set_cross_flag on P itself waits for everything on P before it: only a
+    // cross-core flag on another pipe of this core can release these accesses
+    // through the consumer
+    if (!S->gm_written || !(S->cross_pipes[S->side] & ~BIT(P))) return LATE_NONE;
     int L = p->level, js = L, jw = L;
     while (js < r->npath && r->path[js].seq != p->set_seq) js++;
     while (jw < d->npath && d->path[jw].seq != p->wait_seq) jw++;

@@ -660,6 +660,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         #endif
                     }
                 }
+                set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
                 wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
                 // copy acc_workspace[(t_2 * 24 + cid) / 32 * 128 + vid * 64 +: 64, (t_2 * 24 + cid) % 32 * 128 + (p_1_group * 2 + 1) * 64 +: 64], acc_ub_v1
                 {
@@ -674,7 +675,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         #endif
                     }
                 }
-                set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+                set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
                 wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
                 // cast val, acc_ub, 4096 [CAST_RINT]
                 {
@@ -696,6 +697,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_b, (uintptr_t)(768));
                     pto::TMUL(tl_d, tl_a, tl_b);
                 }
+                wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
                 // cast val_v1, acc_ub_v1, 4096 [CAST_RINT]
                 {
                     pto::Tile<pto::TileType::Vec, float, 1, 4096, pto::BLayout::RowMajor, 1, 4096> tl_d;

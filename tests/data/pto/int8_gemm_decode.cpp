@@ -129,6 +129,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 #endif
             }
         }
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
         wait_flag_dev(0);
         // copy acc_workspace[cid / 4 +: 1, cid % 4 * 64 + vid * 32 +: 32], acc_ub
         {
@@ -143,7 +144,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 #endif
             }
         }
-        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
         // + broadcast val_t0, sb[:] [axis=0]
         {
@@ -153,6 +154,7 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
             pto::TASSIGN(tl_a, (uintptr_t)(32));
             pto::TCOLEXPAND(tl_d, tl_a);
         }
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
         // cast val, acc_ub, 32 [CAST_RINT]
         {
             pto::Tile<pto::TileType::Vec, float, 1, 32, pto::BLayout::RowMajor, 1, 32> tl_d;
