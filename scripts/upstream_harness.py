@@ -10,8 +10,12 @@ A factory is a function of any .py file under the file's folder tree that is dec
 pytest-style `test_*` functions (each `pytest.mark.parametrize` combination, at most 64).
 Tensors are shape-only stand-ins: arithmetic keeps the shape, and reading a tensor's contents
 (`.item()`, `int(t)`, `.tolist()`) gives 0 everywhere with --val 0 (the default) and N + i at
-element i with --val N; running twice tells calls that depend on tensor contents from those
-the shapes alone decide. Tensors made from Python lists of ints keep their contents.
+element i with --val N, and so do a 0-d tensor's comparisons with numbers and its truth value
+(other tensors compare elementwise, to bool tensors, and are true); running twice tells calls
+that depend on tensor contents from those the shapes alone decide. Tensors made from Python
+lists of ints keep their contents. torch.nn.Module / torch.autograd.Function run their
+forward (and .backward() the Function's backward); a few torch_npu ops return their tuples;
+a file that imports relatively runs as a module of its folder's package.
 
 Prints one JSON line per call: {"id": N, "file": defining file, "kernel": qualified name,
 "args": {param: value}, "opaque": [params whose value is not a plain constant]}; when the
