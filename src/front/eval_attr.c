@@ -424,6 +424,20 @@ static tl_value_t *buffer_attr(tl_eval_t *ev, tl_value_t *obj, const char *name,
     return tl_eval_fail(ev, loc, "buffer '%s' has no attribute '%s'", b->name, name);
 }
 
+// A method decorated @property (1) or @cached_property / @functools.cached_property (2).
+static int property_kind(const tl_value_t *v)
+{
+    if (v->kind != TL_V_FUNC || !v->func.def || v->func.def->kind != TL_AST_FUNCTIONDEF) return 0;
+    const tl_ast_list_t *decos = &v->func.def->def.decorators;
+    for (int d = 0; d < decos->len; d++) {
+        const tl_ast_node_t *dn = decos->items[d];
+        const char *id = dn->kind == TL_AST_NAME ? dn->name.id : dn->kind == TL_AST_ATTRIBUTE ? dn->attr.attr : "";
+        if (!strcmp(id, "property")) return 1;
+        if (!strcmp(id, "cached_property")) return 2;
+    }
+    return 0;
+}
+
 tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc)
 {
     for (size_t i = 0; i < TL_ARRAY_LEN(methods); i++)
@@ -433,8 +447,19 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
     case TL_V_MODULE: {
         tl_value_t *v = tl_value_module_get(obj, name);
         if (v) return v;
-        if (obj->module.cls && (v = tl_value_module_get(obj->module.cls, name)))
-            return tl_eval_bind_method(ev, v, obj);
+        if (obj->module.cls && (v = tl_value_module_get(obj->module.cls, name))) {
+            int prop = property_kind(v);
+            tl_value_t *m = tl_eval_bind_method(ev, v, obj);
+            if (!prop) return m;
+            // @property / @functools.cached_property: the attribute is the getter's
+            // result (a cached one is stored on the instance, read directly next time)
+            tl_call_t c;
+            memset(&c, 0, sizeof c);
+            c.loc = loc;
+            tl_value_t *r = tl_eval_call(ev, m, &c);
+            if (r && prop == 2) tl_value_module_set(ev->arena, obj, name, r);
+            return r;
+        }
         if (obj->module.permissive) {
             tl_buf_t b;
             tl_buf_init(&b);

@@ -190,6 +190,17 @@ static tl_value_t *resolve_module(tl_eval_t *ev, tl_frame_t *fr, const char *dot
         const char *last = strrchr(dotted, '.');
         if (last) path = find_local(ev, dir, last + 1);
     }
+    if (!path && level == 0 && dotted && *dotted) {
+        // A package beside the file's folder (`from base import X` in
+        // testing/python/language/t.py finds testing/python/base/__init__.py:
+        // upstream's test conftest puts testing/python on sys.path).
+        const char *up = tl_arena_printf(ev->arena, "%s/..", dir);
+        char *top = tl_arena_strdup(ev->arena, dotted);
+        char *dot = strchr(top, '.');
+        if (dot) *dot = 0;
+        const char *pkg = tl_arena_printf(ev->arena, "%s/%s/__init__.py", up, top);
+        if (file_exists(pkg) || tl_front_vfs_get(ev, pkg)) path = find_local(ev, up, dotted);
+    }
     if (path) {
         tl_module_rec_t *rec = tl_front_load_file(ev, path, dotted);
         if (!rec) {

@@ -369,6 +369,7 @@ void tl_front_install_pymods(tl_eval_t *ev)
     tl_front_def(ev, ft, "lru_cache", ft_lru_cache);
     tl_front_def(ev, ft, "cache", ft_lru_cache);
     tl_front_def(ev, ft, "wraps", ft_wraps);
+    tl_front_def(ev, ft, "cached_property", ft_return_arg); // read as a property (eval_attr.c)
     tl_value_module_set(a, ev->builtins, "__functools__", ft);
     tl_value_t *pt = tl_value_module(a, "pytest"), *mark = tl_value_module(a, "pytest.mark");
     pt->module.permissive = mark->module.permissive = true; // other marks: opaque decorators, kept as identity
