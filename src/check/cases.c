@@ -744,6 +744,60 @@ static tl_status_t golden_copy_runtime_width(const tl_check_case_t *c, tl_check_
     return TL_OK;
 }
 
+// copy_compact_rows: B = A in the first columns of 32-byte rows (-1 past
+// them), C = 2 A (exact in the tensors' dtype).
+static tl_status_t golden_copy_compact_rows(const tl_check_case_t *c, tl_check_io_t *io,
+                                            tl_diag_t *d)
+{
+    (void)c;
+    const tl_tensor_t *a = tl_check_tensor(io, "A");
+    tl_tensor_t *b = tl_check_expected(io, "B", d), *cc = tl_check_expected(io, "C", d);
+    if (!a || !b || !cc) return missing(d, "copy_compact_rows needs A, B and C");
+    int64_t rows = a->shape[0], cols = a->shape[1], wide = b->shape[1];
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < wide; j++) {
+            double v = j < cols ? tl_tensor_get_flat(a, (size_t)(r * cols + j)) : -1.0;
+            tl_tensor_set_flat(b, (size_t)(r * wide + j), v);
+            if (j < cols) tl_tensor_set_flat(cc, (size_t)(r * cols + j), 2 * v);
+        }
+    return TL_OK;
+}
+
+// copy_fold_rows: Out = A; copy_fold_unit: Out[i * heads + h, :] = A[i, h, 1, :].
+static tl_status_t golden_copy_fold(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    const tl_tensor_t *a = tl_check_tensor(io, "A");
+    tl_tensor_t *out = tl_check_expected(io, "Out", d);
+    if (!a || !out) return missing(d, "copy_fold needs A and Out");
+    bool unit = c->kernel && !strcmp(c->kernel, "copy_fold_unit");
+    int64_t planes = unit ? a->shape[2] : 1, dim = a->shape[a->ndim - 1];
+    for (size_t i = 0; i < tl_tensor_numel(out); i++) {
+        int64_t row = (int64_t)i / dim, j = (int64_t)i % dim;
+        size_t from = unit ? (size_t)((row * planes + 1) * dim + j) : i;
+        tl_tensor_set_flat(out, i, tl_tensor_get_flat(a, from));
+    }
+    return TL_OK;
+}
+
+// C = A @ B, summed exactly and rounded once to float32.
+static tl_status_t golden_matmul(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
+    tl_tensor_t *want = tl_check_expected(io, "C", d);
+    if (!a || !b || !want) return missing(d, "a matmul needs A, B and C");
+    int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t l = 0; l < k; l++)
+                acc += tl_tensor_get_flat(a, (size_t)(i * k + l)) *
+                       tl_tensor_get_flat(b, (size_t)(l * n + j));
+            tl_tensor_set_flat(want, (size_t)(i * n + j), (float)acc);
+        }
+    return TL_OK;
+}
+
 // tests/data/kernels/tail_mask.py with (kernel tail_on) and without the tail mask.
 // Block b's [16, 64] tile holds vr = min(16, M - 16 b) valid rows of the N
 // columns, 0 elsewhere; exp in place (without the mask the gap too: 1). Row sum
@@ -1205,6 +1259,30 @@ static const tl_check_case_t cases[] = {
      .file = "tests/data/kernels/copy_runtime_width.py", .args = {"store=True"},
      .fills = {"Len=int:13:13"}, .outputs = {"Out"}, .rtol = 0, .atol = 0,
      .golden = golden_copy_runtime_width, .shape = "8x64 f32, 13 columns, 2 rows stored back"},
+
+    // ... and the copy shapes of upstream's newer lowering (docs/language.md, "Copy shapes"):
+    // compact rows moved as one burst (a tail block clipped), folded leading dimensions
+    {.name = "copy_compact_rows/f32", .op = "copy_compact_rows",
+     .file = "tests/data/kernels/copy_compact_rows.py", .outputs = {"B", "C"}, .rtol = 0,
+     .atol = 0, .golden = golden_copy_compact_rows, .shape = "10x9 f32 in [4, 9] tiles (36 B rows)"},
+    {.name = "copy_compact_rows/f16", .op = "copy_compact_rows",
+     .file = "tests/data/kernels/copy_compact_rows.py",
+     .args = {"rows=16", "cols=15", "block=16", "dtype=\"float16\""}, .outputs = {"B", "C"},
+     .rtol = 0, .atol = 0, .golden = golden_copy_compact_rows,
+     .shape = "16x15 f16 in one [16, 15] tile (30 B rows)"},
+    {.name = "copy_fold_rows/tail", .op = "copy_fold_rows",
+     .file = "tests/data/kernels/copy_fold_rows.py", .kernel = "copy_fold_rows",
+     .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_fold,
+     .shape = "20x4x8 f32 in [8, 4, 8] tiles (a tail of 4 tokens)"},
+    {.name = "copy_fold_rows/unit", .op = "copy_fold_rows",
+     .file = "tests/data/kernels/copy_fold_rows.py", .kernel = "copy_fold_unit",
+     .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_fold,
+     .shape = "A[:, :, 1:2, :] of 2x4x3x16 f16 into [8, 16]"},
+    // ... and a float32 K streamed through two L1 slots: K tiles at float32 K fractals (8 rows),
+    // the short last chunk's slot cleared (its copy starts at a whole tile of the buffer)
+    {.name = "l1_ring_tail/small", .op = "l1_ring_tail", .file = "tests/data/kernels/l1_ring_tail.py",
+     .outputs = {"C"}, .rtol = RTOL_F32, .atol = GEMM_ATOL(120), .golden = golden_matmul,
+     .shape = "16x16x120 f32, L1 chunks of 48, K tiles of 24"},
 
     // ... and upstream's tail mask (TL_ASCEND_TAIL_MASK) on and off over tail tiles. Row
     // sums within 1e-6: pto-isa's TROWSUM adds in float32 in its own order (3.8e-6 of

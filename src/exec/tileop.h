@@ -111,7 +111,10 @@ typedef struct {
     int64_t rows, cols;
     bool fill;
     tl_copy_tail_t tail;
-    int64_t tail_end;
+    // the blocks completed: tail_rows blocks plan.rs[1] apart, each of
+    // tail_len elements moved and completed up to tail_end (from its start);
+    // a flat plan's one block is all its rows
+    int64_t tail_rows, tail_len, tail_end;
 } tl_copy_exec_t;
 bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, int di,
                          tl_copy_exec_t *x);

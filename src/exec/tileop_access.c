@@ -93,11 +93,11 @@ static void copy(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
     if (cx.tail == TL_COPY_TAIL_NONE) return;
     int64_t numel = 1;
     for (int d = 0; d < dv->ndim; d++) numel *= dv->shape[d];
-    for (int64_t r = 0; r < cx.rows; r++) { // the rows' completed blocks
+    for (int64_t r = 0; r < cx.tail_rows; r++) { // the completed blocks
         int64_t row = cx.plan.o[1] + r * cx.plan.rs[1], end = TL_MIN(row + cx.tail_end, numel);
         if (cx.tail == TL_COPY_TAIL_FIRST) fn(arg, di, false, row * size, size);
-        if (end > row + cx.cols)
-            fn(arg, di, true, (row + cx.cols) * size, (end - row - cx.cols) * size);
+        if (end > row + cx.tail_len)
+            fn(arg, di, true, (row + cx.tail_len) * size, (end - row - cx.tail_len) * size);
     }
 }
 

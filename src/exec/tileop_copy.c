@@ -98,8 +98,9 @@ bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, 
                                (long long)v->start[dd], dd, v->name, (long long)v->shape[dd]);
                 return false;
             }
-        int rd = p->row_dim[i], cd = p->col_dim[i];
-        if (rd >= 0) x->rows = TL_MAX(0, TL_MIN(x->rows, v->shape[rd] - v->start[rd]));
+        int rd = p->row_dim[i], cd = p->col_dim[i]; // folded rows: the outermost clipped
+        if (rd >= 0)
+            x->rows = TL_MAX(0, TL_MIN(x->rows, (v->shape[rd] - v->start[rd]) * p->fold[i]));
         x->cols = TL_MAX(0, TL_MIN(x->cols, v->shape[cd] - v->start[cd]));
     }
     x->fill = p->fill > 0 && (x->rows != p->full_rows || x->cols != p->full_cols);
@@ -112,16 +113,17 @@ bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, 
     if (uv->scope == TL_SCOPE_UB && ov->scope == TL_SCOPE_GM && x->rows > 1 &&
         tl_copy_plan_pitch(uv->dtype, p->width, x->cols) != p->rs[ui]) {
         tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                       "the tensor's edge clips the GM rows to %lld of %lld columns, and the "
-                       "device then lays them %lld elements apart in UB (whole 32-byte blocks), "
-                       "not %lld as the rows of '%s'",
-                       (long long)x->cols, (long long)p->cols,
-                       (long long)tl_copy_plan_pitch(uv->dtype, p->width, x->cols),
-                       (long long)p->rs[ui], uv->name);
+                       "the tensor's edge clips the GM rows to %lld of %lld columns: the device "
+                       "then moves them as rows at 32-byte boundaries, not as one burst of the "
+                       "compact rows of '%s' (%lld B, not 32-byte aligned)",
+                       (long long)x->cols, (long long)p->cols, uv->name,
+                       (long long)(p->width * tl_dtype_size(uv->dtype)));
         return false;
     }
+    x->tail_rows = p->flat ? TL_MIN(x->rows, 1) : x->rows;
+    x->tail_len = p->flat ? x->rows * x->cols : x->cols;
     if (sv->scope == TL_SCOPE_GM && dv->scope == TL_SCOPE_UB)
-        x->tail = tl_copy_plan_tail(p, dv->dtype, x->cols, &x->tail_end);
+        x->tail = tl_copy_plan_tail(p, dv->dtype, x->tail_len, &x->tail_end);
     // real_k / real_n: only the valid K rows (L0B; L0A: columns) and N columns
     // of the L0 tile move, in whole fractals (K in 32-byte units, N in 16s) as
     // LoadData moves them; the rest keeps its data
@@ -373,20 +375,21 @@ static void fill_run(const tl_view_t *v, int64_t at, int64_t n, const uint8_t *e
     for (int64_t i = 0; i < n; i++) memcpy(p + i * sz, elem, (size_t)sz);
 }
 
-// GM -> UB: every moved row's 32-byte block completed as DataCopyPad does,
-// with the pad value or the row's first element, inside the buffer's elements
-// (past them is the allocation's padding: the plan allows nothing else).
+// GM -> UB: every moved block's last 32 bytes completed as DataCopyPad does
+// (a row's, or a flat burst's one block), with the pad value or the block's
+// first element, inside the buffer's elements (past them is the allocation's
+// padding: the plan allows nothing else).
 static void complete_rows(const tl_copy_exec_t *cx, const tl_view_t *dv, const uint8_t *pad)
 {
     const tl_copy_plan_t *p = &cx->plan;
     int sz = tl_dtype_size(dv->dtype);
     int64_t numel = 1;
     for (int d = 0; d < dv->ndim; d++) numel *= dv->shape[d];
-    for (int64_t r = 0; r < cx->rows; r++) {
+    for (int64_t r = 0; r < cx->tail_rows; r++) {
         int64_t row = p->o[1] + r * p->rs[1];
         const uint8_t *elem = cx->tail == TL_COPY_TAIL_PAD ? pad : dv->data + row * sz;
         int64_t end = TL_MIN(row + cx->tail_end, numel);
-        if (end > row + cx->cols) fill_run(dv, row + cx->cols, end - row - cx->cols, elem);
+        if (end > row + cx->tail_len) fill_run(dv, row + cx->tail_len, end - row - cx->tail_len, elem);
     }
 }
 

@@ -88,26 +88,55 @@ static bool inside(const side_t *v, char *why, size_t cap)
     return true;
 }
 
-// The GM side: rows x columns (upstream's two active dimensions).
-static bool gm_box(const side_t *v, int i, tl_copy_plan_t *p, char *why, size_t cap)
+// The GM side: rows x columns (upstream's two active dimensions). `fold`: a
+// GM <-> UB copy, whose leading dimensions of extent > 1 fold into the rows
+// when the region is memory-uniform there (tilelang-ascend #1231): each of
+// them after the first whole (start 0, the tensor's extent) with only
+// dimensions of size 1 between them, so that one row stride steps through
+// all their rows; the outermost is the one clipped at the tensor's edge.
+static bool gm_box(const side_t *v, int i, bool fold, tl_copy_plan_t *p, char *why, size_t cap)
 {
     const tl_copy_side_t *s = v->s;
-    int n = s->ndim, cdim = n - 1, rdim = -1;
-    for (int d = n - 2; d >= 0 && rdim < 0; d--)
-        if (s->ext[d] != 1) rdim = d;
-    if (rdim < 0 && n >= 2) rdim = n - 2;
-    for (int d = 0; d < n; d++)
-        if (d != rdim && d != cdim && s->ext[d] != 1)
-            return fail(why, cap,
-                        "the device moves one box of rows x columns from a GM region (its last "
-                        "dimension, and its last other dimension of extent > 1): dimension %d "
-                        "of %s (extent %" PRId64 ") would not be moved; copy it in parts",
-                        d, v->name, s->ext[d]);
-    p->rows = rdim >= 0 ? s->ext[rdim] : 1;
+    int n = s->ndim, cdim = n - 1, act[TL_MAX_DIMS], na = 0;
+    for (int d = 0; d < n - 1; d++)
+        if (s->ext[d] != 1) act[na++] = d;
+    p->fold[i] = 1;
+    p->active[i] = na + 1;
+    if (na >= 2 && !fold)
+        return fail(why, cap,
+                    "the device moves one box of rows x columns from a GM region (its last "
+                    "dimension, and its last other dimension of extent > 1): dimension %d "
+                    "of %s (extent %" PRId64 ") would not be moved; copy it in parts",
+                    act[0], v->name, s->ext[act[0]]);
+    int rdim = na ? act[0] : n >= 2 ? n - 2 : -1;
+    int64_t rows = rdim >= 0 ? s->ext[rdim] : 1, rs = rdim >= 0 ? stride(s, rdim) : 0;
+    if (na >= 2) {
+        if (!s->shape)
+            return fail(why, cap, "%s (GM): its shape is needed to fold its dimensions",
+                        v->name);
+        for (int k = 1; k < na; k++) {
+            int da = act[k - 1], db = act[k];
+            bool whole = s->ext[db] >= 0 && stride(s, da) == s->ext[db] * stride(s, db) &&
+                         (!s->start || s->start[db] == 0);
+            if (!whole)
+                return fail(why, cap,
+                            "Cannot flatten non-contiguous high-rank Ascend GM<->UB copy: %s "
+                            "(GM) has %d active dims (extent > 1) besides its columns, and "
+                            "dimension %d (from %" PRId64 ", extent %" PRId64 " of %" PRId64
+                            ") is not whole rows after dimension %d, so one row stride does not "
+                            "step through them; copy it in parts",
+                            v->name, na, db, s->start ? s->start[db] : 0, s->ext[db],
+                            s->shape[db], da);
+            rows = rows < 0 ? -1 : rows * s->ext[db];
+            p->fold[i] *= s->ext[db];
+        }
+        rs = stride(s, act[na - 1]);
+    }
+    p->rows = rows;
     p->cols = s->ext[cdim];
     p->row_dim[i] = rdim;
     p->col_dim[i] = cdim;
-    p->rs[i] = rdim >= 0 ? stride(s, rdim) : 0;
+    p->rs[i] = rs;
     p->cs[i] = 1;
     p->o[i] = origin(s);
     return true;
@@ -132,19 +161,30 @@ static bool rows_linear(const side_t *v, int64_t rows, int64_t width)
 
 int64_t tl_copy_plan_pitch(tl_dtype_t t, int64_t width, int64_t cols)
 {
-    int sz = tl_dtype_size(t);
-    if (cols > width) return -1;
-    return ((cols * sz + BLOCK - 1) / BLOCK + (width - cols) * sz / BLOCK) * BLOCK / sz;
+    if (width < 0 || cols < 0 || cols > width) return -1;
+    return width * tl_dtype_size(t) % BLOCK == 0 || cols == width ? width : -1;
 }
 
-// The UB side of a GM <-> UB copy (DataCopyPad) of rows x cols; `into`: GM ->
-// UB (then the fill and the rows' last blocks).
+// Extents of dimensions 0 .. n-2 of a region other than 1 (a high-rank region).
+static int leading_active(const tl_copy_side_t *s)
+{
+    int k = 0;
+    for (int d = 0; d < s->ndim - 1; d++) k += s->ext[d] != 1;
+    return k;
+}
+
+// The UB side of a GM <-> UB copy (DataCopyPad) of rows x cols, the GM side's
+// plan (index 1 - i) done; `into`: GM -> UB (then the fill and the rows'
+// last blocks).
 static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *why, size_t cap)
 {
     const tl_copy_side_t *s = v->s;
-    int n = s->ndim, sz = tl_dtype_size(s->dtype);
+    int n = s->ndim, sz = tl_dtype_size(s->dtype), g = 1 - i;
     int64_t rows = p->rows, cols = p->cols;
-    int64_t width = s->dyn_cols && s->shape ? s->shape[n - 1] : s->ext[n - 1];
+    // the physical row pitch: the buffer's last dimension (a 1-D buffer: the
+    // region's extent, as the helper's template argument)
+    int64_t width = n >= 2 || s->dyn_cols ? s->shape[n - 1] : s->ext[n - 1];
+    int64_t rcols = s->dyn_cols ? width : s->ext[n - 1]; // the region's columns
     if (!inside(v, why, cap)) return false;
     p->width = width;
     p->o[i] = origin(s);
@@ -153,28 +193,60 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
                     "%s (UB) starts at byte %" PRId64 " of its buffer, not a multiple of 32 "
                     "(the device's UB address of a GM copy must be)",
                     v->name, p->o[i] * sz);
+    // the UB region's rows (the helper's dstM)
+    int64_t urows = s->ext[n - 1] > 0 && v->n >= 0 ? v->n / s->ext[n - 1] : -1;
     if (rows > 1 || rows < 0) {
-        if (cols >= 0 && width >= 0 && cols > width)
+        int folded = p->active[g] - 1;
+        if (cols >= 0 && rcols >= 0 && cols > rcols)
             return fail(why, cap,
                         "the GM rows (%" PRId64 " elements) are longer than the rows of %s (UB, "
                         "%" PRId64 "): the device lays each GM row on one UB row",
-                        cols, v->name, width);
-        int64_t pitch = cols >= 0 && width >= 0 ? tl_copy_plan_pitch(s->dtype, width, cols) : -1;
-        int64_t avail = s->ext[n - 1] > 0 && v->n >= 0 ? v->n / s->ext[n - 1] : -1;
-        if (rows >= 0 && avail >= 0 && rows > avail)
+                        cols, v->name, rcols);
+        if (rows >= 0 && urows >= 0 && rows > urows) {
+            if (folded >= 2)
+                return fail(why, cap,
+                            "the GM region's %d active dims (extent > 1) fold into %" PRId64
+                            " rows of %" PRId64 " elements, but %s (UB) holds only %" PRId64
+                            " row(s): the device would move them all",
+                            folded + 1, rows, cols, v->name, urows);
             return fail(why, cap,
                         "the GM box has %" PRId64 " rows, %s (UB) holds only %" PRId64
                         " row(s) of %" PRId64 " elements",
-                        rows, v->name, avail, width);
-        if (rows > 0 && pitch > 0 && !rows_linear(v, rows, pitch))
+                        rows, v->name, urows, rcols);
+        }
+        if (width * sz % BLOCK) {
+            // the GM rows' stride (a developer-mode path's GM workspace: contiguous rows)
+            int64_t gs = p->active[g] ? p->rs[g] : cols;
+            bool high = folded >= 2 || leading_active(s) >= 2;
+            if (high)
+                return fail(why, cap,
+                            "high-rank GM<->UB copies require a 32-byte aligned UB row pitch: "
+                            "the rows of %s are %" PRId64 " B (%" PRId64 " elements) and the "
+                            "device puts each moved row at a 32-byte boundary",
+                            v->name, width * sz, width);
+            if (cols != width || gs != cols) {
+                if (gs < 0 && cols == width) // the GM shape is not known (the static check)
+                    return fail(why, cap, "the GM rows' stride is needed");
+                return fail(why, cap,
+                            "%scopies of several rows with a non-32-byte-aligned UB row pitch "
+                            "require compact full rows: the rows of %s are %" PRId64 " B, and "
+                            "the device moves them as one burst only when the box is their "
+                            "whole width (here %" PRId64 " of %" PRId64 " elements) and the GM "
+                            "rows follow one another (here %" PRId64 " elements apart); else "
+                            "it puts each row at a 32-byte boundary. Pad the tile's rows to 32 "
+                            "bytes",
+                            cols * sz < BLOCK ? "Unsupported strided sub-32B copy: " : "",
+                            v->name, width * sz, cols, width, gs);
+            }
+            p->flat = true;
+        }
+        if (rows > 0 && !rows_linear(v, rows, width))
             return fail(why, cap,
-                        "the device lays the %" PRId64 " GM rows of %" PRId64 " B in UB %" PRId64
-                        " elements apart (DataCopyPad pads each row to whole 32-byte blocks on "
-                        "A2/A3), but the rows of %s are %" PRId64
-                        " apart: the kernel would read rows from the wrong place (pad the tile's "
-                        "rows to 32 bytes)",
-                        rows, cols * sz, pitch, v->name, n >= 2 ? stride(s, n - 2) : 0);
-        p->rs[i] = pitch;
+                        "the device lays the %" PRId64 " GM rows in UB %" PRId64
+                        " elements apart (the buffer's row pitch), but the rows of %s are "
+                        "not: the kernel would read rows from the wrong place",
+                        rows, width, v->name);
+        p->rs[i] = width;
     } else {
         // an empty box (a runtime row count of 0) moves nothing: its UB region
         // holds no elements, which is no misuse
@@ -187,18 +259,21 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
     }
     p->cs[i] = 1;
     if (!into) return true;
-    // the pad fill (Duplicate, 16- and 32-bit types) and the rows' last blocks
-    int64_t full_rows = n < 2 ? 1 : s->dyn_rows ? s->shape[n - 2] : TL_MIN(s->shape[n - 2], s->ext[n - 2]);
+    // the pad fill (Duplicate, 16- and 32-bit types) of M x W elements from
+    // the region's start, and the rows' last blocks
+    int64_t full_rows = n < 2 ? 1 : urows;
+    if (n >= 2 && s->dyn_rows) { // the buffer's rows there (the helper's template argument)
+        full_rows = s->shape[n - 2];
+        for (int d = 0; d < n - 2; d++) full_rows = s->ext[d] < 0 ? -1 : full_rows * s->ext[d];
+    }
     p->full_rows = full_rows;
     p->full_cols = width;
     p->fill = (sz == 2 || sz == 4) && width >= 0 && full_rows >= 0 ? full_rows * width : 0;
-    // A runtime extent: upstream fills the buffer's rows on purpose (the gap
-    // past the columns gets the pad value); past the buffer it is an error.
-    int64_t room = v->run;
-    if ((s->dyn_cols || s->dyn_rows) && s->shape) {
+    int64_t room = -1;
+    if (s->shape && p->o[i] >= 0) {
         room = 1;
         for (int d = 0; d < n; d++) room *= s->shape[d];
-        room = p->o[i] >= 0 ? room - p->o[i] : -1;
+        room -= p->o[i];
     }
     p->fill_past = p->fill && room >= 0 && p->fill > room;
     if (p->fill_past && (rows != full_rows || cols != width) && rows >= 0 && cols >= 0)
@@ -214,9 +289,9 @@ const char *tl_copy_plan_fill_text(const tl_copy_plan_t *p, char *buf, size_t ca
 {
     snprintf(buf, cap,
              "a GM -> UB copy whose box is not %" PRId64 " x %" PRId64 " (clipped, or smaller than "
-             "the destination) first sets %" PRId64 " elements from the destination's start to "
-             "the pad value (Duplicate), but the destination region is not those elements (a "
-             "column slice of a wider buffer?)",
+             "the destination's rows x the buffer's row pitch) first sets %" PRId64 " elements "
+             "from the destination's start to the pad value (Duplicate), and they run past the "
+             "end of its buffer",
              p->full_rows, p->full_cols, p->fill);
     return buf;
 }
@@ -277,11 +352,18 @@ static bool l1_to_l0(const side_t *a, const side_t *b, bool transpose, tl_copy_p
     int64_t col_align = BLOCK / tl_dtype_size(l1->dtype);
     int64_t need_r = transpose ? k : m, need_c = transpose ? m : k;
     if (!tile_rows(a, 0, need_r, need_c, col_align, p, why, cap)) return false;
-    if (l1->start && (n1 >= 2 ? l1->start[n1 - 2] : 0) % FRACTAL_ROWS)
+    // The L1 rows are whole fractals of the L0 tile: 16 rows of M or N, or
+    // of K (the rows of an L0B tile, the columns of a transposed L0A one) the
+    // K fractal of the dtype, 8 for a 4-byte one (asc-devkit Mmad: a float
+    // matrix's K is aligned to ceil(K / 8) * 8 in L0A / L0B, kDirectionAlign
+    // false, A2 / A3's default).
+    bool k_rows = (l0->scope == TL_SCOPE_L0B) != transpose;
+    int64_t row_align = k_rows && tl_dtype_size(l1->dtype) == 4 ? 8 : FRACTAL_ROWS;
+    if (l1->start && (n1 >= 2 ? l1->start[n1 - 2] : 0) % row_align)
         return fail(why, cap,
-                    "%s (L1) starts at row %" PRId64 ", not a multiple of 16 (the device loads "
-                    "whole fractals into %s)",
-                    a->name, l1->start[n1 - 2], tl_scope_name(l0->scope));
+                    "%s (L1) starts at row %" PRId64 ", not a multiple of %" PRId64
+                    " (the device loads whole fractals into %s)",
+                    a->name, l1->start[n1 - 2], row_align, tl_scope_name(l0->scope));
     if (l1->start && l1->shape) // the box inside the buffer (a start point's region is the box)
         if ((n1 >= 2 ? l1->start[n1 - 2] : 0) + need_r > (n1 >= 2 ? l1->shape[n1 - 2] : 1) ||
             l1->start[n1 - 1] + need_c > l1->shape[n1 - 1])
@@ -370,7 +452,7 @@ tl_copy_tail_t tl_copy_plan_tail(const tl_copy_plan_t *p, tl_dtype_t t, int64_t 
     *end = cols;
     if (cols <= 0 || cols * sz % BLOCK == 0) return TL_COPY_TAIL_NONE;
     *end = (cols * sz + BLOCK - 1) / BLOCK * BLOCK / sz;
-    return cols != p->full_cols ? TL_COPY_TAIL_PAD : TL_COPY_TAIL_FIRST;
+    return p->flat || cols == p->full_cols ? TL_COPY_TAIL_FIRST : TL_COPY_TAIL_PAD;
 }
 
 bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool transpose,
@@ -379,6 +461,7 @@ bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool tra
     memset(p, 0, sizeof *p);
     p->row_dim[0] = p->row_dim[1] = p->col_dim[0] = p->col_dim[1] = -1;
     p->o[0] = p->o[1] = -1;
+    p->fold[0] = p->fold[1] = 1;
     // a start point's extents from the other operand (the front end's rule;
     // again here, as passes may have changed the other's)
     tl_copy_side_t ps, pd;
@@ -399,22 +482,25 @@ bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool tra
     init_side(&b, dst, "the destination");
     tl_scope_t s = src->scope, d = dst->scope;
     if (s == TL_SCOPE_GM && d == TL_SCOPE_UB)
-        return gm_box(&a, 0, p, why, cap) && ub_rows(&b, 1, true, p, why, cap);
+        return gm_box(&a, 0, true, p, why, cap) && ub_rows(&b, 1, true, p, why, cap);
     if (s == TL_SCOPE_UB && d == TL_SCOPE_GM)
-        return gm_box(&b, 1, p, why, cap) && ub_rows(&a, 0, false, p, why, cap);
+        return gm_box(&b, 1, true, p, why, cap) && ub_rows(&a, 0, false, p, why, cap);
     if (s == TL_SCOPE_GM && d == TL_SCOPE_L1) {
-        if (!gm_box(&a, 0, p, why, cap) ||
+        if (!gm_box(&a, 0, false, p, why, cap) ||
             !tile_rows(&b, 1, p->rows, p->cols, BLOCK / tl_dtype_size(dst->dtype), p, why, cap))
             return false;
         int n = dst->ndim;
         p->full_rows = n >= 2 ? dst->shape[n - 2] : 1;
         p->full_cols = dst->shape[n - 1];
-        p->fill = dst->base ? p->full_rows * p->full_cols : 0;
+        // upstream's need_clear: the copy starts at a whole tile of the buffer
+        // (its element offset a multiple of the tile's, known at run time)
+        int64_t tile = p->full_rows * p->full_cols;
+        p->fill = tile > 0 && p->o[1] >= 0 && p->o[1] % tile == 0 ? tile : 0;
         p->fill_zero = true;
         return true;
     }
     if (s == TL_SCOPE_L0C && d == TL_SCOPE_GM)
-        return gm_box(&b, 1, p, why, cap) &&
+        return gm_box(&b, 1, false, p, why, cap) &&
                tile_rows(&a, 0, p->rows, p->cols, FRACTAL_ROWS, p, why, cap);
     if (s == TL_SCOPE_L1 && (d == TL_SCOPE_L0A || d == TL_SCOPE_L0B))
         return l1_to_l0(&a, &b, transpose, p, why, cap);

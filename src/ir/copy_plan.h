@@ -7,23 +7,30 @@
 // src/op/ascend.cc AscendCopy::Lower):
 // - GM side: a box of rows x columns. The columns are the region's last
 //   dimension, the rows its last other dimension of extent > 1 (the one before
-//   the last when there is none); both are clipped at the tensor's shape.
-//   Other dimensions of extent > 1 are not moved at all (an error here).
-// - GM <-> UB: DataCopyPad. The UB side is rows of the box at a pitch of
-//   ceil(cols / 32 B) + floor((N - cols) / 32 B) blocks, N the UB region's
-//   last extent (the buffer's last dimension when that extent is not a
-//   compile-time constant), from the region's start (32-byte aligned). A GM
-//   -> UB copy whose clipped box is not M x N (M = the UB region's
-//   second-to-last extent, or the buffer's when not a compile-time constant)
-//   first sets the M x N elements from the start to the pad value
-//   (Duplicate; 16- and 32-bit types only), and completes each row's last
-//   32-byte block: with the pad value when cols != N, else with the row's
-//   first element (asc-devkit DataCopyPad: dummy data).
+//   the last when there is none); both are clipped at the tensor's shape. A
+//   GM <-> UB copy folds the leading dimensions of extent > 1 into the rows
+//   when the region is memory-uniform there (each such dimension after the
+//   first whole, nothing between them): rows = the product of their extents,
+//   the outermost one clipped (tilelang-ascend #1231). Otherwise other
+//   dimensions of extent > 1 are an error (never a partial move).
+// - GM <-> UB: DataCopyPad with the UB buffer's physical row pitch W (its
+//   last dimension; a 1-D buffer: the region's extent, the buffer's when that
+//   is not a compile-time constant). Rows land W elements apart when W is
+//   whole 32-byte blocks; when it is not, only compact full rows move (the
+//   region's rows whole, the GM rows one after another: one burst of rows x W
+//   elements), anything else is an error (#1537, #1777). The region starts
+//   32-byte aligned. A GM -> UB copy whose clipped box is not M x W (M: the
+//   UB region's rows) first sets M x W elements from the region's start to
+//   the pad value (Duplicate; 16- and 32-bit types only; past the buffer an
+//   error), and completes each row's last 32-byte block (the flat burst's
+//   only): with the pad value when cols != W, else with the block's first
+//   element (asc-devkit DataCopyPad: dummy data).
 // - GM -> L1 and L0C -> GM: the box at the same rows and columns of the
 //   on-chip region's last two dimensions (zN / NZ layouts: the column start a
 //   whole fractal). GM -> L1 clears the whole L1 tile (the buffer's last two
 //   dimensions) first when the clipped box is not that tile and the copy
-//   targets the tile's base (every start the constant 0).
+//   starts at a whole tile of the buffer (its element offset a multiple of
+//   the tile's elements, at run time: upstream's need_clear).
 // - L1 -> L0A / L0B: the L0 tile (the buffer's last two dimensions, whatever
 //   the region) from the L1 region's start, transposed with `transpose`.
 // - UB -> UB: DataCopy / Cast. When both regions' last extents are their
@@ -51,7 +58,7 @@ typedef struct {
     const int64_t *start;
     const int64_t *ext; // a start point's taken from the other operand
     bool point;         // written as a start point (`A[i, j]`)
-    bool base;          // every start is the constant 0
+    bool base;          // every start is the constant 0 (not used by the rule)
     // UB side of a GM <-> UB copy: its last (second-to-last) extent is not a
     // compile-time constant (`x[:, 0:n]`, n known only at run time). Upstream's
     // lowering then gives DataCopyPad the buffer's last (second-to-last)
@@ -69,14 +76,17 @@ typedef enum { TL_COPY_TAIL_NONE, TL_COPY_TAIL_PAD, TL_COPY_TAIL_FIRST } tl_copy
 typedef struct {
     int64_t rows, cols;         // the box, the GM side's before clipping
     int row_dim[2], col_dim[2]; // a GM side's dimensions of rows and columns (-1: one row)
+    int64_t fold[2];            // a GM side's rows per index of row_dim (leading dimensions folded)
+    int active[2];              // a GM side's dimensions of extent > 1 moved (with the columns')
     int64_t o[2], rs[2], cs[2];
     // GM -> UB / L1: when the clipped box is not full_rows x full_cols, `fill`
-    // elements from o[1] (UB: the pad value; L1: zeros, only when base) are set
+    // elements from o[1] (UB: the pad value; L1: zeros, at a whole tile) are set
     // before the move
     int64_t full_rows, full_cols, fill;
     bool fill_zero;
     bool fill_past;      // ... and those elements are not the UB region: an error when it runs
-    int64_t width;       // GM <-> UB: the UB region's last extent (its rows' pitch depends on it)
+    int64_t width;       // GM <-> UB: the UB buffer's physical row pitch W (elements)
+    bool flat;           // GM <-> UB: compact full rows moved as one burst (W not 32-byte aligned)
     tl_copy_tail_t tail; // GM -> UB: every row's last 32-byte block (see above)
     int64_t tail_end;    // ... up to this column (elements)
 } tl_copy_plan_t;
@@ -91,15 +101,17 @@ bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool tra
 void tl_copy_point_extents(int ndim, const int64_t *other, int other_ndim, int64_t *out);
 
 // The pitch (elements) at which the device lays the rows of a GM <-> UB copy
-// of `cols` columns in a UB region whose last extent is `width`: whole
-// 32-byte blocks for the columns, then the whole blocks of the rest (-1 when
-// cols > width).
+// of `cols` columns in a UB buffer of physical row pitch `width`: `width`
+// when it is whole 32-byte blocks, or when cols == width (compact full rows,
+// one burst); else -1 (DataCopyPad would put each row at a 32-byte boundary,
+// which is not the buffer's row).
 int64_t tl_copy_plan_pitch(tl_dtype_t t, int64_t width, int64_t cols);
 // The error of a fill that would run past the UB region (fill_past).
 const char *tl_copy_plan_fill_text(const tl_copy_plan_t *p, char *buf, size_t cap);
 
 // The tail of a GM -> UB copy whose box was clipped to `cols` columns: the
-// kind, and the column its row's 32-byte block ends at.
+// kind, and the element its block's last 32 bytes end at (from the block's
+// start). A flat plan's one block is all its rows: pass rows x cols.
 tl_copy_tail_t tl_copy_plan_tail(const tl_copy_plan_t *p, tl_dtype_t t, int64_t cols, int64_t *end);
 
 #endif

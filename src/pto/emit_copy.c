@@ -116,7 +116,7 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
     // must be the region's rows
     bool fits =
         ub ? g->rows <= v->rows && g->cols <= v->cols &&
-                 (g->rows == 1 || tl_copy_plan_pitch(v->buf->dtype, v->cols, g->cols) == v->ld)
+                 (g->rows == 1 || tl_copy_plan_pitch(v->buf->dtype, v->ld, g->cols) == v->ld)
            : (g->rows == v->rows && g->cols <= v->cols) ||
                  (g->rows <= v->rows && g->cols == v->cols) ||
                  (g->rows == 1 && v->rows == 1 && g->cols <= v->cols);
@@ -124,7 +124,7 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
         pto_unsupported(e, s->loc,
                         "a copy of %" PRId64 " GM rows that the device lays %" PRId64
                         " elements apart in UB, where the rows of '%s' are %" PRId64 " apart",
-                        g->rows, tl_copy_plan_pitch(v->buf->dtype, v->cols, g->cols), v->buf->name,
+                        g->rows, tl_copy_plan_pitch(v->buf->dtype, v->ld, g->cols), v->buf->name,
                         v->ld);
         return false;
     }

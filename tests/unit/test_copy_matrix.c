@@ -20,7 +20,8 @@
 #include "driver/compile.h"
 #include "rt/tensor.h"
 
-// GM tensors: A [8, 40], V [40], X [2, 3, 40] (float32).
+// GM tensors: A [8, 40], V [40], X [2, 3, 40], C [8, 9] (rows of 36 B, one
+// after another), Y [4, 2, 8] (float32).
 static const char *const gm_regions[] = {
     "A[0:8, 0:40]",     // the whole tensor
     "A[1:5, 8:24]",     // a box inside it
@@ -32,8 +33,13 @@ static const char *const gm_regions[] = {
     "V[0:8]",           // a 1-D row (the LSE's GM side)
     "V[36:44]",         // a 1-D row clipped at the end
     "X[0:2, 1, 0:16]",  // rows of a 3-D tensor (a unit middle dimension)
-    "X[0:2, 0:2, 0:8]", // a 3-D box (not one DataCopyPad)
+    "X[0:2, 0:2, 0:8]", // a 3-D box whose rows do not fold (dimension 1 is not whole)
     "A[1, 2]",          // a start point: the UB region's extents, right-aligned
+    "C[0:8, 0:9]",      // compact rows (one burst into a compact tile)
+    "C[6:10, 0:9]",     // compact rows clipped at the tensor's edge
+    "C[0:8, 0:4]",      // rows of 16 B, 36 B apart
+    "Y[0:4, 0:2, 0:8]", // a 3-D box whose rows fold: 8 rows of 8
+    "Y[2:6, 0:2, 0:4]", // folded rows, the outermost dimension clipped, 4 columns
 };
 
 // UB buffers and the region of each the copy names.
@@ -48,6 +54,10 @@ static const struct {
     {"[4, 16]", "u[2, 0:16]"},   // one row of a tile
     {"[16, 16]", "u[0:8, 0:8]"}, // a corner
     {"[2, 16]", "u"},            // two rows
+    {"[8, 9]", "u"},             // compact rows of 36 B
+    {"[4, 2, 8]", "u"},          // a 3-D tile
+    {"[8, 16]", "u[:, 0:8]"},    // a column slice of a 32-byte-row tile
+    {"[8, 16]", "u[2:6, 8:16]"}, // a block inside it
 };
 
 enum { NGM = sizeof gm_regions / sizeof *gm_regions, NUB = sizeof ub_regions / sizeof *ub_regions };
@@ -70,28 +80,29 @@ static void kernel_source(char *s, size_t cap, int g, int u, bool in)
              "import tilelang\n"
              "import tilelang.language as T\n"
              "\n"
-             "@tilelang.jit(out_idx=[4], pass_configs={'tl.ascend_auto_sync': True})\n"
+             "@tilelang.jit(out_idx=[6], pass_configs={'tl.ascend_auto_sync': True})\n"
              "def pair():\n"
              "    @T.prim_func\n"
              "    def main(A: T.Tensor((8, 40), 'float32'), V: T.Tensor((40,), 'float32'),\n"
-             "             X: T.Tensor((2, 3, 40), 'float32'), F: T.Tensor((1024,), 'float32'),\n"
+             "             X: T.Tensor((2, 3, 40), 'float32'), C: T.Tensor((8, 9), 'float32'),\n"
+             "             Y: T.Tensor((4, 2, 8), 'float32'), F: T.Tensor((1024,), 'float32'),\n"
              "             D: T.Tensor((1024,), 'float32')):\n"
              "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
              "            u = T.alloc_ub(%s, 'float32')\n"
              "            with T.Scope('V'):\n"
              "                if vid == 0:\n"
              "                    T.copy(F[0:%" PRId64 "], u)\n"
-             "                    T.copy(%s, %s)\n" // line 15
+             "                    T.copy(%s, %s)\n" // line 16
              "                    T.copy(u, D[0:%" PRId64 "])\n"
              "\n"
              "    return main\n",
              ub_regions[u].shape, n, in ? gr : ur, in ? ur : gr, n);
 }
 
-enum { COPY_LINE = 15 };
+enum { COPY_LINE = 16 };
 
 // What one backend did with a kernel: an error (its text), or the bytes of
-// A, V, X and D after the run.
+// A, V, X, C, Y and D after the run.
 typedef struct {
     bool ok;
     char text[600];
@@ -118,37 +129,41 @@ static void run_on(const tl_backend_t *be, const char *src, outcome_t *o)
     tl_kernel_t *k = NULL;
     tl_bind_t *b = NULL;
     void *self = NULL;
-    static const int64_t sa[] = {8, 40}, sv[] = {40}, sx[] = {2, 3, 40}, sf[] = {1024};
-    tl_tensor_t *t[4] = {patterned(2, sa, 0.5, 1), patterned(1, sv, 1000, 1),
-                         patterned(1 + 2, sx, 2000, 1), patterned(1, sf, -1, -1)};
-    static const char *const names[] = {"A", "V", "X", "F"};
+    static const int64_t sa[] = {8, 40}, sv[] = {40}, sx[] = {2, 3, 40}, sc[] = {8, 9},
+                         sy[] = {4, 2, 8}, sf[] = {1024};
+    enum { NT = 6 };
+    tl_tensor_t *t[NT] = {patterned(2, sa, 0.5, 1),       patterned(1, sv, 1000, 1),
+                          patterned(1 + 2, sx, 2000, 1),  patterned(2, sc, 3000, 1),
+                          patterned(1 + 2, sy, 4000, 1), patterned(1, sf, -1, -1)};
+    static const char *const names[] = {"A", "V", "X", "C", "Y", "F"};
     tl_backend_opts_t bo = {0};
     bo.cpu.jit.cflags = "-O0";
     tl_status_t st = tl_compile(&arena, &co, &d, &k);
     if (st == TL_OK) st = tl_bind_create(&b, k, &d);
-    for (int i = 0; i < 4 && st == TL_OK; i++) st = tl_bind_set_tensor(b, names[i], t[i]);
+    for (int i = 0; i < NT && st == TL_OK; i++) st = tl_bind_set_tensor(b, names[i], t[i]);
     if (st == TL_OK) st = tl_bind_check(b);
     if (st == TL_OK) st = be->create(&self, k, &bo, &d);
     if (st == TL_OK) st = be->run(self, b);
     o->ok = st == TL_OK;
     snprintf(o->text, sizeof o->text, "%s", tl_diag_text(&d));
     if (o->ok) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < NT - 1; i++)
             tl_buf_putn(&o->bytes, (const char *)t[i]->data, tl_tensor_numel(t[i]) * 4);
         tl_tensor_t *dd = tl_bind_tensor(b, "D");
         if (dd) tl_buf_putn(&o->bytes, (const char *)dd->data, tl_tensor_numel(dd) * 4);
     }
     if (self) be->destroy(self);
     tl_bind_destroy(b);
-    for (int i = 0; i < 4; i++) tl_tensor_destroy(t[i]);
+    for (int i = 0; i < NT; i++) tl_tensor_destroy(t[i]);
     tl_diag_free(&d);
     tl_arena_free(&arena);
 }
 
-// The float at element i of A (0), V (1), X (2) or D (3) in an outcome's bytes.
+// The float at element i of A (0), V (1), X (2), D (3), C (4) or Y (5) in an
+// outcome's bytes.
 static float value_at(const outcome_t *o, int which, int64_t i)
 {
-    static const int64_t off[] = {0, 320, 360, 600};
+    static const int64_t off[] = {0, 320, 360, 736, 600, 672};
     float f;
     memcpy(&f, o->bytes.data + (off[which] + i) * 4, 4);
     return f;
@@ -281,4 +296,61 @@ TEST(copy_matrix_hand_checked_boxes)
             CHECK(value_at(&o, 0, r * 40 + c) == want);
         }
     tl_buf_free(&o.bytes);
+}
+
+// The shapes of upstream's newer lowering (tilelang-ascend #1231, #1537):
+// compact rows as one burst, folded leading dimensions, the UB buffer's row
+// pitch for a column slice (and the pad fill of its whole rows).
+TEST(copy_matrix_compact_and_folded)
+{
+    outcome_t o;
+    // C[0:8, 0:9] into a compact [8, 9] tile: one burst, D = C
+    ref_pair(t, 12, 8, true, &o);
+    REQUIRE(o.ok);
+    for (int i = 0; i < 72; i++) CHECK(value_at(&o, 3, i) == 3000.0f + (float)i);
+    tl_buf_free(&o.bytes);
+    // C[6:10, 0:9]: 2 rows left; the tile is first set to the pad value (0), the burst
+    // of 18 elements is completed to 32 bytes with its first element (C[6, 0])
+    ref_pair(t, 13, 8, true, &o);
+    REQUIRE(o.ok);
+    for (int i = 0; i < 72; i++)
+        CHECK(value_at(&o, 3, i) == (i < 18 ? 3054.0f + (float)i : i < 24 ? 3054.0f : 0.0f));
+    tl_buf_free(&o.bytes);
+    // ... and back: the compact tile (F's -1 .. -72) into C[6:10, 0:9] moves 18 elements
+    ref_pair(t, 13, 8, false, &o);
+    REQUIRE(o.ok);
+    for (int i = 0; i < 72; i++)
+        CHECK(value_at(&o, 4, i) == (i < 54 ? 3000.0f + (float)i : -1.0f - (float)(i - 54)));
+    tl_buf_free(&o.bytes);
+    // Y[0:4, 0:2, 0:8] into a [4, 2, 8] tile: 8 folded rows, D = Y
+    ref_pair(t, 15, 9, true, &o);
+    REQUIRE(o.ok);
+    for (int i = 0; i < 64; i++) CHECK(value_at(&o, 3, i) == 4000.0f + (float)i);
+    tl_buf_free(&o.bytes);
+    // Y[2:6, 0:2, 0:4]: the outermost dimension clipped to 2, so 4 rows of 4 at the
+    // tile's pitch 8; the rest the pad value
+    ref_pair(t, 16, 9, true, &o);
+    REQUIRE(o.ok);
+    for (int i = 0; i < 64; i++)
+        CHECK(value_at(&o, 3, i) == (i < 32 && i % 8 < 4 ? 4032.0f + (float)i : 0.0f));
+    tl_buf_free(&o.bytes);
+    // V[0:8] into u[2:6, 8:16] of an [8, 16] tile (F's -1 .. -128): the pad fill is
+    // 4 rows of the buffer's 16 from the region's start (elements 40 .. 103)
+    ref_pair(t, 7, 11, true, &o);
+    REQUIRE(o.ok);
+    for (int i = 0; i < 128; i++) {
+        float want = i >= 40 && i < 48 ? 1000.0f + (float)(i - 40) : i >= 40 && i < 104 ? 0.0f
+                                                                                      : -1.0f - (float)i;
+        CHECK(value_at(&o, 3, i) == want);
+    }
+    tl_buf_free(&o.bytes);
+    // rows of 16 B 36 B apart into the compact tile: upstream's compile-time error
+    outcome_t e;
+    char src[2048];
+    kernel_source(src, sizeof src, 14, 8, true);
+    run_on(tl_backend_find("ref"), src, &e);
+    CHECK(!e.ok);
+    CHECK_CONTAINS(e.text, "Unsupported strided sub-32B copy: copies of several rows with a "
+                           "non-32-byte-aligned UB row pitch require compact full rows");
+    tl_buf_free(&e.bytes);
 }

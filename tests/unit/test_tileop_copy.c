@@ -122,23 +122,32 @@ TEST(tileop_copy_column_and_3d)
     fill_a(A);
     // A[0:3, 1] (a column, extents [3, 1]): the device lays the 3 one-element rows
     // 32 bytes apart in UB, so into a compact [3] buffer it is an error, and into
-    // the column [3, 1] of a [3, 8] tile they land in column 0, and DataCopyPad
-    // (no padding asked: the region is as wide as the box) completes each 32-byte
-    // block with the row's first element (the "dummy" of asc-devkit's page).
+    // the column [3, 1] of a [3, 8] tile they land in column 0 at the buffer's
+    // 32-byte row pitch: the helper's dstN is the buffer's row (8), not the
+    // region's (1), so it first sets the tile's 3 x 8 elements to the pad value
+    // and pads each row's block with it (isPad: the box is narrower than dstN).
     CHECK(RUN(&f, op, OV(tv_sub(GM(A, TL_F32, 3, 10), DIMS(0, 1), DIMS(3, 1))),
               OV(UB(col, TL_F32, 3))) == TL_ERR_RUNTIME);
     CHECK_CONTAINS(fx_err(&f), "the GM box has 3 rows, the destination (UB) holds only 1 row(s)");
     for (int i = 0; i < 24; i++) wide[i] = 99;
     REQUIRE(RUN(&f, op, OV(tv_sub(GM(A, TL_F32, 3, 10), DIMS(0, 1), DIMS(3, 1))),
                 OV(tv_sub(UB(wide, TL_F32, 3, 8), DIMS(0, 0), DIMS(3, 1)))) == TL_OK);
-    for (int i = 0; i < 24; i++) CHECK(wide[i] == (float)(10 * (i / 8) + 1));
-    // A 3-D GM box is not one DataCopyPad: X[0:2, 1:3, 0:8] of [2, 3, 8].
+    for (int i = 0; i < 24; i++) CHECK(wide[i] == (i % 8 ? 0 : (float)(10 * (i / 8) + 1)));
+    // A 3-D GM box folds into rows only where it is whole: X[0:2, 1:3, 0:8] of
+    // [2, 3, 8] is not (upstream: "Cannot flatten non-contiguous high-rank ...").
     fx_free(&f);
     fx_init(&f);
     float x[48], y[32];
     CHECK(RUN(&f, op, OV(tv_sub(GM(x, TL_F32, 2, 3, 8), DIMS(0, 1, 0), DIMS(2, 2, 8))),
               OV(UB(y, TL_F32, 2, 2, 8))) == TL_ERR_RUNTIME);
-    CHECK_CONTAINS(fx_err(&f), "dimension 0 of the source (extent 2) would not be moved");
+    CHECK_CONTAINS(fx_err(&f), "Cannot flatten non-contiguous high-rank Ascend GM<->UB copy");
+    CHECK_CONTAINS(fx_err(&f), "dimension 1 (from 1, extent 2 of 3) is not whole rows");
+    // X[0:2, 0:3, 0:8] is: 6 rows of 8, one row stride, into a [2, 3, 8] tile.
+    for (int i = 0; i < 48; i++) x[i] = (float)i;
+    float z[48];
+    REQUIRE(RUN(&f, op, OV(tv_sub(GM(x, TL_F32, 2, 3, 8), DIMS(0, 0, 0), DIMS(2, 3, 8))),
+                OV(UB(z, TL_F32, 2, 3, 8))) == TL_OK);
+    for (int i = 0; i < 48; i++) CHECK(z[i] == (float)i);
     fx_free(&f);
 }
 

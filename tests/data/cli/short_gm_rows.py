@@ -1,8 +1,11 @@
-# GM rows of 8 bytes into a [16, 2] int32 tile (cann-bench
-# moe_gating_top_k_softmax line 1150, _moe_apply_finished_row_kernel at k = 2):
-# upstream's copy_gm_to_ub is one DataCopyPad of 16 blocks of 8 B, and on
-# A2/A3 "每一个数据块都需要填充数据至32字节对齐" (asc-devkit GMToUB DataCopyPad):
-# the rows land 8 elements apart, not 2. A file bug; tilec says so.
+# GM rows of 8 bytes, 4 elements apart, into a [16, 2] int32 tile: the tile's
+# 8-byte rows are not whole 32-byte blocks, and DataCopyPad lays each row it
+# moves at a 32-byte boundary ("每一个数据块都需要填充数据至32字节对齐",
+# asc-devkit GMToUB DataCopyPad), so the rows would land 8 elements apart, not
+# 2. Upstream's lowering moves such a tile only as compact full rows (the GM
+# rows one after another: one burst, tilelang-ascend #1537) and rejects the
+# rest at compile time ("non-32-byte-aligned UB row pitch require compact full
+# rows", "Unsupported strided sub-32B copy"); tilec says so.
 import tilelang
 import tilelang.language as T
 
@@ -10,7 +13,7 @@ import tilelang.language as T
 @tilelang.jit(out_idx=[-1])
 def kernel(M=16, k=2):
     @T.prim_func
-    def main(A: T.Tensor((M, k), "int32"), B: T.Tensor((M, k), "int32")):
+    def main(A: T.Tensor((M, 2 * k), "int32"), B: T.Tensor((M, k), "int32")):
         with T.Kernel(1, is_npu=True) as (cid, vid):
             with T.Scope("V"):
                 if vid == 0:
