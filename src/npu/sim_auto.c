@@ -140,6 +140,39 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
     }
 }
 
+// tl::ascend::copy_gm_to_l1 when it clears the tile (need_clear, the box not
+// the tile): InitConstValue on MTE2, then PipeBarrier<PIPE_MTE2>, then the
+// copy. The clear is its own instruction writing the tile, every later MTE2
+// instruction (this copy's move too) ordered after it; true when it ran (the
+// copy's own accesses then leave the tile's clear out: sim_inst_op).
+bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+{
+    const tl_opcall_t *call = ev->call;
+    if (s->pto || call->op->code != TL_OP_COPY || call->nargs < 2 ||
+        call->args[0].view.scope != TL_SCOPE_GM || call->args[1].view.scope != TL_SCOPE_L1)
+        return false;
+    tl_copy_exec_t cx;
+    tl_tileop_ctx_t quiet = {0};
+    if (!tl_tileop_copy_plan(&quiet, call, 0, 1, &cx) || !cx.fill) return false;
+    const tl_view_t *dv = &call->args[1].view;
+    int64_t size = tl_dtype_size(dv->dtype), bytes = size * cx.plan.fill;
+    int p = SIM_PIX(TL_PIPE_MTE2);
+    sim_inst_t clr = {0};
+    clr.pipe = p;
+    clr.site = sim_site(s, ev->stmt, STEP_LOAD_A, TL_PIPE_MTE2, "T.copy L1 clear (InitConstValue)");
+    clr.bytes = bytes;
+    tl_price_t pr = tl_cost_price(s->arch, &(tl_work_t){.pipe = TL_PIPE_MTE2, .bytes = bytes});
+    clr.occ = pr.occ;
+    clr.lat = pr.lat;
+    sim_inst_issue(s, ag, &clr);
+    sim_hb_access(s, ag, &clr, call->op->args[1].region.buf, cx.plan.o[1] * size, bytes, true,
+                  NULL, NULL);
+    sim_inst_done(s, ag, &clr);
+    sim_sync_pipe_barrier(s, ag, p);
+    sim_auto_note(s, ag, TL_SIM_AUTO_TEMPLATE, "pipe_barrier(mte2) [copy_gm_to_l1's clear]");
+    return true;
+}
+
 void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
 {
     const tl_opcall_t *call = ev->call;
