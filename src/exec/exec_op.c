@@ -48,10 +48,34 @@ static void track_rect(const tl_exec_ctx_t *c, const tl_buffer_t *b, const tl_vi
     }
 }
 
+typedef struct {
+    const tl_exec_ctx_t *c;
+    const tl_opcall_t *call;
+    bool write;
+    const char *name;
+} track_t;
+
+static void track_access(void *arg, int operand, bool write, int64_t off, int64_t len)
+{
+    const track_t *tr = arg;
+    const tl_operand_t *a = &tr->call->args[operand];
+    if (write != tr->write || !a->is_view || a->view.scope == TL_SCOPE_GM) return;
+    const tl_buffer_t *b = tr->call->op->args[operand].region.buf;
+    if (write)
+        tl_exec_mem_mark(tr->c, b, off, len);
+    else
+        tl_exec_mem_check(tr->c, b, off, len, tr->name);
+}
+
 static void track(const tl_exec_ctx_t *c, const tl_opcall_t *call, bool write)
 {
     const tl_op_t *op = call->op;
     const tl_opinfo_t *info = tl_op_info(op->code);
+    if (op->code == TL_OP_COPY_PA || op->code == TL_OP_IM2COL) { // the rows their scalars give
+        track_t tr = {c, call, write, info->name};
+        tl_tileop_accesses(call, track_access, &tr);
+        return;
+    }
     bool rect = info->cls == TL_OPC_COPY || info->cls == TL_OPC_GEMM || tl_tileop_is_rows(op->code);
     int64_t limit = -1; // optional trailing element count of vector ops
     if (!rect && op->nargs == info->max_args && strstr(info->signature, "[s]") &&
