@@ -70,6 +70,8 @@ struct tl_check_case {
     int warnings;      // warnings the run gives (a count past a buffer: exec/overrun.c)
     bool cpu_only;     // too large for the reference executor and the simulator: the CPU
                        // target alone runs it (against the golden)
+    const char *pto_gap; // the pto target does not lower it yet: what it says (check-pto
+                         // expects that refusal and reports the case skipped)
 };
 
 // All cases (NULL-terminated).

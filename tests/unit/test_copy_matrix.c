@@ -174,6 +174,27 @@ typedef struct {
     bool in, pto; // pto: the pair on --target pto against the reference
 } pair_t;
 
+// The pairs the reference runs that the pto target does not lower yet (each
+// refused with a located "not lowered to PTO yet"): loads into a column block
+// of a UB tile, 3- and 4-dimensional GM boxes (upstream's folded leading
+// dimensions), and rows under 32 bytes (PTO tiles need 32-byte rows). A listed
+// pair that starts to run on pto fails the test until it is taken off the list.
+static const char pto_gaps[] = " "
+    "in_g0_u4 in_g1_u4 in_g2_u4 in_g3_u4 in_g4_u4 in_g4_u6 in_g4_u10 in_g5_u4 in_g6_u4 "
+    "in_g6_u6 in_g6_u10 in_g6_u11 in_g7_u4 in_g7_u6 in_g7_u10 in_g7_u11 in_g8_u4 in_g8_u6 "
+    "in_g8_u10 in_g8_u11 in_g9_u4 in_g11_u4 in_g11_u6 in_g11_u10 in_g11_u11 in_g12_u4 in_g12_u8 "
+    "out_g12_u8 in_g13_u4 in_g13_u8 out_g13_u8 in_g14_u4 in_g14_u6 in_g14_u10 in_g15_u0 "
+    "out_g15_u0 in_g15_u4 out_g15_u4 in_g15_u6 out_g15_u6 in_g15_u9 out_g15_u9 in_g15_u10 "
+    "out_g15_u10 in_g16_u0 out_g16_u0 in_g16_u4 out_g16_u4 in_g16_u6 out_g16_u6 in_g16_u9 "
+    "out_g16_u9 in_g16_u10 out_g16_u10 ";
+
+static bool pto_gap(const pair_t *p)
+{
+    char key[32];
+    snprintf(key, sizeof key, " %s_g%d_u%d ", p->in ? "in" : "out", p->g, p->u);
+    return strstr(pto_gaps, key) != NULL;
+}
+
 static void pair_test(tl_test_t *t, void *arg)
 {
     const pair_t *p = arg;
@@ -199,6 +220,16 @@ static void pair_test(tl_test_t *t, void *arg)
                 p->in ? "GM -> UB" : "UB -> GM", e ? (int)strcspn(e + 7, "\n") : 2,
                 e ? e + 7 : "ok");
         fclose(table);
+    }
+    if (p->pto && pto_gap(p)) {
+        if (o[1].ok || !o[0].ok || !strstr(o[1].text, "not lowered to PTO yet"))
+            tl_test_fail(t, __FILE__, __LINE__,
+                         "listed as a pto gap, but ref %s and pto %s (update pto_gaps):\n%s",
+                         o[0].ok ? "ran" : "failed", o[1].ok ? "ran" : "failed", o[1].text);
+        else
+            tl_test_skip(t, "not lowered to PTO yet (a known gap: pto_gaps)");
+        for (int i = 0; i < nbe; i++) tl_buf_free(&o[i].bytes);
+        return;
     }
     char where[32];
     snprintf(where, sizeof where, "pair.py:%d:", COPY_LINE);
