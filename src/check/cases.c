@@ -1279,7 +1279,7 @@ static const tl_check_case_t cases[] = {
     {.name = "copy_fold_rows/unit", .op = "copy_fold_rows",
      .file = "tests/data/kernels/copy_fold_rows.py", .kernel = "copy_fold_unit",
      .outputs = {"Out"}, .rtol = 0, .atol = 0, .golden = golden_copy_fold,
-     .shape = "A[:, :, 1:2, :] of 2x4x3x16 f16 into [8, 16]", .pto_gap = "a copy of a 4-dimensional box"},
+     .shape = "A[:, :, 1:2, :] of 2x4x3x16 f16 into [8, 16]", .pto_gap = "a copy of a 3-dimensional box"},
     // ... and a float32 K streamed through two L1 slots: K tiles at float32 K fractals (8 rows),
     // the short last chunk's slot cleared (its copy starts at a whole tile of the buffer)
     {.name = "l1_ring_tail/small", .op = "l1_ring_tail", .file = "tests/data/kernels/l1_ring_tail.py",
