@@ -636,13 +636,12 @@ static tl_status_t golden_gather_rows(const tl_check_case_t *c, tl_check_io_t *i
     return TL_OK;
 }
 
-// l1_rows_relu: C = relu(A @ B), summed exactly and rounded once to float32.
-static tl_status_t golden_l1_rows_relu(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+// C = A @ B (relu: max(0, A @ B)), summed exactly and rounded once to float32.
+static tl_status_t matmul_golden(tl_check_io_t *io, bool relu, tl_diag_t *d)
 {
-    (void)c;
     tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
     tl_tensor_t *want = tl_check_expected(io, "C", d);
-    if (!a || !b || !want) return missing(d, "l1_rows_relu needs A, B and C");
+    if (!a || !b || !want) return missing(d, "a matmul needs A, B and C");
     int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
@@ -650,9 +649,15 @@ static tl_status_t golden_l1_rows_relu(const tl_check_case_t *c, tl_check_io_t *
             for (int64_t l = 0; l < k; l++)
                 acc += tl_tensor_get_flat(a, (size_t)(i * k + l)) *
                        tl_tensor_get_flat(b, (size_t)(l * n + j));
-            tl_tensor_set_flat(want, (size_t)(i * n + j), acc > 0 ? (float)acc : 0.0);
+            tl_tensor_set_flat(want, (size_t)(i * n + j), relu && !(acc > 0) ? 0.0 : (float)acc);
         }
     return TL_OK;
+}
+
+static tl_status_t golden_l1_rows_relu(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return matmul_golden(io, true, d);
 }
 
 // sync_all_blocks: C[row] = A[other], D[row] = 2 A[row], other the rows of the
@@ -779,23 +784,10 @@ static tl_status_t golden_copy_fold(const tl_check_case_t *c, tl_check_io_t *io,
     return TL_OK;
 }
 
-// C = A @ B, summed exactly and rounded once to float32.
 static tl_status_t golden_matmul(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
-    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
-    tl_tensor_t *want = tl_check_expected(io, "C", d);
-    if (!a || !b || !want) return missing(d, "a matmul needs A, B and C");
-    int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double acc = 0;
-            for (int64_t l = 0; l < k; l++)
-                acc += tl_tensor_get_flat(a, (size_t)(i * k + l)) *
-                       tl_tensor_get_flat(b, (size_t)(l * n + j));
-            tl_tensor_set_flat(want, (size_t)(i * n + j), (float)acc);
-        }
-    return TL_OK;
+    return matmul_golden(io, false, d);
 }
 
 // tests/data/kernels/tail_mask.py with (kernel tail_on) and without the tail mask.
