@@ -143,9 +143,11 @@ void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, in
 // tl::ascend::copy_gm_to_l1 when it clears the tile (need_clear, the box not
 // the tile): InitConstValue on MTE2, then PipeBarrier<PIPE_MTE2>, then the
 // copy. The clear is its own instruction writing the tile, every later MTE2
-// instruction (this copy's move too) ordered after it; true when it ran (the
-// copy's own accesses then leave the tile's clear out: sim_inst_op).
-bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
+// instruction (this copy's move too) ordered after it; true when it ran, with
+// the bytes it wrote of the tile in *off, *len (the copy's own accesses then
+// leave them out: sim_inst_op).
+bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t *off,
+                       int64_t *len)
 {
     const tl_opcall_t *call = ev->call;
     if (s->pto || call->op->code != TL_OP_COPY || call->nargs < 2 ||
@@ -165,8 +167,9 @@ bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     clr.occ = pr.occ;
     clr.lat = pr.lat;
     sim_inst_issue(s, ag, &clr);
-    sim_hb_access(s, ag, &clr, call->op->args[1].region.buf, cx.plan.o[1] * size, bytes, true,
-                  NULL, NULL);
+    *off = cx.plan.o[1] * size;
+    *len = bytes;
+    sim_hb_access(s, ag, &clr, call->op->args[1].region.buf, *off, bytes, true, NULL, NULL);
     sim_inst_done(s, ag, &clr);
     sim_sync_pipe_barrier(s, ag, p);
     sim_auto_note(s, ag, TL_SIM_AUTO_TEMPLATE, "pipe_barrier(mte2) [copy_gm_to_l1's clear]");

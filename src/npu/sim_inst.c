@@ -90,19 +90,14 @@ static void runs_of(tl_sim_t *s, const tl_opcall_t *call)
 }
 
 // A GM -> L1 copy whose tile clear ran as its own instruction
-// (sim_auto_l1_clear): its accesses without the clear's write.
-static void drop_clear(tl_sim_t *s, const tl_opcall_t *call)
+// (sim_auto_l1_clear, which wrote bytes [off, off + len) of the tile): its
+// accesses without the clear's write.
+static void drop_clear(tl_sim_t *s, int64_t off, int64_t len)
 {
-    tl_copy_exec_t cx;
-    tl_tileop_ctx_t quiet = {0};
-    if (!tl_tileop_copy_plan(&quiet, call, 0, 1, &cx)) return;
-    int64_t size = tl_dtype_size(call->args[1].view.dtype);
     int n = 0;
     for (int i = 0; i < s->nruns; i++) {
         const sim_run_t *r = &s->runs[i];
-        if (r->operand == 1 && r->write && r->off == cx.plan.o[1] * size &&
-            r->len == cx.plan.fill * size)
-            continue;
+        if (r->operand == 1 && r->write && r->off == off && r->len == len) continue;
         s->runs[n++] = *r;
     }
     s->nruns = n;
@@ -535,9 +530,10 @@ tl_status_t sim_inst_op(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev)
     in.site = sim_site(s, ev->stmt, STEP_STMT, pipe, tl_op_info(call->op->code)->spelling);
     in.atomic = call->op->code == TL_OP_ATOMIC_ADD;
     if (call->op->code == TL_OP_COPY) sim_auto_copy(s, ag, ev);
-    bool cleared = sim_auto_l1_clear(s, ag, ev);
+    int64_t clear_off = 0, clear_len = 0;
+    bool cleared = sim_auto_l1_clear(s, ag, ev, &clear_off, &clear_len);
     runs_of(s, call);
-    if (cleared) drop_clear(s, call);
+    if (cleared) drop_clear(s, clear_off, clear_len);
     sim_auto_op(s, ag, in.pipe, ev);
     unsigned operands = sim_pto_before(s, ag, ev);
     xfer_t x = {0};

@@ -382,7 +382,8 @@ void sim_auto_op(tl_sim_t *s, sim_agent_t *ag, int pipe, const tl_exec_event_t *
 // Before a GM -> UB copy: what tl::ascend::copy_gm_to_ub does first when the
 // GM side is clipped (the pad fill between its own flags).
 void sim_auto_copy(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
-bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev);
+bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t *off,
+                       int64_t *len);
 // Before a scalar load / store of bytes [off, off + len) of buf (ev: the event).
 void sim_auto_scalar(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, int64_t off,
                      int64_t len);
