@@ -10,6 +10,10 @@
 // elements (reduced or keep-dim shape), or at least that many when real_shape
 // is given (upstream's physical-width outputs); the rest is left untouched.
 //
+// T.reduce_abssum / reduce_absmax reduce the magnitudes |x| the same way (no
+// clear=False for abssum: the front end rejects it, as upstream's signature
+// has no such parameter).
+//
 // Numerics: sums accumulate in double and are rounded once to the dtype
 // (RNE); integer sums wrap. max/min propagate NaN. clear=False merges with
 // the old output element-wise: sum as old + result (in float for float dtypes,
@@ -21,6 +25,12 @@
 #include <stdlib.h>
 
 typedef enum { RED_SUM, RED_MAX, RED_MIN } red_t;
+
+// |x| of the elements first (reduce_abssum / reduce_absmax)
+static bool abs_of(tl_opcode_t code)
+{
+    return code == TL_OP_REDUCE_ABSSUM || code == TL_OP_REDUCE_ABSMAX;
+}
 
 typedef struct {
     const uint8_t *p; // element [0, 0]
@@ -52,7 +62,7 @@ static int64_t init_i(red_t k, tl_dtype_t t)
 }
 
 // Float inputs: results as doubles (exact max/min; sums in double).
-static void reduce_float(red_t k, const rin_t *in, bool per_row, double *res)
+static void reduce_float(red_t k, const rin_t *in, bool per_row, bool mag, double *res)
 {
     int sz = tl_dtype_size(in->t);
     int64_t nres = per_row ? in->rows : in->cols;
@@ -63,10 +73,12 @@ static void reduce_float(red_t k, const rin_t *in, bool per_row, double *res)
             int64_t m = TL_MIN(TL_TILEOP_CHUNK, in->cols - c0);
             const uint8_t *p = in->p + (r * in->ld + c0) * sz;
             const float *x = buf;
-            if (in->t == TL_F32)
+            if (in->t == TL_F32 && !mag)
                 x = (const float *)p;
             else
                 tl_tileop_load_f32(in->t, p, m, buf);
+            if (mag)
+                for (int64_t j = 0; j < m; j++) buf[j] = fabsf(buf[j]);
             if (per_row) {
                 double acc = res[r];
                 for (int64_t j = 0; j < m; j++) acc = fold_f(k, acc, x[j]);
@@ -80,7 +92,7 @@ static void reduce_float(red_t k, const rin_t *in, bool per_row, double *res)
         }
 }
 
-static void reduce_int(red_t k, const rin_t *in, bool per_row, int64_t *res)
+static void reduce_int(red_t k, const rin_t *in, bool per_row, bool mag, int64_t *res)
 {
     int sz = tl_dtype_size(in->t);
     int64_t nres = per_row ? in->rows : in->cols;
@@ -92,7 +104,7 @@ static void reduce_int(red_t k, const rin_t *in, bool per_row, int64_t *res)
             tl_tileop_load_i64(in->t, in->p + (r * in->ld + c0) * sz, m, x);
             for (int64_t j = 0; j < m; j++) {
                 int64_t *acc = per_row ? &res[r] : &res[c0 + j];
-                *acc = fold_i(k, *acc, x[j]);
+                *acc = fold_i(k, *acc, mag && x[j] < 0 ? (int64_t)(0 - (uint64_t)x[j]) : x[j]);
             }
         }
 }
@@ -130,7 +142,9 @@ static void store_int(red_t k, tl_dtype_t t, uint8_t *out, int64_t *res, int64_t
 
 static red_t kind_of(tl_opcode_t code)
 {
-    return code == TL_OP_REDUCE_SUM ? RED_SUM : code == TL_OP_REDUCE_MAX ? RED_MAX : RED_MIN;
+    return code == TL_OP_REDUCE_SUM || code == TL_OP_REDUCE_ABSSUM   ? RED_SUM
+           : code == TL_OP_REDUCE_MAX || code == TL_OP_REDUCE_ABSMAX ? RED_MAX
+                                                                     : RED_MIN;
 }
 
 // The input rectangle: rank, leading unit extents, bounds, real_shape.
@@ -205,13 +219,85 @@ tl_status_t tl_tileop_reduce_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     red_t k = kind_of(call->op->code);
     void *res = malloc((size_t)nres * 8);
     if (!res) return tl_tileop_fail(ctx, call, TL_ERR_NOMEM, "out of memory");
+    bool mag = abs_of(call->op->code);
     if (flt) {
-        reduce_float(k, &in, per_row, res);
+        reduce_float(k, &in, per_row, mag, res);
         store_float(k, t, out.p, res, nres, call->op->clear);
     } else {
-        reduce_int(k, &in, per_row, res);
+        reduce_int(k, &in, per_row, mag, res);
         store_int(k, t, out.p, res, nres, call->op->clear);
     }
     free(res);
+    return TL_OK;
+}
+
+// T.cumsum(src, dst, dim, reverse): dst[.., i] = src[.., 0] + .. + src[.., i]
+// along dim (-1: within each row, 0: down each column), from the other end
+// with reverse. src and dst are 1-D, 2-D or [1, M, N] regions of the same
+// rows x cols (dst may be src). A float running sum is kept in float32, one
+// rounded add per step as a chain of vector adds does, and each result is
+// rounded to the dtype; integer sums wrap.
+tl_status_t tl_tileop_cumsum_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    const tl_view_t *iv, *ov;
+    rin_t in, out;
+    tl_status_t st;
+    if ((st = tl_tileop_view(ctx, call, 0, &iv)) != TL_OK ||
+        (st = tl_tileop_view(ctx, call, 1, &ov)) != TL_OK ||
+        (st = tl_tileop_same_dtype(ctx, call, iv, ov)) != TL_OK ||
+        (st = input_of(ctx, call, iv, &in)) != TL_OK || (st = input_of(ctx, call, ov, &out)) != TL_OK)
+        return st;
+    tl_dtype_t t = iv->dtype;
+    bool flt = tl_tileop_is_vfloat(t);
+    if (!flt && !tl_tileop_is_vint(t))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "does not support %s ('%s')",
+                              tl_dtype_name(t), iv->name);
+    if (in.rows != out.rows || in.cols != out.cols)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "output '%s' is %lld x %lld, the input '%s' %lld x %lld", ov->name,
+                              (long long)out.rows, (long long)out.cols, iv->name,
+                              (long long)in.rows, (long long)in.cols);
+    int64_t n = in.rows * in.cols;
+    if (n == 0) return TL_OK;
+    // the whole input first: dst may be src
+    double *v = malloc((size_t)n * sizeof *v);
+    int64_t *w = malloc((size_t)n * sizeof *w);
+    if (!v || !w) {
+        free(v), free(w);
+        return tl_tileop_fail(ctx, call, TL_ERR_NOMEM, "out of memory");
+    }
+    int sz = tl_dtype_size(t);
+    for (int64_t r = 0; r < in.rows; r++) {
+        const uint8_t *p = in.p + r * in.ld * sz;
+        if (flt)
+            for (int64_t c = 0; c < in.cols; c++) v[r * in.cols + c] = tl_load_f64(t, p, c);
+        else
+            tl_tileop_load_i64(t, p, in.cols, w + r * in.cols);
+    }
+    bool rows = call->op->dim != 0 || iv->ndim == 1; // along each row
+    int64_t lines = rows ? in.rows : in.cols, len = rows ? in.cols : in.rows;
+    int64_t step = rows ? 1 : in.cols, first = rows ? in.cols : 1;
+    for (int64_t l = 0; l < lines; l++) {
+        float accf = 0.0f;
+        int64_t accw = 0;
+        for (int64_t i = 0; i < len; i++) {
+            int64_t e = l * first + (call->op->reverse ? len - 1 - i : i) * step;
+            if (flt) {
+                accf = i == 0 ? (float)v[e] : accf + (float)v[e];
+                v[e] = accf;
+            } else {
+                accw = (int64_t)((uint64_t)accw + (uint64_t)w[e]);
+                w[e] = accw;
+            }
+        }
+    }
+    for (int64_t r = 0; r < out.rows; r++) {
+        uint8_t *p = (uint8_t *)out.p + r * out.ld * sz;
+        if (flt)
+            for (int64_t c = 0; c < out.cols; c++) tl_store_f64(t, p, c, v[r * out.cols + c], TL_CAST_RINT);
+        else
+            tl_tileop_store_i64(t, p, out.cols, w + r * out.cols);
+    }
+    free(v), free(w);
     return TL_OK;
 }

@@ -894,7 +894,7 @@ void tl_front_install_lang(tl_eval_t *ev)
     // Upstream APIs without a tilec implementation (rarely used; §1.6 of the
     // surface notes): named, so that a use is not taken for a typo.
     static const char *missing_t[] = {"shmem_put_nbi", "shmem_get_nbi", "shmem_ub_put_nbi", "shmem_ub_get_nbi",
-                                      "reduce_abssum", "reduce_absmax", "cumsum", "init_flag", "clear_flag",
+                                      "init_flag", "clear_flag",
                                       "grid", "thread_binding"};
     static const char *missing_tile[] = {"brcb",
                                          "sub_experiment",

@@ -661,15 +661,48 @@ static void reduce_drop_tmp(tl_eval_t *ev, tl_call_t *c, bool dst_first)
     c->nargs = k, c->args = args, c->arg_locs = locs;
 }
 
+// The axis of a reduction or cumsum normalised to 0 (over the rows: one line per
+// column) or -1 (within each row); false after an error at loc.
+static bool tile_axis(tl_eval_t *ev, const char *fname, int rank, int64_t dim, tl_loc_t loc, int *out)
+{
+    int r2 = rank >= 2 ? 2 : 1;
+    if (rank == 1) {
+        if (dim != 0 && dim != -1) {
+            tl_eval_fail(ev, loc, "%s of a 1-D buffer takes dim 0 or -1, got %lld", fname, (long long)dim);
+            return false;
+        }
+        *out = -1;
+        return true;
+    }
+    int64_t norm = dim < 0 ? dim + rank : dim; // absolute axis
+    int64_t rel = norm - (rank - r2);          // relative to the trailing 2-D tile
+    if (rel != 0 && rel != 1) {
+        tl_eval_fail(ev, loc,
+                     "%s dim=%lld: the buffer has %d dimensions and only its last two axes can be reduced "
+                     "(dim %d, %d, -2 or -1)",
+                     fname, (long long)dim, rank, rank - 2, rank - 1);
+        return false;
+    }
+    *out = rel == 1 ? -1 : 0;
+    return true;
+}
+
 static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
 {
     tl_opcode_t code = spelling_of(c)->op;
     const char *fname = fname_of(ev, c);
     bool dst_first = !strncmp(spelling_of(c)->api, "T.tile.", 7);
-    if (dst_first || (c->nargs >= 3 && is_tile_operand(c->args[2])) || tl_call_arg(c, -1, "tmp"))
+    // reduce_abssum(buffer, out, dim) and reduce_absmax(buffer, out, dim, clear)
+    // never had a scratch operand nor real_shape (upstream's reduce.py)
+    bool abs_op = code == TL_OP_REDUCE_ABSSUM || code == TL_OP_REDUCE_ABSMAX;
+    if (!abs_op && (dst_first || (c->nargs >= 3 && is_tile_operand(c->args[2])) || tl_call_arg(c, -1, "tmp")))
         reduce_drop_tmp(ev, c, dst_first);
     static const char *kws[] = {"buffer", "out", "dim", "clear", "real_shape", NULL};
-    if (!tl_call_check(ev, c, fname, 2, 5, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
+    int most = code == TL_OP_REDUCE_ABSSUM ? 3 : code == TL_OP_REDUCE_ABSMAX ? 4 : 5;
+    static const char *kws_abs[3][5] = {{"buffer", "out", "dim", NULL}, {"buffer", "out", "dim", "clear", NULL}};
+    if (!tl_call_check(ev, c, fname, 2, most, abs_op ? kws_abs[most - 3] : kws) ||
+        !tl_trace_require(ev, c->loc, fname))
+        return NULL;
     tl_stmt_t *s = new_op(ev, code, c->loc, 2);
     tl_value_t *in = tl_call_arg(c, 0, "buffer"), *out = tl_call_arg(c, 1, "out");
     if (!in || !out) return tl_eval_fail(ev, c->loc, "%s needs a buffer and an output", fname);
@@ -680,25 +713,8 @@ static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
     int64_t dim = -1;
     tl_value_t *d = tl_call_arg(c, 2, "dim");
     if (d && !tl_value_to_int(ev, d, tl_call_arg_loc(c, 2, "dim"), "dim", &dim)) return NULL;
-    int rank = s->op.args[0].region.ndim;
-    // Normalise to 0 (reduce over rows: one result per column) or -1 (per row).
-    int r2 = rank >= 2 ? 2 : 1;
-    if (rank == 1) {
-        if (dim != 0 && dim != -1)
-            return tl_eval_fail(ev, tl_call_arg_loc(c, 2, "dim"), "%s of a 1-D buffer takes dim 0 or -1, got %lld",
-                                fname, (long long)dim);
-        dim = -1;
-    } else {
-        int64_t norm = dim < 0 ? dim + rank : dim; // absolute axis
-        int64_t rel = norm - (rank - r2);          // relative to the trailing 2-D tile
-        if (rel != 0 && rel != 1)
-            return tl_eval_fail(ev, tl_call_arg_loc(c, 2, "dim"),
-                                "%s dim=%lld: the buffer has %d dimensions and only its last two axes can be reduced "
-                                "(dim %d, %d, -2 or -1)",
-                                fname, (long long)dim, rank, rank - 2, rank - 1);
-        dim = rel == 1 ? -1 : 0;
-    }
-    s->op.dim = (int)dim;
+    if (!tile_axis(ev, fname, s->op.args[0].region.ndim, dim, tl_call_arg_loc(c, 2, "dim"), &s->op.dim))
+        return NULL;
     // `clear` and `real_shape` may also come positionally, in either order.
     for (int i = 3; i < c->nargs; i++) {
         tl_value_t *v = c->args[i];
@@ -727,6 +743,44 @@ static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
     for (int k = 0; k < 2; k++)
         if (s->op.real_shape[k] < 0)
             return tl_eval_fail(ev, tl_call_arg_loc(c, -1, "real_shape"), "real_shape entries must be >= 0");
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+// T.cumsum(src, dst=None, dim=0, reverse=False): the running sums of src along dim
+// into dst (src itself without one). Upstream's reduce.py rejects a dim outside
+// (-rank, rank), so dim=-rank too (-1 of a 1-D buffer): kept, in its words.
+static tl_value_t *op_cumsum(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", "dim", "reverse", NULL};
+    if (!tl_call_check(ev, c, "T.cumsum", 1, 4, kws) || !tl_trace_require(ev, c->loc, "T.cumsum")) return NULL;
+    tl_value_t *src = tl_call_arg(c, 0, "src"), *dst = tl_call_arg(c, 1, "dst");
+    if (!src) return tl_eval_fail(ev, c->loc, "T.cumsum needs a source buffer");
+    tl_loc_t dloc = tl_call_arg_loc(c, 1, "dst");
+    if (!dst || dst->kind == TL_V_NONE) dst = src, dloc = tl_call_arg_loc(c, 0, "src");
+    tl_stmt_t *s = new_op(ev, TL_OP_CUMSUM, c->loc, 2);
+    if (!operand(ev, src, tl_call_arg_loc(c, 0, "src"), 'r', "T.cumsum's source", &s->op.args[0]) ||
+        !operand(ev, dst, dloc, 'x', "T.cumsum's destination", &s->op.args[1]))
+        return NULL;
+    s->op.nargs = 2;
+    s->op.clear = true;
+    int64_t dim = 0;
+    tl_value_t *d = tl_call_arg(c, 2, "dim"), *rev = tl_call_arg(c, 3, "reverse");
+    tl_loc_t at = tl_call_arg_loc(c, 2, "dim");
+    if (d && !tl_value_to_int(ev, d, at, "dim", &dim)) return NULL;
+    int rank = s->op.args[0].region.ndim;
+    if (dim >= rank || dim <= -rank) {
+        const tl_buffer_t *b = s->op.args[0].region.buf;
+        char shape[160] = "[";
+        for (int i = 0; i < b->ndim && strlen(shape) < 120; i++)
+            snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%lld", i ? ", " : "",
+                     (long long)b->shape[i]);
+        strcat(shape, "]");
+        return tl_eval_fail(ev, at, "Dimension %lld is out of bounds for buffer with shape %s", (long long)dim,
+                            shape);
+    }
+    if (!tile_axis(ev, "T.cumsum", rank, dim, at, &s->op.dim)) return NULL;
+    if (rev && !tl_value_to_flag(ev, rev, tl_call_arg_loc(c, 3, "reverse"), "reverse", &s->op.reverse)) return NULL;
     tl_trace_emit(ev, s);
     return tl_value_none();
 }

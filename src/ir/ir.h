@@ -335,6 +335,7 @@ typedef struct {
     tl_sel_mode_t sel;     // select
     int dim;               // reductions: 0 or -1 (normalised); broadcast axis (-1 = infer)
     bool clear;            // reductions: overwrite (true) or merge into dst
+    bool reverse;          // cumsum: from the last element of dim to the first
     int64_t real_shape[2]; // reductions: valid rows/cols (0 = full)
     tl_dtype_t dtype;      // reinterpretcast target
     int pattern;           // gather_mask: fixed pattern 1..7 (P0101..P1111), 0 = pattern buffer

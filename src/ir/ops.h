@@ -168,6 +168,14 @@
       reduce, "T.reduce_max")                                                                      \
     X(TL_OP_REDUCE_MIN, "reduce_min", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_reduce_run,        \
       reduce, "T.reduce_min")                                                                      \
+    /* |x| summed / maxed (one abs pass, then the reduction); cumsum(src, dst): the running  */    \
+    /* sums along dim (reverse: from the end), dst the size of src (exec/tileop_reduce.c)    */    \
+    X(TL_OP_REDUCE_ABSSUM, "reduce_abssum", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_reduce_run,  \
+      reduce, "T.reduce_abssum")                                                                   \
+    X(TL_OP_REDUCE_ABSMAX, "reduce_absmax", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_reduce_run,  \
+      reduce, "T.reduce_absmax")                                                                   \
+    X(TL_OP_CUMSUM, "cumsum", "rx", REDUCE, V, VREDUCE, NONE, tl_tileop_cumsum_run, cumsum,        \
+      "T.cumsum")                                                                                  \
     /* state */                                                                                    \
     X(TL_OP_SET_DEQ_SCALE, "set_deq_scale", "s", STATE, V, VOTHER, NONE, tl_tileop_deq_scale_run,  \
       deq_scale, "T.set_deq_scale")                                                                \

@@ -237,6 +237,7 @@ static void print_op(tl_buf_t *o, const tl_op_t *op)
     if (info->cls == TL_OPC_REDUCE) {
         tl_buf_printf(&attrs, ", dim=%d", op->dim);
         if (!op->clear) tl_buf_puts(&attrs, ", accumulate");
+        if (op->reverse) tl_buf_puts(&attrs, ", reverse");
         if (op->real_shape[0] || op->real_shape[1])
             tl_buf_printf(&attrs, ", real_shape=[%" PRId64 ", %" PRId64 "]", op->real_shape[0],
                           op->real_shape[1]);
