@@ -916,6 +916,52 @@ static tl_status_t golden_gemm_w(const tl_check_case_t *c, tl_check_io_t *io, tl
     return gemm_common(io, "W", true, NULL, "C", d);
 }
 
+// tests/data/kernels/int4_gemm.py: int4 tensors are held as their packed bytes
+// (uint8, the last dimension halved); C = A @ B (B [N, K] when transposed).
+static tl_status_t int4_gemm_golden(tl_check_io_t *io, bool b_nk, tl_diag_t *d)
+{
+    tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
+    tl_tensor_t *want = tl_check_expected(io, "C", d);
+    if (!a || !b || !want || a->ndim != 2 || want->ndim != 2)
+        return missing(d, "int4_gemm needs 2-D A, B and C");
+    return tl_ref_int4_gemm(want->shape[0], want->shape[1], 2 * a->shape[1], a->data, b->data, b_nk,
+                            (int32_t *)want->data, d);
+}
+
+static tl_status_t golden_int4_gemm(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return int4_gemm_golden(io, false, d);
+}
+
+static tl_status_t golden_int4_gemm_tb(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    return int4_gemm_golden(io, true, d);
+}
+
+// ... int4_cast: Q = int4(X) packed, Z = float16 of P's int4 elements.
+static tl_status_t golden_int4_cast(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *p = tl_check_tensor(io, "P");
+    tl_tensor_t *q = tl_check_expected(io, "Q", d), *z = tl_check_expected(io, "Z", d);
+    floats_t fs = {0};
+    float *x = floats(&fs, io, "X");
+    float *zf = z ? malloc(sizeof(float) * (tl_tensor_numel(z) + 1)) : NULL;
+    tl_status_t st = p && q && z ? (x && zf ? TL_OK : TL_ERR_NOMEM)
+                                 : missing(d, "int4_cast needs X, P, Q and Z");
+    if (st == TL_OK) {
+        int64_t n = (int64_t)tl_tensor_numel(z);
+        tl_ref_int4_quant(x, n, q->data);
+        for (int64_t i = 0; i < n; i++) zf[i] = (float)tl_ref_int4_get(p->data, i);
+        store(z, zf);
+    }
+    free(zf);
+    floats_free(&fs);
+    return st;
+}
+
 static tl_status_t golden_matmul_add(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
@@ -1234,6 +1280,21 @@ static const tl_check_case_t cases[] = {
      .file = "tests/data/kernels/int8_l1_physical.py", .fills = {"A=int:-3:3", "B=int:-3:3"},
      .outputs = {"C"}, .rtol = 0, .atol = 0, .golden = golden_gemm,
      .shape = "M=32 N=64 K=128 int8 -> int32, 2 K tiles"},
+    // ... and upstream's nibble-packed int4: the gemm (mad_s4) over an odd number of K tiles,
+    // B as [K, N] and as [N, K], and the float16 <-> int4 casts (every byte value drawn)
+    {.name = "int4_gemm/kn", .op = "int4_gemm", .kernel = "int4_gemm",
+     .file = "tests/data/kernels/int4_gemm.py", .fills = {"A=int:0:255", "B=int:0:255"},
+     .outputs = {"C"}, .golden = golden_int4_gemm, .pto_gap = "int4 is not supported by the pto target",
+     .shape = "M=32 N=128 K=192 int4 -> int32, 3 K tiles, 2 blocks"},
+    {.name = "int4_gemm/nk", .op = "int4_gemm", .kernel = "int4_gemm", .args = {"tb=True"},
+     .file = "tests/data/kernels/int4_gemm.py", .fills = {"A=int:0:255", "B=int:0:255"},
+     .outputs = {"C"}, .golden = golden_int4_gemm_tb, .pto_gap = "int4 is not supported by the pto target",
+     .shape = "M=32 N=128 K=192 int4, B [N, K]"},
+    {.name = "int4_cast/f16", .op = "int4_cast", .kernel = "int4_cast",
+     .file = "tests/data/kernels/int4_gemm.py", .fills = {"X=uniform:-10:10", "P=int:0:255"},
+     .outputs = {"Q", "Z"}, .rtol = 0, .atol = 0, .golden = golden_int4_cast,
+     .pto_gap = "int4 is not supported by the pto target",
+     .shape = "16x128 float16 -> int4 (RINT, saturated), int4 -> float16"},
     {.name = "gather_rows/indexed", .op = "gather_rows", .file = "tests/data/kernels/gather_rows.py",
      .fills = {"Idx=int:0:63"}, .outputs = {"Out"}, .golden = golden_gather_rows,
      .shape = "64x64 f16 table, 2x8 indices"},

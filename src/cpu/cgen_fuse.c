@@ -226,6 +226,7 @@ bool fuse_analyse(tl_cgen_t *g, const tl_stmt_t *s, cand_t *c)
 {
     const tl_op_t *op = &s->op;
     memset(c, 0, sizeof *c);
+    if (tl_op_has_int4(op)) return false; // packed nibbles: the library's cast
     if (tl_op_arith(op->code)) { // add .. min: src1 a tile or a scalar
         tl_binop_t bin = tl_op_binary(op->code);
         if (op->nargs != 3 || !fuse_region_span(g, op, 0, -1, c) ||

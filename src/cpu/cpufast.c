@@ -465,7 +465,7 @@ bool tl_cpufast_available(void)
 
 bool tl_cpufast_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
-    if (!tl_cpufast_available()) return false;
+    if (!tl_cpufast_available() || tl_op_has_int4(call->op)) return false;
     if (tl_op_arith(call->op->code)) return vec(call);
     switch (call->op->code) {
     case TL_OP_CAST: return !(ctx->deq_scale != 1.0f) && cast(call);

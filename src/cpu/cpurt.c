@@ -78,6 +78,7 @@ static tl_status_t build_call(cpu_agent_t *ag, int site, tl_opcall_t **out)
         v->ndim = a->region.ndim;
         v->form = a->region.form;
         v->name = b->name;
+        v->int4 = b->int4;
         if (b->scope == TL_SCOPE_GM) {
             const tl_tensor_t *t = tl_bind_gm(c->args, b);
             v->data = t->data;

@@ -169,6 +169,7 @@ tl_status_t tl_exec_mem_view(const tl_exec_ctx_t *c, const tl_region_t *r, tl_lo
     v->ndim = r->ndim;
     v->form = r->form;
     v->name = b->name;
+    v->int4 = b->int4;
     if (r->ndim > TL_MAX_DIMS)
         return tl_exec_fail(c, loc, "region of '%s' has too many dimensions", b->name);
     if (b->scope == TL_SCOPE_GM) {

@@ -44,6 +44,7 @@ typedef struct {
     int64_t extent[TL_MAX_DIMS];
     tl_region_form_t form;
     const char *name;
+    bool int4; // the buffer holds packed int4 (tl_buffer_t.int4): dtype uint8, last dim in bytes
 } tl_view_t;
 
 // A scalar operand: integers exactly, floats as double.

@@ -163,6 +163,8 @@ static void vector(const tl_opcall_t *call, const tl_opinfo_t *info, tl_tileop_a
         // an element-wise op's count is its span from the region's origin, also
         // past the buffer (tileop.c: tl_tileop_span)
         if (limit >= 0) n = tl_op_count(op) ? limit : TL_MIN(n, limit);
+        // a packed int4 cast operand: count is in elements, its bytes hold two each
+        if (v->int4 && limit >= 0 && tl_op_count(op)) n = (n + 1) / 2;
         if (op->code == TL_OP_COMPARE && i == 0 && call->nargs > 1 && call->args[1].is_view) {
             int64_t bits = tl_view_count(&call->args[1].view);
             if (limit >= 0) bits = TL_MIN(bits, limit);

@@ -6,8 +6,9 @@
 // from C, K from A (A's rows when transpose_a), checked against B; `init`
 // overwrites C, otherwise the products accumulate onto it.
 //
-// Numerics: int8 x int8 (or uint8 x uint8) accumulate exactly into int32 (the
-// sum is formed in 64 bits and added to C modulo 2^32). Float inputs (float32,
+// Numerics: int8 x int8 (or uint8 x uint8, or packed int4 x int4: mad_s4)
+// accumulate exactly into int32 (the sum is formed in 64 bits and added to C
+// modulo 2^32). Float inputs (float32,
 // float16, bfloat16, fp8) accumulate in float32: for every C element the
 // products are added in increasing k, each product and each addition rounded
 // to float32 (products of 16-bit or narrower inputs are exact). Upstream's
@@ -27,6 +28,8 @@ typedef struct {
     const tl_view_t *v;
     int64_t rows, cols, ld; // ld: element stride between rows
     uint8_t *p;             // element [0, 0] of the region
+    bool s4;                // packed int4 (the view's int4): element e of the rows is
+                            // nibble e % 2 (low first) of byte p[e / 2], sign-extended
 } mat_t;
 
 static tl_status_t matrix(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i, const char *role,
@@ -59,6 +62,8 @@ static tl_status_t matrix(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int i, 
     int64_t off = 0;
     for (int d = 0; d < nd; d++) off = off * v->shape[d] + v->start[d];
     m->p = v->data + off * tl_dtype_size(v->dtype);
+    m->s4 = v->int4; // the last dimension counts bytes: two elements each
+    if (m->s4) m->cols *= 2, m->ld *= 2;
     return TL_OK;
 }
 
@@ -99,8 +104,12 @@ static void load_int(const mat_t *m, bool trans, int32_t *out)
     bool sign = m->v->dtype == TL_I8;
     for (int64_t r = 0; r < m->rows; r++)
         for (int64_t c = 0; c < m->cols; c++) {
-            uint8_t b = p[r * m->ld + c];
-            int32_t x = sign ? (int8_t)b : b;
+            int64_t e = r * m->ld + c;
+            int32_t x;
+            if (m->s4) // the nibble, sign-extended from bit 3
+                x = (int32_t)((p[e >> 1] >> (4 * (e & 1))) & 15) - 16 * ((p[e >> 1] >> (4 * (e & 1) + 3)) & 1);
+            else
+                x = sign ? (int8_t)p[e] : p[e];
             if (trans)
                 out[c * m->rows + r] = x;
             else
@@ -214,6 +223,9 @@ static tl_status_t check_types(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, co
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                               "A '%s' is %s but B '%s' is %s; both need the same dtype", a->v->name,
                               tl_dtype_name(ta), b->v->name, tl_dtype_name(tb));
+    if (a->s4 != b->s4)
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "A '%s' and B '%s' must both be int4",
+                              a->v->name, b->v->name);
     *is_int = ta == TL_I8 || ta == TL_U8;
     bool ok = *is_int ? tc == TL_I32 : tl_tileop_is_vfloat(ta) && tc == TL_F32;
     if (!ok)
@@ -321,7 +333,7 @@ static void gemm_part(void *arg, int64_t i, int thread)
 // Splits g when threads are idle and it is big enough; false: not split.
 static bool gemm_split(tl_tileop_ctx_t *ctx, const gemm_t *g, bool *ok)
 {
-    if (!ctx->share) return false;
+    if (!ctx->share || g->a.s4) return false; // int4 parts could start mid-byte
     int64_t macs = g->M * g->N * g->K;
     int64_t n =
         TL_MIN(TL_MIN((int64_t)ctx->share->idle() + 1, SPLIT_MAX_PARTS), macs / SPLIT_MIN_MACS);

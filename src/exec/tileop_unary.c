@@ -127,6 +127,56 @@ static tl_status_t unary(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     return TL_OK;
 }
 
+// float16 <-> packed int4 (AscendC Cast half <-> int4b_t). count (or the
+// regions) counts elements; the int4 operand's span is its bytes, two elements
+// each (the even one in the low nibble). To int4: rounded with the mode and
+// saturated to [-8, 7]; from int4: the nibble sign-extended, exact.
+static tl_status_t cast_int4(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
+{
+    int64_t count;
+    const tl_view_t *dv, *sv;
+    tl_status_t st;
+    if ((st = tl_tileop_count(ctx, call, 2, &count)) != TL_OK ||
+        (st = tl_tileop_view(ctx, call, 0, &dv)) != TL_OK ||
+        (st = tl_tileop_view(ctx, call, 1, &sv)) != TL_OK)
+        return st;
+    bool to = dv->int4;
+    const tl_view_t *pv = to ? dv : sv, *hv = to ? sv : dv;
+    tl_span_t p, h;
+    int64_t n = count;
+    if (n < 0) { // the regions' elements: the packed one's bytes hold two each
+        if ((st = tl_tileop_span(ctx, call, pv, -1, &p)) != TL_OK) return st;
+        n = 2 * p.n;
+    }
+    if (n % 2)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                              "count %lld is odd: int4 elements go two a byte", (long long)n);
+    if ((st = tl_tileop_span(ctx, call, pv, n / 2, &p)) != TL_OK ||
+        (st = tl_tileop_span(ctx, call, hv, n, &h)) != TL_OK)
+        return st;
+    if (h.t != TL_F16)
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "'%s' must be float16, not %s",
+                              hv->name, tl_dtype_name(h.t));
+    uint16_t *f = (uint16_t *)h.p;
+    for (int64_t i = 0; i < n; i += 2) {
+        if (to) {
+            int q[2];
+            for (int j = 0; j < 2; j++) {
+                double x = tl_round_integral(tl_f16_to_f32(f[i + j]), call->op->round);
+                q[j] = x != x ? 0 : x < -8 ? -8 : x > 7 ? 7 : (int)x; // NaN -> 0, saturated
+            }
+            p.p[i / 2] = (uint8_t)((q[0] & 15) | (q[1] & 15) << 4);
+        } else {
+            uint8_t b = p.p[i / 2];
+            for (int j = 0; j < 2; j++) {
+                int nib = (b >> (4 * j)) & 15;
+                f[i + j] = tl_f32_to_f16((float)(nib - 16 * (nib >> 3)), TL_CAST_RINT);
+            }
+        }
+    }
+    return TL_OK;
+}
+
 static tl_status_t cast(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     int64_t count;
@@ -162,6 +212,10 @@ static tl_status_t cast(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 
 tl_status_t tl_tileop_unary_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
-    if (call->op->code == TL_OP_CAST) return cast(ctx, call);
+    if (call->op->code == TL_OP_CAST)
+        return call->nargs >= 2 && call->args[0].is_view && call->args[1].is_view &&
+                       (call->args[0].view.int4 || call->args[1].view.int4)
+                   ? cast_int4(ctx, call)
+                   : cast(ctx, call);
     return unary(ctx, call);
 }

@@ -124,6 +124,13 @@ bool tl_value_to_bool(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *wh
 bool tl_value_to_flag(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, bool *out);
 const char *tl_value_to_cstr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what);
 bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out);
+// A buffer's dtype (T.Tensor, T.alloc_*): also "int4", given as uint8 with *int4 set
+// (tl_buffer_t.int4: the caller halves the last dimension).
+bool tl_value_to_buffer_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out,
+                              bool *int4);
+// Marks b as a packed int4 buffer: its last dimension (constant: even) becomes
+// the bytes that hold it (tl_buffer_t.int4). False after an error at loc.
+bool tl_eval_int4_buffer(tl_eval_t *ev, tl_buffer_t *b, tl_loc_t loc);
 // A Python number or an IR value as an IR expression (literals get int32/float32
 // unless `hint` is a valid dtype, which literals then take).
 tl_expr_t *tl_value_to_expr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int hint);

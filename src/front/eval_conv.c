@@ -173,6 +173,37 @@ const char *tl_value_to_cstr(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const c
     return NULL;
 }
 
+bool tl_value_to_buffer_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out,
+                              bool *int4)
+{
+    *int4 = v && v->kind == TL_V_STR && !strcmp(v->str.s, "int4");
+    if (*int4) *out = TL_U8;
+    return *int4 || tl_value_to_dtype(ev, v, loc, out);
+}
+
+bool tl_eval_int4_buffer(tl_eval_t *ev, tl_buffer_t *b, tl_loc_t loc)
+{
+    int d = b->ndim - 1;
+    b->int4 = true;
+    if (d < 0) return true;
+    tl_expr_t *e = b->gm_shape[d];
+    int64_t n = e ? 0 : b->shape[d];
+    if ((e && tl_ir_is_const_int(e, &n)) || !e) {
+        if (n % 2) {
+            tl_eval_fail(ev, loc, "int4 buffer '%s' has an odd contiguous dimension (%lld): two "
+                                  "int4 elements share a byte, so a row of an odd number of them "
+                                  "has no byte-aligned layout (upstream rejects it too)",
+                         b->name, (long long)n);
+            return false;
+        }
+        b->shape[d] = n / 2;
+        if (e) b->gm_shape[d] = tl_ir_int(ev->kernel, n / 2, e->dtype, e->loc);
+        return true;
+    }
+    b->gm_shape[d] = tl_ir_bin(ev->kernel, TL_BIN_FLOORDIV, e, tl_ir_int(ev->kernel, 2, e->dtype, e->loc), e->loc);
+    return true;
+}
+
 bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *out)
 {
     if (error_value(ev, v, loc)) return false;
@@ -182,12 +213,17 @@ bool tl_value_to_dtype(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, tl_dtype_t *o
     }
     if (v->kind == TL_V_STR) {
         if (tl_dtype_parse(v->str.s, out)) return true;
-        if (!strcmp(v->str.s, "int4") || !strcmp(v->str.s, "uint4")) {
+        if (!strcmp(v->str.s, "int4")) {
             tl_eval_fail(ev, loc,
-                         "dtype '%s' is not supported by tilec: upstream's int4 is AscendC's "
-                         "nibble-packed int4b_t (two elements a byte, the even one in the low nibble; "
-                         "the cube's s4 path), which tilec's byte-addressed buffers do not hold",
-                         v->str.s);
+                         "dtype 'int4' is a buffer dtype only (T.Tensor, T.alloc_*): its elements "
+                         "are nibble-packed two a byte (AscendC's int4b_t) and have no scalar form");
+            return false;
+        }
+        if (!strcmp(v->str.s, "uint4")) {
+            tl_eval_fail(ev, loc,
+                         "dtype 'uint4' is not supported: upstream's code generator maps only the "
+                         "signed int4 (to AscendC's int4b_t) and stops at uint4 (\"Unsupported "
+                         "data type\")");
             return false;
         }
         tl_buf_t b;

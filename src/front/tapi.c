@@ -38,7 +38,8 @@ static tl_value_t *t_tensor(tl_eval_t *ev, tl_call_t *c)
     if (!shape) return NULL;
     tl_value_t *dt = arg(c, 1, "dtype");
     tl_dtype_t t = TL_F32;
-    if (dt && !tl_value_to_dtype(ev, dt, aloc(c, 1, "dtype"), &t)) return NULL;
+    bool int4 = false;
+    if (dt && !tl_value_to_buffer_dtype(ev, dt, aloc(c, 1, "dtype"), &t, &int4)) return NULL;
     if (shape->kind != TL_V_TUPLE && shape->kind != TL_V_LIST) {
         tl_value_t *one[1] = {shape};
         shape = tl_value_tuple(ev->arena, 1, one);
@@ -75,6 +76,7 @@ static tl_value_t *t_tensor(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *v = tl_value_new(ev->arena, TL_V_TENSORTYPE);
     v->tensortype.shape = shape;
     v->tensortype.dtype = t;
+    v->tensortype.int4 = int4;
     return v;
 }
 
@@ -332,10 +334,13 @@ static tl_value_t *alloc(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_scop
     if (!tl_value_to_shape(ev, need(ev, c, 0, "shape", fname), aloc(c, 0, "shape"), shape, &ndim))
         return NULL;
     tl_dtype_t t;
-    if (!tl_value_to_dtype(ev, need(ev, c, 1, "dtype", fname), aloc(c, 1, "dtype"), &t)) return NULL;
+    bool int4;
+    if (!tl_value_to_buffer_dtype(ev, need(ev, c, 1, "dtype", fname), aloc(c, 1, "dtype"), &t, &int4))
+        return NULL;
     const char *name = tl_trace_unique_name(ev, c->name_hint ? c->name_hint : "buf");
     tl_value_t *v = tl_value_new(ev->arena, TL_V_BUFFER);
     v->buffer = tl_ir_buffer(ev->kernel, name, scope, t, ndim, shape, c->loc);
+    if (int4 && !tl_eval_int4_buffer(ev, v->buffer, aloc(c, 0, "shape"))) return NULL;
     return v;
 }
 

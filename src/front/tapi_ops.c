@@ -488,6 +488,14 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
                                 : i == 1 ? "real_n only applies to copies from L1 to L0B"
                                          : "unit_flag only applies to copies out of L0C");
     }
+    // int4 is held in packed bytes: shapes compare only between int4 buffers (verify.c)
+    if (a->buf->int4 != b->buf->int4) {
+        const tl_buffer_t *i4 = a->buf->int4 ? a->buf : b->buf, *o = a->buf->int4 ? b->buf : a->buf;
+        tl_eval_fail(ev, c->loc, "T.copy between int4 '%s' and %s '%s': int4 copies only to and "
+                                 "from int4 buffers (convert with T.tile.cast float16 <-> int4)",
+                     i4->name, tl_dtype_name(o->dtype), o->name);
+        return NULL;
+    }
     // Whole-buffer copies must agree in shape (as upstream asserts), except a
     // vector core's half of a cube tile (below).
     if (a->form == TL_REGION_WHOLE && b->form == TL_REGION_WHOLE && !op->transpose &&
@@ -553,6 +561,21 @@ static bool gemm_k_tiles(tl_eval_t *ev, const tl_stmt_t *s, tl_loc_t loc)
     if (tl_dtype_size(a->buf->dtype) != 1 || d < 0 ||
         (a->extent[d] && !tl_ir_is_const_int(a->extent[d], &k)) || k <= 0)
         return true;
+    if (a->buf->int4) {
+        // int4: 64 elements a 32-byte C0 block; the s4 loads and mad_s4 consume whole
+        // blocks while the L0 slots are planned unrounded (upstream's static_assert)
+        if (d == a->ndim - 1) k *= 2; // the packed bytes' elements
+        int64_t split = (k + kl0 - 1) / kl0, tail = k - (split - 1) * kl0;
+        if (tail % 64 || (split > 1 && kl0 % 64)) {
+            tl_eval_fail(ev, loc,
+                         "T.gemm_v0 with int4 operands needs K tiles that are a multiple of 64 "
+                         "(one 32-byte C0 block of int4), got K = %lld with kL0Size %lld; "
+                         "upstream's gemm_v0 rejects this at compile time (static_assert)",
+                         (long long)k, (long long)kl0);
+            return false;
+        }
+        return true;
+    }
     int64_t split = (k + kl0 - 1) / kl0, tail = k - (split - 1) * kl0, c0 = 32;
     if (split > 1 && kl0 % c0 != 0) {
         tl_eval_fail(ev, loc,

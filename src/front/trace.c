@@ -130,10 +130,34 @@ typedef struct {
     tl_loc_t loc[TL_MAX_DIMS];
 } index_t;
 
+// Size of dimension d in elements (an int4 buffer's last one holds two a byte).
 static tl_expr_t *dim_size(tl_eval_t *ev, const tl_buffer_t *b, int d, tl_loc_t loc)
 {
-    if (b->gm_shape[d]) return b->gm_shape[d];
-    return tl_ir_int(ev->kernel, b->shape[d], TL_I32, loc);
+    bool packed = b->int4 && d == b->ndim - 1;
+    if (b->gm_shape[d])
+        return packed ? tl_ir_bin(ev->kernel, TL_BIN_MUL, b->gm_shape[d], tl_ir_int(ev->kernel, 2, TL_I32, loc), loc)
+                      : b->gm_shape[d];
+    return tl_ir_int(ev->kernel, b->shape[d] * (packed ? 2 : 1), TL_I32, loc);
+}
+
+// An int4 buffer's last index or extent in elements -> in bytes (two elements a
+// byte): a constant must be even; an expression is halved rounding down, as
+// AscendC addresses int4b_t tensors (element offset / 2 bytes).
+static tl_expr_t *int4_bytes(tl_eval_t *ev, const tl_buffer_t *b, tl_expr_t *e, tl_loc_t loc,
+                             const char *what)
+{
+    int64_t c;
+    if (tl_ir_is_const_int(e, &c)) {
+        if (c % 2) {
+            tl_eval_fail(ev, loc, "int4 buffer '%s': %s %lld of its last dimension is odd; two int4 "
+                                  "elements share a byte, so regions of it start and end at even "
+                                  "columns",
+                         b->name, what, (long long)c);
+            return NULL;
+        }
+        return tl_ir_int(ev->kernel, c / 2, TL_I32, loc);
+    }
+    return tl_ir_bin(ev->kernel, TL_BIN_FLOORDIV, e, tl_ir_int(ev->kernel, 2, TL_I32, loc), loc);
 }
 
 static tl_expr_t *index_expr(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n)
@@ -201,16 +225,23 @@ static bool eval_index(tl_eval_t *ev, tl_frame_t *fr, const tl_buffer_t *b, cons
     }
     // Constant indices into on-chip buffers are checked now.
     for (int i = 0; i < ndim && b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR; i++) {
-        int64_t s, e = 1;
+        int64_t s, e = 1, size = b->shape[i] * (b->int4 && i == ndim - 1 ? 2 : 1);
         if (!tl_ir_is_const_int(out->start[i], &s)) continue;
         if (out->extent[i] && !tl_ir_is_const_int(out->extent[i], &e)) continue;
-        if (s < 0 || s + e > b->shape[i]) {
+        if (s < 0 || s + e > size) {
             tl_eval_fail(ev, out->loc[i], "index %lld%s is out of bounds for dimension %d of '%s' "
                                           "(size %lld)",
                          (long long)s, e > 1 ? tl_arena_printf(ev->arena, ":%lld", (long long)(s + e)) : "",
-                         i, b->name, (long long)b->shape[i]);
+                         i, b->name, (long long)size);
             return false;
         }
+    }
+    // int4: the last dimension's index and extent in the packed bytes
+    if (b->int4 && ndim >= 1) {
+        int d = ndim - 1;
+        if (!(out->start[d] = int4_bytes(ev, b, out->start[d], out->loc[d], "index")) ||
+            (out->extent[d] && !(out->extent[d] = int4_bytes(ev, b, out->extent[d], out->loc[d], "extent"))))
+            return false;
     }
     return true;
 }
@@ -249,6 +280,11 @@ bool tl_trace_store(tl_eval_t *ev, tl_frame_t *fr, tl_value_t *buf, const tl_ast
 {
     if (!tl_trace_require(ev, loc, "storing into a buffer")) return false;
     tl_buffer_t *b = buf->buffer;
+    if (b->int4) {
+        tl_eval_fail(ev, loc, "cannot store an element of int4 buffer '%s': its elements are "
+                              "packed two a byte (write it with T.copy or T.tile.cast)", b->name);
+        return false;
+    }
     index_t ix;
     if (!eval_index(ev, fr, b, index, &ix)) return false;
     if (ix.any_slice) {

@@ -126,6 +126,7 @@ static bool trace_param(tl_eval_t *ev, tl_frame_t *fr, tl_kernel_t *k, const tl_
             int64_t c;
             b->shape[i] = tl_ir_is_const_int(e, &c) ? c : 0;
         }
+        if (t->tensortype.int4 && !tl_eval_int4_buffer(ev, b, p->param.annotation->loc)) return false;
         out->buf = b;
         tl_value_t *bv = tl_value_new(ev->arena, TL_V_BUFFER);
         bv->buffer = b;

@@ -170,6 +170,7 @@ struct tl_value {
         struct {
             tl_value_t *shape; // tuple/list of ints and IR dims
             tl_dtype_t dtype;
+            bool int4; // "int4": dtype is uint8, the packed bytes (tl_buffer_t.int4)
         } tensortype;
         struct {
             tl_value_t *factory; // the decorated FUNC (NULL for a tilelang.compile result)

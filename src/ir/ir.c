@@ -66,6 +66,13 @@ tl_binop_t tl_op_binary(tl_opcode_t op)
     return strcmp(info->signature, "wrv") == 0 ? info->bin : TL_BIN_NONE;
 }
 
+bool tl_op_has_int4(const tl_op_t *op)
+{
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].kind == TL_ARG_REGION && op->args[i].region.buf->int4) return true;
+    return false;
+}
+
 bool tl_op_arith(tl_opcode_t op)
 {
     switch (tl_op_binary(op)) {
@@ -257,9 +264,9 @@ int64_t tl_gemm_v0_k_l0(const tl_op_t *op)
     return op->k_l0 > 0 ? op->k_l0 : 128;
 }
 
-int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_size)
+int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_bits)
 {
-    int64_t nmax = 32 * 1024 / (tl_gemm_v0_k_l0(op) * elem_size);
+    int64_t nmax = 32 * 1024 * 8 / (tl_gemm_v0_k_l0(op) * elem_bits);
     return !op->transpose_b && nmax > 0 && n > nmax && n % nmax == 0 ? nmax : n;
 }
 

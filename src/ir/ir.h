@@ -249,6 +249,13 @@ struct tl_buffer {
     // at view_of's address plus view_offset, never on its own. NULL otherwise.
     tl_buffer_t *view_of;
     int64_t view_offset;
+    // upstream's int4 (AscendC int4b_t), nibble-packed: two elements a byte,
+    // the even element in the low nibble, each sign-extended when read. The
+    // buffer is held as its packed bytes: dtype uint8 and a last dimension of
+    // half the elements (shape, gm_shape); kernels index it in elements and the
+    // front end halves the last index (front/trace.c). Only T.copy between int4
+    // buffers, T.gemm_v0 and T.tile.cast (float16 <-> int4) take it (verify.c).
+    bool int4;
 };
 
 // Number of elements / bytes of an on-chip buffer.
@@ -341,6 +348,9 @@ typedef struct {
     int pattern;           // gather_mask: fixed pattern 1..7 (P0101..P1111), 0 = pattern buffer
     tl_reduce_order_t order; // wholereducemax/min: where the value and its index go
 } tl_op_t;
+
+// Whether an operand of op is a packed int4 buffer (tl_buffer_t.int4).
+bool tl_op_has_int4(const tl_op_t *op);
 
 // The pipe that executes an op, from the op table and (for copies) the scopes.
 tl_pipe_t tl_op_pipe(const tl_op_t *op);
@@ -502,9 +512,9 @@ int64_t tl_buffer_planned_bytes(const tl_kernel_t *k, const tl_buffer_t *b);
 // gemm_v0's L0 steps as upstream's newest helper takes them: K in chunks of
 // kL0Size (128 unless given); N whole, or, when B is not transposed and a
 // kL0Size x N chunk would pass half of L0B, in tiles of 32 KB / (kL0Size *
-// size) if n is a multiple of that (PR #1312, merged 2026-07-09).
+// size) if n is a multiple of that (PR #1312, merged 2026-07-09); elem_bits: 4 for int4.
 int64_t tl_gemm_v0_k_l0(const tl_op_t *op);
-int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_size);
+int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_bits);
 
 // --- construction (ir.c) -------------------------------------------------------------------
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc);

@@ -15,7 +15,13 @@ bool tl_overrun_elements(const tl_stmt_t *s, int i, int64_t *n, bool *known)
     const tl_op_t *op = &s->op;
     const tl_expr_t *c = tl_op_count(op);
     *known = true;
-    if (c) return (*known = tl_ir_is_const_int(c, n)), true;
+    if (c) {
+        *known = tl_ir_is_const_int(c, n);
+        // a packed int4 operand (a cast's): its bytes hold two of the count's elements
+        if (*known && i < op->nargs && op->args[i].kind == TL_ARG_REGION && op->args[i].region.buf->int4)
+            *n = (*n + 1) / 2;
+        return true;
+    }
     if (op->code != TL_OP_GATHER_MASK || (i != 0 && i != 1)) return false;
     static const int of4[] = {0, 2, 2, 1, 1, 1, 1, 4};
     const tl_region_t *src = &op->args[1].region;

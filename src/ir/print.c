@@ -124,6 +124,7 @@ static void print_gm_shape(tl_buf_t *o, const tl_buffer_t *b)
             tl_buf_printf(o, "%" PRId64, b->shape[i]);
     }
     tl_buf_putc(o, ']');
+    if (b->int4) tl_buf_puts(o, " (int4, two a byte)");
 }
 
 // Whether region dimension i covers the whole buffer dimension.
@@ -396,6 +397,7 @@ void tl_ir_print_kernel(tl_buf_t *o, const tl_kernel_t *k)
             for (int d = 0; d < b->ndim; d++)
                 tl_buf_printf(o, "%s%" PRId64, d ? ", " : "", b->shape[d]);
             tl_buf_putc(o, ']');
+            if (b->int4) tl_buf_puts(o, " (int4, two a byte)");
         }
         if (b->init) {
             tl_buf_puts(o, " = ");

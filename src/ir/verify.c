@@ -46,7 +46,11 @@ static void check_expr(verifier_t *v, const tl_expr_t *e)
             fail(v, e->loc, "'%s' is used outside the scope where it is defined", e->var->name);
         break;
     case TL_EX_LOAD:
-        if (e->load.buf->scope != TL_SCOPE_VAR && e->load.n != e->load.buf->ndim)
+        if (e->load.buf->int4)
+            fail(v, e->loc, "cannot read an element of int4 buffer '%s': its elements are packed "
+                            "two a byte and have no scalar form (read it with T.tile.cast to float16)",
+                 e->load.buf->name);
+        else if (e->load.buf->scope != TL_SCOPE_VAR && e->load.n != e->load.buf->ndim)
             fail(v, e->loc, "'%s' has %d dimensions but is indexed with %d", e->load.buf->name,
                  e->load.buf->ndim, e->load.n);
         for (int i = 0; i < e->load.n; i++) check_expr(v, e->load.idx[i]);
@@ -258,6 +262,76 @@ static void check_progression(verifier_t *v, const tl_stmt_t *st, tl_dtype_t t)
                      : "PTO's TCI takes float32, int16, int32, uint16 and uint32");
 }
 
+// An op with a packed int4 operand (tl_buffer_t.int4). AscendC takes int4b_t in
+// data moves (DataCopy), the cube (Mmad int4b_t x int4b_t -> int32_t: asc-devkit
+// Mmad.md) and one vector instruction, Cast half <-> int4b_t (Cast.md's A2/A3
+// table: to int4b_t CAST_RINT/FLOOR/CEIL/ROUND/TRUNC/NONE, from it CAST_NONE).
+// So: T.copy between int4 buffers (GM <-> UB, GM -> L1, UB -> UB), T.gemm_v0
+// with int4 A and B into an int32 C, and T.tile.cast float16 <-> int4.
+static void check_int4(verifier_t *v, const tl_stmt_t *st)
+{
+    const tl_op_t *op = &st->op;
+    const tl_opinfo_t *info = tl_op_info(op->code);
+    const tl_arg_t *a0 = &op->args[0], *a1 = op->nargs > 1 ? &op->args[1] : NULL;
+    const tl_buffer_t *b0 = a0->kind == TL_ARG_REGION ? a0->region.buf : NULL;
+    const tl_buffer_t *b1 = a1 && a1->kind == TL_ARG_REGION ? a1->region.buf : NULL;
+    if (op->code == TL_OP_COPY && b0 && b1) {
+        tl_scope_t s0 = b0->scope, s1 = b1->scope;
+        bool path = (s0 == TL_SCOPE_GM && (s1 == TL_SCOPE_UB || s1 == TL_SCOPE_L1)) ||
+                    (s0 == TL_SCOPE_UB && (s1 == TL_SCOPE_GM || s1 == TL_SCOPE_UB));
+        if (!b0->int4 || !b1->int4)
+            fail(v, arg_loc(b0->int4 ? a1 : a0, st->loc),
+                 "T.copy between int4 '%s' and %s '%s': int4 copies only to and from int4 buffers "
+                 "(convert with T.tile.cast float16 <-> int4)",
+                 (b0->int4 ? b0 : b1)->name, tl_dtype_name((b0->int4 ? b1 : b0)->dtype),
+                 (b0->int4 ? b1 : b0)->name);
+        else if (!path)
+            fail(v, arg_loc(a1, st->loc),
+                 "T.copy of int4 from %s to %s is not supported: int4 moves GM -> UB, GM -> L1, "
+                 "UB -> GM and UB -> UB (the cube reads int4 L1 tiles in T.gemm_v0)",
+                 tl_scope_name(s0), tl_scope_name(s1));
+        else if (op->enable_relu || op->transpose || op->pad_value)
+            fail(v, st->loc, "T.copy of int4 takes no enable_relu, transpose or pad_value");
+        return;
+    }
+    if (op->code == TL_OP_GEMM_V0) {
+        const tl_buffer_t *a = op->args[0].region.buf, *b = op->args[1].region.buf,
+                          *c = op->args[2].region.buf;
+        if (!a->int4 || !b->int4)
+            fail(v, arg_loc(&op->args[a->int4 ? 1 : 0], st->loc),
+                 "T.gemm_v0 with int4 operand '%s' needs both A and B int4, not %s '%s'",
+                 (a->int4 ? a : b)->name, tl_dtype_name((a->int4 ? b : a)->dtype), (a->int4 ? b : a)->name);
+        else if (c->int4 || c->dtype != TL_I32)
+            fail(v, arg_loc(&op->args[2], st->loc),
+                 "T.gemm_v0 of int4 A and B accumulates into int32 (mad_s4), C '%s' is %s", c->name,
+                 c->int4 ? "int4" : tl_dtype_name(c->dtype));
+        return;
+    }
+    if (op->code == TL_OP_CAST && b0 && b1) {
+        bool to = b0->int4 && !b1->int4 && b1->dtype == TL_F16;
+        bool from = b1->int4 && !b0->int4 && b0->dtype == TL_F16;
+        tl_round_t m = op->round;
+        if (!to && !from)
+            fail(v, st->loc, "T.tile.cast of int4 converts float16 -> int4 or int4 -> float16 (the "
+                             "vector Casts of int4b_t on A2/A3), not %s '%s' -> %s '%s'",
+                 b1->int4 ? "int4" : tl_dtype_name(b1->dtype), b1->name,
+                 b0->int4 ? "int4" : tl_dtype_name(b0->dtype), b0->name);
+        else if (to ? m == TL_CAST_ODD : m != TL_CAST_NONE)
+            fail(v, st->loc, "T.tile.cast %s has no mode %s on A2/A3 (it has %s)",
+                 to ? "float16 -> int4" : "int4 -> float16", tl_round_name(m),
+                 to ? "CAST_RINT, FLOOR, CEIL, ROUND, TRUNC, NONE" : "CAST_NONE");
+        return;
+    }
+    const tl_buffer_t *b = NULL;
+    const tl_arg_t *at = a0;
+    for (int i = 0; i < op->nargs && !b; i++)
+        if (op->args[i].kind == TL_ARG_REGION && op->args[i].region.buf->int4) b = op->args[i].region.buf, at = &op->args[i];
+    fail(v, arg_loc(at, st->loc),
+         "%s cannot take int4 operand '%s': int4 (nibble-packed) goes only through T.copy, "
+         "T.gemm_v0 and T.tile.cast float16 <-> int4",
+         info->spelling ? info->spelling : info->name, b ? b->name : "?");
+}
+
 static void check_op(verifier_t *v, const tl_stmt_t *st)
 {
     const tl_op_t *op = &st->op;
@@ -287,6 +361,11 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     check_expr(v, op->n_valid);
     check_expr(v, op->unit_flag);
     if (v->st != TL_OK) return;
+    bool int4 = tl_op_has_int4(op);
+    if (int4) {
+        check_int4(v, st);
+        if (v->st != TL_OK) return;
+    }
 
     const tl_region_t *r0 = op->nargs > 0 && op->args[0].kind == TL_ARG_REGION ? &op->args[0].region : NULL;
     const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
@@ -336,7 +415,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     }
     case TL_OPC_VEC:
     case TL_OPC_REDUCE: {
-        if (op->code == TL_OP_CAST && r0 && r1)
+        if (op->code == TL_OP_CAST && r0 && r1 && !int4)
             check_cast(v, st->loc, "T.tile.cast", r0->buf->dtype, r1->buf->dtype, op->round);
         int64_t n0 = -1;
         const char *api = info->cls == TL_OPC_REDUCE ? "T." : "T.tile.";
@@ -350,7 +429,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
             }
         }
         // Element-wise ops need equal element counts on their full-size operands.
-        if (!elementwise(op->code)) break;
+        if (!elementwise(op->code) || int4) break;
         // A trailing count (upstream's `count`) processes that many elements
         // from each operand's origin, so the operands may be larger (upstream
         // casts 64 elements of a 256-element row) or smaller: the device has

@@ -363,7 +363,7 @@ static int64_t ceil_div(int64_t a, int64_t b)
 
 typedef struct {
     tl_opcall_t sub; // A and B narrowed to one K chunk
-    int64_t m, n, k, size;
+    int64_t m, n, k, bits; // bits: of an input element (4 for int4)
     int64_t kl0;   // kL0Size: the K of one chunk (the last may be shorter)
     int64_t ntile; // the N of one step (N unless the helper tiles N to fit L0B)
     bool ta, tb, init;
@@ -379,6 +379,7 @@ static void narrow(tl_view_t *v, bool k_is_rows, int64_t k0, int64_t kc)
 {
     int d = v->ndim - (k_is_rows ? 2 : 1);
     if (d < 0) return;
+    if (v->int4 && !k_is_rows) k0 /= 2, kc /= 2; // its columns are bytes of two elements
     v->start[d] += k0;
     v->extent[d] = kc;
 }
@@ -395,9 +396,9 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
                        int64_t step, int c, int64_t kc, int64_t n0, int64_t nt)
 {
     int half = (int)(step % 2);
-    int64_t abytes = g->m * kc * g->size, bbytes = kc * nt * g->size;
+    int64_t abytes = g->m * kc * g->bits / 8, bbytes = kc * nt * g->bits / 8;
     // the helper's l0a[(step % 2) * M * kL0Size], l0b[(step % 2) * kL0Size * nTile]
-    int64_t aoff = half * g->m * g->kl0 * g->size, boff = half * g->kl0 * g->ntile * g->size;
+    int64_t aoff = half * g->m * g->kl0 * g->bits / 8, boff = half * g->kl0 * g->ntile * g->bits / 8;
     g->sub = *ev->call;
     narrow(&g->sub.args[0].view, g->ta, (int64_t)c * g->kl0, kc);
     narrow(&g->sub.args[1].view, !g->tb, (int64_t)c * g->kl0, kc);
@@ -433,7 +434,8 @@ static void gemm_chunk(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
     mm.site = sim_site(s, ev->stmt, STEP_MMAD, TL_PIPE_M, "gemm_v0 mmad");
     price(s,
           &(tl_work_t){
-              .pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .m = g->m, .n = nt, .k = kc},
+              .pipe = TL_PIPE_M, .in = ev->call->args[0].view.dtype, .in_s4 = g->bits == 4,
+              .m = g->m, .n = nt, .k = kc},
           &mm);
     mm.bytes = abytes + bbytes;
     mm.ilk = g->ilk;
@@ -455,9 +457,9 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     g.tb = call->op->transpose_b;
     g.m = C->ndim >= 2 ? C->extent[C->ndim - 2] : 1;
     g.n = C->extent[C->ndim - 1];
-    g.k = A->ndim >= 2 && g.ta ? A->extent[A->ndim - 2] : A->extent[A->ndim - 1];
+    g.k = A->ndim >= 2 && g.ta ? A->extent[A->ndim - 2] : A->extent[A->ndim - 1] * (A->int4 ? 2 : 1);
     if (call->has_n_valid) g.n = TL_MIN(g.n, call->n_valid); // n_actual
-    g.size = tl_dtype_size(A->dtype);
+    g.bits = A->int4 ? 4 : 8 * tl_dtype_size(A->dtype);
     g.init = call->init.is_float ? call->init.f != 0 : call->init.i != 0;
     bool large = tl_arch_mmad_interlocks(a, g.m, g.n);
     g.ilk = large ? 1 : (uint32_t)(2 + s->gemm_groups++);
@@ -466,11 +468,11 @@ static tl_status_t gemm_v0(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *
     // N tiles (tl_gemm_v0_n_tile) of C's whole N, the valid columns' last one
     // shorter; the (N tile, K chunk) steps flattened through one L0 ping-pong
     // (before PR #1312, such a gemm overran L0B)
-    int64_t nt = tl_gemm_v0_n_tile(call->op, C->extent[C->ndim - 1], g.size);
+    int64_t nt = tl_gemm_v0_n_tile(call->op, C->extent[C->ndim - 1], g.bits);
     g.ntile = g.n > nt ? nt : g.n;
     int64_t nsplit = ceil_div(g.n, g.ntile), steps = nch * nsplit;
-    int64_t need[2] = {g.m * kc * g.size * (steps > 1 ? 2 : 1),
-                       kc * g.ntile * g.size * (steps > 1 ? 2 : 1)};
+    int64_t need[2] = {g.m * kc * g.bits / 8 * (steps > 1 ? 2 : 1),
+                       kc * g.ntile * g.bits / 8 * (steps > 1 ? 2 : 1)};
     int64_t cap[2] = {a->l0a.bytes, a->l0b.bytes};
     for (int i = 0; i < 2; i++) {
         s->l0_internal[i] = TL_MAX(s->l0_internal[i], need[i]);

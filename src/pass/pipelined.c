@@ -231,6 +231,7 @@ static bool version_n(pipe_t *p, tl_buffer_t *b, int n)
         tl_buffer_t *c = tl_ir_buffer(p->k, name, b->scope, b->dtype, b->ndim, b->shape, b->loc);
         memcpy(c->gm_shape, b->gm_shape, sizeof c->gm_shape);
         c->declared = b->declared;
+        c->int4 = b->int4;
         c->internal = true;
         c->version_group = p->loop_id;
         c->version = i;

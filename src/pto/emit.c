@@ -764,6 +764,11 @@ tl_status_t tl_pto_emit(const tl_kernel_t *k, tl_buf_t *cpp, tl_buf_t *launch_h,
     pto_emit_t e = {.k = k, .d = d, .out = cpp};
     for (int i = 0; i < k->buffers.len; i++) {
         const tl_buffer_t *b = k->buffers.items[i];
+        if (b->int4) // upstream's words (test_int4_pto_target_clear_error)
+            return tl_diag_error(d, b->loc,
+                                 "int4 is not supported by the pto target: pto-isa has no s4 "
+                                 "instructions (mad_s4, vconv_f162s4; cann/pto-isa#115); buffer '%s'",
+                                 b->name);
         if (b->scope == TL_SCOPE_UB && b->addr >= 0 && b->addr + tl_buffer_bytes(b) > e.ub_top)
             e.ub_top = (b->addr + tl_buffer_bytes(b) + 31) / 32 * 32;
         if (b->scope != TL_SCOPE_GM && b->scope != TL_SCOPE_VAR && b->addr < 0)

@@ -153,7 +153,7 @@ void pto_emit_gemm_v0(pto_emit_t *e, const tl_stmt_t *s)
             // K in chunks of kL0Size, N in tiles (upstream's newest helper, as tilec sim)
             int64_t kl0 = tl_gemm_v0_k_l0(&s->op);
             int64_t full = K / kl0, tail = K % kl0;
-            int64_t nt = tl_gemm_v0_n_tile(&s->op, N, tl_dtype_size(t));
+            int64_t nt = tl_gemm_v0_n_tile(&s->op, N, 8 * tl_dtype_size(t));
             // n_actual: C's columns from n on are not written (L0B's and C's valid columns)
             const char *vn = NULL, *n0 = NULL;
             if (s->op.n_valid) {

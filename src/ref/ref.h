@@ -150,6 +150,17 @@ typedef struct {
 tl_status_t tl_generic_attn(const tl_generic_attn_params_t *p, const float *q, const float *k,
                             const float *v, float *out, tl_diag_t *d);
 
+// --- int4 (int4.c): nibble-packed, two elements a byte, the even one low ----------
+// Element i of a packed array (sign-extended) and its store.
+int tl_ref_int4_get(const uint8_t *packed, int64_t i);
+void tl_ref_int4_set(uint8_t *packed, int64_t i, int v);
+// c [m,n] int32 = a [m,k] . b, b [k,n] (or [n,k] when b_nk), all int4 packed
+// row-major; the sum is exact and wraps modulo 2^32.
+tl_status_t tl_ref_int4_gemm(int64_t m, int64_t n, int64_t k, const uint8_t *a, const uint8_t *b,
+                             bool b_nk, int32_t *c, tl_diag_t *d);
+// count floats rounded to nearest (ties to even; NaN 0), saturated to [-8, 7], packed.
+void tl_ref_int4_quant(const float *x, int64_t count, uint8_t *packed);
+
 // --- helpers shared by the goldens (ref.c) -----------------------------------------
 // Rounds v to the precision (once, nearest even); TL_REF_EXACT returns v.
 double tl_ref_round(double v, tl_ref_prec_t p);

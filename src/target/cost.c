@@ -225,7 +225,7 @@ tl_price_t tl_cost_price(const tl_arch_t *a, const tl_work_t *w)
         p.lat = a->fix_latency + (w->dst == TL_SCOPE_GM ? a->gm_write_latency : 0);
         break;
     case TL_PIPE_M: {
-        int64_t k0 = TL_MAX(1, tl_arch_cube_macs(a, w->in) / 256);
+        int64_t k0 = TL_MAX(1, (w->in_s4 ? a->cube_mac_i4 : tl_arch_cube_macs(a, w->in)) / 256);
         p.occ = ceil_div(w->m, 16) * ceil_div(w->n, 16) * ceil_div(w->k, k0);
         p.lat = a->mmad_startup;
         break;

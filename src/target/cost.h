@@ -38,6 +38,7 @@ typedef struct {
     // bytes x (reads + 1))
     int64_t moved;
     tl_dtype_t in;   // M: the input dtype
+    bool in_s4;      // M: the inputs are packed int4 (mad_s4; `in` is their uint8 bytes)
     int64_t m, n, k; // M: the mmad's shape
     // VSORT: (value, index) pairs sorted or merged and the 4-way merge rounds
     // after Sort32 (tl_tileop_sort_work); merge_only: no Sort32 pass. 0 pairs:
