@@ -19,7 +19,10 @@ typedef struct {
     const char *ptr;     // element pointer of the box origin
     const char *vr, *vc; // valid rows / columns (run-time expressions)
     const char *ld;      // row stride in elements
-    int64_t rows, cols;  // the box before clipping
+    int64_t ldc;         // ... when it is a constant, else -1
+    int64_t rows, cols;  // the box before clipping (folded rows: all of them)
+    int64_t fold;        // rows per index of the row dimension (folded leading dimensions)
+    bool cols_whole;     // the columns are never clipped at the tensor's edge
 } gm_box_t;
 
 static int64_t pad32(int64_t n, int size)
@@ -53,20 +56,19 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
             return false;
         }
     }
-    int dims[TL_MAX_DIMS], nd = 0;
-    for (int i = 0; i < n; i++)
-        if (ext[i] > 1) dims[nd++] = i;
-    if (nd > 2) {
-        pto_unsupported(e, s->loc, "a copy of a %d-dimensional box of '%s'", nd, b->name);
-        return false;
-    }
+    // the dimensions of extent > 1 before the columns (the last dimension)
+    int act[TL_MAX_DIMS], na = 0;
+    for (int i = 0; i < n - 1; i++)
+        if (ext[i] > 1) act[na++] = i;
     // strides (element counts) as expressions
     const char *stride[TL_MAX_DIMS];
-    int64_t cstride = 1, dim;
+    int64_t cstride = 1, dim, cstrides[TL_MAX_DIMS]; // constant strides (-1: not known)
     stride[n - 1] = "1";
+    cstrides[n - 1] = 1;
     for (int i = n - 2; i >= 0; i--) {
         bool known = cstride > 0 && tl_ir_is_const_int(b->gm_shape[i + 1], &dim);
         cstride = known ? cstride * dim : 0;
+        cstrides[i] = known ? cstride : -1;
         stride[i] =
             known ? pto_fmt(e, "%" PRId64, cstride)
                   : pto_fmt(e, "%s * (%s)", stride[i + 1], pto_expr_str(e, b->gm_shape[i + 1]));
@@ -84,27 +86,58 @@ static bool gm_box(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *r,
     }
     g->ptr = pto_fmt(e, "%s", tl_buf_cstr(&ptr));
     tl_buf_free(&ptr);
-    int rd = nd == 2 ? dims[0] : nd == 1 && dims[0] != n - 1 ? dims[0] : -1;
-    int cd = nd == 2 ? dims[1] : nd == 1 && dims[0] == n - 1 ? dims[0] : -1;
-    if (cd >= 0 && cd != n - 1) {
-        pto_unsupported(e, s->loc, "a copy of a strided column box of '%s'", b->name);
-        return false;
+    // Upstream's folded leading dimensions (GM <-> UB, ir/copy_plan.h, #1231):
+    // more than one row dimension folds into the rows when each after the
+    // first is whole (start 0, the tensor's extent) with only dimensions of
+    // size 1 between them, so that one row stride steps through all their
+    // rows; the outermost is the one clipped at the tensor's edge.
+    bool folded[TL_MAX_DIMS] = {0};
+    g->fold = 1;
+    if (na >= 2) {
+        if (v->buf->scope != TL_SCOPE_UB) {
+            pto_unsupported(e, s->loc, "a copy of a %d-dimensional box of '%s'", na + 1, b->name);
+            return false;
+        }
+        for (int k = 1; k < na; k++) {
+            int64_t st, sh;
+            bool whole = tl_ir_is_const_int(r->start[act[k]], &st) && st == 0 && !dynx[act[k]] &&
+                         tl_ir_is_const_int(b->gm_shape[act[k]], &sh) && sh == ext[act[k]];
+            for (int m = act[k - 1] + 1; m < act[k] && whole; m++)
+                whole = tl_ir_is_const_int(b->gm_shape[m], &sh) && sh == 1;
+            if (!whole) {
+                pto_unsupported(e, s->loc,
+                                "a copy of a %d-dimensional box of '%s' whose dimension %d is not "
+                                "whole rows after dimension %d (upstream: \"Cannot flatten "
+                                "non-contiguous high-rank Ascend GM<->UB copy\")",
+                                na + 1, b->name, act[k], act[k - 1]);
+                return false;
+            }
+            folded[act[k]] = true;
+            g->fold *= ext[act[k]];
+        }
     }
-    g->rows = rd >= 0 ? ext[rd] : 1, g->cols = cd >= 0 ? ext[cd] : 1;
-    g->ld = rd >= 0 ? stride[rd] : "1";
-    g->vr = rd >= 0 ? pto_fmt(e, "tilec_clip(%s, %s, %s)", pto_expr_str(e, r->start[rd]),
-                              dynx[rd] ? dynx[rd] : pto_fmt(e, "%" PRId64, g->rows),
-                              pto_expr_str(e, b->gm_shape[rd]))
+    int rd = na ? act[0] : -1, cd = ext[n - 1] > 1 ? n - 1 : -1;
+    g->rows = rd >= 0 ? ext[rd] * g->fold : 1, g->cols = cd >= 0 ? ext[cd] : 1;
+    g->ld = rd >= 0 ? stride[act[na - 1]] : "1";
+    g->vr = rd >= 0 ? pto_fmt(e, "tilec_clip(%s, %s, %s)%s", pto_expr_str(e, r->start[rd]),
+                              dynx[rd] ? dynx[rd] : pto_fmt(e, "%" PRId64, ext[rd]),
+                              pto_expr_str(e, b->gm_shape[rd]),
+                              g->fold > 1 ? pto_fmt(e, " * %" PRId64, g->fold) : "")
                     : "1";
     g->vc = cd >= 0 ? pto_fmt(e, "tilec_clip(%s, %s, %s)", pto_expr_str(e, r->start[cd]),
                               dynx[cd] ? dynx[cd] : pto_fmt(e, "%" PRId64, g->cols),
                               pto_expr_str(e, b->gm_shape[cd]))
                     : "1";
+    // the columns are never clipped (compact rows need it): a constant start and shape
+    int64_t cst, csh;
+    g->cols_whole = cd < 0 || (!dynx[cd] && tl_ir_is_const_int(r->start[cd], &cst) &&
+                               tl_ir_is_const_int(b->gm_shape[cd], &csh) && cst + g->cols <= csh);
+    g->ldc = rd < 0 ? g->cols : cstrides[act[na - 1]];
     // unit dimensions must start inside the tensor (tilec reports it; here the box is empty)
     tl_buf_t in;
     tl_buf_init(&in);
     for (int i = 0; i < n; i++)
-        if (i != rd && i != cd)
+        if (i != rd && i != cd && !folded[i])
             tl_buf_printf(&in, " && (%s) < (%s)", pto_expr_str(e, r->start[i]),
                           pto_expr_str(e, b->gm_shape[i]));
     if (in.len) g->vr = pto_fmt(e, "(true%s ? %s : 0)", tl_buf_cstr(&in), g->vr);
@@ -149,8 +182,12 @@ static void global(pto_emit_t *e, const gm_box_t *g, tl_dtype_t t, const char *p
         pto_ctype(t), ptr ? ptr : g->ptr, vc, g->ld);
 }
 
-// A UB tile over the on-chip region of a GM copy, its valid part vr x vc.
-static bool ub_tile(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *v, bool load)
+// A UB tile over the on-chip region of a GM copy, its valid part vr x vc,
+// the pad value `pad` (pto-isa's CPU TLOAD fills the whole tile with it
+// first: the rows x the buffer's row pitch from the region's start, which is
+// what upstream's Duplicate sets before a box that is not the region's rows x
+// that pitch, ir/copy_plan.h).
+static bool ub_tile(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *v, const char *pad)
 {
     int size = tl_dtype_size(v->buf->dtype);
     int64_t alloc = v->rows == 1 ? pad32(v->cols, size) : v->ld;
@@ -160,19 +197,59 @@ static bool ub_tile(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *v, bool
                         v->buf->name, v->ld * size);
         return false;
     }
-    // pto-isa's TLOAD fills the whole tile with the pad value first
-    if (load && v->rows > 1 && v->cols != v->ld) {
-        pto_unsupported(e, s->loc, "a load into a column block of '%s'", v->buf->name);
-        return false;
-    }
     pto_line(e,
              "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
              ", pto::BLayout::RowMajor, -1, -1, pto::SLayout::NoneBox, 512, pto::PadValue::%s> "
              "tl_t((size_t)tl_vr, "
              "(size_t)tl_vc);",
-             pto_ctype(v->buf->dtype), v->rows, alloc, load ? e->pad : "Null");
+             pto_ctype(v->buf->dtype), v->rows, alloc, pad);
     pto_line(e, "pto::TASSIGN(tl_t, (uintptr_t)(%s));", v->addr);
     return true;
+}
+
+// Compact rows (ir/copy_plan.h): rows of a UB buffer that are not whole
+// 32-byte blocks move only as one burst of whole rows from GM rows that
+// follow one another (upstream's DataCopyPad with the buffer's pitch,
+// tilelang-ascend #1537). Such a copy becomes one flat row of the rows'
+// elements on both sides, the valid count the valid rows times the row
+// (columns never clipped); *limit: the elements from the region's start to
+// the buffer's end (the burst's last block is completed up to there). 0: not
+// compact rows, 1: flattened, -1: an error reported.
+static int compact_rows(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *ur, pto_view_t *v,
+                        gm_box_t *g, int64_t *limit)
+{
+    const tl_buffer_t *b = v->buf;
+    int size = tl_dtype_size(b->dtype), n = ur->ndim, lead = 0;
+    if (v->rows <= 1 || v->ld * size % 32 == 0) return 0;
+    for (int i = 0; i < n - 1; i++) {
+        int64_t x;
+        lead += !tl_ir_is_const_int(ur->extent[i], &x) || x != 1;
+    }
+    int64_t numel = 1, off = 0, st;
+    for (int i = 0; i < n; i++) numel *= b->shape[i];
+    for (int i = 0; i < n && off >= 0; i++) {
+        int64_t stride = 1;
+        for (int j = i + 1; j < n; j++) stride *= b->shape[j];
+        off = tl_ir_is_const_int(ur->start[i], &st) ? off + st * stride : -1;
+    }
+    int64_t elems = v->rows * v->cols;
+    if (g->cols != v->ld || v->cols != v->ld || g->rows > v->rows || g->fold > 1 || lead > 1 ||
+        g->ldc != g->cols || !g->cols_whole || off < 0 ||
+        (pad32(elems, size) != elems && off + elems != numel)) {
+        pto_unsupported(e, s->loc,
+                        "a copy to rows of '%s' of %" PRId64 " bytes other than one burst of its "
+                        "whole rows from GM rows that follow one another (PTO tiles need 32-byte "
+                        "rows)",
+                        b->name, v->ld * size);
+        return -1;
+    }
+    g->vc = pto_fmt(e, "(%s) * %" PRId64, g->vr, g->cols);
+    g->vr = "1";
+    g->ld = "1";
+    g->rows = 1, g->cols = elems;
+    v->rows = 1, v->cols = v->ld = elems;
+    *limit = numel - off;
+    return 1;
 }
 
 static bool pad_value(pto_emit_t *e, const tl_stmt_t *s)
@@ -280,6 +357,59 @@ static void l1_block(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *dst,
     pto_line(e, "}");
 }
 
+// The load of tl_g into the UB tile over v. Where the box is not the region's
+// rows x the buffer's row pitch W, the device first sets that much from the
+// region's start to the pad value (ir/copy_plan.h): pto-isa's CPU TLOAD fills
+// its whole tile, the NPU code fills past the valid part with
+// TFILLPAD_INPLACE (not verified). A compact-rows burst (flat) completes its
+// last 32-byte block with its first element (DataCopyPad's dummy data): on
+// the CPU tilec_dummy_tail, on the NPU a TLOAD without a pad value and the
+// fill from the next block on.
+static void ub_load(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *v, bool flat,
+                    int64_t limit)
+{
+    int size = tl_dtype_size(v->buf->dtype);
+    const char *ct = pto_ctype(v->buf->dtype);
+    int64_t alloc = v->rows == 1 ? pad32(v->cols, size) : v->ld;
+    int64_t full = v->rows == 1 ? v->cols : v->ld; // W: the columns the fill covers
+    if (flat) {
+        pto_line(e, "#if defined(__CPU_SIM)");
+        ub_tile(e, s, v, e->pad);
+        pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+        pto_line(e, "tilec_dummy_tail(TILEC_UB(%s, %s), tl_vc, %" PRId64 ");", ct, v->addr, limit);
+        pto_line(e, "#else");
+        ub_tile(e, s, v, "Null");
+        pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+    } else {
+        if (!ub_tile(e, s, v, e->pad)) return;
+        pto_line(e, "pto::TLOAD(tl_t, tl_g);");
+        pto_line(e, "#if !defined(__CPU_SIM)");
+    }
+    pto_line(e, "if (tl_vr != %" PRId64 " || tl_vc != %" PRId64 ") {", v->rows, full);
+    e->indent++;
+    const char *src = "tl_t";
+    if (flat) { // from the block after the burst's last one
+        src = "tl_s";
+        pto_line(e,
+                 "pto::Tile<pto::TileType::Vec, %s, 1, %" PRId64
+                 ", pto::BLayout::RowMajor, -1, -1, pto::SLayout::NoneBox, 512, "
+                 "pto::PadValue::%s> tl_s((size_t)1, (size_t)tilec_min((tl_vc + %d) / %d * %d, "
+                 "(int64_t)%" PRId64 "));",
+                 ct, alloc, e->pad, 32 / size - 1, 32 / size, 32 / size, alloc);
+        pto_line(e, "pto::TASSIGN(tl_s, (uintptr_t)(%s));", v->addr);
+    }
+    pto_line(e,
+             "pto::Tile<pto::TileType::Vec, %s, %" PRId64 ", %" PRId64
+             ", pto::BLayout::RowMajor, %" PRId64 ", %" PRId64
+             ", pto::SLayout::NoneBox, 512, pto::PadValue::%s> tl_f;",
+             ct, v->rows, alloc, v->rows, alloc, e->pad);
+    pto_line(e, "pto::TASSIGN(tl_f, (uintptr_t)(%s));", v->addr);
+    pto_line(e, "pto::TFILLPAD_INPLACE(tl_f, %s);", src);
+    e->indent--;
+    pto_line(e, "}");
+    pto_line(e, "#endif");
+}
+
 static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *src,
                          const tl_region_t *dst)
 {
@@ -325,19 +455,15 @@ static void gm_to_onchip(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
         return;
     }
     if (dst->buf->scope == TL_SCOPE_UB && !pad_value(e, s)) return;
+    int64_t limit = 0;
+    int flat = dst->buf->scope == TL_SCOPE_UB ? compact_rows(e, s, dst, &v, &g, &limit) : 0;
+    if (flat < 0) return;
     pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
     pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
     e->indent++;
     if (dst->buf->scope == TL_SCOPE_UB) {
         global(e, &g, src->buf->dtype, NULL, "tl_vc");
-        if (!ub_tile(e, s, &v, true)) return;
-        pto_line(e, "pto::TLOAD(tl_t, tl_g);");
-        pto_line(e, "#if !defined(__CPU_SIM)");
-        pto_line(e,
-                 "if (tl_vr != %" PRId64 " || tl_vc != %" PRId64
-                 ") pto::TFILLPAD_INPLACE(tl_t, tl_t);",
-                 v.rows, v.cols);
-        pto_line(e, "#endif");
+        ub_load(e, s, &v, flat, limit);
     } else {
         const tl_buffer_t *b = dst->buf;
         pto_matrix_t m;
@@ -511,12 +637,14 @@ static void onchip_to_gm(pto_emit_t *e, const tl_stmt_t *s, const tl_region_t *s
                         tl_dtype_name(dst->buf->dtype));
         return;
     }
+    int64_t limit;
+    if (b->scope == TL_SCOPE_UB && compact_rows(e, s, src, &v, &g, &limit) < 0) return;
     pto_line(e, "const int64_t tl_vr = %s, tl_vc = %s;", g.vr, g.vc);
     pto_line(e, "if (tl_vr > 0 && tl_vc > 0) {");
     e->indent++;
     if (b->scope == TL_SCOPE_UB) {
         global(e, &g, dst->buf->dtype, NULL, "tl_vc");
-        if (!ub_tile(e, s, &v, false)) return;
+        if (!ub_tile(e, s, &v, "Null")) return;
         pto_line(e, "%s(tl_g, tl_t);", store);
     } else if (b->scope == TL_SCOPE_L0C) {
         l0c_store(e, s, src, &g, dst->buf->dtype, store);

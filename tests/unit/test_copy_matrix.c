@@ -179,14 +179,7 @@ typedef struct {
 // of a UB tile, 3- and 4-dimensional GM boxes (upstream's folded leading
 // dimensions), and rows under 32 bytes (PTO tiles need 32-byte rows). A listed
 // pair that starts to run on pto fails the test until it is taken off the list.
-static const char pto_gaps[] = " "
-    "in_g0_u4 in_g1_u4 in_g2_u4 in_g3_u4 in_g4_u4 in_g4_u6 in_g4_u10 in_g5_u4 in_g6_u4 "
-    "in_g6_u6 in_g6_u10 in_g6_u11 in_g7_u4 in_g7_u6 in_g7_u10 in_g7_u11 in_g8_u4 in_g8_u6 "
-    "in_g8_u10 in_g8_u11 in_g9_u4 in_g11_u4 in_g11_u6 in_g11_u10 in_g11_u11 in_g12_u4 in_g12_u8 "
-    "out_g12_u8 in_g13_u4 in_g13_u8 out_g13_u8 in_g14_u4 in_g14_u6 in_g14_u10 in_g15_u0 "
-    "out_g15_u0 in_g15_u4 out_g15_u4 in_g15_u6 out_g15_u6 in_g15_u9 out_g15_u9 in_g15_u10 "
-    "out_g15_u10 in_g16_u0 out_g16_u0 in_g16_u4 out_g16_u4 in_g16_u6 out_g16_u6 in_g16_u9 "
-    "out_g16_u9 in_g16_u10 out_g16_u10 ";
+static const char pto_gaps[] = " ";
 
 static bool pto_gap(const pair_t *p)
 {

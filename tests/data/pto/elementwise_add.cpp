@@ -32,7 +32,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_t, (uintptr_t)(0));
                     pto::TLOAD(tl_t, tl_g);
                     #if !defined(__CPU_SIM)
-                    if (tl_vr != 32 || tl_vc != 256) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                    if (tl_vr != 32 || tl_vc != 256) {
+                        pto::Tile<pto::TileType::Vec, float, 32, 256, pto::BLayout::RowMajor, 32, 256, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                        pto::TASSIGN(tl_f, (uintptr_t)(0));
+                        pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                    }
                     #endif
                 }
             }
@@ -45,7 +49,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_t, (uintptr_t)(32768));
                     pto::TLOAD(tl_t, tl_g);
                     #if !defined(__CPU_SIM)
-                    if (tl_vr != 32 || tl_vc != 256) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                    if (tl_vr != 32 || tl_vc != 256) {
+                        pto::Tile<pto::TileType::Vec, float, 32, 256, pto::BLayout::RowMajor, 32, 256, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                        pto::TASSIGN(tl_f, (uintptr_t)(32768));
+                        pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                    }
                     #endif
                 }
             }

@@ -602,7 +602,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_t, (uintptr_t)(0));
                     pto::TLOAD(tl_t, tl_g);
                     #if !defined(__CPU_SIM)
-                    if (tl_vr != 1 || tl_vc != 64) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                    if (tl_vr != 1 || tl_vc != 64) {
+                        pto::Tile<pto::TileType::Vec, float, 1, 64, pto::BLayout::RowMajor, 1, 64, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                        pto::TASSIGN(tl_f, (uintptr_t)(0));
+                        pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                    }
                     #endif
                 }
             }
@@ -616,7 +620,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                     pto::TASSIGN(tl_t, (uintptr_t)(256));
                     pto::TLOAD(tl_t, tl_g);
                     #if !defined(__CPU_SIM)
-                    if (tl_vr != 1 || tl_vc != 128) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                    if (tl_vr != 1 || tl_vc != 128) {
+                        pto::Tile<pto::TileType::Vec, float, 1, 128, pto::BLayout::RowMajor, 1, 128, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                        pto::TASSIGN(tl_f, (uintptr_t)(256));
+                        pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                    }
                     #endif
                 }
             }
@@ -656,7 +664,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         pto::TASSIGN(tl_t, (uintptr_t)(49920));
                         pto::TLOAD(tl_t, tl_g);
                         #if !defined(__CPU_SIM)
-                        if (tl_vr != 64 || tl_vc != 64) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                        if (tl_vr != 64 || tl_vc != 64) {
+                            pto::Tile<pto::TileType::Vec, int32_t, 64, 64, pto::BLayout::RowMajor, 64, 64, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                            pto::TASSIGN(tl_f, (uintptr_t)(49920));
+                            pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                        }
                         #endif
                     }
                 }
@@ -671,7 +683,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                         pto::TASSIGN(tl_t, (uintptr_t)(90880));
                         pto::TLOAD(tl_t, tl_g);
                         #if !defined(__CPU_SIM)
-                        if (tl_vr != 64 || tl_vc != 64) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                        if (tl_vr != 64 || tl_vc != 64) {
+                            pto::Tile<pto::TileType::Vec, int32_t, 64, 64, pto::BLayout::RowMajor, 64, 64, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                            pto::TASSIGN(tl_f, (uintptr_t)(90880));
+                            pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                        }
                         #endif
                     }
                 }

@@ -112,7 +112,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 pto::TASSIGN(tl_t, (uintptr_t)(0));
                 pto::TLOAD(tl_t, tl_g);
                 #if !defined(__CPU_SIM)
-                if (tl_vr != 1 || tl_vc != 1) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                if (tl_vr != 1 || tl_vc != 1) {
+                    pto::Tile<pto::TileType::Vec, float, 1, 8, pto::BLayout::RowMajor, 1, 8, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                    pto::TASSIGN(tl_f, (uintptr_t)(0));
+                    pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                }
                 #endif
             }
         }
@@ -125,7 +129,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 pto::TASSIGN(tl_t, (uintptr_t)(32));
                 pto::TLOAD(tl_t, tl_g);
                 #if !defined(__CPU_SIM)
-                if (tl_vr != 1 || tl_vc != 32) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                if (tl_vr != 1 || tl_vc != 32) {
+                    pto::Tile<pto::TileType::Vec, float, 1, 32, pto::BLayout::RowMajor, 1, 32, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                    pto::TASSIGN(tl_f, (uintptr_t)(32));
+                    pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                }
                 #endif
             }
         }
@@ -140,7 +148,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 pto::TASSIGN(tl_t, (uintptr_t)(160));
                 pto::TLOAD(tl_t, tl_g);
                 #if !defined(__CPU_SIM)
-                if (tl_vr != 1 || tl_vc != 32) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                if (tl_vr != 1 || tl_vc != 32) {
+                    pto::Tile<pto::TileType::Vec, int32_t, 1, 32, pto::BLayout::RowMajor, 1, 32, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                    pto::TASSIGN(tl_f, (uintptr_t)(160));
+                    pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                }
                 #endif
             }
         }

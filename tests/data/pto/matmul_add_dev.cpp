@@ -110,7 +110,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 pto::TASSIGN(tl_t, (uintptr_t)(0));
                 pto::TLOAD(tl_t, tl_g);
                 #if !defined(__CPU_SIM)
-                if (tl_vr != 64 || tl_vc != 128) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                if (tl_vr != 64 || tl_vc != 128) {
+                    pto::Tile<pto::TileType::Vec, half, 64, 128, pto::BLayout::RowMajor, 64, 128, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                    pto::TASSIGN(tl_f, (uintptr_t)(0));
+                    pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                }
                 #endif
             }
         }
@@ -134,7 +138,11 @@ extern "C" __global__ __aicore__ void main_kernel(__gm__ uint8_t *A_, __gm__ uin
                 pto::TASSIGN(tl_t, (uintptr_t)(49152));
                 pto::TLOAD(tl_t, tl_g);
                 #if !defined(__CPU_SIM)
-                if (tl_vr != 64 || tl_vc != 128) pto::TFILLPAD_INPLACE(tl_t, tl_t);
+                if (tl_vr != 64 || tl_vc != 128) {
+                    pto::Tile<pto::TileType::Vec, float, 64, 128, pto::BLayout::RowMajor, 64, 128, pto::SLayout::NoneBox, 512, pto::PadValue::Zero> tl_f;
+                    pto::TASSIGN(tl_f, (uintptr_t)(49152));
+                    pto::TFILLPAD_INPLACE(tl_f, tl_t);
+                }
                 #endif
             }
         }
