@@ -1370,6 +1370,45 @@ def _feature_cases():
                     inputs=im2col_inputs, golden=im2col_golden, tol={"*": (1e-3, 1e-3)}, light=True,
                     post={"Out": lambda g: g[:H * W]},
                     note="rows HW.. of Out (L0A rows past the outputs) are not compared, as the file"))
+    # gemm_v0_int4: int4 tensors go to the kernel as their packed bytes (uint8 [..., N / 2], the
+    # even element in the low nibble: the file's _pack_int4); A, B randint(-8, 8) int16 as in
+    # test_gemm_v0_int4 (its parametrizations), golden a @ b in int32, exact (rtol = atol = 0);
+    # the quant kernel (test_fp16_to_int4_quant_packed): fp16 randint(-8, 8), golden its packing
+    f = "testing/python/language/test_tilelang_ascend_language_gemm_v0_int4.py"
+
+    def pack4(t):
+        b = (t.astype(np.int64) & 0xF).reshape(t.shape[0], -1, 2)
+        return (b[:, :, 0] | (b[:, :, 1] << 4)).astype(np.uint8)
+
+    def unpack4(p):
+        n = np.stack([p & 0xF, p >> 4], axis=-1).reshape(p.shape[0], -1).astype(np.int64)
+        return n - 16 * (n >> 3)
+
+    for M, N, K, bm, bn, kl1 in ((128, 256, 64, 128, 256, 64), (128, 256, 1024, 128, 256, 64),
+                                 (256, 512, 512, 128, 256, 64), (64, 64, 64, 64, 64, 64),
+                                 (128, 256, 128, 128, 256, 128), (128, 256, 1024, 128, 256, 128),
+                                 (128, 1024, 256, 128, 256, 64), (32, 1024, 64, 32, 1024, 64),
+                                 (128, 256, 256, 128, 256, 256), (32, 1024, 512, 32, 1024, 256)):
+        def inputs(rng, M=M, N=N, K=K):
+            return {"A": (pack4(rng.integers(-8, 8, (M, K))), "uint8"),
+                    "B": (pack4(rng.integers(-8, 8, (K, N))), "uint8")}
+
+        def golden(x):
+            return {"C": (unpack4(x["A"]) @ unpack4(x["B"])).astype(np.int32)}
+
+        out.append(dict(name=f"gemm_v0_int4 M={M} N={N} K={K} K_L1={kl1}", root="tla", file=f,
+                        kernel="_gemm_v0_int4_kernel",
+                        args=dict(M=M, N=N, K=K, block_M=bm, block_N=bn, K_L1=kl1), seed=0,
+                        shape=f"M={M} N={N} K={K} block {bm}x{bn} K_L1={kl1} int4", inputs=inputs,
+                        golden=golden, tol={"*": (0, 0)}, light=True))
+
+    def quant_inputs(rng):
+        return {"A": (rng.integers(-8, 8, (128, 256)).astype(np.float32), "float16")}
+
+    out.append(dict(name="gemm_v0_int4 quant fp16 -> int4", root="tla", file=f,
+                    kernel="_fp16_to_int4_quant_kernel", args=dict(M=128, N=256, block_M=128, block_N=256),
+                    seed=0, shape="128x256 fp16 -> packed int4", inputs=quant_inputs,
+                    golden=lambda x: {"B": pack4(x["A"].astype(np.int64))}, tol={"*": (0, 0)}, light=True))
     return out
 
 
