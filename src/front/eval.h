@@ -60,6 +60,7 @@ struct tl_eval {
     bool err_loc_set;
     int jit_depth;          // factories instantiated inside each other
     tl_value_t *first_instantiated; // the first kernel tl_front_instantiate made since reset
+    tl_value_t *first_traced;       // the first @T.prim_func traced since reset
     tl_value_t *pass_context;       // config of the open `with tvm.transform.PassContext(...)`
     const tl_value_t *noted_fn; // last "in the call of" note (repeats of a recursion are left out)
     tl_loc_t noted_loc;
@@ -195,6 +196,8 @@ typedef struct {
 } tl_diag_mark_t;
 tl_diag_mark_t tl_eval_mark(tl_eval_t *ev);
 void tl_eval_rollback(tl_eval_t *ev, tl_diag_mark_t m);
+// The first "error: ..." line reported since the mark (an arena copy).
+const char *tl_eval_error_since(tl_eval_t *ev, tl_diag_mark_t m);
 
 tl_env_t *tl_env_new(tl_eval_t *ev, tl_env_t *parent);
 tl_value_t *tl_env_lookup(tl_env_t *env, const char *name);

@@ -406,6 +406,13 @@ const char *tl_eval_closest(const tl_map_t *m, const char *name, const char *bes
     return best;
 }
 
+// DataType.itemsize(): its value was bound as the builtin's self.
+static tl_value_t *dtype_itemsize(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "DataType.itemsize", 0, 0, NULL)) return NULL;
+    return c->self;
+}
+
 static tl_value_t *buffer_attr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc)
 {
     tl_buffer_t *b = obj->buffer;
@@ -486,6 +493,9 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
     case TL_V_DTYPE:
         if (!strcmp(name, "bits")) return tl_value_int(ev->arena, tl_dtype_bits(obj->dtype));
         if (!strcmp(name, "bytes")) return tl_value_int(ev->arena, tl_dtype_size(obj->dtype));
+        if (!strcmp(name, "itemsize")) // tvm.DataType(t).itemsize(): the bytes of one element
+            return tl_value_builtin(ev->arena, "DataType.itemsize", dtype_itemsize,
+                                    tl_value_int(ev->arena, tl_dtype_size(obj->dtype)));
         if (!strcmp(name, "dtype")) return tl_value_str(ev->arena, tl_dtype_name(obj->dtype));
         break;
     case TL_V_EXPR:

@@ -21,7 +21,7 @@ tl_diag_mark_t tl_eval_mark(tl_eval_t *ev)
 }
 
 // First "error: ..." line reported since the mark (arena copy), for poison values.
-static const char *diag_new_error(tl_eval_t *ev, tl_diag_mark_t m)
+const char *tl_eval_error_since(tl_eval_t *ev, tl_diag_mark_t m)
 {
     const char *t = tl_buf_cstr(&ev->diag->text) + m.text_len;
     const char *e = strstr(t, "error: ");
@@ -758,7 +758,7 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
         if (f == TL_FLOW_NORMAL) continue;
         if (f != TL_FLOW_ERROR) return f;
         // A failed module-level statement: remember why (and where) for the names it binds.
-        const char *why = diag_new_error(ev, m);
+        const char *why = tl_eval_error_since(ev, m);
         tl_eval_rollback(ev, m);
         tl_eval_note_dropped(ev, why, where, n->loc);
         tl_vec_t names = {0};

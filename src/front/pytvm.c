@@ -143,5 +143,9 @@ void tl_front_install_tvm(tl_eval_t *ev)
     tl_value_module_set(a, transform, "PassContext", tl_value_builtin(a, "PassContext", pass_context, NULL));
     tl_value_module_set(a, tvm, "transform", transform);
     tl_value_module_set(a, ev->builtins, "__tvm__", tvm);
-    if (ev->tilelang) tl_value_module_set(a, ev->tilelang, "tvm", tvm); // tilelang.tvm is tvm
+    if (ev->tilelang) {
+        tl_value_module_set(a, ev->tilelang, "tvm", tvm); // tilelang.tvm is tvm
+        tl_value_t *dt = tl_value_module_get(ev->tilelang, "DataType");
+        if (dt) tl_value_module_set(a, tvm, "DataType", dt);
+    }
 }

@@ -189,6 +189,7 @@ tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc)
         result = tl_value_new(ev->arena, TL_V_KERNEL);
         result->kernel.kernel = k;
         result->kernel.pending = fn;
+        if (!ev->first_traced) ev->first_traced = result;
     }
     ev->kernel = NULL;
     ev->block = NULL;
