@@ -37,6 +37,7 @@
 
 #include "target/cost.h"
 
+#include <math.h>
 #include <stdio.h>
 
 void sim_auto_note(tl_sim_t *s, const sim_agent_t *ag, tl_sim_auto_kind_t kind, const char *what)
@@ -163,9 +164,9 @@ bool sim_auto_l1_clear(tl_sim_t *s, sim_agent_t *ag, const tl_exec_event_t *ev, 
     clr.pipe = p;
     clr.site = sim_site(s, ev->stmt, STEP_LOAD_A, TL_PIPE_MTE2, "T.copy L1 clear (InitConstValue)");
     clr.bytes = bytes;
-    tl_price_t pr = tl_cost_price(s->arch, &(tl_work_t){.pipe = TL_PIPE_MTE2, .bytes = bytes});
-    clr.occ = pr.occ;
-    clr.lat = pr.lat;
+    // an L1 write on MTE2 at the fill's rate; no GM access, so no GM latency
+    clr.occ = (int64_t)ceil((double)bytes / s->arch->l1_fill_bpc);
+    clr.lat = s->arch->l1_fill_latency;
     sim_inst_issue(s, ag, &clr);
     *off = cx.plan.o[1] * size;
     *len = bytes;

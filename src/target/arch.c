@@ -94,6 +94,22 @@ static const tl_arch_t arch_a2 = {
     // occupancy, 894 as latency). S22-S24 (pto-isa GEMM) test it.
     .mte2_startup = 150,
     .mte3_startup = 230,
+    // The L1 tile clear (InitConstValue / Fill with an L1 destination;
+    // copy_gm_to_l1's need_clear). Its pipe is MTE2: asc-devkit Fill.md
+    // (基础API/矩阵计算（ISASI）/矩阵计算的搬入/辅助配置接口, 约束说明: "当目的操作数位于L1
+    // Buffer时，指令执行占用的流水为PIPE_MTE2"), pto-isa 7938069 (its cost
+    // model moves create_cbuf_matrix from MTE1 to MTE2, "the L1-write
+    // engine"), upstream's template follows it with PipeBarrier<PIPE_MTE2>.
+    // It reads no GM, so no L2 / start-up latency. Its rate is published
+    // nowhere (asc-devkit's Cube指令理论性能汇总 lists LoadData, BT and FB
+    // only); pto-isa's cost model has a flat, unfitted 32 for L1_FILL
+    // (arch_config.hpp, the table's GiB/s: 18.6 B/cycle; the same 32 it
+    // gives L1 -> BT / FB, which asc-devkit puts at 32 B/cycle). A choice,
+    // not a measurement: the rate at which the same engine writes L1 from
+    // the L2 (mte2_bpc), a bound from below on the speed of a write that
+    // reads nothing (docs/simulator.md, "The L1 tile clear").
+    .l1_fill_bpc = 110,
+    .l1_fill_latency = 0,
     .gm_block_bytes = 32,              // E: whole 32 B DataBlocks (the bursts below not modeled)
     .gm_burst_bytes = {128, 256, 512}, // row 28, D
     .gm_best_align = 512,              // row 28, D

@@ -44,6 +44,8 @@ typedef struct {
     double mte2_bpc, mte3_bpc, hbm_share_bpc; // bytes per cycle per core
     double hbm_core_bpc; // what one transfer brings from HBM per cycle (its requests in flight)
     int mte2_startup, mte3_startup; // a GM transfer's start-up latency beyond the memory's
+    double l1_fill_bpc;  // InitConstValue / Fill over an L1 tile (MTE2, no GM read): bytes per cycle
+    int l1_fill_latency; // and its cycles beyond bytes / rate
     int gm_block_bytes;             // transfers move whole blocks of this size
     int gm_burst_bytes[3], gm_best_align, gm_min_efficient_xfer;
     double gm_misalign_32b_efficiency;

@@ -205,6 +205,54 @@ TEST(sim_gm_load_costs_latency_plus_bytes_over_the_mte2_rate)
     simk_free(&e);
 }
 
+// copy_gm_to_l1's tile clear (A has 1 row, the L1 tile 16): an L1 write on
+// MTE2 at the fill's rate with none of a GM load's latency (it reads no GM),
+// then PipeBarrier<MTE2>, so the copy starts after the clear completes.
+TEST(sim_l1_tile_clear_is_an_mte2_fill_without_gm_latency)
+{
+    static const char *src =
+        "import tilelang\n"
+        "import tilelang.language as T\n"
+        "@tilelang.jit(out_idx=[-1])\n"
+        "def kernel(K=64, N=16):\n"
+        "    @T.prim_func\n"
+        "    def main(A: T.Tensor((1, K), 'float16'), B: T.Tensor((K, N), 'float16'),\n"
+        "             C: T.Tensor((16, N), 'float32')):\n"
+        "        with T.Kernel(1, is_npu=True) as (cid, vid):\n"
+        "            a_l1 = T.alloc_L1((16, K), 'float16')\n"
+        "            b_l1 = T.alloc_L1((K, N), 'float16')\n"
+        "            a0 = T.alloc_L0A((16, K), 'float16')\n"
+        "            b0 = T.alloc_L0B((K, N), 'float16')\n"
+        "            c = T.alloc_L0C((16, N), 'float32')\n"
+        "            with T.Scope('C'):\n"
+        "                T.copy(A[0, 0], a_l1)\n"
+        "                T.copy(B[0, 0], b_l1)\n"
+        "                T.set_flag('mte2', 'mte1', 0)\n"
+        "                T.wait_flag('mte2', 'mte1', 0)\n"
+        "                T.copy(a_l1, a0)\n"
+        "                T.copy(b_l1, b0)\n"
+        "                T.set_flag('mte1', 'm', 0)\n"
+        "                T.wait_flag('mte1', 'm', 0)\n"
+        "                T.mma(a0, b0, c, init=True)\n"
+        "                T.set_flag('m', 'fix', 0)\n"
+        "                T.wait_flag('m', 'fix', 0)\n"
+        "                T.copy(c, C[0, 0])\n"
+        "    return main\n";
+    simk_t e;
+    char *tr;
+    REQUIRE(traced(&e, src, NULL, &tr) == TL_OK);
+    const tl_arch_t *a = a2();
+    slice_t clr, cp;
+    REQUIRE(find_slice(tr, "T.copy L1 clear (InitConstValue)", TID_MTE2, 0, &clr));
+    REQUIRE(find_slice(tr, "T.copy", TID_MTE2, 0, &cp));
+    CHECK_NEAR(clr.dur, ceil(16 * 64 * 2 / a->l1_fill_bpc), 0.05);
+    CHECK_EQ(clr.lat, a->l1_fill_latency);
+    CHECK(clr.lat < a->l2_hit_latency + a->mte2_startup);
+    CHECK(cp.ts >= clr.ts + clr.dur + (double)clr.lat);
+    free(tr);
+    simk_free(&e);
+}
+
 // Each pipe's time in flight counts an instruction from its start to its
 // completion (msprof's per-pipe time, read so), its busy time the occupancy
 // only: one 16 KiB load per vector core, 357 cycles of occupancy and 800 of
