@@ -69,16 +69,31 @@ tl_flags_verdict_t tl_flags_event(tl_flags_t *f, const tl_stmt_t *s, int64_t id,
     return TL_FLAGS_OK;
 }
 
-// One more count of flag id on `to`.
+// One more count of flag id on `to`. The counter is 4 bits (asc-devkit
+// CrossCoreSetFlag(ISASI).md: 0 to 15); a release that finds it at 15 is
+// lost, the counter stays (docs/simulator.md, "A cross-core counter at 15"):
+// a warning, and a later wait that needed it waits forever (a deadlock).
 static tl_flags_verdict_t bump(tl_flags_t *to, int64_t id, char *msg)
 {
     if (to->counter[id] >= tl_arch_default()->xcore_counter_max)
-        return say(msg, TL_FLAGS_FAIL,
+        return say(msg, TL_FLAGS_WARN,
                    "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
-                   " %s overflows: %d sets are already pending without a wait",
+                   " %s has %d releases pending without a wait, its counter's most: this "
+                   "release is lost",
                    id, to->block, tl_side_agent_name(to->agent), to->counter[id]);
     to->counter[id]++;
     return TL_FLAGS_OK;
+}
+
+// One more count on each of targets; the verdict and message of the first
+// that loses it.
+static tl_flags_verdict_t bump_all(tl_flags_t *const *targets, int n, int64_t id, char *msg)
+{
+    char other[TL_FLAGS_MSG];
+    tl_flags_verdict_t v = TL_FLAGS_OK;
+    for (int i = 0; i < n; i++)
+        if (bump(targets[i], id, v ? other : msg)) v = TL_FLAGS_WARN;
+    return v;
 }
 
 // Records a set by f in `mode`; when every agent of `group` has a pending
@@ -87,17 +102,16 @@ static tl_flags_verdict_t arrive(tl_flags_t *f, int mode, int64_t id, tl_flags_t
                                  int ngroup, tl_flags_t *const *targets, int ntargets, char *msg)
 {
     if (f->pending[mode][id] >= tl_arch_default()->xcore_counter_max)
-        return say(msg, TL_FLAGS_FAIL,
+        return say(msg, TL_FLAGS_WARN,
                    "set_cross_flag: cross-core flag %" PRId64 " of block %" PRId64
-                   " %s overflows: %d sets are already pending",
+                   " %s has %d sets pending for its partner cores, the counter's most: this "
+                   "set is lost",
                    id, f->block, tl_side_agent_name(f->agent), f->pending[mode][id]);
     f->pending[mode][id]++;
     for (int i = 0; i < ngroup; i++)
         if (!group[i]->pending[mode][id]) return TL_FLAGS_OK;
     for (int i = 0; i < ngroup; i++) group[i]->pending[mode][id]--;
-    tl_flags_verdict_t v = TL_FLAGS_OK;
-    for (int i = 0; i < ntargets && !v; i++) v = bump(targets[i], id, msg);
-    return v;
+    return bump_all(targets, ntargets, id, msg);
 }
 
 tl_flags_verdict_t tl_flags_set_cross(tl_flags_t *f, const tl_stmt_t *s, int64_t id,
@@ -111,9 +125,7 @@ tl_flags_verdict_t tl_flags_set_cross(tl_flags_t *f, const tl_stmt_t *s, int64_t
     switch (s->sync.mode) {
     case 2:
         if (is_aic) {
-            tl_flags_verdict_t v = TL_FLAGS_OK;
-            for (int i = 0; i < p->nvec && !v; i++) v = bump(p->vec[i], id, msg);
-            return v;
+            return bump_all(p->vec, p->nvec, id, msg);
         }
         return arrive(f, 2, id, p->vec, p->nvec, &p->aic, 1, msg);
     case 1:

@@ -64,8 +64,9 @@ typedef struct {
 } tl_flags_peers_t;
 
 // set_cross_flag statement s with id (checked to be in range) on agent f:
-// FAIL (a pipe that cannot issue it, a mode it has no meaning in, a counter
-// that would overflow) or OK.
+// FAIL (a pipe that cannot issue it, a mode it has no meaning in), WARN (a
+// release or set that finds its 4-bit counter at 15 is lost: the counter
+// saturates) or OK.
 tl_flags_verdict_t tl_flags_set_cross(tl_flags_t *f, const tl_stmt_t *s, int64_t id,
                                       const tl_flags_peers_t *p, char *msg);
 

@@ -138,32 +138,50 @@ uint32_t sim_site(tl_sim_t *s, const tl_stmt_t *st, sim_step_t step, tl_pipe_t p
     return (uint32_t)s->nsites++;
 }
 
-void sim_error(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_agent_t *ag,
-               const char *fmt, ...)
+static void record(tl_sim_t *s, bool warning, tl_sim_error_kind_t kind, tl_loc_t loc,
+                   const sim_agent_t *ag, const char *fmt, va_list ap)
 {
     tl_buf_t msg;
     tl_buf_init(&msg);
-    va_list ap;
-    va_start(ap, fmt);
     tl_buf_vprintf(&msg, fmt, ap);
-    va_end(ap);
     if (ag)
         tl_buf_printf(&msg, " [block %" PRId64 " %s]", ag->blk->index, tl_side_agent_name(ag->id));
-    if (s->nerrors == s->caperrors) {
-        int cap = s->caperrors ? s->caperrors * 2 : 16;
-        s->errors = tl_arena_grow(&s->arena, s->errors, sizeof *s->errors, (size_t)s->caperrors,
-                                  (size_t)cap);
-        s->caperrors = cap;
+    tl_sim_error_t **list = warning ? &s->warnings : &s->errors;
+    int *n = warning ? &s->nwarnings : &s->nerrors, *cap = warning ? &s->capwarnings : &s->caperrors;
+    if (*n == *cap) {
+        int c = *cap ? *cap * 2 : 16;
+        *list = tl_arena_grow(&s->arena, *list, sizeof **list, (size_t)*cap, (size_t)c);
+        *cap = c;
     }
-    tl_sim_error_t *e = &s->errors[s->nerrors++];
+    tl_sim_error_t *e = &(*list)[(*n)++];
     e->kind = kind;
     e->loc = loc;
     e->block = ag ? ag->blk->index : -1;
     e->agent = ag ? ag->id : TL_AGENT_AIC;
     e->message = tl_arena_strdup(&s->arena, tl_buf_cstr(&msg));
-    if (kind != TL_SIM_RUNTIME)
+    if (warning)
+        tl_diag_warning(s->d, loc, "%s", e->message);
+    else if (kind != TL_SIM_RUNTIME)
         tl_diag_report(s->d, TL_SEV_ERROR, loc, TL_ERR_RACE, "%s", e->message);
     tl_buf_free(&msg);
+}
+
+void sim_error(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_agent_t *ag,
+               const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(s, false, kind, loc, ag, fmt, ap);
+    va_end(ap);
+}
+
+void sim_finding(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_agent_t *ag,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(s, true, kind, loc, ag, fmt, ap);
+    va_end(ap);
 }
 
 const char *tl_sim_error_name(tl_sim_error_kind_t k)
@@ -292,6 +310,10 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
     ag->nsync_all = 0;
     memset(ag->xsets, 0, sizeof ag->xsets);
     memset(ag->nxwaits, 0, sizeof ag->nxwaits);
+    memset(ag->xrel, 0, sizeof ag->xrel);
+    memset(ag->xlost, 0, sizeof ag->xlost);
+    memset(ag->xlost_st, 0, sizeof ag->xlost_st);
+    memset(ag->xlostset, 0, sizeof ag->xlostset);
     for (int sc = 0; sc < TL_SCOPE_COUNT; sc++) sim_shadow_reset(&ag->mem[sc]);
     sim_unit_reset(s, ag);
 }

@@ -66,7 +66,8 @@ typedef struct {
     int64_t count; // conflicting instruction pairs seen
 } tl_sim_race_t;
 
-// Findings other than races (each makes tl_sim_run return TL_ERR_RACE).
+// Findings other than races (each makes tl_sim_run return TL_ERR_RACE, but
+// those the chip runs through, which are warnings: report.warnings).
 #define TL_SIM_ERRORS(X)                                                                           \
     X(TL_SIM_DOUBLE_SET, "double_set")                                                             \
     X(TL_SIM_WAIT_WITHOUT_SET, "wait_without_set")                                                 \
@@ -140,9 +141,12 @@ typedef struct {
     int64_t auto_syncs[TL_SIM_AUTO_COUNT]; // added by the upstream build, by kind
     int64_t scratch_peak[TL_SCOPE_COUNT];  // bytes in use per scratchpad
     int64_t instructions;
-    int nraces, nbenign, nerrors;
+    int nraces, nbenign, nerrors, nwarnings;
     const tl_sim_race_t *races; // real races first, then benign ones
     const tl_sim_error_t *errors;
+    // misuse the chip runs through (cross-core releases past the 4-bit
+    // counter that no wait needs, releases left at the end): warnings
+    const tl_sim_error_t *warnings;
     bool trace_truncated;
 } tl_sim_report_t;
 

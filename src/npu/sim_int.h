@@ -134,6 +134,12 @@ typedef struct {
     int64_t xsets[3][SIM_XIDS];
     uint32_t *xwaits[SIM_XIDS];
     int nxwaits[SIM_XIDS], capxwaits[SIM_XIDS];
+    // as a target: releases of each id sent to it (kept or lost), and how many
+    // of them some timing lets find its counter at 15 (lost on the chip)
+    int64_t xrel[SIM_XIDS], xlost[SIM_XIDS];
+    const tl_stmt_t *xlost_st[SIM_XIDS]; // the first set that can be lost
+    // as a setter: its sets per mode and id that some timing can lose
+    int64_t xlostset[3][SIM_XIDS];
     int nsync_all;
     sim_shadow_t mem[TL_SCOPE_COUNT];
     sim_units_t *units; // the AIC's L0C unit flags, from the first use
@@ -232,6 +238,8 @@ struct tl_sim {
     int nraces, capraces;
     tl_sim_error_t *errors;
     int nerrors, caperrors;
+    tl_sim_error_t *warnings; // findings that do not stop the kernel on the chip
+    int nwarnings, capwarnings;
     sim_index_t warned; // (site, operand) alignment warnings given
     // GM: shadow per buffer id, L2 lines per buffer id
     sim_shadow_t *gm;
@@ -285,6 +293,9 @@ uint32_t sim_site(tl_sim_t *s, const tl_stmt_t *st, sim_step_t step, tl_pipe_t p
                   const char *name);
 void sim_error(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_agent_t *ag,
                const char *fmt, ...) TL_PRINTF(5, 6);
+// A finding the chip survives (a warning: tl_sim_run does not fail for it).
+void sim_finding(tl_sim_t *s, tl_sim_error_kind_t kind, tl_loc_t loc, const sim_agent_t *ag,
+                 const char *fmt, ...) TL_PRINTF(5, 6);
 // Index maps keyed by 64-bit values (site lookups, race de-duplication).
 int sim_index_get(const sim_index_t *m, uint64_t key);
 bool sim_index_put(sim_index_t *m, uint64_t key, int index);

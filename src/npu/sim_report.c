@@ -79,6 +79,8 @@ void sim_report_finish(tl_sim_t *s)
     r->races = sorted;
     r->errors = s->errors;
     r->nerrors = s->nerrors;
+    r->warnings = s->warnings;
+    r->nwarnings = s->nwarnings;
     r->trace_truncated = s->trace_truncated;
 }
 
@@ -200,8 +202,10 @@ void tl_sim_report_text(const tl_sim_t *s, tl_buf_t *out)
     tl_buf_putc(out, '\n');
     tl_buf_puts(out, "  syncs");
     counts(out, r, false);
-    tl_buf_printf(out, "\n  races %d, benign races %d, sync/memory errors %d\n", r->nraces,
+    tl_buf_printf(out, "\n  races %d, benign races %d, sync/memory errors %d", r->nraces,
                   r->nbenign, r->nerrors);
+    if (r->nwarnings) tl_buf_printf(out, " (and %d sync warnings)", r->nwarnings);
+    tl_buf_putc(out, '\n');
 }
 
 // --- JSON -----------------------------------------------------------------------------------
@@ -232,6 +236,22 @@ static void json_pipes(tl_buf_t *b, const char *name, const double (*pct)[TL_PIP
                           pct[kind][ps[i]]);
         tl_buf_putc(b, '}');
     }
+}
+
+static void json_errors(tl_buf_t *b, const char *key, const tl_sim_error_t *errs, int n)
+{
+    tl_buf_printf(b, "  \"%s\": [", key);
+    for (int i = 0; i < n; i++) {
+        const tl_sim_error_t *e = &errs[i];
+        tl_buf_printf(b,
+                      "%s\n    {\"kind\": \"%s\", \"line\": %d, \"col\": %d, \"block\": %lld, "
+                      "\"agent\": \"%s\", \"message\": ",
+                      i ? "," : "", tl_sim_error_name(e->kind), e->loc.line, e->loc.col,
+                      (long long)e->block, e->block >= 0 ? tl_side_agent_name(e->agent) : "");
+        sim_json_str(b, e->message);
+        tl_buf_putc(b, '}');
+    }
+    tl_buf_printf(b, "%s],\n", n ? "\n  " : "");
 }
 
 static void json_races(tl_buf_t *b, const tl_sim_report_t *r, bool benign)
@@ -286,17 +306,7 @@ void tl_sim_report_json(const tl_sim_t *s, tl_buf_t *b)
     tl_buf_puts(b, "},\n");
     json_races(b, r, false);
     json_races(b, r, true);
-    tl_buf_puts(b, "  \"errors\": [");
-    for (int i = 0; i < r->nerrors; i++) {
-        const tl_sim_error_t *e = &r->errors[i];
-        tl_buf_printf(b,
-                      "%s\n    {\"kind\": \"%s\", \"line\": %d, \"col\": %d, \"block\": %lld, "
-                      "\"agent\": \"%s\", \"message\": ",
-                      i ? "," : "", tl_sim_error_name(e->kind), e->loc.line, e->loc.col,
-                      (long long)e->block, e->block >= 0 ? tl_side_agent_name(e->agent) : "");
-        sim_json_str(b, e->message);
-        tl_buf_putc(b, '}');
-    }
-    tl_buf_printf(b, "%s],\n  \"trace_truncated\": %s\n}\n", r->nerrors ? "\n  " : "",
-                  r->trace_truncated ? "true" : "false");
+    json_errors(b, "errors", r->errors, r->nerrors);
+    json_errors(b, "warnings", r->warnings, r->nwarnings);
+    tl_buf_printf(b, "  \"trace_truncated\": %s\n}\n", r->trace_truncated ? "true" : "false");
 }

@@ -15,11 +15,14 @@
 //   latency; the releases are counted per target agent as in the executor
 //   (mode 2: an AIC set releases both AIVs, the AIC's wait needs both AIVs'
 //   sets; mode 1: the two AIVs; mode 0: all cores of one kind). A wait blocks
-//   issue (all pipes on A2/A3) until the oldest release. Ids past 15 and
-//   releases never waited for are errors, and so is a set that can overflow
-//   a 4-bit counter under some timing: the setter's sets minus the target's
-//   waits ordered before the set (happens-before) reach 15, whether or not
-//   the modeled timing lets the waits keep up.
+//   issue (all pipes on A2/A3) until the oldest release. Ids past 15 are
+//   errors. A counter is 4 bits and saturates: a release that finds it at 15
+//   is lost (docs/simulator.md, "A cross-core counter at 15"). A set that can
+//   find it there under some timing (the setter's sets minus the target's
+//   waits ordered before the set, happens-before, reach 15) is a warning; it
+//   is an error when the target's waits need more releases than the chip
+//   keeps under that timing (a wait would hang). Releases never waited for
+//   are warnings: the chip finishes the kernel, the counter keeps them.
 // - T.sync_all: every agent of the launch waits for all to arrive and drain.
 //
 // SYNC_BEGIN events check; SYNC events (after the executor accepted the
@@ -95,25 +98,13 @@ static tl_status_t check_pipe(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st,
     return TL_OK;
 }
 
-// Would one more release of (target, id) overflow its 4-bit counter?
+// Is (target, id)'s 4-bit counter at its most (a release now is lost)?
 static bool full(const tl_sim_t *s, const sim_xq_t *q)
 {
     return q->n >= TL_MIN(s->arch->xcore_counter_max, SIM_XQ - 1);
 }
 
 static int peers(tl_sim_t *s, sim_agent_t *ag, int mode, sim_agent_t **out);
-
-static tl_status_t overflow(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id,
-                            const sim_agent_t *at, bool pending)
-{
-    sim_error(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
-              "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s would "
-              "pass %d: %d %s already pending without a wait_cross_flag",
-              pname(st->sync.src), id, id, tl_side_agent_name(at->id), s->arch->xcore_counter_max,
-              pending ? at->pending[st->sync.mode][id].n : at->counter[id].n,
-              pending ? "sets are" : "releases are");
-    return TL_ERR_RACE;
-}
 
 // How many of t's wait_cross_flag(id) a set carrying clock clk is ordered
 // after (their S epochs increase).
@@ -133,8 +124,10 @@ static int known_waits(const tl_sim_t *s, const sim_agent_t *t, int64_t id, cons
 
 // The counter check over every timing: a target's releases from ag's sets
 // that no wait ordered before this set (by flags, program order) has
-// consumed may all be pending, whatever the schedule.
-static tl_status_t check_any_timing(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
+// consumed may all be pending, whatever the schedule; past 15 the chip loses
+// this one. Recorded on the target (sim_sync_residual decides whether a wait
+// needs it) and warned about once per statement.
+static void check_any_timing(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
 {
     int mode = st->sync.mode, p = SIM_PIX(st->sync.src);
     sim_agent_t *targets[TL_AGENT_COUNT * 64];
@@ -147,19 +140,25 @@ static tl_status_t check_any_timing(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_
     sim_vc_join(s, s->tmp2, ag->I[p]);
     sim_vc_join(s, s->tmp2, ag->D[p]);
     int max = s->arch->xcore_counter_max;
+    bool lost = false;
     for (int i = 0; i < n; i++) {
-        int known = known_waits(s, targets[i], id, s->tmp2);
+        sim_agent_t *t = targets[i];
+        int known = known_waits(s, t, id, s->tmp2);
         if (ag->xsets[mode][id] - known < max) continue;
-        sim_error(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
-                  "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s can "
-                  "pass %d: this is set %" PRId64
-                  " and only %d of the %s's wait_cross_flag(%" PRId64
-                  ") are ordered before it (nothing keeps the sets from running ahead)",
-                  pname(st->sync.src), id, id, tl_side_agent_name(targets[i]->id), max,
-                  ag->xsets[mode][id] + 1, known, tl_side_agent_name(targets[i]->id), id);
-        return TL_ERR_RACE;
+        if (!lost) ag->xlostset[mode][id]++;
+        lost = true;
+        t->xlost[id] = TL_MAX(t->xlost[id], ag->xlostset[mode][id]);
+        if (!t->xlost_st[id]) t->xlost_st[id] = st;
+        if (!first_time(s, st, 6)) continue;
+        sim_finding(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
+                    "set_cross_flag(%s, %" PRId64 "): the counter of flag %" PRId64 " on the %s "
+                    "can be at its most, %d: this is set %" PRId64
+                    " and only %d of the %s's wait_cross_flag(%" PRId64
+                    ") are ordered before it, so on the chip this release can be lost (the "
+                    "counter saturates; nothing keeps the sets from running ahead)",
+                    pname(st->sync.src), id, id, tl_side_agent_name(t->id), max,
+                    ag->xsets[mode][id] + 1, known, tl_side_agent_name(t->id), id);
     }
-    return TL_OK;
 }
 
 static tl_status_t check_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t id)
@@ -175,27 +174,7 @@ static tl_status_t check_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st
     check_pipe(s, ag, st, p);
     int mode = st->sync.mode;
     if (mode < 0 || mode > 2 || (mode == 1 && ag->id == TL_AGENT_AIC)) return TL_OK; // executor
-    if (check_any_timing(s, ag, st, id)) return TL_ERR_RACE;
-    // the counters as they are in this run (the executor's schedule)
-    if (mode == 2 && ag->id == TL_AGENT_AIC) {
-        for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++) {
-            sim_agent_t *v = &ag->blk->ag[a];
-            if (v->present && full(s, &v->counter[id])) return overflow(s, ag, st, id, v, false);
-        }
-        return TL_OK;
-    }
-    if (full(s, &ag->pending[mode][id])) return overflow(s, ag, st, id, ag, true);
-    // the set that completes the group releases the targets
-    sim_agent_t *group[TL_AGENT_COUNT * 64];
-    int n = peers(s, ag, mode, group);
-    for (int i = 0; i < n; i++)
-        if (group[i] != ag && !group[i]->pending[mode][id].n) return TL_OK;
-    if (mode == 2) {
-        sim_agent_t *aic = &ag->blk->ag[TL_AGENT_AIC];
-        return full(s, &aic->counter[id]) ? overflow(s, ag, st, id, aic, false) : TL_OK;
-    }
-    for (int i = 0; i < n; i++)
-        if (full(s, &group[i]->counter[id])) return overflow(s, ag, st, id, group[i], false);
+    check_any_timing(s, ag, st, id);
     return TL_OK;
 }
 
@@ -291,10 +270,12 @@ static int peers(tl_sim_t *s, sim_agent_t *ag, int mode, sim_agent_t **out)
     return n;
 }
 
+// Queues a release (or a pending set) unless the counter is at its most: then
+// it is lost, as the executor loses it (exec/flags.c), and stays lost.
 static void push(tl_sim_t *s, sim_xq_t *q, int64_t time, const sim_vc_t *clk, const tl_stmt_t *st,
                  const sim_agent_t *from, int64_t ts)
 {
-    if (q->n >= SIM_XQ) return; // the check stopped the run before this
+    if (full(s, q)) return;
     sim_xent_t *e = &q->e[q->n++];
     e->time = time;
     e->clk = sim_vc_new(s);
@@ -328,8 +309,19 @@ static void set_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t
     }
     if (mode == 2 && ag->id == TL_AGENT_AIC) {
         for (int a = TL_AGENT_AIV0; a < TL_AGENT_COUNT; a++)
-            if (ag->blk->ag[a].present)
+            if (ag->blk->ag[a].present) {
+                ag->blk->ag[a].xrel[id]++;
                 push(s, &ag->blk->ag[a].counter[id], t, s->tmp2, st, ag, fire);
+            }
+        return;
+    }
+    if (full(s, &ag->pending[mode][id])) { // lost: the executor drops it too
+        if (first_time(s, st, 9))
+            sim_finding(s, TL_SIM_XFLAG_OVERFLOW, st->loc, ag,
+                        "set_cross_flag(%s, %lld) finds %d sets of the %s pending for its "
+                        "partner cores' sets: the counter is at its most and this set is lost",
+                        pname(st->sync.src), (long long)id, ag->pending[mode][id].n,
+                        tl_side_agent_name(ag->id));
         return;
     }
     push(s, &ag->pending[mode][id], t, s->tmp2, st, ag, fire);
@@ -349,9 +341,13 @@ static void set_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_t
     }
     if (mode == 2) {
         sim_agent_t *aic = &ag->blk->ag[TL_AGENT_AIC];
+        aic->xrel[id]++;
         push(s, &aic->counter[id], last.time, clk, st, ag, fire);
     } else {
-        for (int i = 0; i < n; i++) push(s, &group[i]->counter[id], last.time, clk, st, ag, fire);
+        for (int i = 0; i < n; i++) {
+            group[i]->xrel[id]++;
+            push(s, &group[i]->counter[id], last.time, clk, st, ag, fire);
+        }
     }
     sim_vc_free(s, clk);
 }
@@ -541,18 +537,32 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
                               pname(SIM_PIPE(i)), pname(SIM_PIPE(j)), id);
                 }
         for (int id = 0; id < SIM_XIDS; id++) {
+            // a wait that needs a release some timing loses hangs on the chip
+            if (ag->xlost[id] && ag->nxwaits[id] + ag->xlost[id] > ag->xrel[id] &&
+                first_time(s, ag->xlost_st[id], 7))
+                sim_error(s, TL_SIM_XFLAG_OVERFLOW, ag->xlost_st[id]->loc, ag,
+                          "cross-core flag %d: the %s waits for it %d times and is sent %" PRId64
+                          " releases, but under some timing %" PRId64
+                          " of them find its counter at %d and are lost, so a wait_cross_flag(%d) "
+                          "can wait forever (a reverse sync at least every %d sets keeps them)",
+                          id, tl_side_agent_name(ag->id), ag->nxwaits[id], ag->xrel[id],
+                          ag->xlost[id], s->arch->xcore_counter_max, id,
+                          s->arch->xcore_counter_max);
             const sim_xq_t *q = &ag->counter[id];
             if (q->n && first_time(s, q->e[0].st, 2))
-                sim_error(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
-                          "cross-core flag %d ends with %d release(s) the %s never waited for", id,
-                          q->n, tl_side_agent_name(ag->id));
+                sim_finding(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
+                            "cross-core flag %d ends with %d release(s) the %s never waited for: "
+                            "the chip finishes the kernel, but the counter keeps them, so the "
+                            "next kernel's first wait_cross_flag(%d) on this core passes before "
+                            "its set",
+                            id, q->n, tl_side_agent_name(ag->id), id);
             for (int m = 0; m < 3; m++) {
                 q = &ag->pending[m][id];
                 if (q->n && first_time(s, q->e[0].st, 3))
-                    sim_error(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
-                              "set_cross_flag(%d) mode %d by the %s is never matched by its "
-                              "partner core's set (%d pending)",
-                              id, m, tl_side_agent_name(ag->id), q->n);
+                    sim_finding(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
+                                "set_cross_flag(%d) mode %d by the %s is never matched by its "
+                                "partner core's set (%d pending)",
+                                id, m, tl_side_agent_name(ag->id), q->n);
             }
         }
     }

@@ -6,6 +6,8 @@
 //   # expect: error double_set @second
 //   # expect: nothing                          (a correct kernel: no finding)
 //   # expect: warning @set                     (a warning at that line; others allowed)
+//   # expect: finding cross_flag_unmatched @set (a misuse the chip runs through: a
+//                                               warning in the report, the run passes)
 // The reported findings must be exactly the expected ones, and the run's
 // status must say so (TL_ERR_RACE, or TL_OK with nothing or benign races only).
 #include "../test.h"
@@ -98,6 +100,9 @@ static int reported(const tl_sim_report_t *r, char items[][128])
     for (int i = 0; i < r->nerrors && n < MAX_ITEMS; i++)
         snprintf(items[n++], 128, "error %s %d", tl_sim_error_name(r->errors[i].kind),
                  r->errors[i].loc.line);
+    for (int i = 0; i < r->nwarnings && n < MAX_ITEMS; i++)
+        snprintf(items[n++], 128, "finding %s %d", tl_sim_error_name(r->warnings[i].kind),
+                 r->warnings[i].loc.line);
     return n;
 }
 

@@ -3,7 +3,7 @@
 # MTE2 read are unordered, and the flag's releases are never consumed. In
 # modeled time the read (cycle 1) comes long before the write, hence WAR.
 # expect: race WAR GM mte2@read fix@ws
-# expect: error cross_flag_unmatched @set
+# expect: finding cross_flag_unmatched @set
 import tilelang
 import tilelang.language as T
 
