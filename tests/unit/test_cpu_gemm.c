@@ -213,10 +213,16 @@ TEST(cpu_gemm_split_gives_the_unsplit_bits)
 
 // On a pool: a task alone in its job splits its gemm, the idle threads take
 // parts (ctx.share = the pool, through a wrapper recording their threads).
+// On a loaded machine an idle helper may not get a CPU before the owner has
+// run every part itself; so the owner, in its first part, sleeps up to 0.5 s
+// (1 ms at a time) until another thread has taken a part. A pool whose
+// helpers never take parts still fails: no other thread's bit, ever.
 typedef struct {
     void (*part)(void *, int64_t, int);
     void *arg;
     atomic_int threads; // bit per thread that ran a part
+    int owner;          // the thread that shares
+    bool waited;        // the owner waited once already
 } spy_t;
 
 static spy_t *spy;
@@ -225,6 +231,12 @@ static void spy_part(void *arg, int64_t i, int thread)
 {
     spy_t *w = arg;
     atomic_fetch_or(&w->threads, 1 << thread);
+    if (thread == w->owner && !w->waited) {
+        w->waited = true;
+        struct timespec ms = {0, 1000000};
+        for (int k = 0; k < 500 && !(atomic_load(&w->threads) & ~(1 << w->owner)); k++)
+            nanosleep(&ms, NULL);
+    }
     w->part(w->arg, i, thread);
 }
 
@@ -256,7 +268,7 @@ static void pool_gemm_task(void *arg, int64_t task, int thread)
             sched_yield();
             continue;
         }
-        spy_t w = {0};
+        spy_t w = {.owner = thread};
         spy = &w;
         run_share = &pool_share;
         void *got = run(&g->s, TL_GEMM_AVX512, g->a, g->b, g->c0, t);
