@@ -766,8 +766,9 @@ tl_status_t tl_pto_emit(const tl_kernel_t *k, tl_buf_t *cpp, tl_buf_t *launch_h,
         const tl_buffer_t *b = k->buffers.items[i];
         if (b->int4) // upstream's words (test_int4_pto_target_clear_error)
             return tl_diag_error(d, b->loc,
-                                 "int4 is not supported by the pto target: pto-isa has no s4 "
-                                 "instructions (mad_s4, vconv_f162s4; cann/pto-isa#115); buffer '%s'",
+                                 "int4 is not supported by the pto target (buffer '%s' is not "
+                                 "lowered to PTO yet: pto-isa has no s4 instructions, mad_s4 or "
+                                 "vconv_f162s4; cann/pto-isa#115)",
                                  b->name);
         if (b->scope == TL_SCOPE_UB && b->addr >= 0 && b->addr + tl_buffer_bytes(b) > e.ub_top)
             e.ub_top = (b->addr + tl_buffer_bytes(b) + 31) / 32 * 32;
