@@ -360,6 +360,60 @@ static tl_status_t golden_fill_value(const tl_check_case_t *c, tl_check_io_t *io
     return st;
 }
 
+// tests/data/kernels/npuir_ops.py: upstream's npuir element-wise family, the
+// formulas its header states (float32, each step rounded; the library's exp).
+static tl_status_t golden_npuir_ops(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *o = tl_check_expected(io, "O", d), *r = tl_check_expected(io, "R", d);
+    tl_tensor_t *f = tl_check_expected(io, "F", d), *g = tl_check_expected(io, "G", d);
+    tl_tensor_t *h = tl_check_expected(io, "H", d);
+    tl_status_t st = !a || !b ? TL_ERR_NOMEM : !o || !r || !f || !g || !h ? missing(d, "npuir_ops' outputs") : TL_OK;
+    int64_t n = st == TL_OK ? o->shape[1] : 0, m = st == TL_OK ? r->shape[0] : 0;
+    const float ln2 = (float)0.69314718055994530942, inv_ln2 = (float)(1.0 / 0.69314718055994530942);
+    for (int64_t i = 0; i < n; i++) {
+        float x = a[i], y = b[i], e = x * 0.125f;
+        float v[17] = {x + y,          x - 2.0f,         x * y,        x / y,
+                       fmaxf(x, y),    fminf(x, 0.5f),   fabsf(x),     x < 0 ? 0.0f : x,
+                       sqrtf(fabsf(x)), 1.0f / y,        fminf(fmaxf(x, -3.0f), 5.0f),
+                       tl_expf(e * ln2), logf(y) * inv_ln2, tl_expf(e), logf(y),
+                       1.0f / sqrtf(y), 1.0f / (1.0f + tl_expf(-e))};
+        for (int k = 0; k < 17; k++) tl_tensor_set_flat(o, (size_t)(k * n + i), v[k]);
+        for (int64_t row = 0; row < m; row++) {
+            size_t at = (size_t)(row * n + i);
+            tl_tensor_set_flat(r, at, x);
+            tl_tensor_set_flat(f, at, row < 2 ? 1.5f : 0.0f);
+            tl_tensor_set_flat(g, at, a[2]);
+        }
+        tl_tensor_set_flat(h, (size_t)i, x * 0.25f);
+    }
+    floats_free(&fs);
+    return st;
+}
+
+// tests/data/kernels/npuir_copy.py: npuir's exact copies: Y = [X[0] | X[1]],
+// P = X[0]'s groups of 4 in reverse order, C = X[1, :, 3].
+static tl_status_t golden_npuir_copy(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    tl_tensor_t *x = tl_check_tensor(io, "X"), *y = tl_check_expected(io, "Y", d);
+    tl_tensor_t *p = tl_check_expected(io, "P", d), *col = tl_check_expected(io, "C", d);
+    if (!x || !y || !p || !col) return missing(d, "npuir_copy needs X, Y, P and C");
+    int64_t rows = x->shape[1], w = x->shape[2], groups = rows * w / 4;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < 2 * w; j++)
+            tl_tensor_set_flat(y, (size_t)(r * 2 * w + j),
+                               tl_tensor_get_flat(x, (size_t)((j / w) * rows * w + r * w + j % w)));
+    for (int64_t g = 0; g < groups; g++)
+        for (int64_t i = 0; i < 4; i++)
+            tl_tensor_set_flat(p, (size_t)((groups - 1 - g) * 4 + i), tl_tensor_get_flat(x, (size_t)(g * 4 + i)));
+    for (int64_t r = 0; r < rows; r++)
+        tl_tensor_set_flat(col, (size_t)r, tl_tensor_get_flat(x, (size_t)(rows * w + r * w + 3)));
+    return TL_OK;
+}
+
 // tests/data/kernels/mask_ops.py: compare + select, createvecindex, xor, the
 // shifts, silu, axpy (float32: the product and the sum each rounded),
 // reinterpretcast, element by element; row sum and max with clear=False.
@@ -1206,6 +1260,13 @@ static const tl_check_case_t cases[] = {
     // ... and T.tile.fill's value may be a buffer element or a one-element buffer
     {.name = "fill_value/elements", .op = "fill_value", .file = "tests/data/kernels/fill_value.py",
      .outputs = {"B", "C"}, .golden = golden_fill_value, .shape = "N=64 f32"},
+    // ... and upstream's npuir dialect (target="npuir"): its element-wise family and its copy rule
+    {.name = "npuir_ops/f32", .op = "npuir_ops", .file = "tests/data/kernels/npuir_ops.py",
+     .fills = {"A=int:-40:40", "B=int:1:8"}, .outputs = {"O", "R", "F", "G", "H"}, .rtol = 0, .atol = 0,
+     .golden = golden_npuir_ops, .shape = "N=32 M=4 f32 (f16 cast)"},
+    {.name = "npuir_copy/f32", .op = "npuir_copy", .file = "tests/data/kernels/npuir_copy.py",
+     .outputs = {"Y", "P", "C"}, .rtol = 0, .atol = 0, .golden = golden_npuir_copy,
+     .shape = "X 2x4x32 f32: strided halves, 16-byte runs, a column"},
     // ... and the mask and bit ops (compare, select, createvecindex, xor, shifts), silu, axpy
     {.name = "mask_ops/f32", .op = "mask_ops", .file = "tests/data/kernels/mask_ops.py",
      .fills = {"K=int:-100000:100000"},

@@ -167,7 +167,8 @@ static bool layout_of(const tl_cgen_t *g, const tl_op_t *op, bool down, tl_copy_
                                    r->form == TL_REGION_POINT,
                                    false,
                                    false,
-                                   false}; // constant extents only (see the top)
+                                   false,
+                                   false}; // constant extents only (see the top); never exact (analyse)
     }
     tl_copy_plan_t p;
     if (!tl_copy_plan(&side[0], &side[1], false, &p, NULL, 0)) return false;
@@ -208,7 +209,7 @@ static bool layout_of(const tl_cgen_t *g, const tl_op_t *op, bool down, tl_copy_
 // Whether the copy qualifies (see the top of the file); fills the sides.
 static bool analyse(tl_cgen_t *g, const tl_op_t *op, tl_copy_layout_t *l, side_t *gm, side_t *ub)
 {
-    if (op->code != TL_OP_COPY || op->nargs != 2 || op->transpose || op->enable_relu ||
+    if (op->code != TL_OP_COPY || op->nargs != 2 || op->transpose || op->enable_relu || op->exact ||
         op->pad_value || op->args[0].kind != TL_ARG_REGION || op->args[1].kind != TL_ARG_REGION)
         return false;
     const tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;

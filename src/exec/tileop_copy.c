@@ -64,7 +64,7 @@ static void side_of(const tl_view_t *v, const tl_region_t *r, tl_copy_side_t *s)
     bool dr = n >= 2 && r->extent[n - 2] && !tl_ir_is_const_int(r->extent[n - 2], &e);
     *s = (tl_copy_side_t){
         v->scope, v->dtype, v->ndim, v->shape, v->start, v->extent, v->form == TL_REGION_POINT,
-        base, dc, dr};
+        base, dc, dr, false};
 }
 
 bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, int di,
@@ -77,6 +77,7 @@ bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, 
     tl_copy_side_t s, d;
     side_of(sv, sr, &s);
     side_of(dv, dr, &d);
+    s.exact = d.exact = call->op->exact;
     bool transpose = call->op->code == TL_OP_COPY && call->op->transpose;
     char why[400];
     memset(x, 0, sizeof *x);
@@ -87,7 +88,7 @@ bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, 
     const tl_copy_plan_t *p = &x->plan;
     x->rows = p->rows;
     x->cols = p->cols;
-    for (int i = 0; i < 2; i++) { // a GM side: starts >= 0, unit dimensions inside, the box clipped
+    for (int i = 0; i < 2 && !call->op->exact; i++) { // a GM side: starts >= 0, unit dimensions inside, the box clipped
         const tl_view_t *v = i ? dv : sv;
         if (v->scope != TL_SCOPE_GM) continue;
         for (int dd = 0; dd < v->ndim; dd++)
@@ -110,7 +111,7 @@ bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, 
     }
     int ui = sv->scope == TL_SCOPE_UB ? 0 : 1;
     const tl_view_t *uv = ui ? dv : sv, *ov = ui ? sv : dv;
-    if (uv->scope == TL_SCOPE_UB && ov->scope == TL_SCOPE_GM && x->rows > 1 &&
+    if (uv->scope == TL_SCOPE_UB && ov->scope == TL_SCOPE_GM && x->rows > 1 && !call->op->exact &&
         tl_copy_plan_pitch(uv->dtype, p->width, x->cols) != p->rs[ui]) {
         tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                        "the tensor's edge clips the GM rows to %lld of %lld columns: the device "
@@ -122,7 +123,7 @@ bool tl_tileop_copy_plan(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, int si, 
     }
     x->tail_rows = p->flat ? TL_MIN(x->rows, 1) : x->rows;
     x->tail_len = p->flat ? x->rows * x->cols : x->cols;
-    if (sv->scope == TL_SCOPE_GM && dv->scope == TL_SCOPE_UB)
+    if (sv->scope == TL_SCOPE_GM && dv->scope == TL_SCOPE_UB && !call->op->exact)
         x->tail = tl_copy_plan_tail(p, dv->dtype, x->tail_len, &x->tail_end);
     // real_k / real_n: only the valid K rows (L0B; L0A: columns) and N columns
     // of the L0 tile move, in whole fractals (K in 32-byte units, N in 16s) as

@@ -59,6 +59,7 @@ struct tl_eval {
     tl_loc_t err_loc;       // where the first error since err_loc_set was cleared was reported
     bool err_loc_set;
     int jit_depth;          // factories instantiated inside each other
+    tl_value_t *trace_target; // the target= of the jit whose kernel is being traced (or NULL)
     tl_value_t *first_instantiated; // the first kernel tl_front_instantiate made since reset
     tl_value_t *first_traced;       // the first @T.prim_func traced since reset
     tl_value_t *pass_context;       // config of the open `with tvm.transform.PassContext(...)`

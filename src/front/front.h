@@ -79,6 +79,18 @@ tl_value_t *tl_front_module_ns(tl_module_rec_t *rec);
 // tvm with tvm.tir's expression helpers (pytvm.c).
 void tl_front_install_tvm(tl_eval_t *ev);
 void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile);
+// Upstream's npuir dialect (tapi_npuir.c): T.clear, T.fill, T.vbrc, T.vcast, T.vclamp,
+// T.vexp2/vlog2 and the family's members tilec does not implement (located errors).
+void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T);
+// Whether the kernel being traced is an npuir one (@tilelang.jit(target="npuir")); the
+// _require form reports that `fname` needs one.
+bool tl_front_npuir(tl_eval_t *ev);
+bool tl_front_npuir_require(tl_eval_t *ev, tl_loc_t loc, const char *fname);
+// An npuir kernel without cube code is an AIV kernel (bishengir's core type AIV: each
+// block one vector core, not a pair): it gets one vector agent (k->threads = 1).
+void tl_front_npuir_kernel(tl_kernel_t *k);
+// An npuir T.copy whose regions' constant shapes differ without their unit dimensions: an error.
+bool tl_front_npuir_copy_check(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc);
 // buf.access_ptr(...) and T.call_extern("tl::ascend::copy_ub_to_ub<...>", ...) (tapi_extern.c).
 tl_value_t *tl_front_access_ptr(tl_eval_t *ev, tl_value_t *buf);
 tl_value_t *tl_front_extern_copy_ub(tl_eval_t *ev, tl_call_t *c, const char *name);

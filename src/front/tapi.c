@@ -890,8 +890,7 @@ void tl_front_install_lang(tl_eval_t *ev)
     tl_front_def(ev, T, "dump_tensor", t_dump_tensor);
     tl_front_def(ev, T, "call_extern", t_call_extern);
     removed(ev, T, "alloc_local", "T.alloc_local was removed from TileLang-Ascend; use T.alloc_var or T.alloc_ub");
-    removed(ev, T, "fill", "T.fill is not available on Ascend; use T.tile.fill");
-    removed(ev, T, "clear", "T.clear is not available on Ascend; use T.tile.clear or T.tile.fill");
+    tl_front_install_npuir(ev, T); // T.fill / T.clear: npuir's, else not Ascend's
     removed(ev, T, "gemm", "T.gemm is the GPU GEMM; on Ascend use T.gemm_v0 (L1 operands) or T.mma (L0 operands)");
     tl_front_def(ev, T, "Persistent", t_persistent);
     tl_value_t *tile = tl_value_module(ev->arena, "T.tile");

@@ -252,6 +252,25 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
         vals[i] = tl_call_arg(c, i, names[i]);
         locs[i] = tl_call_arg_loc(c, i, names[i]);
     }
+    // npuir's destination-last spelling: its parameter becomes operand 0.
+    for (int i = 1; i < np; i++) {
+        if (roles[i] != '^') continue;
+        if (!tl_front_npuir_require(ev, c->loc, fname)) return NULL;
+        char name[32];
+        memcpy(name, names[i], sizeof name);
+        tl_value_t *v = vals[i];
+        tl_loc_t l = locs[i];
+        for (int j = i; j > 0; j--) {
+            memcpy(names[j], names[j - 1], sizeof name);
+            roles[j] = roles[j - 1];
+            vals[j] = vals[j - 1];
+            locs[j] = locs[j - 1];
+        }
+        memcpy(names[0], name, sizeof name);
+        roles[0] = ':';
+        vals[0] = v;
+        locs[0] = l;
+    }
     for (int k = 0; k < c->nkw; k++) {
         bool known = false;
         for (int i = 0; i < np; i++) known = known || !strcmp(names[i], c->kw_names[k]);
@@ -449,6 +468,7 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
     if (!src || !dst) return tl_eval_fail(ev, c->loc, "T.copy needs a source and a destination");
     tl_stmt_t *s = new_op(ev, TL_OP_COPY, c->loc, 2);
     tl_op_t *op = &s->op;
+    op->exact = tl_front_npuir(ev); // npuir's copy rule (ir/copy_plan.h)
     if (!operand(ev, src, tl_call_arg_loc(c, 0, "src"), 'r', "T.copy's source", &op->args[0]) ||
         !operand(ev, dst, tl_call_arg_loc(c, 1, "dst"), 'w', "T.copy's destination", &op->args[1]))
         return NULL;
@@ -459,6 +479,7 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
                                         "elements (slice one of them, e.g. A[i:i+n, :])");
     if (a->form == TL_REGION_POINT) infer_point(a, b, ev->kernel);
     if (b->form == TL_REGION_POINT) infer_point(b, a, ev->kernel);
+    if (op->exact && !tl_front_npuir_copy_check(ev, op, c->loc)) return NULL;
     tl_value_t *relu = tl_call_arg(c, 2, "enable_relu"), *tr = tl_call_arg(c, 3, "transpose");
     tl_value_t *pad = tl_call_arg(c, 4, "pad_value");
     if (relu && !tl_value_to_flag(ev, relu, tl_call_arg_loc(c, 2, "enable_relu"), "enable_relu", &op->enable_relu))

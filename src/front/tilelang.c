@@ -258,10 +258,21 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
         const char *t = tl_value_to_cstr(ev, target, t_loc, "target");
         if (!t) return false;
         if (strcmp(t, "auto") && strcmp(t, "ascendc") && strcmp(t, "pto") && strcmp(t, "npuir")) {
-            tl_eval_fail(ev, t_loc, "unknown target \"%s\" (auto, ascendc, pto)", t);
+            tl_eval_fail(ev, t_loc, "unknown target \"%s\" (auto, ascendc, pto, npuir)", t);
             return false;
         }
         k->config.target = tl_arena_strdup(ev->arena, t);
+    }
+    // npuir: its compiler (bishengir) places every intra- and cross-core synchronisation
+    // and splits cube from vector code itself, whatever the pass configs say.
+    if (k->config.target && !strcmp(k->config.target, "npuir")) {
+        if (pass_configs && pass_configs->kind == TL_V_DICT &&
+            (!k->config.auto_sync || !k->config.auto_cv_combine || !k->config.auto_cv_sync))
+            tl_diag_note(ev->diag, pc_loc,
+                         "target \"npuir\": its compiler inserts all synchronisation itself; tilec's "
+                         "automatic sync (TL_ASCEND_AUTO_SYNC, _AUTO_CV_COMBINE, _AUTO_CV_SYNC) stays on");
+        k->config.auto_sync = k->config.auto_cv_combine = k->config.auto_cv_sync = true;
+        tl_front_npuir_kernel(k);
     }
     if (k->config.auto_cv_sync && !k->config.auto_cv_combine)
         tl_diag_warning(ev->diag, pc_loc,
@@ -304,7 +315,10 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
     if (kv->kind != TL_V_KERNEL)
         return tl_eval_fail(ev, loc, "the kernel factory returned %s, not a @T.prim_func", tl_value_type_name(kv));
     if (!kv->kernel.kernel) {
+        tl_value_t *saved_target = ev->trace_target;
+        ev->trace_target = jit->jit.target;
         tl_value_t *t = tl_front_trace(ev, kv->kernel.pending, loc);
+        ev->trace_target = saved_target;
         if (!t) return NULL;
         kv->kernel.kernel = t->kernel.kernel;
     }

@@ -455,6 +455,80 @@ tl_copy_tail_t tl_copy_plan_tail(const tl_copy_plan_t *p, tl_dtype_t t, int64_t 
     return p->flat || cols == p->full_cols ? TL_COPY_TAIL_FIRST : TL_COPY_TAIL_PAD;
 }
 
+// The dimensions of extent > 1 of a side, and their element strides.
+static int squeeze(const tl_copy_side_t *s, int64_t *ext, int64_t *st)
+{
+    int k = 0;
+    for (int d = 0; d < s->ndim; d++)
+        if (s->ext[d] != 1) ext[k] = s->ext[d], st[k++] = stride(s, d);
+    return k;
+}
+
+static void print_dims(char *buf, size_t cap, const int64_t *ext, int k)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s", k ? "" : "1");
+    for (int i = 0; i < k && n < cap; i++) n += (size_t)snprintf(buf + n, cap - n, "%s%" PRId64, i ? " x " : "", ext[i]);
+}
+
+// npuir's copy (the `exact` rule, copy_plan.h).
+static bool exact_plan(const side_t *a, const side_t *b, tl_copy_plan_t *p, char *why, size_t cap)
+{
+    const side_t *v[2] = {a, b};
+    int64_t ext[2][TL_MAX_DIMS], st[2][TL_MAX_DIMS];
+    int k[2];
+    for (int i = 0; i < 2; i++) {
+        const tl_copy_side_t *s = v[i]->s;
+        if (v[i]->n < 0) return fail(why, cap, "npuir copy: %s's extents are needed", v[i]->name);
+        if (s->start && s->shape)
+            for (int d = 0; d < s->ndim; d++)
+                if (s->start[d] < 0 || s->start[d] + s->ext[d] > s->shape[d])
+                    return fail(why, cap,
+                                "%s (%s) runs past its %s: dimension %d from %" PRId64 " with extent %" PRId64
+                                " of %" PRId64 " (an npuir copy moves its regions exactly, unclipped)",
+                                v[i]->name, scope_of(v[i]), s->scope == TL_SCOPE_GM ? "tensor" : "buffer", d,
+                                s->start[d], s->ext[d], s->shape[d]);
+        k[i] = squeeze(s, ext[i], st[i]);
+    }
+    bool same = k[0] == k[1];
+    for (int d = 0; same && d < k[0]; d++) same = ext[0][d] == ext[1][d];
+    if (!same) {
+        char sa[96], sb[96];
+        print_dims(sa, sizeof sa, ext[0], k[0]);
+        print_dims(sb, sizeof sb, ext[1], k[1]);
+        return fail(why, cap,
+                    "npuir's copy moves its regions element by element: their shapes without unit "
+                    "dimensions must agree, here %s vs %s",
+                    sa, sb);
+    }
+    // merge the dimensions contiguous on both sides, innermost first
+    int64_t ge[TL_MAX_DIMS], gs[2][TL_MAX_DIMS];
+    int ng = 0;
+    for (int d = k[0] - 1; d >= 0; d--) {
+        if (st[0][d] < 0 || st[1][d] < 0) return fail(why, cap, "npuir copy: the shapes are needed");
+        if (ng && st[0][d] == gs[0][ng - 1] * ge[ng - 1] && st[1][d] == gs[1][ng - 1] * ge[ng - 1]) {
+            ge[ng - 1] *= ext[0][d]; // the group keeps its element stride
+            continue;
+        }
+        ge[ng] = ext[0][d], gs[0][ng] = st[0][d], gs[1][ng] = st[1][d];
+        ng++;
+    }
+    if (ng > 2)
+        return fail(why, cap,
+                    "npuir copy: tilec moves a box of rows x columns, and these regions have %d dimensions "
+                    "that are not contiguous on both sides; copy it in parts",
+                    ng);
+    p->cols = ng ? ge[0] : 1;
+    p->rows = ng > 1 ? ge[1] : 1;
+    for (int i = 0; i < 2; i++) {
+        p->o[i] = origin(v[i]->s);
+        p->cs[i] = ng ? gs[i][0] : 1;
+        p->rs[i] = ng > 1 ? gs[i][1] : 0;
+    }
+    p->full_rows = p->rows;
+    p->full_cols = p->cols;
+    return true;
+}
+
 bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool transpose,
                   tl_copy_plan_t *p, char *why, size_t cap)
 {
@@ -481,6 +555,10 @@ bool tl_copy_plan(const tl_copy_side_t *src, const tl_copy_side_t *dst, bool tra
     init_side(&a, src, "the source");
     init_side(&b, dst, "the destination");
     tl_scope_t s = src->scope, d = dst->scope;
+    if ((src->exact || dst->exact) && !transpose &&
+        ((s == TL_SCOPE_GM && d == TL_SCOPE_UB) || (s == TL_SCOPE_UB && d == TL_SCOPE_GM) ||
+         (s == TL_SCOPE_UB && d == TL_SCOPE_UB)))
+        return exact_plan(&a, &b, p, why, cap);
     if (s == TL_SCOPE_GM && d == TL_SCOPE_UB)
         return gm_box(&a, 0, true, p, why, cap) && ub_rows(&b, 1, true, p, why, cap);
     if (s == TL_SCOPE_UB && d == TL_SCOPE_GM)

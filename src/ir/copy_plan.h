@@ -43,6 +43,16 @@
 // A copy the device would move differently from what its operands say (a
 // partial move, elements outside a region, a pitch that is not the buffer's)
 // is an error saying so, never a different copy.
+//
+// npuir (upstream's AscendNPU-IR back end, target="npuir"; `exact`): a copy
+// between GM and UB or UB and UB is a strided memref copy that bishengir
+// lowers itself: element k of the source region (row-major, unit dimensions
+// dropped) moves to element k of the destination region, nothing else is
+// written (no pad fill, no completed blocks), at any alignment. The two
+// regions must agree in shape without their unit dimensions; tilec moves it as
+// one box of rows x columns, so after merging the dimensions that are
+// contiguous on both sides at most two may remain (else an error). The regions
+// stay inside their buffers and tensors (no clipping).
 #ifndef TL_IR_COPY_PLAN_H
 #define TL_IR_COPY_PLAN_H
 
@@ -66,6 +76,9 @@ typedef struct {
     // template argument): rows at the buffer's pitch, and the pad fill
     // covers the buffer's whole rows from the region's start.
     bool dyn_cols, dyn_rows;
+    // npuir (tl_op_t.exact, either side): the copy moves exactly its regions,
+    // element by element (see tl_copy_plan)
+    bool exact;
 } tl_copy_side_t;
 
 typedef enum { TL_COPY_TAIL_NONE, TL_COPY_TAIL_PAD, TL_COPY_TAIL_FIRST } tl_copy_tail_t;

@@ -270,6 +270,11 @@ int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_bits)
     return !op->transpose_b && nmax > 0 && n > nmax && n % nmax == 0 ? nmax : n;
 }
 
+bool tl_kernel_npuir(const tl_kernel_t *k)
+{
+    return k && k->config.target && !strcmp(k->config.target, "npuir");
+}
+
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc)
 {
     tl_kernel_t *k = tl_arena_alloc(a, sizeof *k);

@@ -331,6 +331,7 @@ typedef struct {
     bool transpose_a, transpose_b;
     bool enable_relu;      // copy L0C -> GM
     bool transpose;        // copy L1 -> L0A/L0B
+    bool exact;            // copy in an npuir kernel: moves exactly its regions (ir/copy_plan.h)
     tl_expr_t *pad_value;  // copy GM -> UB tail fill (NULL = 0)
     // The valid part of a cube operand (NULL: the operands' extents): copies
     // L1 -> L0A/L0B real_k / real_n, mma k_actual / n_actual, gemm_v0 n_actual.
@@ -471,7 +472,7 @@ typedef struct {
     bool tail_mask;        // TL_ASCEND_TAIL_MASK (pass/tail_mask.c)
     bool auto_sync_vs;     // TL_ASCEND_AUTO_SYNC_VS: upstream's V/S sync pass, on unless set
                            // False; only target pto reads it (upstream's default there)
-    const char *target;    // "auto", "ascendc", "pto"
+    const char *target;    // "auto", "ascendc", "pto", "npuir"
 } tl_config_t;
 
 typedef struct tl_kernel {
@@ -518,6 +519,8 @@ int64_t tl_gemm_v0_n_tile(const tl_op_t *op, int64_t n, int64_t elem_bits);
 
 // --- construction (ir.c) -------------------------------------------------------------------
 tl_kernel_t *tl_ir_kernel_new(tl_arena_t *a, const char *name, tl_loc_t loc);
+// An npuir kernel (@tilelang.jit(target="npuir")): its copies are `exact` (ir/copy_plan.h).
+bool tl_kernel_npuir(const tl_kernel_t *k);
 tl_var_t *tl_ir_var(tl_kernel_t *k, const char *name, tl_dtype_t t, tl_var_kind_t kind,
                     tl_loc_t loc);
 tl_buffer_t *tl_ir_buffer(tl_kernel_t *k, const char *name, tl_scope_t scope, tl_dtype_t t,

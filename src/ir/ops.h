@@ -32,7 +32,9 @@
 //           role: ':' the next operand of the signature, '@' a mode string
 //           attribute, '#' the broadcast axis attribute, '~' accepted and
 //           ignored, '%' a gather_mask pattern (a name such as "P1010", or the
-//           next operand: a uint32 buffer)
+//           next operand: a uint32 buffer), '^' the destination (operand 0)
+//           given last: upstream's npuir dialect (T.vexp(src, dst)), whose
+//           spellings only npuir kernels may use
 //
 // Adding a tile op: one row here (and an alias row in TL_OP_ALIASES for each
 // further spelling), its library routine (`run`, declared in
@@ -269,6 +271,30 @@
     X(TL_OP_GATHER, bind, "T.gather :dst :src :src_offset :src_base_addr")                         \
     X(TL_OP_CREATEVECINDEX, bind, "T.createvecindex :dst :firstValue")                             \
     X(TL_OP_TRANSPOSE, bind, "T.transpose :dst :src")                                              \
+    /* upstream's npuir dialect (target="npuir", customize_npuir.py): the destination LAST,    */    \
+    /* marked '^'; only in npuir kernels (front/tapi_ops.c, front/tapi_npuir.c)              */    \
+    X(TL_OP_ADD, bind, "T.vadd :A :B ^C")                                                          \
+    X(TL_OP_SUB, bind, "T.vsub :A :B ^C")                                                          \
+    X(TL_OP_MUL, bind, "T.vmul :A :B ^C")                                                          \
+    X(TL_OP_DIV, bind, "T.vdiv :A :B ^C")                                                          \
+    X(TL_OP_MAX, bind, "T.vmax :A :B ^C")                                                          \
+    X(TL_OP_MIN, bind, "T.vmin :A :B ^C")                                                          \
+    X(TL_OP_OR, bind, "T.vor :A :B ^C")                                                            \
+    X(TL_OP_AND, bind, "T.vand :A :B ^C")                                                          \
+    X(TL_OP_XOR, bind, "T.vxor :A :B ^C")                                                          \
+    X(TL_OP_POW, bind, "T.vpow :A :B ^C")                                                          \
+    X(TL_OP_SHL, bind, "T.vshl :A :B ^C")                                                          \
+    X(TL_OP_EXP, bind, "T.vexp :A ^B")                                                             \
+    X(TL_OP_RELU, bind, "T.vrelu :A ^B")                                                           \
+    X(TL_OP_SIGMOID, bind, "T.vsigmoid :A ^B")                                                     \
+    X(TL_OP_LN, bind, "T.vln :A ^B")                                                               \
+    X(TL_OP_SQRT, bind, "T.vsqrt :A ^B")                                                           \
+    X(TL_OP_RSQRT, bind, "T.vrsqrt :A ^B")                                                         \
+    X(TL_OP_ABS, bind, "T.vabs :A ^B")                                                             \
+    X(TL_OP_RECIPROCAL, bind, "T.vrec :A ^B")                                                      \
+    X(TL_OP_NOT, bind, "T.vnot :A ^B")                                                             \
+    X(TL_OP_SIN, bind, "T.vsin :src ^dst")                                                         \
+    X(TL_OP_COS, bind, "T.vcos :src ^dst")                                                         \
     /* T.tile.reduce_*(dst, src, tmp, dim): the destination first (front/tapi_ops.c) */            \
     X(TL_OP_REDUCE_SUM, reduce, "T.tile.reduce_sum")                                               \
     X(TL_OP_REDUCE_MAX, reduce, "T.tile.reduce_max")                                               \

@@ -175,6 +175,7 @@ static tl_op_t *emit(lower_t *L, tl_opcode_t code, int nargs, const tl_arg_t *ar
     s->op.args = tl_arena_dup(L->k->arena, args, sizeof *args * (size_t)nargs);
     s->op.dim = -1;
     s->op.clear = true;
+    s->op.exact = code == TL_OP_COPY && tl_kernel_npuir(L->k); // npuir's copy rule
     tl_ir_seq_push(L->k, L->out, s);
     return &s->op;
 }

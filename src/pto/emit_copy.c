@@ -713,6 +713,12 @@ void pto_emit_copy(pto_emit_t *e, const tl_stmt_t *s)
     // T.copy(src, dst); atomic_add(dst, src)
     const tl_region_t *src = atomic ? b : a, *dst = atomic ? a : b;
     tl_scope_t ss = src->buf->scope, ds = dst->buf->scope;
+    if (s->op.exact && ss != TL_SCOPE_L1 && ss != TL_SCOPE_L0C) {
+        // npuir's copy rule (ir/copy_plan.h): exactly the regions, any alignment
+        pto_unsupported(e, s->loc, "T.copy in an npuir kernel (npuir's copy rule: exactly its regions, "
+                                   "at any alignment, is not lowered to PTO)");
+        return;
+    }
     if (ss == TL_SCOPE_UB && ds == TL_SCOPE_UB && !atomic) {
         pto_emit_vec(e, s);
         return;

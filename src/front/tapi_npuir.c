@@ -1,0 +1,357 @@
+// Upstream's npuir dialect (`@tilelang.jit(target="npuir")`, the AscendNPU-IR
+// back end of tilelang-ascend's npuir branch, tilelang/language/customize_npuir.py):
+// its spellings as ops of tilec's IR. The element-wise family (T.vadd(A, B, C),
+// T.vexp(A, B), ...: the destination last) are rows of the op table (ir/ops.h,
+// role '^'); this file binds the rest: T.clear / T.fill (a broadcast of a value),
+// T.vbrc, T.vcast, T.vclamp (max then min), T.vexp2 / T.vlog2 (through their
+// scratch buffer), and names the members of the family tilec does not implement.
+// Every npuir spelling is an error outside an npuir kernel, as upstream's other
+// back ends do not define them.
+#include "front/front.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+// The target of the kernel being traced: the jit's target= value.
+bool tl_front_npuir(tl_eval_t *ev)
+{
+    const tl_value_t *t = ev->trace_target;
+    if (!t && ev->jit) t = ev->jit->jit.target;
+    return t && t->kind == TL_V_STR && !strcmp(t->str.s, "npuir");
+}
+
+bool tl_front_npuir_require(tl_eval_t *ev, tl_loc_t loc, const char *fname)
+{
+    if (tl_front_npuir(ev)) return true;
+    tl_eval_fail(ev, loc,
+                 "%s is upstream's npuir dialect: only kernels of @tilelang.jit(target=\"npuir\") "
+                 "have it (the Ascend C and PTO back ends do not)",
+                 fname);
+    return false;
+}
+
+static tl_stmt_t *new_op(tl_eval_t *ev, tl_opcode_t code, tl_loc_t loc, int nargs)
+{
+    tl_stmt_t *s = tl_ir_stmt(ev->kernel, TL_ST_OP, loc);
+    s->op.code = code;
+    s->op.args = tl_arena_alloc(ev->arena, sizeof(tl_arg_t) * (size_t)nargs);
+    s->op.dim = -1;
+    s->op.clear = true;
+    s->op.round = TL_CAST_RINT;
+    return s;
+}
+
+static bool is_tile(const tl_value_t *v)
+{
+    return v && (v->kind == TL_V_REGION || (v->kind == TL_V_BUFFER && v->buffer->scope != TL_SCOPE_VAR));
+}
+
+// One operand: a region (tiles; `tile_only`) or, for a value operand, a scalar.
+static bool arg(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, bool tile_only, const char *fname,
+                tl_arg_t *out)
+{
+    tl_value_t *v = tl_call_arg(c, pos, kw);
+    tl_loc_t loc = tl_call_arg_loc(c, pos, kw);
+    if (!v) {
+        tl_eval_fail(ev, c->loc, "%s is missing its '%s' argument", fname, kw);
+        return false;
+    }
+    const char *what = tl_arena_printf(ev->arena, "%s argument '%s'", fname, kw);
+    if (is_tile(v)) {
+        tl_region_t *r = tl_value_to_region(ev, v, loc, what);
+        if (!r) return false;
+        out->kind = TL_ARG_REGION;
+        out->region = *r;
+        return true;
+    }
+    if (tile_only) {
+        tl_eval_fail(ev, loc, "%s must be a buffer or a buffer region, got %s", what, tl_value_type_name(v));
+        return false;
+    }
+    if (!tl_value_is_exprlike(v)) {
+        tl_eval_fail(ev, loc, "%s must be a buffer, a buffer region or a scalar, got %s", what,
+                     tl_value_type_name(v));
+        return false;
+    }
+    out->kind = TL_ARG_SCALAR;
+    out->scalar = tl_value_to_expr(ev, v, loc, -1);
+    return out->scalar != NULL;
+}
+
+static tl_arg_t scalar_arg(tl_expr_t *e)
+{
+    tl_arg_t a = {.kind = TL_ARG_SCALAR};
+    a.scalar = e;
+    return a;
+}
+
+// Emits code(dst, a[, b]).
+static void emit(tl_eval_t *ev, tl_loc_t loc, tl_opcode_t code, const tl_arg_t *dst, const tl_arg_t *a,
+                 const tl_arg_t *b)
+{
+    tl_stmt_t *s = new_op(ev, code, loc, 3);
+    s->op.args[0] = *dst;
+    s->op.args[1] = *a;
+    s->op.nargs = 2;
+    if (b) s->op.args[s->op.nargs++] = *b;
+    tl_trace_emit(ev, s);
+}
+
+static bool begin(tl_eval_t *ev, tl_call_t *c, const char *fname, int min_req, int max_pos,
+                  const char *const *kws)
+{
+    return tl_call_check(ev, c, fname, min_req, max_pos, kws) && tl_front_npuir_require(ev, c->loc, fname) &&
+           tl_trace_require(ev, c->loc, fname);
+}
+
+// The single element of a one-element region, as a scalar read.
+static tl_expr_t *element_of(tl_eval_t *ev, const tl_region_t *r, tl_loc_t loc)
+{
+    tl_expr_t *idx[TL_MAX_DIMS];
+    for (int d = 0; d < r->ndim; d++)
+        idx[d] = r->form == TL_REGION_WHOLE || !r->start[d] ? tl_ir_int(ev->kernel, 0, TL_I32, loc) : r->start[d];
+    return tl_ir_load(ev->kernel, r->buf, r->ndim, idx, loc);
+}
+
+// T.vbrc(src, dst) / T.fill(buffer, value): a scalar, or a one-element
+// region, fills dst; a region with unit extents where dst has more is
+// broadcast over them (tilec's broadcast: a (1, N) or (M, 1) source).
+static tl_value_t *brc(tl_eval_t *ev, tl_call_t *c, const char *fname, int src_pos, const char *src_kw,
+                       int dst_pos, const char *dst_kw)
+{
+    tl_arg_t src, dst;
+    if (!arg(ev, c, dst_pos, dst_kw, true, fname, &dst) || !arg(ev, c, src_pos, src_kw, false, fname, &src))
+        return NULL;
+    if (src.kind == TL_ARG_REGION && tl_region_numel(&src.region) == 1)
+        src = scalar_arg(element_of(ev, &src.region, c->loc));
+    emit(ev, c->loc, src.kind == TL_ARG_SCALAR ? TL_OP_FILL : TL_OP_BROADCAST, &dst, &src, NULL);
+    return tl_value_none();
+}
+
+static tl_value_t *n_vbrc(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", NULL};
+    if (!begin(ev, c, "T.vbrc", 2, 2, kws)) return NULL;
+    return brc(ev, c, "T.vbrc", 0, "src", 1, "dst");
+}
+
+// T.fill / T.clear: npuir's (a broadcast of the value); elsewhere not Ascend's.
+static tl_value_t *n_fill(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"buffer", "value", NULL};
+    if (!tl_front_npuir(ev))
+        return tl_eval_fail(ev, c->loc, "T.fill is not available on Ascend; use T.tile.fill (T.fill is "
+                                        "upstream's npuir dialect: @tilelang.jit(target=\"npuir\"))");
+    if (!begin(ev, c, "T.fill", 2, 2, kws)) return NULL;
+    return brc(ev, c, "T.fill", 1, "value", 0, "buffer");
+}
+
+static tl_value_t *n_clear(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"buffer", NULL};
+    if (!tl_front_npuir(ev))
+        return tl_eval_fail(ev, c->loc, "T.clear is not available on Ascend; use T.tile.clear or T.tile.fill "
+                                        "(T.clear is upstream's npuir dialect: @tilelang.jit(target=\"npuir\"))");
+    if (!begin(ev, c, "T.clear", 1, 1, kws)) return NULL;
+    tl_arg_t dst;
+    if (!arg(ev, c, 0, "buffer", true, "T.clear", &dst)) return NULL;
+    tl_arg_t zero = scalar_arg(tl_ir_int(ev->kernel, 0, TL_I32, c->loc));
+    emit(ev, c->loc, TL_OP_FILL, &dst, &zero, NULL);
+    return tl_value_none();
+}
+
+// T.vcast(src, dst, size=None, round_mode="rint").
+static tl_value_t *n_vcast(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", "size", "round_mode", NULL};
+    if (!begin(ev, c, "T.vcast", 2, 4, kws)) return NULL;
+    tl_value_t *size = tl_call_arg(c, 2, "size"), *mode = tl_call_arg(c, 3, "round_mode");
+    if (size && size->kind != TL_V_NONE)
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 2, "size"),
+                            "T.vcast's size= (an extent other than the operands') is not supported by tilec; "
+                            "pass regions of that extent instead");
+    tl_arg_t src, dst;
+    if (!arg(ev, c, 1, "dst", true, "T.vcast", &dst) || !arg(ev, c, 0, "src", true, "T.vcast", &src)) return NULL;
+    tl_round_t round = TL_CAST_RINT;
+    if (mode && mode->kind != TL_V_NONE) {
+        tl_loc_t loc = tl_call_arg_loc(c, 3, "round_mode");
+        const char *m = tl_value_to_cstr(ev, mode, loc, "round_mode");
+        if (!m) return NULL;
+        char name[32] = "CAST_";
+        size_t n = strlen(m);
+        for (size_t i = 0; i < n && i + 6 < sizeof name; i++) name[5 + i] = (char)toupper((unsigned char)m[i]);
+        if (n > 8 || strchr(m, '_') || !tl_round_parse(name, &round) || round == TL_CAST_NONE)
+            return tl_eval_fail(ev, loc, "T.vcast round_mode must be one of round, rint, floor, ceil, trunc, "
+                                         "odd, got \"%s\"", m);
+    }
+    tl_stmt_t *s = new_op(ev, TL_OP_CAST, c->loc, 2);
+    s->op.args[0] = dst;
+    s->op.args[1] = src;
+    s->op.nargs = 2;
+    s->op.round = round;
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+// T.vclamp(src, dst, min_val, max_val): dst = max(src, min_val), then
+// dst = min(dst, max_val) (upstream's two ops; the bounds are scalars or buffers).
+static tl_value_t *n_vclamp(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", "min_val", "max_val", NULL};
+    if (!begin(ev, c, "T.vclamp", 4, 4, kws)) return NULL;
+    tl_arg_t src, dst, lo, hi;
+    if (!arg(ev, c, 0, "src", true, "T.vclamp", &src) || !arg(ev, c, 1, "dst", true, "T.vclamp", &dst) ||
+        !arg(ev, c, 2, "min_val", false, "T.vclamp", &lo) || !arg(ev, c, 3, "max_val", false, "T.vclamp", &hi))
+        return NULL;
+    emit(ev, c->loc, TL_OP_MAX, &dst, &src, &lo);
+    emit(ev, c->loc, TL_OP_MIN, &dst, &dst, &hi);
+    return tl_value_none();
+}
+
+// T.vexp2(A, B, Tmp): Tmp = A * ln 2, B = exp(Tmp); T.vlog2(A, B, Tmp):
+// Tmp = ln(A), B = Tmp * (1 / ln 2) (upstream's expansions, constants in A's type).
+static tl_value_t *exp_log2(tl_eval_t *ev, tl_call_t *c, const char *fname, bool is_exp)
+{
+    static const char *kws[] = {"A", "B", "Tmp", NULL};
+    if (!begin(ev, c, fname, 3, 3, kws)) return NULL;
+    tl_arg_t a, b, tmp;
+    if (!arg(ev, c, 0, "A", true, fname, &a) || !arg(ev, c, 1, "B", true, fname, &b) ||
+        !arg(ev, c, 2, "Tmp", true, fname, &tmp))
+        return NULL;
+    tl_arg_t k = scalar_arg(tl_ir_float(ev->kernel, is_exp ? log(2.0) : 1.0 / log(2.0), a.region.buf->dtype, c->loc));
+    if (is_exp) {
+        emit(ev, c->loc, TL_OP_MUL, &tmp, &a, &k);
+        emit(ev, c->loc, TL_OP_EXP, &b, &tmp, NULL);
+    } else {
+        emit(ev, c->loc, TL_OP_LN, &tmp, &a, NULL);
+        emit(ev, c->loc, TL_OP_MUL, &b, &tmp, &k);
+    }
+    return tl_value_none();
+}
+
+static tl_value_t *n_vexp2(tl_eval_t *ev, tl_call_t *c)
+{
+    return exp_log2(ev, c, "T.vexp2", true);
+}
+
+static tl_value_t *n_vlog2(tl_eval_t *ev, tl_call_t *c)
+{
+    return exp_log2(ev, c, "T.vlog2", false);
+}
+
+// Squeezed constant extents of a region (its dimensions of extent other than 1); -1 when one
+// is not a compile-time constant.
+static int squeezed(const tl_region_t *r, int64_t *ext)
+{
+    int k = 0;
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t e = r->buf->shape[d];
+        if (r->form != TL_REGION_WHOLE && (!r->extent[d] || !tl_ir_is_const_int(r->extent[d], &e))) return -1;
+        if (e != 1) ext[k++] = e;
+    }
+    return k;
+}
+
+bool tl_front_npuir_copy_check(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
+{
+    int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
+    int na = squeezed(&op->args[0].region, a), nb = squeezed(&op->args[1].region, b);
+    if (na < 0 || nb < 0) return true;
+    bool same = na == nb;
+    for (int i = 0; same && i < na; i++) same = a[i] == b[i];
+    if (same) return true;
+    tl_buf_t sa, sb;
+    tl_buf_init(&sa);
+    tl_buf_init(&sb);
+    for (int i = 0; i < na; i++) tl_buf_printf(&sa, "%s%lld", i ? " x " : "", (long long)a[i]);
+    for (int i = 0; i < nb; i++) tl_buf_printf(&sb, "%s%lld", i ? " x " : "", (long long)b[i]);
+    tl_eval_fail(ev, loc,
+                 "T.copy: npuir's copy moves its regions element by element: their shapes without unit "
+                 "dimensions must agree, here %s vs %s",
+                 na ? tl_buf_cstr(&sa) : "1", nb ? tl_buf_cstr(&sb) : "1");
+    tl_buf_free(&sa);
+    tl_buf_free(&sb);
+    return false;
+}
+
+// Whether a statement tree has a cube op (T.gemm_v0 / T.mma) or an L1 / L0 buffer copy.
+static bool has_cube(const tl_stmt_t *s)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (has_cube(s->seq.items[i])) return true;
+        return false;
+    case TL_ST_FOR: return has_cube(s->for_.body);
+    case TL_ST_WHILE: return has_cube(s->while_.body);
+    case TL_ST_IF: return has_cube(s->if_.then_) || has_cube(s->if_.else_);
+    case TL_ST_SCOPE: return true; // an explicit cube / vector split (expert mode): a mix kernel
+    case TL_ST_OP:
+        if (tl_op_info(s->op.code)->cls == TL_OPC_GEMM) return true;
+        for (int i = 0; i < s->op.nargs; i++) {
+            const tl_arg_t *a = &s->op.args[i];
+            if (a->kind == TL_ARG_REGION && a->region.buf->scope != TL_SCOPE_GM &&
+                a->region.buf->scope != TL_SCOPE_UB && a->region.buf->scope != TL_SCOPE_SHARED &&
+                a->region.buf->scope != TL_SCOPE_VAR)
+                return true;
+        }
+        return false;
+    default: return false;
+    }
+}
+
+void tl_front_npuir_kernel(tl_kernel_t *k)
+{
+    if (k->threads == 0 && !has_cube(k->body)) k->threads = 1;
+}
+
+// Members of the npuir family without a tilec op: a located error naming why.
+static tl_value_t *n_missing(tl_eval_t *ev, tl_call_t *c)
+{
+    const tl_value_t *self = c->self;
+    return tl_eval_fail(ev, c->loc, "%s", self && self->kind == TL_V_STR ? self->str.s : "not supported");
+}
+
+void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
+{
+    tl_front_def(ev, T, "clear", n_clear);
+    tl_front_def(ev, T, "fill", n_fill);
+    tl_front_def(ev, T, "vbrc", n_vbrc);
+    tl_front_def(ev, T, "vcast", n_vcast);
+    tl_front_def(ev, T, "vclamp", n_vclamp);
+    tl_front_def(ev, T, "vexp2", n_vexp2);
+    tl_front_def(ev, T, "vlog2", n_vlog2);
+    static const struct {
+        const char *name, *why;
+    } missing[] = {
+        {"verf", "tilec has no erf op"},
+        {"vtanh", "tilec has no tanh op"},
+        {"vshr", "its round= shift (on by default) is a rounding tilec does not model"},
+        {"vselect", "its condition is a bool tensor, tilec's select takes a bit mask"},
+        {"vcmp", "it writes a bool tensor, tilec's compare writes a bit mask"},
+        {"vbitcast", "it returns a reinterpreted value, tilec has no such view"},
+        {"vcumsum", "tilec has no cumulative sum"},
+        {"load_nd2nz", "tilec's copies pick the layout themselves (T.copy)"},
+        {"store_nz2nd", "tilec's copies pick the layout themselves (T.copy)"},
+        {"store_fixpipe", "tilec's copies pick the layout themselves (T.copy)"},
+        {"interleave", "tilec has no interleave op"},
+        {"deinterleave", "tilec has no deinterleave op"},
+        {"concat", "tilec has no concat op"},
+        {"pad", "tilec has no pad op"},
+        {"flip", "tilec has no flip op"},
+        {"arange", "tilec has no arange op (T.tile.arith_progression is Ascend C's)"},
+        {"reshape", "tilec has no reshape view"},
+        {"atomic_addx4", "tilec has no 4-lane atomic add"},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(missing); i++)
+        tl_value_module_set(
+            ev->arena, T, missing[i].name,
+            tl_value_builtin(ev->arena, missing[i].name, n_missing,
+                             tl_value_str(ev->arena,
+                                          tl_arena_printf(ev->arena,
+                                                          "T.%s is upstream's npuir dialect and tilec does not "
+                                                          "implement it: %s",
+                                                          missing[i].name, missing[i].why))));
+}
