@@ -97,6 +97,19 @@ static bool int_lt(int64_t a, int64_t b, bool is_unsigned)
     return is_unsigned ? (uint64_t)a < (uint64_t)b : a < b;
 }
 
+// int32 pow (upstream's ascendc accepts int32 pow; its NPU computes it through
+// float32 and may be 1 off, its test allows that): the exact power, wrapping;
+// a negative exponent gives 1 / x^-y truncated (1 for x = 1, +-1 for x = -1,
+// else 0, and 0 for x = 0 as no trap is modelled).
+static int64_t int_pow(int64_t x, int64_t y)
+{
+    if (y < 0) return x == 1 ? 1 : x == -1 ? (y % 2 ? -1 : 1) : 0;
+    int64_t r = 1;
+    for (; y > 0; y >>= 1, x = wrap_mul(x, x))
+        if (y & 1) r = wrap_mul(r, x);
+    return r;
+}
+
 static void ikernel(const kparams_t *p, int64_t *d, const int64_t *a, const int64_t *b,
                     const int64_t *old, int64_t n)
 {
@@ -118,6 +131,7 @@ static void ikernel(const kparams_t *p, int64_t *d, const int64_t *a, const int6
         case TL_OP_CLAMP: r = int_lt(x, s, u) ? s : int_lt(s2, x, u) ? s2 : x; break;
         case TL_OP_CLAMP_MAX: r = int_lt(s, x, u) ? s : x; break;
         case TL_OP_CLAMP_MIN: r = int_lt(x, s, u) ? s : x; break;
+        case TL_OP_POW: r = int_pow(x, y); break;
         default: break;
         }
         d[i] = r;
@@ -194,7 +208,7 @@ static layout_t layout_of(tl_opcode_t code)
     case TL_OP_CLAMP: l.s0 = 2, l.s1 = 3, l.cnt = 4; break;
     case TL_OP_CLAMP_MAX:
     case TL_OP_CLAMP_MIN: l.s0 = 2, l.cnt = 3; break;
-    case TL_OP_POW: l.src1 = true, l.float_only = true; break;
+    case TL_OP_POW: l.src1 = true; break; // float16, float32 and int32 (arith)
     default: l.src1 = true; break; // the binary ops (tl_op_arith)
     }
     return l;
@@ -228,7 +242,7 @@ static tl_status_t arith(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     kparams_t p = {.code = code, .is_unsigned = tl_dtype_kind(dv->dtype) == TL_KIND_UINT};
     tl_dtype_t t = dv->dtype;
     bool flt = tl_tileop_is_vfloat(t);
-    if (!flt && !(tl_tileop_is_vint(t) && !l.float_only))
+    if ((!flt && !(tl_tileop_is_vint(t) && !l.float_only)) || (code == TL_OP_POW && !flt && t != TL_I32))
         return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "does not support %s ('%s')",
                               tl_dtype_name(t), dv->name);
     // axpy also takes a narrower float source into a float32 destination.

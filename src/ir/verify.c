@@ -262,6 +262,19 @@ static void check_progression(verifier_t *v, const tl_stmt_t *st, tl_dtype_t t)
                      : "PTO's TCI takes float32, int16, int32, uint16 and uint32");
 }
 
+// T.tile.pow's dtypes, as upstream compiles them (test_tile_pow.py): AscendC's
+// Power takes float16, float32 and int32 ("Pow only supports
+// float16/float32/int32"), PTO's TPOW float16 and float32 only.
+static void check_pow(verifier_t *v, const tl_stmt_t *st, tl_dtype_t t)
+{
+    const char *tg = v->k->config.target;
+    bool pto = tg && !strcmp(tg, "pto");
+    if (t == TL_F16 || t == TL_F32 || (t == TL_I32 && !pto)) return;
+    bool named = tg && strcmp(tg, "auto"); // int16: no target takes it
+    fail(v, st->loc, "T.tile.pow has no %s%s%s (%s)", tl_dtype_name(t), named ? " on target " : "", named ? tg : "",
+         pto ? "PTO's TPOW takes float16 and float32" : "Pow only supports float16/float32/int32");
+}
+
 // An op with a packed int4 operand (tl_buffer_t.int4). AscendC takes int4b_t in
 // data moves (DataCopy), the cube (Mmad int4b_t x int4b_t -> int32_t: asc-devkit
 // Mmad.md) and one vector instruction, Cast half <-> int4b_t (Cast.md's A2/A3
@@ -370,6 +383,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     const tl_region_t *r0 = op->nargs > 0 && op->args[0].kind == TL_ARG_REGION ? &op->args[0].region : NULL;
     const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
     if (op->code == TL_OP_ARITH_PROGRESSION && r0) check_progression(v, st, r0->buf->dtype);
+    if (op->code == TL_OP_POW && r0) check_pow(v, st, r0->buf->dtype);
     switch (info->cls) {
     case TL_OPC_COPY:
         if (op->code == TL_OP_COPY_PA) {

@@ -124,9 +124,15 @@ TEST(tileop_vec_nan_pow)
     CHECK(p[0] == 8 && p[1] == 9 && p[2] == 2);
     REQUIRE(RUN(&f, pw, OV(UB(p, TL_F32, 3)), OV(UB(x, TL_F32, 3)), OF(2)) == TL_OK);
     CHECK(p[0] == 4 && p[1] == 9 && p[2] == 16);
-    int32_t i[1] = {2};
-    CHECK(RUN(&f, pw, OV(UB(i, TL_I32, 1)), OV(UB(i, TL_I32, 1)), OI(2)) == TL_ERR_UNSUPPORTED);
-    CHECK_CONTAINS(fx_err(&f), "T.tile.pow: does not support int32");
+    // int32: exact integer powers (upstream's ascendc pow); int16: unsupported
+    int32_t i[3] = {-3, 2, 7}, ie[3] = {3, -1, 0}, ip[3];
+    REQUIRE(RUN(&f, pw, OV(UB(ip, TL_I32, 3)), OV(UB(i, TL_I32, 3)), OV(UB(ie, TL_I32, 3))) == TL_OK);
+    CHECK(ip[0] == -27 && ip[1] == 0 && ip[2] == 1);
+    REQUIRE(RUN(&f, pw, OV(UB(i, TL_I32, 1)), OV(UB(i, TL_I32, 1)), OI(2)) == TL_OK);
+    CHECK(i[0] == 9);
+    int16_t h[1] = {2};
+    CHECK(RUN(&f, pw, OV(UB(h, TL_I16, 1)), OV(UB(h, TL_I16, 1)), OI(2)) == TL_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(fx_err(&f), "T.tile.pow: does not support int16");
     fx_free(&f);
 }
 
