@@ -178,9 +178,11 @@ static void infer_dims(tl_bind_t *args)
             const tl_param_t *p = &k->params[i];
             if (!p->buf || !args->user[i] || (p->role == TL_ROLE_INPUT) != (pass == 0)) continue;
             for (int d = 0; d < p->buf->ndim && d < args->user[i]->ndim; d++) {
-                const tl_var_t *v = plain_dim(p->buf->gm_shape[d]);
+                // an int4 tensor's last dimension N is held as N / 2 bytes
+                bool i4 = p->buf->int4_elems && d == p->buf->ndim - 1;
+                const tl_var_t *v = plain_dim(i4 ? p->buf->int4_elems : p->buf->gm_shape[d]);
                 if (!v || args->gset[v->id]) continue;
-                args->globals[v->id] = tl_num_int(args->user[i]->shape[d], v->dtype);
+                args->globals[v->id] = tl_num_int(args->user[i]->shape[d] * (i4 ? 2 : 1), v->dtype);
                 args->gset[v->id] = 1;
             }
         }
@@ -221,6 +223,14 @@ static tl_status_t gm_shape(tl_bind_t *args, const tl_buffer_t *b, int64_t *shap
         }
         tl_status_t st = eval_global(args, b->gm_shape[d], &shape[d]);
         if (st) return st;
+        int64_t elems;
+        if (b->int4_elems && d == b->ndim - 1 &&
+            ((st = eval_global(args, b->int4_elems, &elems)) || elems % 2))
+            return st ? st
+                      : tl_diag_report(args->d, TL_SEV_ERROR, b->loc, TL_ERR_ARG,
+                                       "int4 tensor '%s' has an odd last dimension (%" PRId64
+                                       "): two int4 elements share a byte",
+                                       b->name, elems);
         if (shape[d] < 0)
             return tl_diag_report(args->d, TL_SEV_ERROR, b->loc, TL_ERR_ARG,
                                   "dimension %d of '%s' evaluates to %" PRId64, d, b->name,

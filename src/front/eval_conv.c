@@ -200,6 +200,7 @@ bool tl_eval_int4_buffer(tl_eval_t *ev, tl_buffer_t *b, tl_loc_t loc)
         if (e) b->gm_shape[d] = tl_ir_int(ev->kernel, n / 2, e->dtype, e->loc);
         return true;
     }
+    b->int4_elems = e;
     b->gm_shape[d] = tl_ir_bin(ev->kernel, TL_BIN_FLOORDIV, e, tl_ir_int(ev->kernel, 2, e->dtype, e->loc), e->loc);
     return true;
 }

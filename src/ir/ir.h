@@ -256,6 +256,8 @@ struct tl_buffer {
     // front end halves the last index (front/trace.c). Only T.copy between int4
     // buffers, T.gemm_v0 and T.tile.cast (float16 <-> int4) take it (verify.c).
     bool int4;
+    tl_expr_t *int4_elems; // GM int4 with a run-time last dimension: it in elements
+                           // (gm_shape's last is it // 2; a run makes sure it is even)
 };
 
 // Number of elements / bytes of an on-chip buffer.
