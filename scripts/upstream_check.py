@@ -371,6 +371,20 @@ def call_args(calls, kernel, params, known):
     return out
 
 
+class TensorArg:
+    """A tensor argument of a driver's call as tilec's -a takes it: T.Tensor(shape, dtype), whose
+    .shape and .dtype a factory sized from the tensor reads."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), dtype
+
+    def __repr__(self):
+        return f"T.Tensor({self.shape!r}, {self.dtype!r})"
+
+    def __eq__(self, o):
+        return isinstance(o, TensorArg) and (o.shape, o.dtype) == (self.shape, self.dtype)
+
+
 def _constant(v):
     """A recorded JSON value as the Python value -a takes (lists as tuples)."""
     return tuple(_constant(x) for x in v) if isinstance(v, list) else v
@@ -443,9 +457,12 @@ class Drivers:
         for d, call, stable in self.calls(path, kernel):
             if call is None:
                 stopped.append(f"{os.path.relpath(d, self.folder)} stopped: {stable}")
-            elif stable and not call["opaque"]:
+            elif stable and not set(call["opaque"]) - set(call.get("tensors", {})):
+                # tensors the factory is sized from go as T.Tensor(shape, dtype)
                 self._keep_launch(path, kernel, call)
-                return {k: _constant(v) for k, v in call["args"].items()}, os.path.relpath(d, self.folder)
+                tensors = call.get("tensors", {})
+                return {k: TensorArg(*tensors[k]) if k in tensors else _constant(v)
+                        for k, v in call["args"].items()}, os.path.relpath(d, self.folder)
             else:
                 unusable = unusable or ("opaque value of " + ", ".join(call["opaque"]) if call["opaque"] else
                                         "the driver's arguments depend on tensor contents")

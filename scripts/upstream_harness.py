@@ -18,7 +18,8 @@ forward (and .backward() the Function's backward); a few torch_npu ops return th
 a file that imports relatively runs as a module of its folder's package.
 
 Prints one JSON line per call: {"id": N, "file": defining file, "kernel": qualified name,
-"args": {param: value}, "opaque": [params whose value is not a plain constant]}; when the
+"args": {param: value}, "opaque": [params whose value is not a plain constant], "tensors": {opaque
+param that is a tensor: [shape, dtype]}}; when the
 kernel a jit factory returned is launched, {"launch": N, "dims": {T.symbolic or scalar: value},
 "inputs": {param: [nested values, dtype]}} (the sizes of the tensors the driver passes, and the
 contents of its integer tensors made from Python lists, e.g. cu_seqlens); and last {"done": true} or {"stopped": "the
@@ -59,7 +60,7 @@ class DType:
 DTYPES = {n: DType(n, s, f) for n, s, f in [
     ("float16", 2, True), ("bfloat16", 2, True), ("float32", 4, True), ("float64", 8, True),
     ("int8", 1, False), ("uint8", 1, False), ("int16", 2, False), ("int32", 4, False),
-    ("int64", 8, False), ("bool", 1, False)]}
+    ("int64", 8, False), ("uint16", 2, False), ("uint32", 4, False), ("uint64", 8, False), ("bool", 1, False)]}
 ALIASES = {"half": "float16", "float": "float32", "double": "float64", "int": "int32", "long": "int64"}
 
 
@@ -748,15 +749,18 @@ def _recorder(root):
         code = frame.f_code
         n = code.co_argcount + code.co_kwonlyargcount
         names = list(code.co_varnames[:n])
-        args, opaque = {}, []
+        args, opaque, tensors = {}, [], {}
         for name in names:
             if name in ("self", "cls") or name not in frame.f_locals:
                 continue
-            args[name], ok = _plain(frame.f_locals[name])
+            v = frame.f_locals[name]
+            args[name], ok = _plain(v)
             if not ok:
                 opaque.append(name)
+                if isinstance(v, Tensor):  # sized from its shape: T.Tensor(shape, dtype) for tilec's -a
+                    tensors[name] = [list(v.shape), v.dtype.name]
         rec = {"id": CALLS[0], "file": code.co_filename, "kernel": code.co_qualname, "args": args,
-               "opaque": opaque}
+               "opaque": opaque, "tensors": tensors}
         CALLS[0] += 1
         print(json.dumps(rec), flush=True)
     return hook

@@ -490,6 +490,12 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
         return v;
     }
     case TL_V_BUFFER: return buffer_attr(ev, obj, name, loc);
+    case TL_V_TENSORTYPE: // a stand-in for a torch tensor given with -a (its shape, dtype)
+        if (!strcmp(name, "shape"))
+            return tl_value_tuple(ev->arena, obj->tensortype.shape->seq.n, obj->tensortype.shape->seq.items);
+        if (!strcmp(name, "dtype")) return tl_value_dtype(ev->arena, obj->tensortype.dtype);
+        if (!strcmp(name, "ndim")) return tl_value_int(ev->arena, obj->tensortype.shape->seq.n);
+        break;
     case TL_V_DTYPE:
         if (!strcmp(name, "bits")) return tl_value_int(ev->arena, tl_dtype_bits(obj->dtype));
         if (!strcmp(name, "bytes")) return tl_value_int(ev->arena, tl_dtype_size(obj->dtype));

@@ -8,7 +8,8 @@
 // through torch_npu pairs and values the stand-in does not model: workspace.py; an autograd
 // Function whose backward launches the kernel: autograd.py; a package module that imports its
 // sibling relatively: boxes/box_kernel.py; an nn.Module driver whose calls of a kernel at
-// sizes read from a tensor's contents are not the file's own: module.py).
+// sizes read from a tensor's contents are not the file's own: module.py; a builder sized from
+// the .shape / .dtype of the tensors its test passes, given as T.Tensor(shape, dtype): tensor_arg.py).
 // The --list output must be tests/data/scan/expect.list.
 #include "../test.h"
 
@@ -30,7 +31,7 @@ TEST(upstream_check_own_argument_classes)
                     (char *)list, NULL};
     int rc = tl_test_run(argv, &out);
     CHECK_EQ(rc, 0);
-    CHECK_CONTAINS(out, "at the file's own arguments: 8 (0 of them from the own-shapes tables, 7 recorded");
+    CHECK_CONTAINS(out, "at the file's own arguments: 9 (0 of them from the own-shapes tables, 8 recorded");
     CHECK_CONTAINS(out, "not instantiated by any driver in the corpus: 1 kernels");
     free(out);
     char *got = tl_test_read_file(list, NULL);
