@@ -414,6 +414,24 @@ static tl_status_t golden_npuir_copy(const tl_check_case_t *c, tl_check_io_t *io
     return TL_OK;
 }
 
+// tests/data/kernels/npuir_broadcast.py: C = B[1, :] / ((A + B[0, :]) - B[:, 3]).
+static tl_status_t golden_npuir_broadcast(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *o = tl_check_expected(io, "C", d);
+    tl_status_t st = !a || !b ? TL_ERR_NOMEM : !o ? missing(d, "npuir_broadcast needs C") : TL_OK;
+    int64_t m = st == TL_OK ? o->shape[0] : 0, n = st == TL_OK ? o->shape[1] : 0;
+    for (int64_t r = 0; r < m; r++)
+        for (int64_t j = 0; j < n; j++) {
+            float x = (a[r * n + j] + b[j]) - b[r * n + 3];
+            tl_tensor_set_flat(o, (size_t)(r * n + j), b[n + j] / x);
+        }
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/mask_ops.py: compare + select, createvecindex, xor, the
 // shifts, silu, axpy (float32: the product and the sum each rounded),
 // reinterpretcast, element by element; row sum and max with clear=False.
@@ -1267,6 +1285,9 @@ static const tl_check_case_t cases[] = {
     {.name = "npuir_copy/f32", .op = "npuir_copy", .file = "tests/data/kernels/npuir_copy.py",
      .outputs = {"Y", "P", "C"}, .rtol = 0, .atol = 0, .golden = golden_npuir_copy,
      .shape = "X 2x4x32 f32: strided halves, 16-byte runs, a column"},
+    {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",
+     .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
+     .golden = golden_npuir_broadcast, .shape = "M=8 N=64 f32: (1, N) rows, an (M, 1) column"},
     // ... and the mask and bit ops (compare, select, createvecindex, xor, shifts), silu, axpy
     {.name = "mask_ops/f32", .op = "mask_ops", .file = "tests/data/kernels/mask_ops.py",
      .fills = {"K=int:-100000:100000"},

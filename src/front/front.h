@@ -82,6 +82,8 @@ void tl_front_install_tile_ops(tl_eval_t *ev, tl_value_t *lang, tl_value_t *tile
 // Upstream's npuir dialect (tapi_npuir.c): T.clear, T.fill, T.vbrc, T.vcast, T.vclamp,
 // T.vexp2/vlog2 and the family's members tilec does not implement (located errors).
 void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T);
+// ... and its T.npuir_* long names (after the op table's rows are installed).
+void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T);
 // Whether the kernel being traced is an npuir one (@tilelang.jit(target="npuir")); the
 // _require form reports that `fname` needs one.
 bool tl_front_npuir(tl_eval_t *ev);
@@ -89,6 +91,10 @@ bool tl_front_npuir_require(tl_eval_t *ev, tl_loc_t loc, const char *fname);
 // An npuir kernel without cube code is an AIV kernel (bishengir's core type AIV: each
 // block one vector core, not a pair): it gets one vector agent (k->threads = 1).
 void tl_front_npuir_kernel(tl_kernel_t *k);
+// npuir's implicit broadcast of a binary op (T.vadd(a[:, :], b[0, :], c[:, :])): the op
+// once per row of its 2-D destination, a (1, N) operand's row repeated, a second operand
+// of (M, 1) read as a scalar per row; *done when it emitted them (then `s` is dropped).
+bool tl_front_npuir_broadcast(tl_eval_t *ev, tl_stmt_t *s, const char *fname, bool *done);
 // An npuir T.copy whose regions' constant shapes differ without their unit dimensions: an error.
 bool tl_front_npuir_copy_check(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc);
 // buf.access_ptr(...) and T.call_extern("tl::ascend::copy_ub_to_ub<...>", ...) (tapi_extern.c).

@@ -919,5 +919,6 @@ void tl_front_install_lang(tl_eval_t *ev)
                                 missing_tile[i]));
     // The op table last: an op added to ir/ops.h replaces its entry above.
     tl_front_install_tile_ops(ev, T, tile);
+    tl_front_install_npuir_names(ev, T);
     ev->lang = T;
 }

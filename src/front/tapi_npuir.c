@@ -240,6 +240,80 @@ static tl_value_t *n_vlog2(tl_eval_t *ev, tl_call_t *c)
     return exp_log2(ev, c, "T.vlog2", false);
 }
 
+// Constant extents of a region (false when one is not a compile-time constant).
+static bool const_extents(const tl_region_t *r, int64_t *ext)
+{
+    for (int d = 0; d < r->ndim; d++)
+        if (!r->extent[d] || !tl_ir_is_const_int(r->extent[d], &ext[d])) return false;
+    return true;
+}
+
+// Row r of a 2-D region (row 0 of a one-row operand).
+static tl_region_t row_of(tl_eval_t *ev, const tl_region_t *src, int64_t r, tl_loc_t loc)
+{
+    tl_region_t x = *src;
+    x.form = TL_REGION_SLICE;
+    x.start[0] = tl_ir_bin(ev->kernel, TL_BIN_ADD, src->start[0], tl_ir_int(ev->kernel, r, TL_I32, loc), loc);
+    x.extent[0] = tl_ir_int(ev->kernel, 1, TL_I32, loc);
+    return x;
+}
+
+bool tl_front_npuir_broadcast(tl_eval_t *ev, tl_stmt_t *s, const char *fname, bool *done)
+{
+    tl_op_t *op = &s->op;
+    *done = false;
+    if (op->nargs != 3 || op->args[0].kind != TL_ARG_REGION || op->args[1].kind != TL_ARG_REGION) return true;
+    const tl_region_t *dst = &op->args[0].region;
+    const tl_region_t *src[2] = {&op->args[1].region,
+                                 op->args[2].kind == TL_ARG_REGION ? &op->args[2].region : NULL};
+    int64_t de[TL_MAX_DIMS], se[2][TL_MAX_DIMS];
+    if (!const_extents(dst, de)) return true;
+    bool differ = false;
+    for (int i = 0; i < 2; i++) {
+        if (!src[i]) continue;
+        if (src[i]->ndim != dst->ndim || !const_extents(src[i], se[i])) return true;
+        for (int d = 0; d < dst->ndim; d++) {
+            if (se[i][d] == de[d]) continue;
+            if (se[i][d] != 1) return true; // not a broadcast: the op's own size check reports it
+            differ = true;
+        }
+    }
+    if (!differ) return true;
+    // (1, N) operands repeat over the rows; src1 of (M, 1) (or 1 x 1) is a scalar per row
+    bool column = false;
+    for (int i = 0; i < 2; i++)
+        if (src[i] && dst->ndim == 2 && se[i][1] != de[1]) column = column || i == 1;
+    bool ok = dst->ndim == 2 && !(src[0] && se[0][1] != de[1]) && de[0] <= 4096;
+    if (!ok) {
+        tl_eval_fail(ev, s->loc,
+                     "%s: npuir's implicit broadcast is supported by tilec for 2-D regions only: a (1, N) operand "
+                     "over the rows, or a second operand of (M, 1) over the columns (at most 4,096 rows)",
+                     fname);
+        return false;
+    }
+    for (int64_t r = 0; r < de[0]; r++) {
+        tl_stmt_t *x = tl_ir_stmt(ev->kernel, TL_ST_OP, s->loc);
+        x->op = *op;
+        x->op.args = tl_arena_alloc(ev->arena, sizeof(tl_arg_t) * 3);
+        x->op.args[0] = op->args[0];
+        x->op.args[0].region = row_of(ev, dst, r, s->loc);
+        for (int i = 0; i < 2; i++) {
+            tl_arg_t *a = &x->op.args[1 + i];
+            *a = op->args[1 + i];
+            if (!src[i]) continue;
+            int64_t rr = se[i][0] == 1 ? 0 : r;
+            a->region = row_of(ev, src[i], rr, s->loc);
+            if (i == 1 && column) {
+                tl_expr_t *idx[2] = {a->region.start[0], src[i]->start[1]};
+                *a = scalar_arg(tl_ir_load(ev->kernel, src[i]->buf, 2, idx, s->loc));
+            }
+        }
+        tl_trace_emit(ev, x);
+    }
+    *done = true;
+    return true;
+}
+
 // Squeezed constant extents of a region (its dimensions of extent other than 1); -1 when one
 // is not a compile-time constant.
 static int squeezed(const tl_region_t *r, int64_t *ext)
@@ -354,4 +428,41 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
                                                           "T.%s is upstream's npuir dialect and tilec does not "
                                                           "implement it: %s",
                                                           missing[i].name, missing[i].why))));
+}
+
+// Upstream's long names (T.npuir_add ...: customize_npuir.py's functions, which its
+// T.v* names alias): the same builtins; the ones whose npuir meaning tilec does not
+// implement are located errors.
+void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T)
+{
+    static const char *same[][2] = {
+        {"add", "vadd"},     {"sub", "vsub"},         {"mul", "vmul"},         {"div", "vdiv"},
+        {"max", "vmax"},     {"min", "vmin"},         {"or", "vor"},           {"and", "vand"},
+        {"xor", "vxor"},     {"pow", "vpow"},         {"shl", "vshl"},         {"shr", "vshr"},
+        {"exp", "vexp"},     {"ln", "vln"},           {"exp2", "vexp2"},       {"log2", "vlog2"},
+        {"brc", "vbrc"},     {"fill", "fill"},        {"clear", "clear"},      {"cast", "vcast"},
+        {"clamp", "vclamp"}, {"relu", "vrelu"},       {"sigmoid", "vsigmoid"}, {"select", "vselect"},
+        {"cmp", "vcmp"},     {"sqrt", "vsqrt"},       {"rsqrt", "vrsqrt"},     {"abs", "vabs"},
+        {"rec", "vrec"},     {"not", "vnot"},         {"vcos", "vcos"},        {"vsin", "vsin"},
+        {"verf", "verf"},    {"vtanh", "vtanh"},      {"bitcast", "vbitcast"}, {"load_nd2nz", "load_nd2nz"},
+        {"store_nz2nd", "store_nz2nd"}, {"store_fixpipe", "store_fixpipe"}, {"interleave", "interleave"},
+        {"deinterleave", "deinterleave"}, {"concat", "concat"}, {"pad", "pad"}, {"flip", "flip"},
+        {"arange", "arange"}, {"reshape", "reshape"}, {"atomic_addx4", "atomic_addx4"},
+    };
+    for (size_t i = 0; i < TL_ARRAY_LEN(same); i++) {
+        tl_value_t *v = tl_value_module_get(T, same[i][1]);
+        if (v) tl_value_module_set(ev->arena, T, tl_arena_printf(ev->arena, "npuir_%s", same[i][0]), v);
+    }
+    static const char *own[] = {"dot", "reduce", "cumsum", "gather", "transpose", "atomic_add", "print"};
+    for (size_t i = 0; i < TL_ARRAY_LEN(own); i++) {
+        const char *name = tl_arena_printf(ev->arena, "npuir_%s", own[i]);
+        tl_value_module_set(ev->arena, T, name,
+                            tl_value_builtin(ev->arena, name, n_missing,
+                                             tl_value_str(ev->arena,
+                                                          tl_arena_printf(ev->arena,
+                                                                          "T.%s is upstream's npuir dialect and "
+                                                                          "tilec does not implement its meaning "
+                                                                          "there",
+                                                                          name))));
+    }
 }

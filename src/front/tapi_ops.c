@@ -253,8 +253,10 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
         locs[i] = tl_call_arg_loc(c, i, names[i]);
     }
     // npuir's destination-last spelling: its parameter becomes operand 0.
+    bool npuir = false;
     for (int i = 1; i < np; i++) {
         if (roles[i] != '^') continue;
+        npuir = true;
         if (!tl_front_npuir_require(ev, c->loc, fname)) return NULL;
         char name[32];
         memcpy(name, names[i], sizeof name);
@@ -341,6 +343,11 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     }
     if (op->nargs < info->min_args)
         return tl_eval_fail(ev, c->loc, "%s needs %d operands, got %d", fname, info->min_args, op->nargs);
+    if (npuir && !strcmp(info->signature, "wrv")) {
+        bool done;
+        if (!tl_front_npuir_broadcast(ev, s, fname, &done)) return NULL;
+        if (done) return tl_value_none();
+    }
     if (info->cls == TL_OPC_VEC && !strcmp(info->signature, "wrv") && op->nargs == 3 &&
         op->args[2].kind == TL_ARG_REGION && op->args[2].region.form == TL_REGION_WHOLE &&
         !src1_prefix(ev, fname, op, locs[2]))
