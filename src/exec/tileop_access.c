@@ -195,8 +195,12 @@ static void gemm_extents(const tl_opcall_t *call, int i, int64_t *ext)
     int last = nd - 1, rows = nd >= 2 ? nd - 2 : -1;
     int kd = i == 0 ? (ta ? rows : last) : i == 1 ? (tb ? last : rows) : -1;
     int nd_ = i == 1 ? (tb ? rows : last) : i == 2 ? last : -1;
-    if (call->has_k_valid && kd >= 0) ext[kd] = TL_MIN(ext[kd], call->k_valid);
-    if (call->has_n_valid && nd_ >= 0) ext[nd_] = TL_MIN(ext[nd_], call->n_valid);
+    // an int4 operand's last dimension counts bytes, two elements each
+    int64_t kv = call->k_valid, nv = call->n_valid;
+    if (v->int4 && kd == last) kv = (kv + 1) / 2;
+    if (v->int4 && nd_ == last) nv = (nv + 1) / 2;
+    if (call->has_k_valid && kd >= 0) ext[kd] = TL_MIN(ext[kd], kv);
+    if (call->has_n_valid && nd_ >= 0) ext[nd_] = TL_MIN(ext[nd_], nv);
 }
 
 void tl_tileop_accesses(const tl_opcall_t *call, tl_tileop_access_fn fn, void *arg)
