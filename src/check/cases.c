@@ -432,6 +432,35 @@ static tl_status_t golden_npuir_broadcast(const tl_check_case_t *c, tl_check_io_
     return st;
 }
 
+// tests/data/kernels/npuir_reduce.py: row max, column sums, row sums of |A|, and |A|.
+static tl_status_t golden_npuir_reduce(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    tl_tensor_t *mx = tl_check_expected(io, "MX", d), *sm = tl_check_expected(io, "SM", d);
+    tl_tensor_t *as = tl_check_expected(io, "AS", d), *ab = tl_check_expected(io, "AB", d);
+    tl_status_t st = !a ? TL_ERR_NOMEM : !mx || !sm || !as || !ab ? missing(d, "npuir_reduce's outputs") : TL_OK;
+    int64_t m = st == TL_OK ? ab->shape[0] : 0, n = st == TL_OK ? ab->shape[1] : 0;
+    for (int64_t j = 0; j < n; j++) { // integer values: every sum exact
+        float s = 0;
+        for (int64_t r = 0; r < m; r++) s += a[r * n + j];
+        tl_tensor_set_flat(sm, (size_t)j, s);
+    }
+    for (int64_t r = 0; r < m; r++) {
+        float x = a[r * n], s = 0;
+        for (int64_t j = 0; j < n; j++) {
+            x = fmaxf(x, a[r * n + j]);
+            s += fabsf(a[r * n + j]);
+            tl_tensor_set_flat(ab, (size_t)(r * n + j), fabsf(a[r * n + j]));
+        }
+        tl_tensor_set_flat(mx, (size_t)r, x);
+        tl_tensor_set_flat(as, (size_t)r, s);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/mask_ops.py: compare + select, createvecindex, xor, the
 // shifts, silu, axpy (float32: the product and the sum each rounded),
 // reinterpretcast, element by element; row sum and max with clear=False.
@@ -1288,6 +1317,9 @@ static const tl_check_case_t cases[] = {
     {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",
      .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
      .golden = golden_npuir_broadcast, .shape = "M=8 N=64 f32: (1, N) rows, an (M, 1) column"},
+    {.name = "npuir_reduce/f32", .op = "npuir_reduce", .file = "tests/data/kernels/npuir_reduce.py",
+     .fills = {"A=int:-40:40"}, .outputs = {"MX", "SM", "AS", "AB"}, .rtol = 0, .atol = 0,
+     .golden = golden_npuir_reduce, .shape = "M=8 N=64 f32: (M, 1) and (1, N) outputs, abssum"},
     // ... and the mask and bit ops (compare, select, createvecindex, xor, shifts), silu, axpy
     {.name = "mask_ops/f32", .op = "mask_ops", .file = "tests/data/kernels/mask_ops.py",
      .fills = {"K=int:-100000:100000"},

@@ -766,6 +766,12 @@ static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
     if (d && !tl_value_to_int(ev, d, tl_call_arg_loc(c, 2, "dim"), "dim", &dim)) return NULL;
     if (!tile_axis(ev, fname, s->op.args[0].region.ndim, dim, tl_call_arg_loc(c, 2, "dim"), &s->op.dim))
         return NULL;
+    // npuir's 4th parameter is size= (an extent override), not clear / real_shape
+    if (tl_front_npuir(ev) && c->nargs >= 4)
+        return tl_eval_fail(ev, c->arg_locs[3],
+                            "%s in an npuir kernel: its 4th parameter is npuir's size= (an extent override), "
+                            "which tilec does not support; pass regions of that extent, and clear= by keyword",
+                            fname);
     // `clear` and `real_shape` may also come positionally, in either order.
     for (int i = 3; i < c->nargs; i++) {
         tl_value_t *v = c->args[i];
@@ -794,6 +800,15 @@ static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
     for (int k = 0; k < 2; k++)
         if (s->op.real_shape[k] < 0)
             return tl_eval_fail(ev, tl_call_arg_loc(c, -1, "real_shape"), "real_shape entries must be >= 0");
+    if (abs_op && tl_front_npuir(ev)) {
+        // npuir's abssum / absmax: |buffer| written into the buffer, then its sum / max
+        // (customize_npuir.py npuir_reduce)
+        tl_stmt_t *a = new_op(ev, TL_OP_ABS, c->loc, 2);
+        a->op.args[0] = a->op.args[1] = s->op.args[0];
+        a->op.nargs = 2;
+        tl_trace_emit(ev, a);
+        s->op.code = code == TL_OP_REDUCE_ABSSUM ? TL_OP_REDUCE_SUM : TL_OP_REDUCE_MAX;
+    }
     tl_trace_emit(ev, s);
     return tl_value_none();
 }
