@@ -375,12 +375,12 @@ static tl_status_t golden_npuir_ops(const tl_check_case_t *c, tl_check_io_t *io,
     const float ln2 = (float)0.69314718055994530942, inv_ln2 = (float)(1.0 / 0.69314718055994530942);
     for (int64_t i = 0; i < n; i++) {
         float x = a[i], y = b[i], e = x * 0.125f;
-        float v[17] = {x + y,          x - 2.0f,         x * y,        x / y,
+        float v[19] = {x + y,          x - 2.0f,         x * y,        x / y,
                        fmaxf(x, y),    fminf(x, 0.5f),   fabsf(x),     x < 0 ? 0.0f : x,
                        sqrtf(fabsf(x)), 1.0f / y,        fminf(fmaxf(x, -3.0f), 5.0f),
                        tl_expf(e * ln2), logf(y) * inv_ln2, tl_expf(e), logf(y),
-                       1.0f / sqrtf(y), 1.0f / (1.0f + tl_expf(-e))};
-        for (int k = 0; k < 17; k++) tl_tensor_set_flat(o, (size_t)(k * n + i), v[k]);
+                       1.0f / sqrtf(y), 1.0f / (1.0f + tl_expf(-e)), tanhf(e), erff(e)};
+        for (int k = 0; k < 19; k++) tl_tensor_set_flat(o, (size_t)(k * n + i), v[k]);
         for (int64_t row = 0; row < m; row++) {
             size_t at = (size_t)(row * n + i);
             tl_tensor_set_flat(r, at, x);

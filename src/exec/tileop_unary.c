@@ -1,5 +1,5 @@
 // Unary vector ops (exp, ln, abs, reciprocal, sqrt, rsqrt, relu, sigmoid,
-// silu, sin, cos, round, bitwise_not) with an optional element count, and
+// silu, sin, cos, round, bitwise_not; npuir's tanh and erf) with an optional element count, and
 // T.tile.cast (dst, src, mode, count) with every rounding mode.
 //
 // Floats are computed in float32 with the C library, except exp: tilec's
@@ -49,6 +49,12 @@ static void funary(tl_opcode_t code, float *d, const float *a, int64_t n)
         break;
     case TL_OP_ROUND:
         for (int64_t i = 0; i < n; i++) d[i] = rintf(a[i]);
+        break;
+    case TL_OP_TANH:
+        for (int64_t i = 0; i < n; i++) d[i] = tanhf(a[i]);
+        break;
+    case TL_OP_ERF:
+        for (int64_t i = 0; i < n; i++) d[i] = erff(a[i]);
         break;
     default: break;
     }

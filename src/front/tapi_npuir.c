@@ -400,8 +400,6 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
     static const struct {
         const char *name, *why;
     } missing[] = {
-        {"verf", "tilec has no erf op"},
-        {"vtanh", "tilec has no tanh op"},
         {"vshr", "its round= shift (on by default) is a rounding tilec does not model"},
         {"vselect", "its condition is a bool tensor, tilec's select takes a bit mask"},
         {"vcmp", "it writes a bool tensor, tilec's compare writes a bit mask"},

@@ -114,6 +114,10 @@
       "T.tile.sin :dst :src :count")                                                               \
     X(TL_OP_COS, "cos", "wr[s]", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                    \
       "T.tile.cos :dst :src :count")                                                               \
+    /* npuir's vtanh / verf (no Ascend C spelling; priced as exp, an estimate) */                  \
+    X(TL_OP_TANH, "tanh", "wr", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind,                     \
+      "T.vtanh :src ^dst")                                                                         \
+    X(TL_OP_ERF, "erf", "wr", VEC, V, VEXP, NONE, tl_tileop_unary_run, bind, "T.verf :src ^dst")   \
     X(TL_OP_ROUND, "round", "wr[s]", VEC, V, VOTHER, NONE, tl_tileop_unary_run, bind,              \
       "T.tile.round :out :buffer :count")                                                          \
     X(TL_OP_NOT, "bitwise_not", "wr[s]", VEC, V, VINT, NONE, tl_tileop_unary_run, bind,            \

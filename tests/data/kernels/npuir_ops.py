@@ -6,7 +6,7 @@
 #   O rows: 0 A + B, 1 A - 2, 2 A * B, 3 A / B, 4 max(A, B), 5 min(A, 0.5),
 #   6 |A|, 7 relu(A), 8 sqrt(|A|), 9 1 / B, 10 clamp(A, -3, 5) (max, then min),
 #   11 exp(A / 8 * ln 2), 12 ln(B) * (1 / ln 2), 13 exp(A / 8), 14 ln(B),
-#   15 1 / sqrt(B), 16 sigmoid(A / 8)
+#   15 1 / sqrt(B), 16 sigmoid(A / 8), 17 tanh(A / 8), 18 erf(A / 8)
 #   R: row A broadcast over M rows; F: 1.5 in rows 0..1, 0 in rows 2..M-1;
 #   G: A[2] everywhere; H: float16(A / 4) (rint)
 import tilelang
@@ -19,7 +19,7 @@ def npuir_ops(N=32, M=4):
     def main(
         A: T.Tensor((N,), "float32"),
         B: T.Tensor((N,), "float32"),
-        O: T.Tensor((17, N), "float32"),
+        O: T.Tensor((19, N), "float32"),
         R: T.Tensor((M, N), "float32"),
         F: T.Tensor((M, N), "float32"),
         G: T.Tensor((M, N), "float32"),
@@ -31,7 +31,7 @@ def npuir_ops(N=32, M=4):
             t = T.alloc_shared((N,), "float32")
             c = T.alloc_shared((N,), "float32")
             tmp = T.alloc_shared((N,), "float32")
-            o = T.alloc_shared((17, N), "float32")
+            o = T.alloc_shared((19, N), "float32")
             row = T.alloc_shared((1, N), "float32")
             m = T.alloc_shared((M, N), "float32")
             h = T.alloc_shared((N,), "float16")
@@ -57,6 +57,8 @@ def npuir_ops(N=32, M=4):
             T.vln(b, o[14, :])
             T.vrsqrt(b, o[15, :])
             T.vsigmoid(t, o[16, :])
+            T.vtanh(t, o[17, :])
+            T.verf(t, o[18, :])
             T.copy(o, O)
             T.copy(A, row)
             T.vbrc(row, m)

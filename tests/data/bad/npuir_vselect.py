@@ -1,4 +1,5 @@
-# T.verf: a member of npuir's vector family tilec does not implement
+# T.vselect: a member of npuir's vector family tilec does not implement (its
+# condition is a bool tensor)
 import tilelang
 import tilelang.language as T
 
@@ -10,7 +11,7 @@ def kernel(N=64):
         with T.Kernel(1, is_npu=True) as (cid, _):
             a = T.alloc_shared((N,), "float32")
             T.copy(A, a)
-            T.verf(a, a)
+            T.vselect(a, a, a, a)
             T.copy(a, B)
 
     return main
