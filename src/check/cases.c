@@ -594,6 +594,62 @@ static tl_status_t golden_repeat_reduce(const tl_check_case_t *c, tl_check_io_t 
     return st;
 }
 
+// Whether the case was given the factory argument `arg` (exactly).
+static bool has_arg(const tl_check_case_t *c, const char *arg)
+{
+    for (int i = 0; i < TL_CHECK_MAX_ITEMS && c->args[i]; i++)
+        if (!strcmp(c->args[i], arg)) return true;
+    return false;
+}
+
+// T.reduce_abssum / reduce_absmax of tests/data/cli/abs_reduce.py: O = the sum
+// (in double) or the maximum of |A| per row (dim -1) or per column (dim=0).
+static tl_status_t golden_abs_reduce(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    bool max = has_arg(c, "op=\"absmax\""), cols = has_arg(c, "dim=0");
+    tl_tensor_t *o = tl_check_expected(io, "O", d);
+    const tl_tensor_t *at = tl_check_tensor(io, "A");
+    if (!o || !at) return missing(d, "abs_reduce needs A and O");
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    int64_t rows = at->shape[0], ncols = at->shape[1];
+    int64_t n = cols ? ncols : rows, len = cols ? rows : ncols;
+    for (int64_t i = 0; a && i < n; i++) {
+        double acc = 0;
+        for (int64_t j = 0; j < len; j++) {
+            double x = fabs((double)a[cols ? j * ncols + i : i * ncols + j]);
+            acc = max ? (x > acc ? x : acc) : acc + x;
+        }
+        tl_tensor_set_flat(o, (size_t)i, acc);
+    }
+    floats_free(&fs);
+    return a ? TL_OK : TL_ERR_NOMEM;
+}
+
+// T.cumsum of tests/data/cli/cumsum.py: the float32 running sums of A along its
+// rows (dim -1) or columns (dim=0), from the end with reverse=True.
+static tl_status_t golden_cumsum(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    bool cols = has_arg(c, "dim=0"), rev = has_arg(c, "reverse=True");
+    tl_tensor_t *o = tl_check_expected(io, "O", d);
+    const tl_tensor_t *at = tl_check_tensor(io, "A");
+    if (!o || !at) return missing(d, "cumsum needs A and O");
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A");
+    int64_t rows = at->shape[0], ncols = at->shape[1];
+    int64_t n = cols ? ncols : rows, len = cols ? rows : ncols;
+    for (int64_t i = 0; a && i < n; i++) {
+        float acc = 0;
+        for (int64_t k = 0; k < len; k++) {
+            int64_t j = rev ? len - 1 - k : k, e = cols ? j * ncols + i : i * ncols + j;
+            acc = k ? acc + a[e] : a[e];
+            tl_tensor_set_flat(o, (size_t)e, acc);
+        }
+    }
+    floats_free(&fs);
+    return a ? TL_OK : TL_ERR_NOMEM;
+}
+
 // Sort32 and Gatherb of tests/data/kernels/sort32_gatherb.py.
 static tl_status_t golden_sort32_gatherb(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -1333,6 +1389,19 @@ static const tl_check_case_t cases[] = {
     {.name = "repeat_reduce/tree", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
      .fills = {"A=uniform:-1:1"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,
      .golden = golden_repeat_reduce, .shape = "2 repeats x 64 f32, tree sums"},
+    // ... T.reduce_abssum / reduce_absmax (of |x|) and T.cumsum (not lowered to PTO yet)
+    {.name = "abs_reduce/sum_rows", .op = "abs_reduce", .file = "tests/data/cli/abs_reduce.py",
+     .outputs = {"O"}, .rtol = 1e-6, .atol = 1e-6, .golden = golden_abs_reduce,
+     .shape = "8 x 64 f32, reduce_abssum dim -1"},
+    {.name = "abs_reduce/max_cols", .op = "abs_reduce", .file = "tests/data/cli/abs_reduce.py",
+     .args = {"op=\"absmax\"", "dim=0"}, .outputs = {"O"}, .rtol = 0, .atol = 0,
+     .golden = golden_abs_reduce, .shape = "8 x 64 f32, reduce_absmax dim 0"},
+    {.name = "cumsum/rows", .op = "cumsum", .file = "tests/data/cli/cumsum.py", .outputs = {"O"},
+     .rtol = 0, .atol = 0, .golden = golden_cumsum, .pto_gap = "T.cumsum",
+     .shape = "8 x 64 f32, dim -1"},
+    {.name = "cumsum/cols_reverse", .op = "cumsum", .file = "tests/data/cli/cumsum.py",
+     .args = {"dim=0", "reverse=True", "inplace=True"}, .outputs = {"O"}, .rtol = 0, .atol = 0,
+     .golden = golden_cumsum, .pto_gap = "T.cumsum", .shape = "8 x 64 f32, dim 0, reverse, in place"},
     {.name = "sort32_gatherb/f32", .op = "sort32_gatherb", .file = "tests/data/kernels/sort32_gatherb.py",
      .fills = {"A=int:-20:20", "I=int:0:100000", "O=int:0:7"}, .outputs = {"S", "GB"}, .rtol = 0,
      .atol = 0, .golden = golden_sort32_gatherb, .shape = "2 x 32 f32, 16 blocks"},

@@ -491,6 +491,14 @@ static void reduce_row_by_row(pto_emit_t *e, const tl_stmt_t *s, const pto_view_
     pto_line(e, "}");
 }
 
+// Which of sum (0), max (1), min (2) a reduction is (abssum / absmax: of |x|).
+static int reduce_kind(tl_opcode_t c)
+{
+    return c == TL_OP_REDUCE_SUM || c == TL_OP_REDUCE_ABSSUM   ? 0
+           : c == TL_OP_REDUCE_MAX || c == TL_OP_REDUCE_ABSMAX ? 1
+                                                               : 2;
+}
+
 // The reduction of s into d (rows x cols of a valid).
 static void reduce_to(pto_emit_t *e, const tl_stmt_t *s, pto_view_t a, pto_view_t d, int64_t rows,
                       int64_t cols, int64_t out)
@@ -501,7 +509,7 @@ static void reduce_to(pto_emit_t *e, const tl_stmt_t *s, pto_view_t a, pto_view_
                                 : a.ld;
     static const char *const row_inst[] = {"TROWSUM", "TROWMAX", "TROWMIN"};
     static const char *const col_inst[] = {"TCOLSUM", "TCOLMAX", "TCOLMIN"};
-    int which = s->op.code == TL_OP_REDUCE_SUM ? 0 : s->op.code == TL_OP_REDUCE_MAX ? 1 : 2;
+    int which = reduce_kind(s->op.code);
     // The result of a row reduction is a column tile (a multiple of 32 bytes
     // tall). pto-isa's TROWSUM/TROWMIN also want it as tall as the input tile:
     // a single row's sum goes to a one-element row tile instead, other inputs
@@ -573,8 +581,35 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
                         d.rows * d.cols, out);
         return;
     }
+    int64_t top0 = e->ub_top;
+    if (s->op.code == TL_OP_REDUCE_ABSSUM || s->op.code == TL_OP_REDUCE_ABSMAX) {
+        // |x| (TABS) into a scratch of the input's rows, with room for the padding
+        // rows reduce_to may give the tile; the reduction then reads the scratch
+        tl_dtype_t t = a.buf->dtype;
+        if (t != TL_F32 && t != TL_F16) {
+            pto_unsupported(e, s->loc, "%s of %s", tl_op_info(s->op.code)->spelling, tl_dtype_name(t));
+            return;
+        }
+        int size = tl_dtype_size(t), per = 32 / size;
+        int64_t ld = a.rows == 1 ? (a.cols + per - 1) / per * per : a.ld, at;
+        int64_t bytes = (a.rows + per - 1) / per * per * ld * size;
+        if (!pto_scratch(e, s, bytes, &at)) return;
+        pto_view_t m = a;
+        m.addr = pto_fmt(e, "%" PRId64, at);
+        pto_line(e, "{");
+        e->indent++;
+        vec_2d(e, "tl_xs", &a);
+        vec_2d(e, "tl_xd", &m);
+        pto_line(e, "pto::TABS(tl_xd, tl_xs);");
+        e->indent--;
+        pto_line(e, "}");
+        pto_line(e, "pipe_barrier(PIPE_V);");
+        a = m;
+        e->ub_top = at + bytes; // the reduction's own scratch goes past this one
+    }
     if (s->op.clear) {
         reduce_to(e, s, a, d, rows, cols, out);
+        e->ub_top = top0;
         return;
     }
     int size = tl_dtype_size(d.buf->dtype), per = 32 / size;
@@ -586,11 +621,12 @@ static void reduce(pto_emit_t *e, const tl_stmt_t *s)
     reduce_to(e, s, a, r, rows, cols, out);
     e->ub_top = top;
     static const char *const merge[] = {"TADD", "TMAX", "TMIN"};
-    int which = s->op.code == TL_OP_REDUCE_SUM ? 0 : s->op.code == TL_OP_REDUCE_MAX ? 1 : 2;
+    int which = reduce_kind(s->op.code);
     pto_line(e, "pipe_barrier(PIPE_V);");
     pto_flat_at(e, "tl_o", d.buf->dtype, out, d.addr);
     pto_flat_at(e, "tl_r", d.buf->dtype, out, r.addr);
     pto_line(e, "pto::%s(tl_o, tl_o, tl_r);", merge[which]);
+    e->ub_top = top0;
 }
 
 static void copy_ub(pto_emit_t *e, const tl_stmt_t *s)
@@ -638,7 +674,9 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_ROW_EXPAND_DIV: row_expand(e, s); break;
     case TL_OP_REDUCE_SUM:
     case TL_OP_REDUCE_MAX:
-    case TL_OP_REDUCE_MIN: reduce(e, s); break;
+    case TL_OP_REDUCE_MIN:
+    case TL_OP_REDUCE_ABSSUM:
+    case TL_OP_REDUCE_ABSMAX: reduce(e, s); break;
     case TL_OP_COPY: copy_ub(e, s); break;
     default:
         if (pto_bin_of(s->op.code))

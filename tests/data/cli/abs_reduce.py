@@ -1,6 +1,7 @@
 # T.reduce_abssum / T.reduce_absmax (upstream's reduce.py; the runtime test of
 # reduce_abssum_absmax_cumsum_issue.py) against the same reduction of a
 # T.tile.abs copy (ref=True): one result per row (dim -1) or per column (dim 0).
+import tilelang
 import tilelang.language as T
 
 
@@ -35,3 +36,7 @@ def abs_reduce(op="abssum", dim=-1, R=8, C=64, dtype="float32", ref=False, clear
                 T.copy(o, O)
 
     return main
+
+
+def test_abs_reduce():  # its settings: O the output, auto sync (the check cases, src/check/cases.c)
+    tilelang.compile(abs_reduce(), out_idx=[-1], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})

@@ -2,6 +2,7 @@
 # runtime test of reduce_abssum_absmax_cumsum_issue.py) against a scalar loop
 # (ref=True) that adds each element to the running sum before it, in float32
 # for float32 as the op does. inplace: no dst (the sums go to src).
+import tilelang
 import tilelang.language as T
 
 
@@ -41,3 +42,7 @@ def cumsum(dim=-1, reverse=False, R=8, C=64, dtype="float32", ref=False, inplace
                     T.copy(o, O)
 
     return main
+
+
+def test_cumsum():  # its settings: O the output, auto sync (the check cases, src/check/cases.c)
+    tilelang.compile(cumsum(), out_idx=[-1], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
