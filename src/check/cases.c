@@ -394,13 +394,14 @@ static tl_status_t golden_npuir_ops(const tl_check_case_t *c, tl_check_io_t *io,
 }
 
 // tests/data/kernels/npuir_copy.py: npuir's exact copies: Y = [X[0] | X[1]],
-// P = X[0]'s groups of 4 in reverse order, C = X[1, :, 3].
+// P = X[0]'s groups of 4 in reverse order, C = X[1, :, 3], S = X[0] with X[1]'s rows 0..1.
 static tl_status_t golden_npuir_copy(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
     tl_tensor_t *x = tl_check_tensor(io, "X"), *y = tl_check_expected(io, "Y", d);
     tl_tensor_t *p = tl_check_expected(io, "P", d), *col = tl_check_expected(io, "C", d);
-    if (!x || !y || !p || !col) return missing(d, "npuir_copy needs X, Y, P and C");
+    tl_tensor_t *sq = tl_check_expected(io, "S", d);
+    if (!x || !y || !p || !col || !sq) return missing(d, "npuir_copy needs X, Y, P, C and S");
     int64_t rows = x->shape[1], w = x->shape[2], groups = rows * w / 4;
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < 2 * w; j++)
@@ -411,6 +412,8 @@ static tl_status_t golden_npuir_copy(const tl_check_case_t *c, tl_check_io_t *io
             tl_tensor_set_flat(p, (size_t)((groups - 1 - g) * 4 + i), tl_tensor_get_flat(x, (size_t)(g * 4 + i)));
     for (int64_t r = 0; r < rows; r++)
         tl_tensor_set_flat(col, (size_t)r, tl_tensor_get_flat(x, (size_t)(rows * w + r * w + 3)));
+    for (int64_t i = 0; i < rows * w; i++) // rows 0..1 from X[1], the rest X[0]'s
+        tl_tensor_set_flat(sq, (size_t)i, tl_tensor_get_flat(x, (size_t)(i < 2 * w ? rows * w + i : i)));
     return TL_OK;
 }
 
@@ -1368,7 +1371,7 @@ static const tl_check_case_t cases[] = {
      .fills = {"A=int:-40:40", "B=int:1:8"}, .outputs = {"O", "R", "F", "G", "H"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_ops, .shape = "N=32 M=4 f32 (f16 cast)"},
     {.name = "npuir_copy/f32", .op = "npuir_copy", .file = "tests/data/kernels/npuir_copy.py",
-     .outputs = {"Y", "P", "C"}, .rtol = 0, .atol = 0, .pto_gap = "npuir's copy rule",
+     .outputs = {"Y", "P", "C", "S"}, .rtol = 0, .atol = 0, .pto_gap = "npuir's copy rule",
      .golden = golden_npuir_copy,
      .shape = "X 2x4x32 f32: strided halves, 16-byte runs, a column"},
     {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",

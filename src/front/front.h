@@ -96,7 +96,8 @@ void tl_front_npuir_kernel(tl_kernel_t *k);
 // of (M, 1) read as a scalar per row; *done when it emitted them (then `s` is dropped).
 bool tl_front_npuir_broadcast(tl_eval_t *ev, tl_stmt_t *s, const char *fname, bool *done);
 // An npuir T.copy whose regions' constant shapes differ without their unit dimensions: an error.
-bool tl_front_npuir_copy_check(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc);
+// A whole buffer against a slice of the same rank first takes the slice's extents (npuir's rule).
+bool tl_front_npuir_copy_check(tl_eval_t *ev, tl_op_t *op, tl_loc_t loc);
 // buf.access_ptr(...) and T.call_extern("tl::ascend::copy_ub_to_ub<...>", ...) (tapi_extern.c).
 tl_value_t *tl_front_access_ptr(tl_eval_t *ev, tl_value_t *buf);
 tl_value_t *tl_front_extern_copy_ub(tl_eval_t *ev, tl_call_t *c, const char *name);

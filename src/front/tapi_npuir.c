@@ -327,8 +327,17 @@ static int squeezed(const tl_region_t *r, int64_t *ext)
     return k;
 }
 
-bool tl_front_npuir_copy_check(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
+bool tl_front_npuir_copy_check(tl_eval_t *ev, tl_op_t *op, tl_loc_t loc)
 {
+    // a whole buffer against a slice of the same rank takes the slice's extents from its
+    // start (npuir's copy.py: tail tiles T.copy(A[i:i+m, :], ub) keep matching shapes)
+    for (int i = 0; i < 2; i++) {
+        tl_region_t *w = &op->args[i].region, *o = &op->args[1 - i].region;
+        if (w->form == TL_REGION_WHOLE && o->form == TL_REGION_SLICE && w->ndim == o->ndim) {
+            for (int d = 0; d < w->ndim; d++) w->extent[d] = o->extent[d];
+            w->form = TL_REGION_SLICE;
+        }
+    }
     int64_t a[TL_MAX_DIMS], b[TL_MAX_DIMS];
     int na = squeezed(&op->args[0].region, a), nb = squeezed(&op->args[1].region, b);
     if (na < 0 || nb < 0) return true;

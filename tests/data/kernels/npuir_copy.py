@@ -6,7 +6,9 @@
 #   P: X[0]'s elements in groups of 4 (16 bytes) in reverse group order, moved
 #     by a T.Parallel over 4 elements at 16-byte offsets (UB -> UB) and 16-byte
 #     copies out (UB -> GM);
-#   C: the column X[1, :, 3] (GM elements W apart) into a 1-D buffer.
+#   C: the column X[1, :, 3] (GM elements W apart) into a 1-D buffer;
+#   S: X[0] with rows 0..1 replaced by X[1]'s: a whole buffer against a slice of
+#     the same rank takes the slice's extents (npuir's copy.py: tail tiles).
 # The file turns automatic sync off, as npuir files may: npuir's compiler
 # places every synchronisation whatever the pass configs say, and so does tilec
 # (race-free on the simulator only so).
@@ -15,7 +17,7 @@ import tilelang.language as T
 
 
 @tilelang.jit(
-    out_idx=[1, 2, 3],
+    out_idx=[1, 2, 3, 4],
     target="npuir",
     pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: False},
 )
@@ -28,6 +30,7 @@ def npuir_copy(R=4, W=32):
         Y: T.Tensor((R, 2 * W), "float32"),
         P: T.Tensor((R * W,), "float32"),
         C: T.Tensor((R,), "float32"),
+        S: T.Tensor((R, W), "float32"),
     ):
         with T.Kernel(1, is_npu=True) as (cid, _):
             t = T.alloc_shared((R, 2 * W), "float32")
@@ -44,5 +47,7 @@ def npuir_copy(R=4, W=32):
                 T.copy(q, P[(G - 1 - g) * 4 : (G - g) * 4])
             T.copy(X[1, :, 3], col)
             T.copy(col, C)
+            T.copy(t[0:2, W : 2 * W], s)
+            T.copy(s, S)
 
     return main
