@@ -262,6 +262,24 @@ static void check_progression(verifier_t *v, const tl_stmt_t *st, tl_dtype_t t)
                      : "PTO's TCI takes float32, int16, int32, uint16 and uint32");
 }
 
+// T.tile.createvecindex's dtypes per target, as upstream compiles them (its
+// tile_createvecindex_dtype_coverage test): AscendC's CreateVecIndex takes
+// float16, float32, int16 and int32, PTO's TCI float32, int16, int32, uint16
+// and uint32. Target auto takes either.
+static void check_vecindex(verifier_t *v, const tl_stmt_t *st, tl_dtype_t t)
+{
+    const char *tg = v->k->config.target;
+    bool ascendc = tg && !strcmp(tg, "ascendc"), pto = tg && !strcmp(tg, "pto");
+    bool in_ascendc = t == TL_F16 || t == TL_F32 || t == TL_I16 || t == TL_I32;
+    bool in_pto = t == TL_F32 || t == TL_I16 || t == TL_I32 || t == TL_U16 || t == TL_U32;
+    if ((ascendc && !in_ascendc) || (pto && !in_pto) || (!in_ascendc && !in_pto))
+        fail(v, st->loc, "T.tile.createvecindex has no %s%s%s (%s)", tl_dtype_name(t),
+             ascendc || pto ? " on target " : "", ascendc || pto ? tg : "",
+             pto ? "PTO's TCI takes float32, int16, int32, uint16 and uint32"
+                 : ascendc ? "AscendC's CreateVecIndex takes float16, float32, int16 and int32"
+                           : "AscendC takes float16, float32, int16, int32; PTO float32, int16, int32, uint16, uint32");
+}
+
 // T.tile.pow's dtypes, as upstream compiles them (test_tile_pow.py): AscendC's
 // Power takes float16, float32 and int32 ("Pow only supports
 // float16/float32/int32"), PTO's TPOW float16 and float32 only.
@@ -384,6 +402,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     const tl_region_t *r1 = op->nargs > 1 && op->args[1].kind == TL_ARG_REGION ? &op->args[1].region : NULL;
     if (op->code == TL_OP_ARITH_PROGRESSION && r0) check_progression(v, st, r0->buf->dtype);
     if (op->code == TL_OP_POW && r0) check_pow(v, st, r0->buf->dtype);
+    if (op->code == TL_OP_CREATEVECINDEX && r0) check_vecindex(v, st, r0->buf->dtype);
     switch (info->cls) {
     case TL_OPC_COPY:
         if (op->code == TL_OP_COPY_PA) {
