@@ -748,7 +748,7 @@ TEST(sim_json_report_has_the_documented_fields)
     tl_sim_report_json(e.s, &b);
     const char *j = tl_buf_cstr(&b);
     for (const char *f = "cycles\0ideal_cycles\0time_us\0races\0syncs\0pipes\0scratch_peak\0benign_"
-                         "races\0errors\0";
+                         "races\0errors\0warnings\0trace_truncated\0";
          *f; f += strlen(f) + 1) {
         char key[64];
         snprintf(key, sizeof key, "\"%s\": ", f);
@@ -761,6 +761,29 @@ TEST(sim_json_report_has_the_documented_fields)
                       "\"bytes\": [0, 16384]");
     CHECK_CONTAINS(j, "\"pipes\": {\"aic\": {\"s\": ");
     CHECK_CONTAINS(j, "\"UB\": 49152");
+    tl_buf_free(&b);
+    simk_free(&e);
+}
+
+// Misuse the chip runs through is a warning: the run passes, the report lists
+// it under "warnings" (JSON) and "(and N sync warnings)" (text), not errors.
+TEST(sim_report_lists_warnings_apart_from_errors)
+{
+    simk_t e;
+    REQUIRE(simk_run(&e, "tests/data/racy/cross_flag_never_waited.py", NULL, NULL, NULL) == TL_OK);
+    const tl_sim_report_t *r = tl_sim_report(e.s);
+    CHECK_EQ(r->nerrors, 0);
+    REQUIRE(r->nwarnings == 2);
+    CHECK_EQ(r->warnings[0].kind, TL_SIM_XFLAG_OVERFLOW);
+    CHECK_EQ(r->warnings[1].kind, TL_SIM_XFLAG_UNMATCHED);
+    tl_buf_t b;
+    tl_buf_init(&b);
+    tl_sim_report_json(e.s, &b);
+    CHECK_CONTAINS(tl_buf_cstr(&b), "\"errors\": [],\n  \"warnings\": [\n    {\"kind\": "
+                                    "\"cross_flag_overflow\", \"line\": 38");
+    tl_buf_clear(&b);
+    tl_sim_report_text(e.s, &b);
+    CHECK_CONTAINS(tl_buf_cstr(&b), "sync/memory errors 0 (and 2 sync warnings)");
     tl_buf_free(&b);
     simk_free(&e);
 }
