@@ -722,36 +722,54 @@ static tl_status_t golden_copy_pa(const tl_check_case_t *c, tl_check_io_t *io, t
     return st;
 }
 
-// im2col of tests/data/kernels/im2col.py at its defaults: the 16-row
-// fractal from output position 3 of the 6 x 5 x (2 x 16) feature map, kernel
-// 2 x 2, stride (2, 1), dilation (1, 2), pads left 1 right 0 top 2 bottom 1
-// (4 x 4 outputs: positions 16 .. 18 are zeros); K ordered (c1, kh, kw, c0);
-// O = X @ I (small integers: exact).
+// An integer parameter NAME=value of the case's kernel arguments, else def.
+static int case_int(const tl_check_case_t *c, const char *name, int def)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < TL_CHECK_MAX_ITEMS && c->args[i]; i++)
+        if (!strncmp(c->args[i], name, n) && c->args[i][n] == '=') return atoi(c->args[i] + n + 1);
+    return def;
+}
+
+// im2col of tests/data/kernels/im2col.py (defaults: the 16-row fractal from
+// output position 3 of the 6 x 5 x (2 x 16) feature map, kernel 2 x 2, stride
+// (2, 1), dilation (1, 2), pads left 1 right 0 top 2 bottom 1: 4 x 4 outputs,
+// positions 16 .. 18 are zeros; the case's arguments change them); K ordered
+// (c1, kh, kw, c0); every one of the M rows written (valid_m rounded up to
+// 16 is M); O = X @ I (small integers: exact).
 static tl_status_t golden_im2col(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
-    (void)c;
-    enum { H = 6, W = 5, C1 = 2, C0 = 16, KH = 2, KW = 2, SH = 2, SW = 1, DH = 1, DW = 2 };
-    enum { PL = 1, PR = 0, PT = 2, M = 16, POS = 3, K = C1 * KH * KW * C0 };
+    const int H = case_int(c, "H", 6), W = case_int(c, "W", 5), C1 = case_int(c, "C1", 2);
+    const int KH = case_int(c, "KH", 2), KW = case_int(c, "KW", 2), SH = case_int(c, "SH", 2);
+    const int SW = case_int(c, "SW", 1), DH = case_int(c, "DH", 1), DW = case_int(c, "DW", 2);
+    const int PL = case_int(c, "PL", 1), PR = case_int(c, "PR", 0), PT = case_int(c, "PT", 2);
+    const int PB = case_int(c, "PB", 1), M = case_int(c, "M", 16), POS = case_int(c, "POS", 3);
+    enum { C0 = 16 };
+    const int K = C1 * KH * KW * C0;
     floats_t fs = {0};
     float *f = floats(&fs, io, "F"), *eye = floats(&fs, io, "I");
     tl_tensor_t *want = tl_check_expected(io, "O", d);
-    tl_status_t st = !f || !eye ? TL_ERR_NOMEM : !want ? missing(d, "im2col needs F, I and O") : TL_OK;
-    static float x[M][K];
-    const int wo = (W + PL + PR - DW * (KW - 1) - 1) / SW + 1, ho = 4;
+    float *x = malloc(sizeof *x * (size_t)(M * K));
+    tl_status_t st = !f || !eye || !x ? TL_ERR_NOMEM
+                     : !want          ? missing(d, "im2col needs F, I and O")
+                                      : TL_OK;
+    const int wo = (W + PL + PR - DW * (KW - 1) - 1) / SW + 1;
+    const int ho = (H + PT + PB - DH * (KH - 1) - 1) / SH + 1;
     for (int m = 0; !st && m < M; m++)
         for (int k = 0; k < K; k++) {
             int pos = POS + m, oh = pos / wo, ow = pos % wo;
             int c1 = k / (KH * KW * C0), i = k / C0 % (KH * KW) / KW, j = k / C0 % KW, c0 = k % C0;
             int ih = oh * SH - PT + i * DH, iw = ow * SW - PL + j * DW;
             bool in = pos < ho * wo && ih >= 0 && ih < H && iw >= 0 && iw < W;
-            x[m][k] = in ? f[(c1 * H * W + ih * W + iw) * C0 + c0] : 0.0f;
+            x[m * K + k] = in ? f[(c1 * H * W + ih * W + iw) * C0 + c0] : 0.0f;
         }
     for (int m = 0; !st && m < M; m++)
         for (int n = 0; n < K; n++) {
             float acc = 0;
-            for (int k = 0; k < K; k++) acc += x[m][k] * eye[k * K + n];
+            for (int k = 0; k < K; k++) acc += x[m * K + k] * eye[k * K + n];
             tl_tensor_set_flat(want, (size_t)(m * K + n), acc);
         }
+    free(x);
     floats_free(&fs);
     return st;
 }
@@ -1419,6 +1437,11 @@ static const tl_check_case_t cases[] = {
      .fills = {"F=int:-8:8", "I=int:0:1"}, .outputs = {"O"}, .rtol = 0, .atol = 0,
      .golden = golden_im2col,
      .shape = "6x5 image, 2x16 channels, kernel 2x2, stride (2,1), dilation (1,2), pads, f16"},
+    {.name = "im2col/bands", .op = "im2col", .file = "tests/data/kernels/im2col.py",
+     .args = {"H=4", "W=4", "M=32", "POS=1", "VM=20", "SH=1", "DH=1", "DW=1", "PR=1", "PT=1"},
+     .fills = {"F=int:-8:8", "I=int:0:1"}, .outputs = {"O"}, .rtol = 0, .atol = 0,
+     .golden = golden_im2col,
+     .shape = "4x4 image (one run in L1), 2x16 channels, kernel 2x2, pads 1, two 16-row bands, f16"},
 
     // ... and upstream's older T-level names of tile ops (T.add, T.max(dst, a, b), reductions with a tmp)
     {.name = "old_names/f32", .op = "old_names", .file = "tests/data/kernels/old_names.py",

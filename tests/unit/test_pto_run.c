@@ -197,3 +197,36 @@ TEST(pto_same_key_builds)
         CHECK_CONTAINS(out, "compiled main for the pto in");
     free(out);
 }
+
+// The NPU flavour of T.tile.im2col (TIMG2COL into the zZ L0A tile, per channel
+// block when the feature map's L1 matrices are padded to 16-row fractals, in
+// one instruction when it is one NC1HWC0 run) type-checks against pto-isa's
+// A2/A3 templates (scripts/pto_npu_check.sh: its costmodel build on the host,
+// both passes, -Werror); it was an #error.
+TEST(pto_npu_flavour_im2col)
+{
+    const char *isa = getenv("PTO_ISA_DIR");
+    if (!isa || !*isa) {
+        skipped(t, NULL);
+        return;
+    }
+    setenv("TILEC", tl_test_tilec(), 1);
+    // the defaults (two padded matrices: per channel block), and one NC1HWC0 run in two bands
+    static char *const bands[] = {"-a", "H=4",   "-a", "W=4",  "-a", "M=32", "-a",
+                                  "POS=1", "-a", "VM=20", "-a", "SH=1", "-a", "DH=1",
+                                  "-a", "DW=1",  "-a", "PR=1", "-a", "PT=1"};
+    for (int i = 0; i < 2; i++) {
+        char *argv[32] = {"sh", "scripts/pto_npu_check.sh", "tests/data/kernels/im2col.py"};
+        int n = 3;
+        for (size_t k = 0; i && k < sizeof bands / sizeof *bands; k++) argv[n++] = bands[k];
+        argv[n] = NULL;
+        char *out = NULL;
+        int rc = tl_test_run(argv, &out);
+        if (rc != 0)
+            tl_test_fail(t, __FILE__, __LINE__, "the NPU flavour check failed (exit %d):\n%s", rc,
+                         out);
+        else
+            CHECK_CONTAINS(out, "both NPU passes compile");
+        free(out);
+    }
+}

@@ -4,12 +4,14 @@
 # (left 1, right 0, top 2, bottom 1), from output position 3, valid_m 9 (the
 # 16-row fractal is written: positions 3 .. 18; those past the 16 of the 4 x 4
 # output are the pad value 0). K = (c1, kh, kw, c0). O = X @ I (exact for small integers).
+# The parameters change each of them (check case im2col/bands: H * W = 16, two 16-row bands).
 import tilelang
 import tilelang.language as T
 
 
 @tilelang.jit(out_idx=[2], pass_configs={tilelang.PassConfigKey.TL_ASCEND_AUTO_SYNC: True})
-def im2col(H=6, W=5, C1=2, KH=2, KW=2, M=16, POS=3, VM=9):
+def im2col(H=6, W=5, C1=2, KH=2, KW=2, M=16, POS=3, VM=9, SH=2, SW=1, DH=1, DW=2, PL=1, PR=0,
+           PT=2, PB=1):
     C0 = 16
     K = C1 * KH * KW * C0
 
@@ -29,8 +31,8 @@ def im2col(H=6, W=5, C1=2, KH=2, KW=2, M=16, POS=3, VM=9):
                 for b in T.serial(C1):
                     T.copy(F[b, :, :], f_l1[b, :, :])
                 T.copy(I, i_l1)
-                T.tile.im2col(x, f_l1, (H, W), (KH, KW), stride=(2, 1), dilation=(1, 2),
-                              padding=(1, 0, 2, 1), pos_m=POS, valid_m=VM)
+                T.tile.im2col(x, f_l1, (H, W), (KH, KW), stride=(SH, SW), dilation=(DH, DW),
+                              padding=(PL, PR, PT, PB), pos_m=POS, valid_m=VM)
                 T.copy(i_l1, i_l0)
                 T.mma(x, i_l0, c, init=True)
                 T.copy(c, O)
