@@ -403,6 +403,12 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     if (op->code == TL_OP_ARITH_PROGRESSION && r0) check_progression(v, st, r0->buf->dtype);
     if (op->code == TL_OP_POW && r0) check_pow(v, st, r0->buf->dtype);
     if (op->code == TL_OP_CREATEVECINDEX && r0) check_vecindex(v, st, r0->buf->dtype);
+    // T.tile.gather(dst, src, offsets, base): dst and src of one dtype (upstream
+    // rejects the pair at compile time, tile_gather_dtype_coverage)
+    if (op->code == TL_OP_GATHER && r0 && r1 && r0->buf->dtype != r1->buf->dtype)
+        fail(v, st->loc, "T.tile.gather: dst '%s' is %s, src '%s' %s (upstream: \"Unsupported AscendC Vector dtype "
+             "tuple for tl.ascend_gather\"; they need one dtype)",
+             r0->buf->name, tl_dtype_name(r0->buf->dtype), r1->buf->name, tl_dtype_name(r1->buf->dtype));
     switch (info->cls) {
     case TL_OPC_COPY:
         if (op->code == TL_OP_COPY_PA) {
