@@ -144,7 +144,8 @@ bool tl_value_is_exprlike(const tl_value_t *v);
 // A buffer, region or single-element load as a region operand.
 tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what);
 // An int or a tuple/list of ints as a constant shape.
-bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim);
+// empty_ok: a dimension may be 0 (the caller handles an empty shape).
+bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim, bool empty_ok);
 // Elements of a tuple or list (NULL with an error otherwise).
 tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *what, int *n);
 

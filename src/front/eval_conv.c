@@ -331,6 +331,11 @@ tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, cons
         }
         return r;
     }
+    if (v->kind == TL_V_NONE) { // T.alloc_ub with a zero dimension (tapi.c alloc)
+        tl_eval_fail(ev, loc, "%s must be a buffer or a buffer region, got None (a T.alloc_ub with a zero "
+                     "dimension is None: an empty arena, for tmp= only)", what);
+        return NULL;
+    }
     wrong_kind(ev, v, loc, what, "a buffer or a buffer region");
     return NULL;
 }
@@ -347,7 +352,7 @@ tl_value_t **tl_value_items(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const ch
     return NULL;
 }
 
-bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim)
+bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shape, int *ndim, bool empty_ok)
 {
     if (v->kind == TL_V_INT || v->kind == TL_V_EXPR) {
         *ndim = 1;
@@ -367,7 +372,7 @@ bool tl_value_to_shape(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, int64_t *shap
     }
     int64_t numel = 1;
     for (int i = 0; i < *ndim; i++) {
-        if (shape[i] <= 0) {
+        if (shape[i] < 0 || (shape[i] == 0 && !empty_ok)) {
             tl_eval_fail(ev, loc, "buffer dimension %d is %lld; dimensions must be positive", i,
                          (long long)shape[i]);
             return false;

@@ -331,12 +331,16 @@ static tl_value_t *alloc(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_scop
     if (!tl_trace_require(ev, c->loc, fname)) return NULL;
     int64_t shape[TL_MAX_DIMS];
     int ndim;
-    if (!tl_value_to_shape(ev, need(ev, c, 0, "shape", fname), aloc(c, 0, "shape"), shape, &ndim))
+    if (!tl_value_to_shape(ev, need(ev, c, 0, "shape", fname), aloc(c, 0, "shape"), shape, &ndim,
+                           scope == TL_SCOPE_UB))
         return NULL;
     tl_dtype_t t;
     bool int4;
     if (!tl_value_to_buffer_dtype(ev, need(ev, c, 1, "dtype", fname), aloc(c, 1, "dtype"), &t, &int4))
         return NULL;
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] == 0) // an empty UB arena: upstream elides it, so it is None (tmp=None), no buffer
+            return tl_value_new(ev->arena, TL_V_NONE);
     const char *name = tl_trace_unique_name(ev, c->name_hint ? c->name_hint : "buf");
     tl_value_t *v = tl_value_new(ev->arena, TL_V_BUFFER);
     v->buffer = tl_ir_buffer(ev->kernel, name, scope, t, ndim, shape, c->loc);
