@@ -332,8 +332,8 @@ tl_region_t *tl_value_to_region(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, cons
         return r;
     }
     if (v->kind == TL_V_NONE) { // T.alloc_ub with a zero dimension (tapi.c alloc)
-        tl_eval_fail(ev, loc, "%s must be a buffer or a buffer region, got None (a T.alloc_ub with a zero "
-                     "dimension is None: an empty arena, for tmp= only)", what);
+        tl_eval_fail(ev, loc, "%s must be a buffer or a buffer region, got None (a 1-D T.alloc_ub of size 0 "
+                     "is None: an empty arena, for tmp= only)", what);
         return NULL;
     }
     wrong_kind(ev, v, loc, what, "a buffer or a buffer region");

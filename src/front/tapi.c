@@ -331,15 +331,18 @@ static tl_value_t *alloc(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_scop
     if (!tl_trace_require(ev, c->loc, fname)) return NULL;
     int64_t shape[TL_MAX_DIMS];
     int ndim;
-    if (!tl_value_to_shape(ev, need(ev, c, 0, "shape", fname), aloc(c, 0, "shape"), shape, &ndim,
-                           scope == TL_SCOPE_UB))
-        return NULL;
+    // a 1-D UB allocation may be empty: a scratch arena (below); others need positive dimensions
+    tl_value_t *shape_v = need(ev, c, 0, "shape", fname);
+    bool arena_1d = shape_v && scope == TL_SCOPE_UB &&
+                    (tl_value_is_exprlike(shape_v) ||
+                     ((shape_v->kind == TL_V_TUPLE || shape_v->kind == TL_V_LIST) && shape_v->seq.n == 1));
+    if (!tl_value_to_shape(ev, shape_v, aloc(c, 0, "shape"), shape, &ndim, arena_1d)) return NULL;
     tl_dtype_t t;
     bool int4;
     if (!tl_value_to_buffer_dtype(ev, need(ev, c, 1, "dtype", fname), aloc(c, 1, "dtype"), &t, &int4))
         return NULL;
     for (int i = 0; i < ndim; i++)
-        if (shape[i] == 0) // an empty UB arena: upstream elides it, so it is None (tmp=None), no buffer
+        if (shape[i] == 0) // an empty 1-D UB arena: upstream elides it, so it is None (tmp=None), no buffer
             return tl_value_new(ev->arena, TL_V_NONE);
     const char *name = tl_trace_unique_name(ev, c->name_hint ? c->name_hint : "buf");
     tl_value_t *v = tl_value_new(ev->arena, TL_V_BUFFER);

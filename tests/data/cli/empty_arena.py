@@ -1,4 +1,4 @@
-# A UB allocation with a zero dimension is an empty scratch arena: upstream
+# A 1-D UB allocation of size 0 is an empty scratch arena: upstream
 # elides it, so as tmp= it is as if no tmp were given (the ops that take one
 # still compute). Anything else that uses it as a buffer is a located error;
 # on-chip buffers of other scopes still need positive dimensions.
