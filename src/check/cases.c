@@ -464,6 +464,24 @@ static tl_status_t golden_npuir_reduce(const tl_check_case_t *c, tl_check_io_t *
     return st;
 }
 
+// tests/data/kernels/npuir_select.py: C = A > B, M = C ? A : B, L = (A <= 0) ? A : -1.5.
+static tl_status_t golden_npuir_select(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *cm = tl_check_expected(io, "C", d), *m = tl_check_expected(io, "M", d);
+    tl_tensor_t *l = tl_check_expected(io, "L", d);
+    tl_status_t st = !a || !b ? TL_ERR_NOMEM : !cm || !m || !l ? missing(d, "npuir_select's outputs") : TL_OK;
+    for (size_t i = 0; st == TL_OK && i < tl_tensor_numel(m); i++) {
+        tl_tensor_set_flat(cm, i, a[i] > b[i]);
+        tl_tensor_set_flat(m, i, a[i] > b[i] ? a[i] : b[i]);
+        tl_tensor_set_flat(l, i, a[i] <= 0 ? a[i] : -1.5f);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/mask_ops.py: compare + select, createvecindex, xor, the
 // shifts, silu, axpy (float32: the product and the sum each rounded),
 // reinterpretcast, element by element; row sum and max with clear=False.
@@ -1396,6 +1414,9 @@ static const tl_check_case_t cases[] = {
      .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_broadcast,
      .shape = "M=8 N=64 f32: (1, N) rows, an (M, 1) column"},
+    {.name = "npuir_select/f32", .op = "npuir_select", .file = "tests/data/kernels/npuir_select.py",
+     .fills = {"A=int:-40:40", "B=int:-40:40"}, .outputs = {"C", "M", "L"}, .rtol = 0, .atol = 0,
+     .pto_gap = "npuir's copy rule", .golden = golden_npuir_select, .shape = "N=32 f32, a bool mask"},
     {.name = "npuir_reduce/f32", .op = "npuir_reduce", .file = "tests/data/kernels/npuir_reduce.py",
      .fills = {"A=int:-40:40"}, .outputs = {"MX", "SM", "AS", "AB"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_reduce,

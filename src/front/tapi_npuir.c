@@ -390,6 +390,128 @@ void tl_front_npuir_kernel(tl_kernel_t *k)
     if (k->threads == 0 && !has_cube(k->body)) k->threads = 1;
 }
 
+// T.vcmp / T.vselect: npuir's element-wise forms on bool tensors, traced as loops
+// over the destination's elements (scalar code: the same values; timed as such).
+typedef struct {
+    tl_arg_t a[4];
+    int n;
+} elems_t;
+
+// Element `iv` (the loop variables) of operand a: a load, or the scalar itself.
+static tl_expr_t *elem(tl_eval_t *ev, const tl_arg_t *a, tl_expr_t **iv, tl_loc_t loc)
+{
+    if (a->kind == TL_ARG_SCALAR) return a->scalar;
+    const tl_region_t *r = &a->region;
+    tl_expr_t *idx[TL_MAX_DIMS];
+    for (int d = 0; d < r->ndim; d++) idx[d] = tl_ir_bin(ev->kernel, TL_BIN_ADD, r->start[d], iv[d], loc);
+    return tl_ir_load(ev->kernel, r->buf, r->ndim, idx, loc);
+}
+
+// Loops over dst's elements (every region operand of its shape), the innermost body
+// storing value(iv) into dst; NULL after an error.
+static tl_stmt_t *elem_loops(tl_eval_t *ev, const char *fname, const elems_t *x, tl_loc_t loc, tl_expr_t ***iv_out,
+                             tl_stmt_t **body)
+{
+    const tl_region_t *dst = &x->a[0].region;
+    int64_t de[TL_MAX_DIMS], e[TL_MAX_DIMS];
+    if (!const_extents(dst, de)) {
+        tl_eval_fail(ev, loc, "%s: its regions need compile-time extents in tilec", fname);
+        return NULL;
+    }
+    for (int i = 1; i < x->n; i++) {
+        if (x->a[i].kind != TL_ARG_REGION) continue;
+        const tl_region_t *r = &x->a[i].region;
+        bool same = r->ndim == dst->ndim && const_extents(r, e);
+        for (int d = 0; same && d < dst->ndim; d++) same = e[d] == de[d];
+        if (!same) {
+            tl_eval_fail(ev, loc, "%s: tilec needs its operands in the destination's shape", fname);
+            return NULL;
+        }
+    }
+    tl_kernel_t *k = ev->kernel;
+    tl_expr_t **iv = tl_arena_alloc(ev->arena, sizeof(tl_expr_t *) * TL_MAX_DIMS);
+    tl_stmt_t *outer = NULL, *cur = NULL;
+    for (int d = 0; d < dst->ndim; d++) {
+        tl_var_t *v = tl_ir_var(k, tl_trace_unique_name(ev, "e"), TL_I32, TL_VAR_LOOP, loc);
+        tl_stmt_t *loop = tl_ir_stmt(k, TL_ST_FOR, loc);
+        loop->for_.var = v;
+        loop->for_.loop = TL_LOOP_SERIAL;
+        loop->for_.start = tl_ir_int(k, 0, TL_I32, loc);
+        loop->for_.end = tl_ir_int(k, de[d], TL_I32, loc);
+        loop->for_.body = tl_ir_seq(k, loc);
+        iv[d] = tl_ir_varref(k, v, loc);
+        if (cur) tl_ir_seq_push(k, cur->for_.body, loop);
+        else outer = loop;
+        cur = loop;
+    }
+    *iv_out = iv;
+    *body = cur->for_.body;
+    return outer;
+}
+
+static tl_value_t *store_elems(tl_eval_t *ev, tl_stmt_t *outer, tl_stmt_t *body, const tl_region_t *dst,
+                               tl_expr_t **iv, tl_expr_t *value, tl_loc_t loc)
+{
+    tl_kernel_t *k = ev->kernel;
+    tl_expr_t *idx[TL_MAX_DIMS];
+    for (int d = 0; d < dst->ndim; d++) idx[d] = tl_ir_bin(k, TL_BIN_ADD, dst->start[d], iv[d], loc);
+    tl_stmt_t *s = tl_ir_stmt(k, TL_ST_STORE, loc);
+    s->store.buf = dst->buf;
+    s->store.n = dst->ndim;
+    s->store.idx = tl_arena_dup(ev->arena, idx, sizeof *idx * (size_t)dst->ndim);
+    s->store.value = tl_ir_cast(k, dst->buf->dtype, value, loc);
+    tl_ir_seq_push(k, body, s);
+    tl_trace_emit(ev, outer);
+    return tl_value_none();
+}
+
+// T.vcmp(A, B, C, cmp_mod): C = A cmp B (eq ne lt gt ge le), element by element.
+static tl_value_t *n_vcmp(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"A", "B", "C", "cmp_mod", NULL};
+    if (!begin(ev, c, "T.vcmp", 4, 4, kws)) return NULL;
+    elems_t x = {.n = 3};
+    if (!arg(ev, c, 2, "C", true, "T.vcmp", &x.a[0]) || !arg(ev, c, 0, "A", true, "T.vcmp", &x.a[1]) ||
+        !arg(ev, c, 1, "B", false, "T.vcmp", &x.a[2]))
+        return NULL;
+    tl_loc_t ml = tl_call_arg_loc(c, 3, "cmp_mod");
+    const char *m = tl_value_to_cstr(ev, tl_call_arg(c, 3, "cmp_mod"), ml, "cmp_mod");
+    if (!m) return NULL;
+    static const struct {
+        const char *name;
+        tl_binop_t op;
+    } modes[] = {{"eq", TL_BIN_EQ}, {"ne", TL_BIN_NE}, {"lt", TL_BIN_LT},
+                 {"gt", TL_BIN_GT}, {"ge", TL_BIN_GE}, {"le", TL_BIN_LE}};
+    int mi = -1;
+    for (int i = 0; i < (int)TL_ARRAY_LEN(modes); i++)
+        if (!strcmp(modes[i].name, m)) mi = i;
+    if (mi < 0) return tl_eval_fail(ev, ml, "T.vcmp cmp_mod must be one of eq, ne, lt, gt, ge, le, got \"%s\"", m);
+    tl_expr_t **iv;
+    tl_stmt_t *body, *outer = elem_loops(ev, "T.vcmp", &x, c->loc, &iv, &body);
+    if (!outer) return NULL;
+    tl_expr_t *v = tl_ir_bin(ev->kernel, modes[mi].op, elem(ev, &x.a[1], iv, c->loc), elem(ev, &x.a[2], iv, c->loc),
+                             c->loc);
+    return store_elems(ev, outer, body, &x.a[0].region, iv, v, c->loc);
+}
+
+// T.vselect(Cond, A, B, Out): Out = Cond ? A : B, element by element.
+static tl_value_t *n_vselect(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"Cond", "A", "B", "Out", NULL};
+    if (!begin(ev, c, "T.vselect", 4, 4, kws)) return NULL;
+    elems_t x = {.n = 4};
+    if (!arg(ev, c, 3, "Out", true, "T.vselect", &x.a[0]) || !arg(ev, c, 0, "Cond", true, "T.vselect", &x.a[1]) ||
+        !arg(ev, c, 1, "A", false, "T.vselect", &x.a[2]) || !arg(ev, c, 2, "B", false, "T.vselect", &x.a[3]))
+        return NULL;
+    tl_expr_t **iv;
+    tl_stmt_t *body, *outer = elem_loops(ev, "T.vselect", &x, c->loc, &iv, &body);
+    if (!outer) return NULL;
+    tl_kernel_t *k = ev->kernel;
+    tl_expr_t *cond = tl_ir_cast(k, TL_BOOL, elem(ev, &x.a[1], iv, c->loc), c->loc);
+    tl_expr_t *v = tl_ir_select(k, cond, elem(ev, &x.a[2], iv, c->loc), elem(ev, &x.a[3], iv, c->loc), c->loc);
+    return store_elems(ev, outer, body, &x.a[0].region, iv, v, c->loc);
+}
+
 // Members of the npuir family without a tilec op: a located error naming why.
 static tl_value_t *n_missing(tl_eval_t *ev, tl_call_t *c)
 {
@@ -406,12 +528,12 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
     tl_front_def(ev, T, "vclamp", n_vclamp);
     tl_front_def(ev, T, "vexp2", n_vexp2);
     tl_front_def(ev, T, "vlog2", n_vlog2);
+    tl_front_def(ev, T, "vcmp", n_vcmp);
+    tl_front_def(ev, T, "vselect", n_vselect);
     static const struct {
         const char *name, *why;
     } missing[] = {
         {"vshr", "its round= shift (on by default) is a rounding tilec does not model"},
-        {"vselect", "its condition is a bool tensor, tilec's select takes a bit mask"},
-        {"vcmp", "it writes a bool tensor, tilec's compare writes a bit mask"},
         {"vbitcast", "it returns a reinterpreted value, tilec has no such view"},
         {"vcumsum", "tilec has no cumulative sum"},
         {"load_nd2nz", "tilec's copies pick the layout themselves (T.copy)"},

@@ -1,5 +1,5 @@
-# T.vselect: a member of npuir's vector family tilec does not implement (its
-# condition is a bool tensor)
+# T.vbitcast: a member of npuir's vector family tilec does not implement (it
+# returns a reinterpreted value)
 import tilelang
 import tilelang.language as T
 
@@ -11,7 +11,7 @@ def kernel(N=64):
         with T.Kernel(1, is_npu=True) as (cid, _):
             a = T.alloc_shared((N,), "float32")
             T.copy(A, a)
-            T.vselect(a, a, a, a)
+            T.vbitcast(a, "int32")
             T.copy(a, B)
 
     return main
