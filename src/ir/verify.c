@@ -409,6 +409,12 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
         fail(v, st->loc, "T.tile.gather: dst '%s' is %s, src '%s' %s (upstream: \"Unsupported AscendC Vector dtype "
              "tuple for tl.ascend_gather\"; they need one dtype)",
              r0->buf->name, tl_dtype_name(r0->buf->dtype), r1->buf->name, tl_dtype_name(r1->buf->dtype));
+    // ... and uint32 byte offsets (upstream: "Unsupported AscendC Gather offset dtype; expected uint32")
+    if (op->code == TL_OP_GATHER && op->nargs > 2 && op->args[2].kind == TL_ARG_REGION &&
+        op->args[2].region.buf->dtype != TL_U32)
+        fail(v, st->loc, "T.tile.gather: offsets '%s' are %s; they must be uint32 (upstream: \"Unsupported AscendC "
+             "Gather offset dtype; expected uint32\")",
+             op->args[2].region.buf->name, tl_dtype_name(op->args[2].region.buf->dtype));
     switch (info->cls) {
     case TL_OPC_COPY:
         if (op->code == TL_OP_COPY_PA) {
