@@ -314,7 +314,7 @@ TEST(sim_gather_picks_elements_at_its_published_rate)
     simk_t e;
     char *tr;
     REQUIRE(traced(&e,
-                   VEC_KERNEL(SYNC_MTE2_V "                o = T.alloc_ub((half, N), 'int32')\n"
+                   VEC_KERNEL(SYNC_MTE2_V "                o = T.alloc_ub((half, N), 'uint32')\n"
                                           "                T.tile.fill(o, 0)\n"
                                           "                T.pipe_barrier('v')\n"
                                           "                T.tile.gather(c, a, o, 0)\n"),
