@@ -187,23 +187,42 @@ static tl_status_t input_of(tl_tileop_ctx_t *ctx, const tl_opcall_t *call, const
     return TL_OK;
 }
 
+// The input and output views of a reduction or scan: same dtype, the input's
+// rows x cols read (input_of).
+static tl_status_t open_in_out(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                               const tl_view_t **iv, const tl_view_t **ov, rin_t *in)
+{
+    tl_status_t st;
+    if ((st = tl_tileop_view(ctx, call, 0, iv)) != TL_OK ||
+        (st = tl_tileop_view(ctx, call, 1, ov)) != TL_OK ||
+        (st = tl_tileop_same_dtype(ctx, call, *iv, *ov)) != TL_OK)
+        return st;
+    return input_of(ctx, call, *iv, in);
+}
+
+// Reductions and scans take the vector float and integer dtypes only.
+static tl_status_t numeric_dtype(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                                 const tl_view_t *iv, bool *flt)
+{
+    *flt = tl_tileop_is_vfloat(iv->dtype);
+    if (!*flt && !tl_tileop_is_vint(iv->dtype))
+        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "does not support %s ('%s')",
+                              tl_dtype_name(iv->dtype), iv->name);
+    return TL_OK;
+}
+
 tl_status_t tl_tileop_reduce_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     const tl_view_t *iv, *ov;
     tl_span_t out;
     rin_t in;
     tl_status_t st;
-    if ((st = tl_tileop_view(ctx, call, 0, &iv)) != TL_OK ||
-        (st = tl_tileop_view(ctx, call, 1, &ov)) != TL_OK ||
-        (st = tl_tileop_same_dtype(ctx, call, iv, ov)) != TL_OK ||
-        (st = input_of(ctx, call, iv, &in)) != TL_OK ||
-        (st = tl_tileop_span(ctx, call, ov, -1, &out)) != TL_OK)
+    bool flt;
+    if ((st = open_in_out(ctx, call, &iv, &ov, &in)) != TL_OK ||
+        (st = tl_tileop_span(ctx, call, ov, -1, &out)) != TL_OK ||
+        (st = numeric_dtype(ctx, call, iv, &flt)) != TL_OK)
         return st;
     tl_dtype_t t = iv->dtype;
-    bool flt = tl_tileop_is_vfloat(t);
-    if (!flt && !tl_tileop_is_vint(t))
-        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "does not support %s ('%s')",
-                              tl_dtype_name(t), iv->name);
     int dim = call->op->dim;
     if (dim != 0 && dim != -1 && dim != 1)
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "dim must be 0 or -1, got %d", dim);
@@ -242,16 +261,12 @@ tl_status_t tl_tileop_cumsum_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     const tl_view_t *iv, *ov;
     rin_t in, out;
     tl_status_t st;
-    if ((st = tl_tileop_view(ctx, call, 0, &iv)) != TL_OK ||
-        (st = tl_tileop_view(ctx, call, 1, &ov)) != TL_OK ||
-        (st = tl_tileop_same_dtype(ctx, call, iv, ov)) != TL_OK ||
-        (st = input_of(ctx, call, iv, &in)) != TL_OK || (st = input_of(ctx, call, ov, &out)) != TL_OK)
+    bool flt;
+    if ((st = open_in_out(ctx, call, &iv, &ov, &in)) != TL_OK ||
+        (st = input_of(ctx, call, ov, &out)) != TL_OK ||
+        (st = numeric_dtype(ctx, call, iv, &flt)) != TL_OK)
         return st;
     tl_dtype_t t = iv->dtype;
-    bool flt = tl_tileop_is_vfloat(t);
-    if (!flt && !tl_tileop_is_vint(t))
-        return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED, "does not support %s ('%s')",
-                              tl_dtype_name(t), iv->name);
     if (in.rows != out.rows || in.cols != out.cols)
         return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
                               "output '%s' is %lld x %lld, the input '%s' %lld x %lld", ov->name,
