@@ -615,6 +615,41 @@ static tl_status_t golden_repeat_reduce(const tl_check_case_t *c, tl_check_io_t 
     return st;
 }
 
+// tests/data/kernels/reduce_sum_x.py: AscendC's ReduceSum of n elements, each
+// 256-byte repeat's lanes as a binary tree (pairs of neighbours, an odd one
+// carried up) and the repeats' sums in order, float32 additions (H's small
+// integers sum exactly in float16, in any order).
+static float repeat_tree_sum(const float *x, int n, int lanes)
+{
+    float acc = 0, v[128];
+    for (int at = 0; at < n; at += lanes) {
+        int m = n - at < lanes ? n - at : lanes;
+        memcpy(v, x + at, sizeof *v * (size_t)m);
+        for (; m > 1; m = (m + 1) / 2) {
+            for (int k = 0; k < m / 2; k++) v[k] = v[2 * k] + v[2 * k + 1];
+            if (m % 2) v[m / 2] = v[m - 1];
+        }
+        acc = at ? acc + v[0] : v[0];
+    }
+    return acc;
+}
+
+static tl_status_t golden_reduce_sum_x(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *h = floats(&fs, io, "H");
+    tl_tensor_t *s = tl_check_expected(io, "S", d), *sh = tl_check_expected(io, "SH", d);
+    tl_status_t st = !a || !h ? TL_ERR_NOMEM : !s || !sh ? missing(d, "reduce_sum_x's outputs") : TL_OK;
+    for (size_t i = 0; st == TL_OK && i < 16; i++) {
+        float v = i == 0 ? repeat_tree_sum(a, 200, 64) : i == 8 ? repeat_tree_sum(a + 64, 130, 64) : -1;
+        tl_tensor_set_flat(s, i, v);
+        tl_tensor_set_flat(sh, i, i == 0 ? repeat_tree_sum(h, 300, 128) : -1.0);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // Whether the case was given the factory argument `arg` (exactly).
 static bool has_arg(const tl_check_case_t *c, const char *arg)
 {
@@ -1434,6 +1469,13 @@ static const tl_check_case_t cases[] = {
     {.name = "repeat_reduce/tree", .op = "repeat_reduce", .file = "tests/data/kernels/repeat_reduce.py",
      .fills = {"A=uniform:-1:1"}, .outputs = {"BS", "BM", "WS", "WM", "WN"}, .rtol = 0, .atol = 0,
      .golden = golden_repeat_reduce, .shape = "2 repeats x 64 f32, tree sums"},
+    // ... and T.tile.reduce_sum_experiment (AscendC's ReduceSum of count elements)
+    {.name = "reduce_sum_x/ints", .op = "reduce_sum_x", .file = "tests/data/kernels/reduce_sum_x.py",
+     .fills = {"A=int:-40:40", "H=int:-4:4"}, .outputs = {"S", "SH"}, .rtol = 0, .atol = 0,
+     .golden = golden_reduce_sum_x, .shape = "200 and 130 f32, 300 f16"},
+    {.name = "reduce_sum_x/tree", .op = "reduce_sum_x", .file = "tests/data/kernels/reduce_sum_x.py",
+     .fills = {"A=uniform:-1:1", "H=int:-4:4"}, .outputs = {"S", "SH"}, .rtol = 0, .atol = 0,
+     .golden = golden_reduce_sum_x, .shape = "200 and 130 f32 (the repeats' order), 300 f16"},
     // ... T.reduce_abssum / reduce_absmax (of |x|) and T.cumsum (not lowered to PTO yet)
     {.name = "abs_reduce/sum_rows", .op = "abs_reduce", .file = "tests/data/cli/abs_reduce.py",
      .outputs = {"O"}, .rtol = 1e-6, .atol = 1e-6, .golden = golden_abs_reduce,

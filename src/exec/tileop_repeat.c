@@ -24,6 +24,14 @@
 // give the order, so this is tilec's choice (exact for sums that are exact in
 // the dtype).
 //
+// reduce_sum_experiment(dst, src, count) is AscendC's ReduceSum(dst, src, tmp,
+// count) (upstream's codegen; ReduceSum.md, tensor-front form): vcadd in counter
+// mode over src[0 .. count), repeats of 256 bytes, the last one partial; on
+// A2/A3 ("mode one") each repeat's lanes add as the tree above and the repeats'
+// sums add in order (each addition rounded to the dtype), the result in dst[0]
+// only (asc-devkit's dav_c220 ReduceSumImpl stores the accumulator there); the
+// tmp arena is not used; count 0 is a no-op.
+//
 // Also two repeat-form instructions of the same family:
 // - sort32(dst, src0, src1) (Sort32.md; upstream's repeat is src0's elements /
 //   32): each group of 32 scores of src0, with the uint32 indices of src1,
@@ -137,6 +145,13 @@ int tl_tileop_repeat_ranges(const tl_opcall_t *call, int i, bool write, int64_t 
 {
     if (call->op->code == TL_OP_SORT32 || call->op->code == TL_OP_GATHERB)
         return other_ranges(call, i, write, first, count);
+    if (call->op->code == TL_OP_REDUCE_SUM_X) { // dst[0] from src[0 .. count)
+        int64_t n = tl_tileop_scalar_int(&call->args[2].scalar);
+        first[0] = 0;
+        if (n <= 0 || i > 1 || (i == 0) != write) return 0;
+        count[0] = i == 0 ? 1 : n;
+        return 1;
+    }
     params_t p;
     params_of(call, &p);
     if (p.repeat == 0 || (i == 0) != write || i > 1) return 0;
@@ -287,6 +302,31 @@ static tl_status_t gatherb_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     return TL_OK;
 }
 
+// reduce_sum_experiment: the repeats' tree sums of src[0 .. count) added in order.
+static tl_status_t reduce_sum_count_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                                        const tl_view_t *dv, const tl_view_t *sv)
+{
+    tl_scalar_t sc;
+    tl_status_t st;
+    if ((st = tl_tileop_scalar(ctx, call, 2, &sc))) return st;
+    if (sc.is_float || sc.i < 0 || sc.i > INT32_MAX)
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "count must be an integer in 0..%d", INT32_MAX);
+    if (sc.i == 0) return TL_OK;
+    tl_span_t src, dst;
+    if ((st = tl_tileop_span(ctx, call, sv, sc.i, &src)) || (st = tl_tileop_span(ctx, call, dv, 1, &dst)))
+        return st;
+    int size = tl_dtype_size(sv->dtype), lanes = 256 / size;
+    float v[128], acc = 0;
+    for (int64_t at = 0; at < sc.i; at += lanes) {
+        int64_t n = TL_MIN(lanes, sc.i - at);
+        tl_tileop_load_f32(sv->dtype, src.p + at * size, n, v);
+        float x = tree_sum(sv->dtype, v, n);
+        acc = at ? round_to(sv->dtype, acc + x) : x;
+    }
+    tl_tileop_store_f32(dv->dtype, dst.p, 1, &acc);
+    return TL_OK;
+}
+
 tl_status_t tl_tileop_repeat_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     if (call->op->code == TL_OP_SORT32) return sort32_run(ctx, call);
@@ -299,6 +339,7 @@ tl_status_t tl_tileop_repeat_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     if (sv->dtype != TL_F32 && sv->dtype != TL_F16)
         return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
                               "takes float16 or float32 (A2/A3), got %s", tl_dtype_name(sv->dtype));
+    if (call->op->code == TL_OP_REDUCE_SUM_X) return reduce_sum_count_run(ctx, call, dv, sv);
     static const char *names[] = {
         "", "", "mask", "repeat", "dstRepStride", "srcBlkStride", "srcRepStride"};
     bool block = call->op->code <= TL_OP_BLOCK_REDUCE_MIN;

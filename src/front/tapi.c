@@ -912,7 +912,6 @@ void tl_front_install_lang(tl_eval_t *ev)
                                          "abs_experiment",
                                          "mins_experiment",
                                          "sum_experiment",
-                                         "reduce_sum_experiment",
                                          "reduce_sum_mask_experiment",
                                          "gathermask_experiment",
                                          "datacachecleanandinvalid_experiment",

@@ -1,8 +1,9 @@
 // Trace-time checks of the sorting ops (T.tile.sort, topk, merge_sort,
-// gather_mask, init_sort_buf) and brcb_experiment: the dtypes the Ascend instructions take and,
-// when the sizes are constants, the element counts they read and write, so that
-// a kernel that would overrun a buffer on the device fails to compile. The
-// semantics are in exec/tileop_sort.c.
+// gather_mask, init_sort_buf), brcb_experiment and reduce_sum_experiment: the
+// dtypes the Ascend instructions take and, when the sizes are constants, the
+// element counts they read and write, so that a kernel that would overrun a
+// buffer on the device fails to compile. The semantics are in
+// exec/tileop_sort.c (reduce_sum_experiment: exec/tileop_repeat.c).
 #include "front/front.h"
 
 #include <inttypes.h>
@@ -174,6 +175,22 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
         }
         return true;
     }
+    case TL_OP_REDUCE_SUM_X: // AscendC::ReduceSum of count elements into dst[0]
+        if ((t != TL_F32 && t != TL_F16) || src->buf->dtype != t) {
+            tl_eval_fail(ev, loc,
+                         "T.tile.reduce_sum_experiment sums float16 or float32 into a destination of "
+                         "the same dtype (AscendC::ReduceSum on A2/A3), got %s from %s",
+                         dt(dst), dt(src));
+            return false;
+        }
+        if (konst(&op->args[2], &v) && (v < 0 || (sn >= 0 && v > sn))) {
+            tl_eval_fail(ev, loc,
+                         "T.tile.reduce_sum_experiment count %" PRId64 " is outside 0..%" PRId64
+                         " (the elements of '%s')",
+                         v, sn, src->buf->name);
+            return false;
+        }
+        return true;
     case TL_OP_INIT_SORT_BUF:
         if (tl_dtype_size(t) != 4) {
             tl_eval_fail(ev, loc, "T.tile.init_sort_buf fills 32-bit elements; '%s' is %s",

@@ -224,6 +224,9 @@
       tl_tileop_repeat_run, bind,                                                                  \
       "T.tile.wholereducemin :dst :src :mask :repeattimes :dstrepstride :srcblkstride "            \
       ":srcrepstride @ReduceOrder")                                                                \
+    /* AscendC's ReduceSum of count elements (tensor-front form) into dst[0] */                    \
+    X(TL_OP_REDUCE_SUM_X, "reduce_sum_experiment", "wrs", VEC, V, VREDUCE, NONE,                   \
+      tl_tileop_repeat_run, bind, "T.tile.reduce_sum_experiment :dst :src :count")                 \
     X(TL_OP_SORT32, "sort32", "wrr", VEC, V, VSORT, NONE, tl_tileop_repeat_run, bind,              \
       "T.tile.sort32 :dst :src0 :src1")                                                            \
     X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VGATHERB, NONE, tl_tileop_repeat_run, bind,      \

@@ -251,13 +251,15 @@ static void price(tl_sim_t *s, const tl_work_t *w, sim_inst_t *in)
 }
 
 // A per-repeat reduction below the byte rate (arch vec_reduce_repeat_cycles):
-// WholeReduce* of any type, BlockReduce* of 16-bit elements.
+// WholeReduce* and ReduceSum's counter-mode vcadd of any type, BlockReduce* of
+// 16-bit elements.
 static bool slow_reduction(const tl_opcall_t *call)
 {
     switch (call->op->code) {
     case TL_OP_WHOLE_REDUCE_SUM:
     case TL_OP_WHOLE_REDUCE_MAX:
-    case TL_OP_WHOLE_REDUCE_MIN: return true;
+    case TL_OP_WHOLE_REDUCE_MIN:
+    case TL_OP_REDUCE_SUM_X: return true;
     case TL_OP_BLOCK_REDUCE_SUM:
     case TL_OP_BLOCK_REDUCE_MAX:
     case TL_OP_BLOCK_REDUCE_MIN:

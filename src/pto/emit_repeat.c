@@ -16,7 +16,10 @@
 //   tilec_pto.h's CPU build sorts as the NPU (tilec_tsort32), the NPU build
 //   calls TSORT32;
 // - gatherb: TGATHERB, 32-byte blocks of src0 at the uint32 byte offsets,
-//   into rows of eight blocks.
+//   into rows of eight blocks;
+// - reduce_sum_experiment: each 256-byte repeat of the count elements summed
+//   as the block / whole reductions' tree, the first into dst[0] and each next
+//   one into a scratch element TADDed to it (the repeats in order).
 #include <inttypes.h>
 
 #include "pto/pto_int.h"
@@ -422,6 +425,60 @@ static void repeat_reduce(pto_emit_t *e, const tl_stmt_t *s)
     pto_line(e, "}");
 }
 
+// reduce_sum_experiment(dst, src, count): AscendC's ReduceSum of src's first
+// count elements into dst[0].
+static void reduce_sum_count(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_view_t d, a;
+    int64_t count;
+    if (!pto_ub_view(e, s, 0, &d) || !pto_ub_view(e, s, 1, &a) ||
+        !const_arg(e, s, 2, "count", 0, INT32_MAX, &count))
+        return;
+    tl_dtype_t t = a.buf->dtype;
+    if ((t != TL_F32 && t != TL_F16) || d.buf->dtype != t) {
+        pto_unsupported(e, s->loc, "T.tile.reduce_sum_experiment of %s into %s", tl_dtype_name(t),
+                        tl_dtype_name(d.buf->dtype));
+        return;
+    }
+    if (count == 0) return;
+    int64_t size = tl_dtype_size(t), lanes = 256 / size, full = count / lanes,
+            rest = count % lanes, tile = scratch_tile_bytes(t, lanes), at;
+    if (!pto_scratch(e, s, 3 * tile + 32, &at)) return;
+    const char *slot = pto_fmt(e, "%" PRId64, at + 3 * tile);
+    // one repeat of w lanes at src into out; then out added to dst[0] (add)
+    struct {
+        const char *src, *loop;
+        int64_t w;
+    } part[3] = {{a.addr, NULL, full ? lanes : rest},
+                 {pto_fmt(e, "%s + tl_r * 256", a.addr), "tl_r", lanes},
+                 {pto_fmt(e, "%s + %" PRId64, a.addr, full * 256), NULL, rest}};
+    bool on[3] = {true, full > 1, full > 0 && rest > 0};
+    for (int k = 0; k < 3; k++) {
+        if (!on[k]) continue;
+        if (part[k].loop) {
+            pto_line(e, "for (int64_t tl_r = 1; tl_r < %" PRId64 "; tl_r++) {", full);
+            e->indent++;
+        }
+        reduce_rows(e, 0, t, part[k].src, pad_to(part[k].w, 32 / size), 1, part[k].w,
+                    k ? slot : d.addr, at);
+        pto_line(e, "pipe_barrier(PIPE_V);");
+        if (k) {
+            pto_line(e, "{");
+            e->indent++;
+            tile_at(e, "tl_d", t, 1, 32 / size, 1, 1, d.addr);
+            tile_at(e, "tl_x", t, 1, 32 / size, 1, 1, slot);
+            pto_line(e, "pto::TADD(tl_d, tl_d, tl_x);");
+            e->indent--;
+            pto_line(e, "}");
+            pto_line(e, "pipe_barrier(PIPE_V);");
+        }
+        if (part[k].loop) {
+            e->indent--;
+            pto_line(e, "}");
+        }
+    }
+}
+
 bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s)
 {
     switch (s->op.code) {
@@ -438,6 +495,7 @@ bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_WHOLE_REDUCE_SUM:
     case TL_OP_WHOLE_REDUCE_MAX:
     case TL_OP_WHOLE_REDUCE_MIN: repeat_reduce(e, s); return true;
+    case TL_OP_REDUCE_SUM_X: reduce_sum_count(e, s); return true;
     default: return false;
     }
 }
