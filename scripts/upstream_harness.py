@@ -681,7 +681,17 @@ def install():
     ascend.Ascend = lambda *a, **k: types.SimpleNamespace(
         chip_name="Ascend910B", platform="ascend", compute_max_core=24, ub_cap=192 << 10, smem_cap=192 << 10,
         l1_cap=1 << 20, l0a_cap=64 << 10, l0b_cap=64 << 10, l0c_cap=512 << 10)
-    modules = {"tilelang.carver.arch.ascend": ascend, "torch": torch, "torch.autograd": torch.autograd, "torch.nn": nn, "torch.nn.functional": functional, "torch_npu": torch_npu,
+    # tilelang.utils.target.get_core_num("cube"/"aic" or "vector"/"aiv"): upstream's table gives
+    # 20 AIC and 40 AIV for every chip name before torch.npu is initialised (as tilec's front end)
+    target = Anything("tilelang.utils.target")
+
+    def get_core_num(kind="cube"):
+        kind = kind.lower()
+        if kind not in ("cube", "aic", "vector", "aiv"):
+            raise ValueError(f"unknown core kind: {kind}")
+        return 20 if kind in ("cube", "aic") else 40
+    target.get_core_num = get_core_num
+    modules = {"tilelang.carver.arch.ascend": ascend, "tilelang.utils.target": target, "torch": torch, "torch.autograd": torch.autograd, "torch.nn": nn, "torch.nn.functional": functional, "torch_npu": torch_npu,
                "tilelang": tilelang, "tilelang.language": tilelang.language, "pytest": _pytest()}
     sys.modules.update(modules)
 

@@ -15,6 +15,7 @@
 #include "front/front.h"
 
 #include <string.h>
+#include <strings.h>
 
 static tl_value_t *env_dict(tl_eval_t *ev)
 {
@@ -115,6 +116,26 @@ static tl_value_t *carver_ascend(tl_eval_t *ev, tl_call_t *c)
     return m;
 }
 
+// tilelang.utils.target.get_core_num(kind="cube"): the AIC ("cube", "aic") or AIV
+// ("vector", "aiv") count a build bakes in as a constant. Upstream's version (a
+// fork's tilelang/utils/target.py, read 2026-12-07) reads the device's properties
+// only once torch.npu is initialised; at import time, where kernels take it, it looks
+// the device name up in a table (910B, 910_93, 910C, 910_95) that gives 20 and 40 for
+// every entry, and falls back to 20 and 40 with a warning. tilec gives the table's.
+static tl_value_t *target_core_num(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"kind", NULL};
+    if (!tl_call_check(ev, c, "get_core_num", 0, 1, kws)) return NULL;
+    tl_value_t *k = tl_call_arg(c, 0, "kind");
+    const char *kind = !k ? "cube" : k->kind == TL_V_STR ? k->str.s : NULL;
+    bool cube = kind && (!strcasecmp(kind, "cube") || !strcasecmp(kind, "aic"));
+    bool vec = kind && (!strcasecmp(kind, "vector") || !strcasecmp(kind, "aiv"));
+    if (!cube && !vec)
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 0, "kind"),
+                            "get_core_num: unknown core kind (\"cube\"/\"aic\" or \"vector\"/\"aiv\")");
+    return tl_value_int(ev->arena, cube ? 20 : 40);
+}
+
 tl_value_t *tl_front_npu_module(tl_eval_t *ev, const char *name)
 {
     if (!ev->chip_name) return NULL;
@@ -147,6 +168,10 @@ void tl_front_install_env(tl_eval_t *ev, const tl_front_opts_t *opts)
     carver->module.permissive = true;
     tl_front_def(ev, carver, "Ascend", carver_ascend);
     tl_value_module_set(a, ev->tilelang, "carver.arch.ascend", carver);
+    tl_value_t *target = tl_value_module(a, "tilelang.utils.target");
+    target->module.permissive = true;
+    tl_front_def(ev, target, "get_core_num", target_core_num);
+    tl_value_module_set(a, ev->tilelang, "utils.target", target);
     const tl_front_chip_t *chip = opts ? opts->chip : NULL;
     if (chip) {
         ev->chip_name = chip->name;

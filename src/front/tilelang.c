@@ -335,6 +335,13 @@ tl_value_t *tl_front_call_jit(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call)
 {
     if (ev->deferring) {
         if (!jit->jit.first_call) jit->jit.first_call = tl_call_copy(ev, call);
+        // tilelang.jit(out_idx=..., pass_configs=...)(builder)(args) in a test: -k on the
+        // builder takes these settings and arguments (as tilelang.compile's)
+        tl_value_t *b = jit->jit.factory;
+        if (b && b->kind == TL_V_FUNC && !b->func.compiled_by) {
+            b->func.compiled_by = jit;
+            b->func.first_call = tl_call_copy(ev, call);
+        }
         return tl_value_opaque(ev->arena, "compiled kernel");
     }
     return tl_front_instantiate(ev, jit, call);

@@ -9,7 +9,8 @@
 // Function whose backward launches the kernel: autograd.py; a package module that imports its
 // sibling relatively: boxes/box_kernel.py; an nn.Module driver whose calls of a kernel at
 // sizes read from a tensor's contents are not the file's own: module.py; a builder sized from
-// the .shape / .dtype of the tensors its test passes, given as T.Tensor(shape, dtype): tensor_arg.py).
+// the .shape / .dtype of the tensors its test passes, given as T.Tensor(shape, dtype): tensor_arg.py;
+// a builder compiled as tilelang.jit(...)(builder)(grid) with grid from get_core_num: core_num.py).
 // The --list output must be tests/data/scan/expect.list.
 #include "../test.h"
 
@@ -31,7 +32,7 @@ TEST(upstream_check_own_argument_classes)
                     (char *)list, NULL};
     int rc = tl_test_run(argv, &out);
     CHECK_EQ(rc, 0);
-    CHECK_CONTAINS(out, "at the file's own arguments: 9 (0 of them from the own-shapes tables, 8 recorded");
+    CHECK_CONTAINS(out, "at the file's own arguments: 10 (0 of them from the own-shapes tables, 8 recorded");
     CHECK_CONTAINS(out, "not instantiated by any driver in the corpus: 1 kernels");
     free(out);
     char *got = tl_test_read_file(list, NULL);
@@ -40,4 +41,24 @@ TEST(upstream_check_own_argument_classes)
     CHECK_STREQ(got, want);
     free(got);
     free(want);
+}
+
+// The harness's stand-in tilelang.utils.target.get_core_num gives upstream's
+// table value (20 AIC before the device is initialised), and a factory compiled
+// as tilelang.jit(...)(builder)(grid) is recorded with that grid.
+TEST(upstream_harness_core_num)
+{
+    char *out = NULL;
+    char *probe[] = {"/usr/bin/python3", "-c", "pass", NULL};
+    if (tl_test_run(probe, &out) != 0) {
+        free(out);
+        tl_test_skip(t, "needs /usr/bin/python3 (scripts/ are run with it)");
+        return;
+    }
+    free(out);
+    char *argv[] = {"/usr/bin/python3", "scripts/upstream_harness.py", "tests/data/scan/core_num.py", NULL};
+    CHECK_EQ(tl_test_run(argv, &out), 0);
+    CHECK_CONTAINS(out, "\"kernel\": \"_fill_kernel\", \"args\": {\"grid\": 20, \"dtype\": \"float16\"}");
+    CHECK_CONTAINS(out, "{\"done\": true}");
+    free(out);
 }
