@@ -417,6 +417,48 @@ static tl_status_t golden_npuir_copy(const tl_check_case_t *c, tl_check_io_t *io
     return TL_OK;
 }
 
+// tests/data/kernels/npuir_gemm.py: C = A x B, D = 2 (A[:, :K/2] x B[:K/2, :]) + A[:, K/2:] x
+// B[K/2:, :], E = (A + A) x B (integer inputs: exact).
+static tl_status_t golden_npuir_gemm(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *oc = tl_check_expected(io, "C", d), *od = tl_check_expected(io, "D", d);
+    tl_tensor_t *oe = tl_check_expected(io, "E", d), *ta = tl_check_tensor(io, "A");
+    tl_status_t st = !a || !b ? TL_ERR_NOMEM : !oc || !od || !oe || !ta ? missing(d, "npuir_gemm's outputs") : TL_OK;
+    int64_t m = st == TL_OK ? oc->shape[0] : 0, n = st == TL_OK ? oc->shape[1] : 0;
+    int64_t k = st == TL_OK ? ta->shape[1] : 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double lo = 0, hi = 0;
+            for (int64_t q = 0; q < k; q++) *(q < k / 2 ? &lo : &hi) += (double)a[i * k + q] * b[q * n + j];
+            size_t at = (size_t)(i * n + j);
+            tl_tensor_set_flat(oc, at, lo + hi);
+            tl_tensor_set_flat(od, at, 2 * lo + hi);
+            tl_tensor_set_flat(oe, at, 2 * (lo + hi));
+        }
+    floats_free(&fs);
+    return st;
+}
+
+// tests/data/kernels/npuir_atomic.py: Y = Y0 + X (block tails of size=), Z's rows 4 X[0:bs].
+static tl_status_t golden_npuir_atomic(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *x = floats(&fs, io, "X"), *y0 = floats(&fs, io, "Y0");
+    tl_tensor_t *y = tl_check_expected(io, "Y", d), *z = tl_check_expected(io, "Z", d);
+    tl_status_t st = !x || !y0 ? TL_ERR_NOMEM : !y || !z ? missing(d, "npuir_atomic's outputs") : TL_OK;
+    int64_t n = st == TL_OK ? y->shape[0] : 0, rows = st == TL_OK ? z->shape[0] : 0;
+    int64_t bs = st == TL_OK ? z->shape[1] : 0;
+    for (int64_t i = 0; i < n; i++) tl_tensor_set_flat(y, (size_t)i, y0[i] + x[i]);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < bs; j++) tl_tensor_set_flat(z, (size_t)(r * bs + j), 4 * x[j]);
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/npuir_broadcast.py: C = B[1, :] / ((A + B[0, :]) - B[:, 3]).
 static tl_status_t golden_npuir_broadcast(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -1445,6 +1487,14 @@ static const tl_check_case_t cases[] = {
      .outputs = {"Y", "P", "C", "S"}, .rtol = 0, .atol = 0, .pto_gap = "npuir's copy rule",
      .golden = golden_npuir_copy,
      .shape = "X 2x4x32 f32: strided halves, 16-byte runs, a column"},
+    {.name = "npuir_gemm/f16", .op = "npuir_gemm", .file = "tests/data/kernels/npuir_gemm.py",
+     .fills = {"A=int:-4:4", "B=int:-4:4"}, .outputs = {"C", "D", "E"}, .rtol = 0, .atol = 0,
+     .pto_gap = "npuir's copy rule", .golden = golden_npuir_gemm,
+     .shape = "32x64x32 f16: load_nd2nz/store_fixpipe, an accumulator and an operand the vector cores compute"},
+    {.name = "npuir_atomic/f32", .op = "npuir_atomic", .file = "tests/data/kernels/npuir_atomic.py",
+     .fills = {"X=int:-40:40", "Y0=int:-40:40"}, .outputs = {"Y", "Z"}, .rtol = 0, .atol = 0,
+     .pto_gap = "npuir's copy rule", .golden = golden_npuir_atomic,
+     .shape = "N=100 in blocks of 32 f32: size= tails, atomic_add / atomic_addx4"},
     {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",
      .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_broadcast,

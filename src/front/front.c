@@ -468,7 +468,13 @@ static tl_status_t compile(tl_eval_t *ev, tl_module_rec_t *rec, const tl_front_o
             ev->deferring = false;
             ev->first_instantiated = ev->first_traced = NULL;
             tl_diag_mark_t m = tl_eval_mark(ev);
+            // tilelang.compile(builder(...), target=...): the builder's prim_func is
+            // traced for that target (npuir's dialect exists only there)
+            tl_value_t *saved_target = ev->trace_target;
+            if (sel->func.compiled_by && sel->func.compiled_by->jit.target)
+                ev->trace_target = sel->func.compiled_by->jit.target;
             r = tl_eval_call(ev, sel, c);
+            ev->trace_target = saved_target;
             ev->deferring = saved;
             // A test that builds its @T.prim_func and then inspects what upstream's
             // passes made of it (tvm.IRModule, InjectTmpBuffer, tir visitors: host

@@ -88,8 +88,8 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T);
 // _require form reports that `fname` needs one.
 bool tl_front_npuir(tl_eval_t *ev);
 bool tl_front_npuir_require(tl_eval_t *ev, tl_loc_t loc, const char *fname);
-// An npuir kernel without cube code is an AIV kernel (bishengir's core type AIV: each
-// block one vector core, not a pair): it gets one vector agent (k->threads = 1).
+// An npuir kernel runs its vector code once per block (bishengir's AIV kernel: one vector
+// core; its MIX kernel: modelled as C:V = 1:1): k->threads = 1 unless T.Kernel gave it.
 void tl_front_npuir_kernel(tl_kernel_t *k);
 // npuir's implicit broadcast of a binary op (T.vadd(a[:, :], b[0, :], c[:, :])): the op
 // once per row of its 2-D destination, a (1, N) operand's row repeated, a second operand
@@ -98,6 +98,21 @@ bool tl_front_npuir_broadcast(tl_eval_t *ev, tl_stmt_t *s, const char *fname, bo
 // An npuir T.copy whose regions' constant shapes differ without their unit dimensions: an error.
 // A whole buffer against a slice of the same rank first takes the slice's extents (npuir's rule).
 bool tl_front_npuir_copy_check(tl_eval_t *ev, tl_op_t *op, tl_loc_t loc);
+// npuir's tensors used by both cores (npuir_flow.c): kept in UB, their GEMM uses given L1 /
+// L0C twins with the copies between them; fragments the vector cores compute on in UB.
+void tl_front_npuir_flow(tl_eval_t *ev, tl_kernel_t *k);
+// npuir's size= (customize_npuir.py, copy.py): a list of extents, the trailing ones
+// for an operand of lower rank (n = 0: none given).
+typedef struct {
+    int n;
+    tl_expr_t *e[TL_MAX_DIMS];
+} tl_npuir_size_t;
+// An npuir T.copy's own parameters (src, dst, coalesced_width, size): size= read into *size
+// and the last two removed from the call; false after an error.
+bool tl_front_npuir_copy_args(tl_eval_t *ev, tl_call_t *c, tl_npuir_size_t *size);
+// The operand region npuir's _to_region makes: a slice keeps its extents; a whole buffer
+// (from its origin) or a point (from its indices) takes size= (else its shape / unit extents).
+void tl_front_npuir_extent(tl_eval_t *ev, tl_region_t *r, const tl_npuir_size_t *size, tl_loc_t loc);
 // buf.access_ptr(...) and T.call_extern("tl::ascend::copy_ub_to_ub<...>", ...) (tapi_extern.c).
 tl_value_t *tl_front_access_ptr(tl_eval_t *ev, tl_value_t *buf);
 tl_value_t *tl_front_extern_copy_ub(tl_eval_t *ev, tl_call_t *c, const char *name);

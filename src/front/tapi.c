@@ -445,6 +445,8 @@ static tl_value_t *t_scope(tl_eval_t *ev, tl_call_t *c)
     if (!tl_call_check(ev, c, "T.Scope", 1, 1, kws)) return NULL;
     const char *name = tl_value_to_cstr(ev, need(ev, c, 0, "name", "T.Scope"), aloc(c, 0, "name"), "the scope");
     if (!name) return NULL;
+    // npuir's T.Scope("Cube") / T.Scope("Vector") (customize_npuir.py)
+    if (tl_front_npuir(ev) && (!strcmp(name, "Cube") || !strcmp(name, "Vector"))) name = name[0] == 'C' ? "C" : "V";
     if (strcmp(name, "C") && strcmp(name, "V"))
         return tl_eval_fail(ev, aloc(c, 0, "name"), "T.Scope takes \"C\" (cube core) or \"V\" (vector cores), got \"%s\"", name);
     tl_value_t *f = frame(ev, TL_FRAME_SCOPE);
@@ -898,7 +900,6 @@ void tl_front_install_lang(tl_eval_t *ev)
     tl_front_def(ev, T, "call_extern", t_call_extern);
     removed(ev, T, "alloc_local", "T.alloc_local was removed from TileLang-Ascend; use T.alloc_var or T.alloc_ub");
     tl_front_install_npuir(ev, T); // T.fill / T.clear: npuir's, else not Ascend's
-    removed(ev, T, "gemm", "T.gemm is the GPU GEMM; on Ascend use T.gemm_v0 (L1 operands) or T.mma (L0 operands)");
     tl_front_def(ev, T, "Persistent", t_persistent);
     tl_value_t *tile = tl_value_module(ev->arena, "T.tile");
     tl_value_module_set(ev->arena, T, "tile", tile);

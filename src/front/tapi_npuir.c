@@ -58,7 +58,8 @@ static bool arg(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, bool tile_
         return false;
     }
     const char *what = tl_arena_printf(ev->arena, "%s argument '%s'", fname, kw);
-    if (is_tile(v)) {
+    bool point = v->kind == TL_V_EXPR && v->expr->kind == TL_EX_LOAD && v->expr->load.buf->scope != TL_SCOPE_VAR;
+    if (is_tile(v) || (tile_only && point)) { // A[i, j] of a tile operand: a region from there
         tl_region_t *r = tl_value_to_region(ev, v, loc, what);
         if (!r) return false;
         out->kind = TL_ARG_REGION;
@@ -185,6 +186,10 @@ static tl_value_t *n_vcast(tl_eval_t *ev, tl_call_t *c)
             return tl_eval_fail(ev, loc, "T.vcast round_mode must be one of round, rint, floor, ceil, trunc, "
                                          "odd, got \"%s\"", m);
     }
+    // a conversion without a rounding choice (float16 -> float32, int8 -> float16, ...): Ascend's
+    // cast takes CAST_NONE there and npuir's default "rint" means just that
+    tl_dtype_t dt = dst.region.buf->dtype, st = src.region.buf->dtype;
+    if (!tl_cast_on_ascend(dt, st, round, NULL) && tl_cast_on_ascend(dt, st, TL_CAST_NONE, NULL)) round = TL_CAST_NONE;
     tl_stmt_t *s = new_op(ev, TL_OP_CAST, c->loc, 2);
     s->op.args[0] = dst;
     s->op.args[1] = src;
@@ -358,36 +363,213 @@ bool tl_front_npuir_copy_check(tl_eval_t *ev, tl_op_t *op, tl_loc_t loc)
     return false;
 }
 
-// Whether a statement tree has a cube op (T.gemm_v0 / T.mma) or an L1 / L0 buffer copy.
-static bool has_cube(const tl_stmt_t *s)
+// --- size= and the ops built on it ----------------------------------------------------------------
+
+static bool read_size(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *fname, tl_npuir_size_t *out)
 {
-    if (!s) return false;
-    switch (s->kind) {
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++)
-            if (has_cube(s->seq.items[i])) return true;
+    out->n = 0;
+    if (!v || v->kind == TL_V_NONE) return true;
+    const char *what = tl_arena_printf(ev->arena, "%s size=", fname);
+    int n;
+    tl_value_t **items = tl_value_items(ev, v, loc, what, &n);
+    if (!items) return false;
+    if (n < 1 || n > TL_MAX_DIMS) {
+        tl_eval_fail(ev, loc, "%s must list 1 to %d extents, got %d", what, TL_MAX_DIMS, n);
         return false;
-    case TL_ST_FOR: return has_cube(s->for_.body);
-    case TL_ST_WHILE: return has_cube(s->while_.body);
-    case TL_ST_IF: return has_cube(s->if_.then_) || has_cube(s->if_.else_);
-    case TL_ST_SCOPE: return true; // an explicit cube / vector split (expert mode): a mix kernel
-    case TL_ST_OP:
-        if (tl_op_info(s->op.code)->cls == TL_OPC_GEMM) return true;
-        for (int i = 0; i < s->op.nargs; i++) {
-            const tl_arg_t *a = &s->op.args[i];
-            if (a->kind == TL_ARG_REGION && a->region.buf->scope != TL_SCOPE_GM &&
-                a->region.buf->scope != TL_SCOPE_UB && a->region.buf->scope != TL_SCOPE_SHARED &&
-                a->region.buf->scope != TL_SCOPE_VAR)
-                return true;
-        }
-        return false;
-    default: return false;
     }
+    for (int i = 0; i < n; i++)
+        if (!(out->e[i] = tl_value_to_expr(ev, items[i], loc, TL_I32))) return false;
+    out->n = n;
+    return true;
 }
 
+void tl_front_npuir_extent(tl_eval_t *ev, tl_region_t *r, const tl_npuir_size_t *size, tl_loc_t loc)
+{
+    if (r->form == TL_REGION_SLICE) return;
+    for (int d = 0; d < r->ndim; d++) {
+        int j = size->n - r->ndim + d;
+        if (r->form == TL_REGION_WHOLE || !r->start[d]) r->start[d] = tl_ir_int(ev->kernel, 0, TL_I32, loc);
+        if (size->n) r->extent[d] = j >= 0 ? size->e[j] : tl_ir_int(ev->kernel, 1, TL_I32, loc);
+        else if (r->form == TL_REGION_POINT) r->extent[d] = tl_ir_int(ev->kernel, 1, TL_I32, loc);
+        else r->extent[d] = tl_ir_int(ev->kernel, r->buf->shape[d], TL_I32, loc);
+    }
+    r->form = TL_REGION_SLICE;
+}
+
+bool tl_front_npuir_copy_args(tl_eval_t *ev, tl_call_t *c, tl_npuir_size_t *size)
+{
+    static const char *kws[] = {"src", "dst", "coalesced_width", "size", NULL};
+    if (!tl_call_check(ev, c, "T.copy", 2, 4, kws)) return false;
+    if (!read_size(ev, tl_call_arg(c, 3, "size"), tl_call_arg_loc(c, 3, "size"), "T.copy", size)) return false;
+    if (c->nargs > 2) c->nargs = 2; // coalesced_width: a GPU hint
+    int m = 0;
+    for (int i = 0; i < c->nkw; i++) {
+        if (!strcmp(c->kw_names[i], "size") || !strcmp(c->kw_names[i], "coalesced_width")) continue;
+        c->kw_names[m] = c->kw_names[i];
+        c->kw_values[m] = c->kw_values[i];
+        if (c->kw_locs) c->kw_locs[m] = c->kw_locs[i];
+        m++;
+    }
+    c->nkw = m;
+    return true;
+}
+
+// An operand of an npuir tile op with size= (the extents of _to_region).
+static bool sized(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, const char *fname,
+                  const tl_npuir_size_t *size, tl_arg_t *out)
+{
+    if (!arg(ev, c, pos, kw, true, fname, out)) return false;
+    tl_front_npuir_extent(ev, &out->region, size, c->loc);
+    return true;
+}
+
+// T.atomic_add / T.atomic_addx4 (dst, src, size=None): dst (GM) += src element by element
+// (npuir's atomic add: both lower to the same op, the copy rule of T.copy).
+static tl_value_t *atomic_add(tl_eval_t *ev, tl_call_t *c, const char *fname)
+{
+    static const char *kws[] = {"dst", "src", "size", NULL};
+    if (!begin(ev, c, fname, 2, 3, kws)) return NULL;
+    tl_npuir_size_t size;
+    if (!read_size(ev, tl_call_arg(c, 2, "size"), tl_call_arg_loc(c, 2, "size"), fname, &size)) return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_ATOMIC_ADD, c->loc, 2);
+    if (!sized(ev, c, 0, "dst", fname, &size, &s->op.args[0]) || !sized(ev, c, 1, "src", fname, &size, &s->op.args[1]))
+        return NULL;
+    s->op.nargs = 2;
+    s->op.exact = true;
+    if (!tl_front_npuir_copy_check(ev, &s->op, c->loc)) return NULL;
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static tl_value_t *n_atomic_add(tl_eval_t *ev, tl_call_t *c)
+{
+    return atomic_add(ev, c, "T.atomic_add");
+}
+
+static tl_value_t *n_atomic_addx4(tl_eval_t *ev, tl_call_t *c)
+{
+    return atomic_add(ev, c, "T.atomic_addx4");
+}
+
+// A flag argument given by keyword or position (absent: `dflt`).
+static bool flag_arg(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, bool dflt, bool *out)
+{
+    tl_value_t *v = tl_call_arg(c, pos, kw);
+    *out = dflt;
+    return !v || v->kind == TL_V_NONE || tl_value_to_flag(ev, v, tl_call_arg_loc(c, pos, kw), kw, out);
+}
+
+// T.gemm / T.npuir_dot(A, B, C, size=None, initC=False, a_transpose=False, b_transpose=False):
+// C = A x B when initC, else C += A x B (an L0C accumulator); size=[m, k, n] gives the
+// operands' extents from their starts. tilec's gemm_v0 op computes it.
+static tl_value_t *n_gemm(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"A", "B", "C", "size", "initC", "a_transpose", "b_transpose", NULL};
+    const char *fname = c->self && c->self->kind == TL_V_STR ? c->self->str.s : "T.gemm";
+    if (!tl_front_npuir(ev))
+        return tl_eval_fail(ev, c->loc, "T.gemm is the GPU GEMM; on Ascend use T.gemm_v0 (L1 operands) or T.mma "
+                                        "(L0 operands) (in upstream's npuir dialect, @tilelang.jit(target=\"npuir\"), "
+                                        "T.gemm is npuir_dot)");
+    if (!begin(ev, c, fname, 3, 7, kws)) return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_GEMM_V0, c->loc, 3);
+    tl_op_t *op = &s->op;
+    tl_npuir_size_t size;
+    if (!read_size(ev, tl_call_arg(c, 3, "size"), tl_call_arg_loc(c, 3, "size"), fname, &size) ||
+        !flag_arg(ev, c, 5, "a_transpose", false, &op->transpose_a) ||
+        !flag_arg(ev, c, 6, "b_transpose", false, &op->transpose_b))
+        return NULL;
+    if (size.n && size.n != 3)
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 3, "size"), "%s size= must be [m, k, n], got %d extents", fname,
+                            size.n);
+    tl_npuir_size_t ext[3] = {{0}, {0}, {0}};
+    if (size.n) {
+        tl_expr_t *m = size.e[0], *k = size.e[1], *n = size.e[2];
+        ext[0] = (tl_npuir_size_t){2, {op->transpose_a ? k : m, op->transpose_a ? m : k}};
+        ext[1] = (tl_npuir_size_t){2, {op->transpose_b ? n : k, op->transpose_b ? k : n}};
+        ext[2] = (tl_npuir_size_t){2, {m, n}};
+    }
+    static const char *names[3] = {"A", "B", "C"};
+    for (int i = 0; i < 3; i++)
+        if (!sized(ev, c, i, names[i], fname, &ext[i], &op->args[i])) return NULL;
+    op->nargs = 3;
+    tl_value_t *init = tl_call_arg(c, 4, "initC");
+    if (init && init->kind != TL_V_NONE) {
+        tl_expr_t *e = tl_value_to_expr(ev, init, tl_call_arg_loc(c, 4, "initC"), TL_BOOL);
+        if (!e) return NULL;
+        int64_t v;
+        if (!(tl_ir_is_const_int(e, &v) && v == 0)) op->init = tl_ir_cast(ev->kernel, TL_BOOL, e, c->loc);
+    }
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+// T.load_nd2nz(src, dst, size=None) / T.store_nz2nd(src, dst, size=None): a copy of
+// exactly the regions (tilec keeps every scope in the logical row-major layout, so the
+// fractal NZ layout of L1 changes no value).
+static tl_value_t *nz_copy(tl_eval_t *ev, tl_call_t *c, const char *fname, bool fixpipe)
+{
+    static const char *kws[] = {"src", "dst", "size", NULL};
+    static const char *kws_fix[] = {"src", "dst", "size", "enable_nz2nd", "channel_split", "pre_relu_mode", NULL};
+    if (!begin(ev, c, fname, 2, fixpipe ? 6 : 3, fixpipe ? kws_fix : kws)) return NULL;
+    tl_npuir_size_t size;
+    if (!read_size(ev, tl_call_arg(c, 2, "size"), tl_call_arg_loc(c, 2, "size"), fname, &size)) return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_COPY, c->loc, 2);
+    tl_op_t *op = &s->op;
+    if (!sized(ev, c, 0, "src", fname, &size, &op->args[0]) || !sized(ev, c, 1, "dst", fname, &size, &op->args[1]))
+        return NULL;
+    op->nargs = 2;
+    op->exact = true;
+    if (fixpipe) {
+        bool nz2nd, split;
+        if (!flag_arg(ev, c, 3, "enable_nz2nd", false, &nz2nd) || !flag_arg(ev, c, 4, "channel_split", false, &split))
+            return NULL;
+        if (!nz2nd)
+            return tl_eval_fail(ev, c->loc, "%s without enable_nz2nd=True writes the fractal NZ layout, which tilec "
+                                            "does not model (its buffers are row-major)", fname);
+        if (split) return tl_eval_fail(ev, tl_call_arg_loc(c, 4, "channel_split"), "%s channel_split=True is not "
+                                                                                  "supported by tilec", fname);
+        tl_value_t *mode = tl_call_arg(c, 5, "pre_relu_mode");
+        if (mode && mode->kind != TL_V_NONE) {
+            tl_loc_t ml = tl_call_arg_loc(c, 5, "pre_relu_mode");
+            const char *m = tl_value_to_cstr(ev, mode, ml, "pre_relu_mode");
+            if (!m) return NULL;
+            if (!strcmp(m, "relu")) op->enable_relu = true;
+            else if (*m)
+                return tl_eval_fail(ev, ml, "%s pre_relu_mode \"%s\" is not supported by tilec (\"\" and \"relu\" are)",
+                                    fname, m);
+        }
+        tl_dtype_t st = op->args[0].region.buf->dtype, dt = op->args[1].region.buf->dtype;
+        if (!(st == dt || (st == TL_F32 && (dt == TL_F16 || dt == TL_BF16)) || (st == TL_I32 && dt == TL_I8)))
+            return tl_eval_fail(ev, c->loc, "%s: %s to %s is not a pre-quant mode of npuir's fixpipe (same type, "
+                                            "float32 to float16 / bfloat16, int32 to int8)",
+                                fname, tl_dtype_name(st), tl_dtype_name(dt));
+    }
+    if (!tl_front_npuir_copy_check(ev, op, c->loc)) return NULL;
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+static tl_value_t *n_load_nd2nz(tl_eval_t *ev, tl_call_t *c)
+{
+    return nz_copy(ev, c, "T.load_nd2nz", false);
+}
+
+static tl_value_t *n_store_nz2nd(tl_eval_t *ev, tl_call_t *c)
+{
+    return nz_copy(ev, c, "T.store_nz2nd", false);
+}
+
+static tl_value_t *n_store_fixpipe(tl_eval_t *ev, tl_call_t *c)
+{
+    return nz_copy(ev, c, "T.store_fixpipe", true);
+}
+
+// One vector core per block: an AIV kernel's vector code, and a MIX kernel's (cube code
+// too: bishengir's MIX function, whose vector part tilec runs once, not on both cores of
+// the block's 1:2 group writing the same bytes).
 void tl_front_npuir_kernel(tl_kernel_t *k)
 {
-    if (k->threads == 0 && !has_cube(k->body)) k->threads = 1;
+    if (k->threads == 0) k->threads = 1;
 }
 
 // T.vcmp / T.vselect: npuir's element-wise forms on bool tensors, traced as loops
@@ -530,15 +712,19 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
     tl_front_def(ev, T, "vlog2", n_vlog2);
     tl_front_def(ev, T, "vcmp", n_vcmp);
     tl_front_def(ev, T, "vselect", n_vselect);
+    tl_front_def(ev, T, "atomic_add", n_atomic_add);
+    tl_front_def(ev, T, "atomic_addx4", n_atomic_addx4);
+    tl_front_def(ev, T, "load_nd2nz", n_load_nd2nz);
+    tl_front_def(ev, T, "store_nz2nd", n_store_nz2nd);
+    tl_front_def(ev, T, "store_fixpipe", n_store_fixpipe);
+    tl_value_module_set(ev->arena, T, "gemm",
+                        tl_value_builtin(ev->arena, "gemm", n_gemm, tl_value_str(ev->arena, "T.gemm")));
     static const struct {
         const char *name, *why;
     } missing[] = {
         {"vshr", "its round= shift (on by default) is a rounding tilec does not model"},
         {"vbitcast", "it returns a reinterpreted value, tilec has no such view"},
         {"vcumsum", "tilec has no cumulative sum"},
-        {"load_nd2nz", "tilec's copies pick the layout themselves (T.copy)"},
-        {"store_nz2nd", "tilec's copies pick the layout themselves (T.copy)"},
-        {"store_fixpipe", "tilec's copies pick the layout themselves (T.copy)"},
         {"interleave", "tilec has no interleave op"},
         {"deinterleave", "tilec has no deinterleave op"},
         {"concat", "tilec has no concat op"},
@@ -546,7 +732,6 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
         {"flip", "tilec has no flip op"},
         {"arange", "tilec has no arange op (T.tile.arith_progression is Ascend C's)"},
         {"reshape", "tilec has no reshape view"},
-        {"atomic_addx4", "tilec has no 4-lane atomic add"},
     };
     for (size_t i = 0; i < TL_ARRAY_LEN(missing); i++)
         tl_value_module_set(
@@ -573,7 +758,7 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T)
         {"clamp", "vclamp"}, {"relu", "vrelu"},       {"sigmoid", "vsigmoid"}, {"select", "vselect"},
         {"cmp", "vcmp"},     {"sqrt", "vsqrt"},       {"rsqrt", "vrsqrt"},     {"abs", "vabs"},
         {"rec", "vrec"},     {"not", "vnot"},         {"vcos", "vcos"},        {"vsin", "vsin"},
-        {"verf", "verf"},    {"vtanh", "vtanh"},      {"bitcast", "vbitcast"}, {"load_nd2nz", "load_nd2nz"},
+        {"verf", "verf"},    {"vtanh", "vtanh"},      {"bitcast", "vbitcast"}, {"load_nd2nz", "load_nd2nz"}, {"dot", "gemm"}, {"atomic_add", "atomic_add"},
         {"store_nz2nd", "store_nz2nd"}, {"store_fixpipe", "store_fixpipe"}, {"interleave", "interleave"},
         {"deinterleave", "deinterleave"}, {"concat", "concat"}, {"pad", "pad"}, {"flip", "flip"},
         {"arange", "arange"}, {"reshape", "reshape"}, {"atomic_addx4", "atomic_addx4"},
@@ -582,7 +767,7 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T)
         tl_value_t *v = tl_value_module_get(T, same[i][1]);
         if (v) tl_value_module_set(ev->arena, T, tl_arena_printf(ev->arena, "npuir_%s", same[i][0]), v);
     }
-    static const char *own[] = {"dot", "reduce", "cumsum", "gather", "transpose", "atomic_add", "print"};
+    static const char *own[] = {"reduce", "cumsum", "gather", "transpose", "print"};
     for (size_t i = 0; i < TL_ARRAY_LEN(own); i++) {
         const char *name = tl_arena_printf(ev->arena, "npuir_%s", own[i]);
         tl_value_module_set(ev->arena, T, name,

@@ -470,6 +470,8 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"src",       "dst",    "enable_relu", "transpose", "pad_value",
                                 "unit_flag", "real_k", "real_n",      NULL};
+    tl_npuir_size_t size = {0}; // npuir's copy(src, dst, coalesced_width, size)
+    if (tl_front_npuir(ev) && !tl_front_npuir_copy_args(ev, c, &size)) return NULL;
     if (!tl_call_check(ev, c, "T.copy", 2, 5, kws) || !tl_trace_require(ev, c->loc, "T.copy")) return NULL;
     tl_value_t *src = tl_call_arg(c, 0, "src"), *dst = tl_call_arg(c, 1, "dst");
     if (!src || !dst) return tl_eval_fail(ev, c->loc, "T.copy needs a source and a destination");
@@ -481,6 +483,12 @@ static tl_value_t *op_copy(tl_eval_t *ev, tl_call_t *c)
         return NULL;
     op->nargs = 2;
     tl_region_t *a = &op->args[0].region, *b = &op->args[1].region;
+    if (size.n) {
+        if (a->form == TL_REGION_SLICE || b->form == TL_REGION_SLICE)
+            return tl_eval_fail(ev, c->loc, "T.copy: cannot use both slice syntax and the size parameter");
+        tl_front_npuir_extent(ev, a, &size, c->loc);
+        tl_front_npuir_extent(ev, b, &size, c->loc);
+    }
     if (a->form == TL_REGION_POINT && b->form == TL_REGION_POINT)
         return tl_eval_fail(ev, c->loc, "T.copy cannot infer the copy size: both operands are single "
                                         "elements (slice one of them, e.g. A[i:i+n, :])");

@@ -183,6 +183,7 @@ tl_value_t *tl_front_trace(tl_eval_t *ev, tl_value_t *fn, tl_loc_t loc)
     if (ok) {
         adopt_expr(k, k->grid);
         adopt_stmt(k, k->body);
+        if (tl_front_npuir(ev)) tl_front_npuir_flow(ev, k);
         ok = tl_ir_verify(k, ev->diag) == TL_OK;
     }
     if (ok) {
