@@ -692,6 +692,47 @@ static tl_status_t golden_reduce_sum_x(const tl_check_case_t *c, tl_check_io_t *
     return st;
 }
 
+// tests/data/kernels/bilinear.py: BilinearInterpolation as asc-devkit's A2
+// implementation computes it (gathered blocks times the weights, each product
+// rounded to float16; the vertical repeat's first mask lanes accumulate its
+// horizontal repeats in order), written as its test's reference does.
+static void bilinear_ref(const float *x, const float *o, const float *w, bool mode, int mask,
+                         int voff, tl_tensor_t *out)
+{
+    for (int k = 0; k < 2; k++) {
+        float s[128];
+        for (int i = 0; i < 2; i++) {
+            int n = 2 * k + i;
+            for (int l = 0; l < 128; l++) {
+                int j = l / 16, blk = (int)o[8 * n + j];
+                float p = x[16 * blk + l % 16] * w[mode ? 8 * n + j : n];
+                p = tl_f16_to_f32(tl_f32_to_f16(p, TL_CAST_RINT));
+                if (i > 0 && l < mask) p = tl_f16_to_f32(tl_f32_to_f16(p + s[l], TL_CAST_RINT));
+                s[l] = i == 0 || l < mask ? p : s[l];
+            }
+        }
+        for (int l = 0; l < mask; l++) tl_tensor_set_flat(out, (size_t)(k * voff + l), s[l]);
+    }
+}
+
+static tl_status_t golden_bilinear(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *x = floats(&fs, io, "X"), *o = floats(&fs, io, "O"), *w = floats(&fs, io, "W");
+    tl_tensor_t *d1 = tl_check_expected(io, "D1", d), *d2 = tl_check_expected(io, "D2", d);
+    tl_status_t st = !x || !o || !w ? TL_ERR_NOMEM
+                     : !d1 || !d2   ? missing(d, "bilinear's outputs")
+                                    : TL_OK;
+    if (st == TL_OK) {
+        for (size_t i = 0; i < 512; i++) tl_tensor_set_flat(d2, i, -1.0);
+        bilinear_ref(x, o, w, false, 128, 128, d1);
+        bilinear_ref(x, o, w, true, 72, 256, d2);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // Whether the case was given the factory argument `arg` (exactly).
 static bool has_arg(const tl_check_case_t *c, const char *arg)
 {
@@ -1526,6 +1567,11 @@ static const tl_check_case_t cases[] = {
     {.name = "reduce_sum_x/tree", .op = "reduce_sum_x", .file = "tests/data/kernels/reduce_sum_x.py",
      .fills = {"A=uniform:-1:1", "H=int:-4:4"}, .outputs = {"S", "SH"}, .rtol = 0, .atol = 0,
      .golden = golden_reduce_sum_x, .shape = "200 and 130 f32 (the repeats' order), 300 f16"},
+    // ... and T.tile.bilinear_interpolation (deprecated upstream: a compile warning per call)
+    {.name = "bilinear/f16", .op = "bilinear", .file = "tests/data/kernels/bilinear.py",
+     .fills = {"X=uniform:-4:4", "O=int:0:31", "W=uniform:-2:2"}, .outputs = {"D1", "D2"}, .rtol = 0,
+     .atol = 0, .pto_gap = "T.tile.bilinear_interpolation", .golden = golden_bilinear,
+     .shape = "X 512 f16, 2 x 2 repeats, repeat_mode False (mask 128) and True (mask 72)"},
     // ... T.reduce_abssum / reduce_absmax (of |x|) and T.cumsum (not lowered to PTO yet)
     {.name = "abs_reduce/sum_rows", .op = "abs_reduce", .file = "tests/data/cli/abs_reduce.py",
      .outputs = {"O"}, .rtol = 1e-6, .atol = 1e-6, .golden = golden_abs_reduce,

@@ -147,6 +147,9 @@ int tl_tileop_sort_ranges(const tl_opcall_t *call, int i, bool write, int64_t fi
 // The same for the repeat-form reductions (tileop_repeat.c; one range each).
 int tl_tileop_repeat_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2],
                             int64_t count[2]);
+// ... and for bilinear_interpolation (tileop_bilinear.c; dst: the hull it writes).
+int tl_tileop_bilinear_ranges(const tl_opcall_t *call, int i, bool write, int64_t first[2],
+                              int64_t count[2]);
 // The work of sort / topk (pairs sorted: N, and the 4-way merge rounds after
 // Sort32) and of merge_sort (pairs merged, one round), for cost models; 0 pairs
 // for the other ops.

@@ -107,6 +107,7 @@ tl_status_t tl_tileop_reduce_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_cumsum_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_repeat_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+tl_status_t tl_tileop_bilinear_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_deq_scale_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call); // tileop.c
 
 #endif

@@ -145,6 +145,8 @@ int tl_tileop_repeat_ranges(const tl_opcall_t *call, int i, bool write, int64_t 
 {
     if (call->op->code == TL_OP_SORT32 || call->op->code == TL_OP_GATHERB)
         return other_ranges(call, i, write, first, count);
+    if (call->op->code == TL_OP_BILINEAR)
+        return tl_tileop_bilinear_ranges(call, i, write, first, count);
     if (call->op->code == TL_OP_REDUCE_SUM_X) { // dst[0] from src[0 .. count)
         int64_t n = tl_tileop_scalar_int(&call->args[2].scalar);
         first[0] = 0;

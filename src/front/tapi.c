@@ -915,8 +915,7 @@ void tl_front_install_lang(tl_eval_t *ev)
                                          "sum_experiment",
                                          "reduce_sum_mask_experiment",
                                          "gathermask_experiment",
-                                         "datacachecleanandinvalid_experiment",
-                                         "bilinear_interpolation"};
+                                         "datacachecleanandinvalid_experiment"};
     for (size_t i = 0; i < TL_ARRAY_LEN(missing_t); i++)
         removed(ev, T, missing_t[i],
                 tl_arena_printf(ev->arena, "T.%s is a TileLang-Ascend API tilec does not implement", missing_t[i]));

@@ -191,6 +191,22 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
             return false;
         }
         return true;
+    case TL_OP_BILINEAR: { // AscendC::BilinearInterpolation: float16 only
+        const tl_region_t *off = &op->args[2].region, *w = &op->args[3].region;
+        if (t != TL_F16 || src->buf->dtype != t || w->buf->dtype != t ||
+            off->buf->dtype != TL_U32) {
+            tl_eval_fail(
+                ev, loc,
+                "T.tile.bilinear_interpolation takes float16 dst, src0 and src1 and a uint32 "
+                "src0_offset (AscendC's one dtype), got %s, %s, %s and %s",
+                dt(dst), dt(src), dt(w), dt(off));
+            return false;
+        }
+        tl_diag_warning(ev->diag, loc,
+                        "T.tile.bilinear_interpolation is deprecated upstream (ascend_tile.py's "
+                        "@deprecated: a DeprecationWarning, 'will be removed in future versions')");
+        return true;
+    }
     case TL_OP_INIT_SORT_BUF:
         if (tl_dtype_size(t) != 4) {
             tl_eval_fail(ev, loc, "T.tile.init_sort_buf fills 32-bit elements; '%s' is %s",

@@ -227,6 +227,11 @@
     /* AscendC's ReduceSum of count elements (tensor-front form) into dst[0] */                    \
     X(TL_OP_REDUCE_SUM_X, "reduce_sum_experiment", "wrs", VEC, V, VREDUCE, NONE,                   \
       tl_tileop_repeat_run, bind, "T.tile.reduce_sum_experiment :dst :src :count")                 \
+    /* AscendC's BilinearInterpolation (deprecated upstream; exec/tileop_bilinear.c) */            \
+    X(TL_OP_BILINEAR, "bilinear_interpolation", "wrrrssssss", VEC, V, VGATHERB, NONE,              \
+      tl_tileop_bilinear_run, bind,                                                                \
+      "T.tile.bilinear_interpolation :dst :src0 :src0_offset :src1 :mask :h_repeat :repeat_mode "  \
+      ":dst_blk_stride :v_r_offset :v_repeat")                                                     \
     X(TL_OP_SORT32, "sort32", "wrr", VEC, V, VSORT, NONE, tl_tileop_repeat_run, bind,              \
       "T.tile.sort32 :dst :src0 :src1")                                                            \
     X(TL_OP_GATHERB, "gatherb", "wrrsss", VEC, V, VGATHERB, NONE, tl_tileop_repeat_run, bind,      \
