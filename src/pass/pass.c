@@ -34,6 +34,7 @@ static const tl_pass_t npu_pipeline[] = {
      tl_pass_tail_mask},
     {"parallel", "physical scopes", tl_pass_parallel},
     {"workspace", "physical scopes", tl_pass_workspace},
+    {"upstream_alloc", "T.Pipelined loops not yet rewritten", tl_pass_upstream_alloc},
     {"pipelined", "single developer program (before cv_split)", tl_pass_pipelined},
     {"cv_split", "physical scopes; no copy between cube and vector memory", tl_pass_cv_split},
     {"cross_sync", "cv_split's per-core programs", tl_pass_cross_sync},

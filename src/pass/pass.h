@@ -78,6 +78,9 @@ tl_status_t tl_pass_dev_order(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 tl_status_t tl_pass_workspace(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // Whether s is a hand-off copy between the cores (L0C -> UB or UB -> L1).
 bool tl_workspace_is_handoff(const tl_stmt_t *s);
+// upstream_alloc.c: a warning when upstream's versions of T.Pipelined buffers
+// would not fit where tilec's plan does (changes nothing).
+tl_status_t tl_pass_upstream_alloc(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // pipelined.c: T.Pipelined loops multi-buffered, any trip count (NPU).
 tl_status_t tl_pass_pipelined(tl_kernel_t *k, tl_pass_ctx_t *ctx);
 // memplan.c: scratchpad addresses (NPU: always; the reference pipeline only

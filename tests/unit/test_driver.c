@@ -33,9 +33,9 @@ TEST(compile_reports_every_step)
     static const char *want[] = {
         "front end", "scope_infer", "verify",     "views",     "verify",   "dev_order",
         "verify",    "tail_mask",   "verify",     "parallel",  "verify",   "workspace",
-        "verify",    "pipelined",   "verify",     "cv_split",  "verify",   "cross_sync",
-        "verify",    "memplan",     "verify",     "schedule",  "verify",   "intra_sync",
-        "verify"};
+        "verify",    "upstream_alloc", "verify",  "pipelined", "verify",   "cv_split",
+        "verify",    "cross_sync",  "verify",     "memplan",   "verify",   "schedule",
+        "verify",    "intra_sync",  "verify"};
     CHECK_EQ(seen.n, (int)TL_ARRAY_LEN(want));
     for (int i = 0; i < seen.n && i < (int)TL_ARRAY_LEN(want); i++)
         CHECK_STREQ(seen.names[i], want[i]);
