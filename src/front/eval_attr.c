@@ -284,6 +284,23 @@ static tl_value_t *m_dict_get(tl_eval_t *ev, tl_call_t *c)
     return v ? v : d ? d : tl_value_none();
 }
 
+// d.pop(k[, default]): d[k], removed from d; default when k is absent (an error without one).
+static tl_value_t *m_dict_pop(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *d = self_of(c), *k = tl_call_arg(c, 0, NULL), *dflt = tl_call_arg(c, 1, NULL);
+    if (!k) return tl_eval_fail(ev, c->loc, "pop() needs a key");
+    for (int i = 0; i < d->dict.n; i++) {
+        if (!tl_value_equal(d->dict.keys[i], k)) continue;
+        tl_value_t *v = d->dict.values[i];
+        size_t rest = sizeof(tl_value_t *) * (size_t)(d->dict.n - i - 1);
+        memmove(d->dict.keys + i, d->dict.keys + i + 1, rest);
+        memmove(d->dict.values + i, d->dict.values + i + 1, rest);
+        d->dict.n--;
+        return v;
+    }
+    return dflt ? dflt : tl_eval_fail(ev, c->loc, "pop(): key not in the dict");
+}
+
 // d.setdefault(k, default=None): d[k], after setting it to default if absent.
 static tl_value_t *m_dict_setdefault(tl_eval_t *ev, tl_call_t *c)
 {
@@ -369,6 +386,7 @@ static const method_t methods[] = {
     {TL_V_DICT, "items", m_dict_items},
     {TL_V_DICT, "update", m_dict_update},
     {TL_V_DICT, "setdefault", m_dict_setdefault},
+    {TL_V_DICT, "pop", m_dict_pop},
 };
 
 // Edit distance, capped (names are short).
