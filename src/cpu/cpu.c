@@ -53,6 +53,7 @@ tl_status_t tl_cpu_create(tl_cpu_t **out, const tl_kernel_t *k, const tl_cpu_opt
     c->mod = c->jit.module;
     if ((st = tl_pool_create(&c->pool, c->opts.threads, d))) goto fail;
     c->all_resident = tl_side_all_resident(c->sides);
+    c->uses_cross = tl_flags_uses_cross(c->k->body);
     c->alias_plan = tl_alias_plan(k, &c->layout);
     c->args = c->own_args;
     *out = c;
@@ -166,6 +167,8 @@ static tl_status_t make_env(tl_cpu_t *c)
 typedef struct {
     tl_cpu_t *c;
     int resident;
+    int64_t nblocks;
+    int cores; // > 0: task t runs the blocks of core t in order, carrying flags
 } job_t;
 
 static void task(void *arg, int64_t t, int thread)
@@ -178,7 +181,13 @@ static void task(void *arg, int64_t t, int thread)
     if (w->ready && w->nblocks != j->resident) tl_cpurt_worker_free(w); // another grid
     if (!w->ready && (st = tl_cpurt_worker_init(c, w, j->resident))) w->ready = true;
     if (!st && w->run != c->run) tl_cpurt_worker_reset(w, c->run);
-    if (!st && !w->st) st = tl_cpurt_run_blocks(w, j->resident > 1 ? 0 : t);
+    if (!st && !w->st && j->cores) {
+        tl_flags_xstate_t carry[TL_AGENT_COUNT] = {0};
+        for (int64_t b = t; b < j->nblocks && !st && !atomic_load(&c->failed); b += j->cores)
+            st = tl_cpurt_run_blocks(w, b, carry, b + j->cores >= j->nblocks);
+    } else if (!st && !w->st) {
+        st = tl_cpurt_run_blocks(w, j->resident > 1 ? 0 : t, NULL, true);
+    }
     if (st) {
         w->st = st;
         atomic_store(&c->failed, 1);
@@ -231,8 +240,10 @@ tl_status_t tl_cpu_run(tl_cpu_t *c)
     c->nresidual = 0;
     c->residual_block = INT64_MAX;
     atomic_store(&c->failed, 0);
-    job_t j = {c, c->all_resident ? (int)n : 1};
-    tl_pool_run(c->pool, c->all_resident ? 1 : n, task, &j);
+    job_t j = {c, c->all_resident ? (int)n : 1, n, 0};
+    int cores = tl_flags_cores(0);
+    if (!c->all_resident && c->uses_cross && n > cores) j.cores = cores;
+    tl_pool_run(c->pool, c->all_resident ? 1 : j.cores ? cores : n, task, &j);
     st = collect(c);
     if (!st) tl_cpu_warn_residual(c);
 done:

@@ -72,6 +72,8 @@ struct tl_cpu {
     uint8_t lanes;        // the agents of a block
     bool dev;             // developer mode: one program per block
     bool all_resident;    // all blocks at once (mode-0 flags or T.sync_all)
+    bool uses_cross;      // cross-core flags: a block starts with what the block
+                          // before it on its core left (exec/flags.h)
     tl_bind_t *args;     // the arguments it runs on (exec/bind.h): own_args or the caller's
     tl_bind_t *own_args; // its own
     tl_cgen_result_t gen;
@@ -117,7 +119,11 @@ void tl_cpurt_worker_reset(cpu_worker_t *w, int64_t run);
 // Warns about the flags the lowest block with any left set and never waited
 // for (tl_cpurt_run_blocks records them); called after a run that succeeded.
 void tl_cpu_warn_residual(tl_cpu_t *c);
-// Runs blocks [first, first + w->nblocks) on the worker.
-tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first);
+// Runs blocks [first, first + w->nblocks) on the worker. With carry (one
+// block at a time, the blocks of one core in order): the cross-core counters
+// of the core's previous block (restored), and on return this block's;
+// `last`: no later block runs on the core.
+tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first, tl_flags_xstate_t *carry,
+                                bool last);
 
 #endif

@@ -279,9 +279,10 @@ static int rt_sync(tlc_lane_t *lane, int site, int64_t id)
     if (kind == TL_SYNC_WAIT_CROSS) {
         while (!ag->fl.counter[id])
             if ((st = block_on(ag, site, id))) return st;
-        ag->fl.counter[id]--;
+        char msg[TL_FLAGS_MSG];
+        tl_flags_verdict_t v = tl_flags_take_cross(&ag->fl, id, msg);
         thread_of(ag)->progress = true;
-        return TL_OK;
+        return report(ag, s, v, msg);
     }
     cpu_agent_t *t = thread_of(ag); // T.sync_all: one arrival per scheduling thread
     if (!t->at_barrier) {
@@ -482,7 +483,14 @@ static tl_status_t schedule(cpu_worker_t *w)
 // block left to run (fewer blocks than threads, or the last ones of a run).
 static const tl_tileop_share_t pool_share = {tl_pool_idle, tl_pool_share};
 
-tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
+static void save_carry(cpu_block_t *blk, tl_flags_xstate_t *carry, bool last)
+{
+    for (int a = 0; carry && a < TL_AGENT_COUNT; a++)
+        if (blk->ag[a].present) tl_flags_save_cross(&blk->ag[a].fl, &carry[a], !last);
+}
+
+tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first, tl_flags_xstate_t *carry,
+                                bool last)
 {
     tl_cpu_t *c = w->c;
     for (int b = 0; b < w->nblocks; b++) {
@@ -492,11 +500,13 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
             cpu_agent_t *ag = &blk->ag[a];
             ag->ctx = (tl_tileop_ctx_t){&w->diag, 1.0f, c->dev, &pool_share};
             tl_flags_reset(&ag->fl, blk->index, ag->id);
+            if (carry) tl_flags_restore_cross(&ag->fl, &carry[a]);
             ag->at_barrier = false;
         }
     }
     if (use_coroutines(c)) {
         tl_status_t st = schedule(w);
+        if (!st) save_carry(&w->blocks[0], carry, last);
         for (int b = 0; !st && b < w->nblocks; b++) note_residual(c, &w->blocks[b]);
         return st;
     }
@@ -511,6 +521,7 @@ tl_status_t tl_cpurt_run_blocks(cpu_worker_t *w, int64_t first)
             return st;
         }
     }
+    save_carry(blk, carry, last);
     note_residual(c, blk);
     return TL_OK;
 }

@@ -111,6 +111,11 @@ struct tl_exec {
     const void **warned; // (stmt, buf) pairs already warned about as uninitialised
     int nwarned, capwarned;
     bool warned_residual;
+    // cross-core counters a block leaves to the next block on its core
+    // (flags.h): [core * TL_AGENT_COUNT + agent], NULL when no block follows
+    // another on a core or the kernel has no cross-core flags
+    tl_flags_xstate_t *xcarry;
+    int xcores;
 };
 
 // Evaluation context: an agent executing a statement (ag NULL for shape

@@ -56,6 +56,7 @@ tl_status_t tl_exec_mem_block_init(tl_exec_t *x, tl_exec_block_t *b, int64_t ind
         memset(ag->defined, 0, nvars);
         ag->ctx = (tl_tileop_ctx_t){x->d, 1.0f, x->dev, NULL};
         tl_flags_reset(&ag->fl, index, ag->id);
+        if (x->xcarry) tl_flags_restore_cross(&ag->fl, &x->xcarry[(index % x->xcores) * TL_AGENT_COUNT + a]);
         tl_status_t st = init_vars(x, ag);
         if (st) return st;
     }

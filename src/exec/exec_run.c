@@ -540,6 +540,10 @@ tl_status_t tl_exec_run_blocks(tl_exec_t *x)
     tl_status_t st = TL_OK;
     if (!x->blocks || !x->threads) st = tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
     x->wake = 0;
+    x->xcores = tl_flags_cores(x->opts.wave);
+    if (!st && !x->all_resident && n > x->xcores && tl_flags_uses_cross(x->k->body) &&
+        !(x->xcarry = calloc((size_t)x->xcores * TL_AGENT_COUNT, sizeof *x->xcarry)))
+        st = tl_diag_fail(x->d, TL_ERR_NOMEM, "out of memory");
     for (int64_t base = 0; base < n && !st; base += timed ? n : nres) {
         x->nres = nres;
         for (int b = 0; b < nres && !st; b++)
@@ -556,8 +560,10 @@ tl_status_t tl_exec_run_blocks(tl_exec_t *x)
     for (int i = 0; x->threads && i < nres * TL_AGENT_COUNT; i++) free(x->threads[i].fr);
     free(x->blocks);
     free(x->threads);
+    free(x->xcarry);
     x->blocks = NULL;
     x->threads = NULL;
+    x->xcarry = NULL;
     x->nres = 0;
     return st;
 }

@@ -96,7 +96,13 @@ tl_status_t tl_exec_sync(const tl_exec_ctx_t *c, tl_exec_thread_t *th, bool *blo
             block_on(th, c, id, blocked);
             return TL_OK;
         }
-        ag->fl.counter[id]--;
+        {
+            static const char carried; // warned-about key
+            char msg[TL_FLAGS_MSG];
+            if (tl_flags_take_cross(&ag->fl, id, msg) == TL_FLAGS_WARN &&
+                !x->opts.flags_checked && !tl_exec_warned(x, s, &carried))
+                tl_diag_warning(x->d, s->loc, "%s", msg);
+        }
         break;
     case TL_SYNC_ALL:
         if (!th->at_barrier) {
@@ -127,6 +133,12 @@ static void warn_residual(void *arg, tl_loc_t loc, const char *text)
 
 void tl_exec_sync_residual(tl_exec_t *x, tl_exec_block_t *b)
 {
+    if (x->xcarry) // the next block on the core starts with what this one leaves
+        for (int a = 0; a < TL_AGENT_COUNT; a++)
+            if (b->ag[a].present)
+                tl_flags_save_cross(&b->ag[a].fl,
+                                    &x->xcarry[(b->index % x->xcores) * TL_AGENT_COUNT + a],
+                                    b->index + x->xcores < x->args->nblocks);
     if (x->warned_residual) return;
     for (int a = 0; a < TL_AGENT_COUNT; a++)
         if (b->ag[a].present &&

@@ -169,3 +169,60 @@ int tl_flags_residual(const tl_flags_t *f, bool intra,
     }
     return n;
 }
+
+void tl_flags_save_cross(tl_flags_t *f, tl_flags_xstate_t *out, bool clear)
+{
+    out->valid = true;
+    out->block = f->block;
+    memcpy(out->counter, f->counter, sizeof out->counter);
+    memcpy(out->pending, f->pending, sizeof out->pending);
+    if (!clear) return;
+    memset(f->counter, 0, sizeof f->counter);
+    memset(f->pending, 0, sizeof f->pending);
+    memset(f->carried, 0, sizeof f->carried);
+}
+
+void tl_flags_restore_cross(tl_flags_t *f, const tl_flags_xstate_t *in)
+{
+    if (!in->valid) return;
+    memcpy(f->counter, in->counter, sizeof f->counter);
+    memcpy(f->pending, in->pending, sizeof f->pending);
+    memcpy(f->carried, in->counter, sizeof f->carried);
+    f->carried_from = in->block;
+}
+
+tl_flags_verdict_t tl_flags_take_cross(tl_flags_t *f, int64_t id, char *msg)
+{
+    f->counter[id]--;
+    if (!f->carried[id]) return TL_FLAGS_OK;
+    f->carried[id]--;
+    return say(msg, TL_FLAGS_WARN,
+               "wait_cross_flag(%" PRId64 ") on block %" PRId64 " %s takes a release that block %" PRId64
+               " (or one before it on the same core) left unwaited: a core keeps its cross-core "
+               "counters from one block to the next, so this wait is met by that release, not "
+               "by a set of its own block",
+               id, f->block, tl_side_agent_name(f->agent), f->carried_from);
+}
+
+bool tl_flags_uses_cross(const tl_stmt_t *s)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (tl_flags_uses_cross(s->seq.items[i])) return true;
+        return false;
+    case TL_ST_FOR: return tl_flags_uses_cross(s->for_.body);
+    case TL_ST_WHILE: return tl_flags_uses_cross(s->while_.body);
+    case TL_ST_IF: return tl_flags_uses_cross(s->if_.then_) || tl_flags_uses_cross(s->if_.else_);
+    case TL_ST_SCOPE: return tl_flags_uses_cross(s->scope.body);
+    case TL_ST_SYNC:
+        return s->sync.kind == TL_SYNC_SET_CROSS || s->sync.kind == TL_SYNC_WAIT_CROSS;
+    default: return false;
+    }
+}
+
+int tl_flags_cores(int wave)
+{
+    return wave > 0 ? wave : tl_arch_default()->num_aic;
+}

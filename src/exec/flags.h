@@ -13,6 +13,14 @@
 // a wait with no set before it on its agent would wait forever (the agent
 // issues its syncs in order: nothing after the wait can set it).
 //
+// A physical core keeps its cross-core counters from one block to the next
+// (the counters are the core's registers; nothing in the kernel's start
+// clears them, and pto-isa's a2a3 TPipe drains stale credits because they
+// survive even to the next launch): block b runs on core b mod cores after
+// block b - cores, and starts with what that block left (tl_flags_save_cross,
+// tl_flags_restore_cross). A wait that takes such a carried release is a
+// warning (tl_flags_take_cross).
+//
 // Cross-core flags are 4-bit counting semaphores with the modes of
 // research/ascend_model.md §3.5: mode 2 pairs the AIC with both AIVs of its
 // block (an AIC set counts for each AIV; an AIV set counts for the AIC once
@@ -39,7 +47,20 @@ typedef struct tl_flags {
     // cross-core: counters, and sets waiting for the other participants (per mode)
     int counter[TL_ARCH_XCORE_IDS_MAX];
     int pending[3][TL_ARCH_XCORE_IDS_MAX];
+    // of counter[id], the releases an earlier block on this core left (the
+    // oldest, taken first), and the block that ran here before this one
+    int carried[TL_ARCH_XCORE_IDS_MAX];
+    int64_t carried_from;
 } tl_flags_t;
+
+// The cross-core counters an agent leaves to the same agent of the next block
+// on its core.
+typedef struct {
+    bool valid;
+    int64_t block;
+    int counter[TL_ARCH_XCORE_IDS_MAX];
+    int pending[3][TL_ARCH_XCORE_IDS_MAX];
+} tl_flags_xstate_t;
 
 typedef enum { TL_FLAGS_OK, TL_FLAGS_WARN, TL_FLAGS_FAIL } tl_flags_verdict_t;
 
@@ -69,6 +90,22 @@ typedef struct {
 // saturates) or OK.
 tl_flags_verdict_t tl_flags_set_cross(tl_flags_t *f, const tl_stmt_t *s, int64_t id,
                                       const tl_flags_peers_t *p, char *msg);
+
+// At the end of f's block: its cross-core counters into *out; with `clear`
+// (another block follows on the core) they leave f, so that tl_flags_residual
+// does not count them.
+void tl_flags_save_cross(tl_flags_t *f, tl_flags_xstate_t *out, bool clear);
+// At the start of f's block (after tl_flags_reset): the counters the previous
+// block on the core left, if any.
+void tl_flags_restore_cross(tl_flags_t *f, const tl_flags_xstate_t *in);
+// A wait_cross_flag that finds counter[id] > 0 takes one: WARN (with the
+// message) when it is a release an earlier block on the core left, else OK.
+tl_flags_verdict_t tl_flags_take_cross(tl_flags_t *f, int64_t id, char *msg);
+// Whether the statement tree uses cross-core flags (sets or waits).
+bool tl_flags_uses_cross(const tl_stmt_t *s);
+// The cores blocks are spread over when carrying counters: `wave` when set
+// (the simulator's cores), else the default chip's AI cores.
+int tl_flags_cores(int wave);
 
 // The flags f's agent leaves set at the end of its block, each as a warning
 // text with its place (the first set of an intra-core flag; none for a

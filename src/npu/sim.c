@@ -4,7 +4,8 @@
 // clocks, sites, index maps, findings).
 //
 // Blocks: block cid runs on core (cid mod cores) after the blocks before it
-// there, so a launch runs in waves; a core's time is the sum of its blocks,
+// there (and starts with the cross-core counters they left: exec/flags.h),
+// so a launch runs in waves; a core's time is the sum of its blocks,
 // the kernel's the busiest core's. The blocks of a wave are co-simulated: the
 // executor runs a slot per core (each core's blocks one after the other in
 // it) and always advances the agent whose issue cycle, on the absolute time
@@ -275,7 +276,7 @@ static void scan(tl_sim_t *s, const tl_stmt_t *st, int scope)
 
 // --- blocks ---------------------------------------------------------------------------------
 
-static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
+static void agent_reset(tl_sim_t *s, sim_agent_t *ag, bool keep_cross)
 {
     ag->issue = 0;
     memset(ag->free, 0, sizeof ag->free);
@@ -299,7 +300,7 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
                 for (int j = 0; j < f->n; j++) sim_vc_free(s, f->q[j].clk);
                 memset(f, 0, sizeof *f);
             }
-    for (int i = 0; i < SIM_XIDS; i++) {
+    for (int i = 0; i < SIM_XIDS && !keep_cross; i++) {
         sim_xq_t *qs[4] = {&ag->counter[i], &ag->pending[0][i], &ag->pending[1][i],
                            &ag->pending[2][i]};
         for (int q = 0; q < 4; q++) {
@@ -307,6 +308,7 @@ static void agent_reset(tl_sim_t *s, sim_agent_t *ag)
             qs[q]->n = 0;
         }
     }
+    if (keep_cross) sim_sync_keep_cross(s, ag);
     ag->nsync_all = 0;
     memset(ag->xsets, 0, sizeof ag->xsets);
     memset(ag->nxwaits, 0, sizeof ag->nxwaits);
@@ -325,9 +327,11 @@ static void block_start(tl_sim_t *s, sim_block_t *b, int64_t index)
     b->core = (int)(index % a->num_aic);
     b->base = s->core_time[b->core];
     b->traced = s->opts.trace && index < s->opts.trace_blocks;
+    // the core ran block index - nslots before this one (its slot is the core)
+    bool keep = !s->resident && index >= s->nslots;
     for (int i = 0; i < TL_AGENT_COUNT; i++) {
         sim_agent_t *ag = &b->ag[i];
-        agent_reset(s, ag);
+        agent_reset(s, ag, keep);
         ag->pid = b->core * TL_AGENT_COUNT + i + 1;
     }
 }

@@ -77,6 +77,7 @@ typedef struct {
     X(TL_SIM_XFLAG_ID, "cross_flag_id")                                                            \
     X(TL_SIM_XFLAG_OVERFLOW, "cross_flag_overflow")                                                \
     X(TL_SIM_XFLAG_UNMATCHED, "cross_flag_unmatched")                                              \
+    X(TL_SIM_XFLAG_CARRIED, "cross_flag_carried")                                                  \
     X(TL_SIM_OVERFLOW, "scratchpad_overflow")                                                      \
     X(TL_SIM_MISALIGNED, "misaligned")                                                             \
     X(TL_SIM_ILLEGAL_PATH, "illegal_path")                                                         \

@@ -80,6 +80,8 @@ typedef struct {
     const tl_stmt_t *st;
     int pid; // trace flow source
     int64_t ts;
+    int64_t block; // the block whose set it is
+    bool carried;  // left by an earlier block on the core (sim_sync_keep_cross)
 } sim_xent_t;
 
 typedef struct {
@@ -386,6 +388,11 @@ void sim_sync_pipe_barrier(tl_sim_t *s, sim_agent_t *ag, int p);
 void sim_sync_barrier_all(tl_sim_t *s, sim_agent_t *ag);
 // Checks flags and counters left over when a block ends.
 void sim_sync_residual(tl_sim_t *s, sim_block_t *b);
+// A block's start on a core that ran an earlier block of the launch: the
+// agent's cross-core releases and pending sets stay (a core keeps its
+// counters, exec/flags.h), there from the block's first cycle, with no
+// happens-before edge into it.
+void sim_sync_keep_cross(tl_sim_t *s, sim_agent_t *ag);
 
 // --- sim_auto.c: synchronisation the upstream build adds --------------------------------
 // Before a tile op of pipe `pipe` is modeled (its accesses in s->runs).

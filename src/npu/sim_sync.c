@@ -283,6 +283,8 @@ static void push(tl_sim_t *s, sim_xq_t *q, int64_t time, const sim_vc_t *clk, co
     e->st = st;
     e->pid = from->pid;
     e->ts = from->blk->base + ts;
+    e->block = from->blk->index;
+    e->carried = false;
 }
 
 static sim_xent_t pop(sim_xq_t *q)
@@ -356,6 +358,13 @@ static void wait_cross(tl_sim_t *s, sim_agent_t *ag, const tl_stmt_t *st, int64_
 {
     if (!ag->counter[id].n) return; // mirrors the executor, which accepted the wait
     sim_xent_t e = pop(&ag->counter[id]);
+    if (e.carried && first_time(s, st, 10))
+        sim_finding(s, TL_SIM_XFLAG_CARRIED, st->loc, ag,
+                    "wait_cross_flag(%lld) on block %" PRId64 " takes a release that block %" PRId64
+                    " left unwaited on the same core: a core keeps its cross-core counters from "
+                    "one block to the next, so this wait is met by that release, not by a set of "
+                    "its own block",
+                    (long long)id, ag->blk->index, e.block);
     int64_t go = TL_MAX(ag->issue, e.time);
     ag->issue = go;
     if (e.clk) sim_vc_join(s, ag->I[SIM_S], e.clk);
@@ -523,6 +532,8 @@ static bool first_time(tl_sim_t *s, const tl_stmt_t *st, int what)
 
 void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
 {
+    // the next block on the core starts with the counters (sim_sync_keep_cross)
+    bool follows = !s->resident && b->index + s->nslots < s->nblocks;
     for (int a = 0; a < TL_AGENT_COUNT; a++) {
         sim_agent_t *ag = &b->ag[a];
         if (!ag->present) continue;
@@ -548,6 +559,7 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
                           id, tl_side_agent_name(ag->id), ag->nxwaits[id], ag->xrel[id],
                           ag->xlost[id], s->arch->xcore_counter_max, id,
                           s->arch->xcore_counter_max);
+            if (follows) continue;
             const sim_xq_t *q = &ag->counter[id];
             if (q->n && first_time(s, q->e[0].st, 2))
                 sim_finding(s, TL_SIM_XFLAG_UNMATCHED, q->e[0].st->loc, ag,
@@ -565,5 +577,21 @@ void sim_sync_residual(tl_sim_t *s, sim_block_t *b)
                                 id, m, tl_side_agent_name(ag->id), q->n);
             }
         }
+    }
+}
+
+void sim_sync_keep_cross(tl_sim_t *s, sim_agent_t *ag)
+{
+    for (int i = 0; i < SIM_XIDS; i++) {
+        sim_xq_t *qs[4] = {&ag->counter[i], &ag->pending[0][i], &ag->pending[1][i],
+                           &ag->pending[2][i]};
+        for (int q = 0; q < 4; q++)
+            for (int j = 0; j < qs[q]->n; j++) { // there before the block starts
+                sim_xent_t *e = &qs[q]->e[j];
+                sim_vc_free(s, e->clk);
+                e->clk = NULL;
+                e->time = 0;
+                e->carried = true;
+            }
     }
 }
