@@ -1104,6 +1104,38 @@ static tl_status_t golden_matmul(const tl_check_case_t *c, tl_check_io_t *io, tl
     return matmul_golden(io, false, d);
 }
 
+// tests/data/kernels/tail_narrow.py: tail_cmpsel gives C = where(A < B, A, B)
+// and MaskOut, the bits of A < B packed little-endian a row (0 past its N
+// columns); tail_bcast_col gives C[r, j] = S[r, j / 8].
+static tl_status_t golden_tail_narrow(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    tl_tensor_t *out = tl_check_expected(io, "C", d);
+    if (!strcmp(c->kernel, "tail_bcast_col")) {
+        const tl_tensor_t *s = tl_check_tensor(io, "S");
+        if (!s || !out) return missing(d, "tail_bcast_col needs S and C");
+        int64_t rows = out->shape[0], cols = out->shape[1], n = s->shape[1];
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < cols; j++)
+                tl_tensor_set_flat(out, (size_t)(r * cols + j),
+                                   tl_tensor_get_flat(s, (size_t)(r * n + j / 8)));
+        return TL_OK;
+    }
+    const tl_tensor_t *a = tl_check_tensor(io, "A"), *b = tl_check_tensor(io, "B");
+    tl_tensor_t *mask = tl_check_expected(io, "MaskOut", d);
+    if (!a || !b || !out || !mask) return missing(d, "tail_cmpsel needs A, B, C and MaskOut");
+    int64_t rows = a->shape[0], cols = a->shape[1], bytes = mask->shape[1];
+    for (int64_t r = 0; r < rows; r++) {
+        for (int64_t k = 0; k < bytes; k++) tl_tensor_set_flat(mask, (size_t)(r * bytes + k), 0);
+        for (int64_t j = 0; j < cols; j++) {
+            size_t i = (size_t)(r * cols + j), m = (size_t)(r * bytes + j / 8);
+            double x = tl_tensor_get_flat(a, i), y = tl_tensor_get_flat(b, i);
+            tl_tensor_set_flat(out, i, x < y ? x : y);
+            if (x < y) tl_tensor_set_flat(mask, m, tl_tensor_get_flat(mask, m) + (1 << (j % 8)));
+        }
+    }
+    return TL_OK;
+}
+
 // tests/data/kernels/tail_mask.py with (kernel tail_on) and without the tail mask.
 // Block b's [16, 64] tile holds vr = min(16, M - 16 b) valid rows of the N
 // columns, 0 elsewhere; exp in place (without the mask the gap too: 1). Row sum
@@ -1717,6 +1749,18 @@ static const tl_check_case_t cases[] = {
     {.name = "tail_mask/off", .op = "tail_mask", .file = "tests/data/kernels/tail_mask.py",
      .kernel = "tail_off", .fills = {"A=uniform:-4:-1"}, .outputs = {"RS", "RM", "CS", "CM"},
      .rtol = 1e-6, .atol = 0, .golden = golden_tail_mask, .shape = "20x40 f32 in [16, 64] tiles"},
+
+    // ... and its compare / select and column broadcast on rows under 32 bytes: the mask and
+    // the [4, 1] source get a 32-byte block a row (tilelang-ascend's tail_block.py x6); on pto
+    // the tail ops' run-time column counts are a gap
+    {.name = "tail_narrow/cmpsel", .op = "tail_narrow", .file = "tests/data/kernels/tail_narrow.py",
+     .kernel = "tail_cmpsel", .outputs = {"C", "MaskOut"}, .rtol = 0, .atol = 0,
+     .pto_gap = "with a run-time extent", .golden = golden_tail_narrow,
+     .shape = "8x20 f32 in [4, 8] tiles, a [4, 1] uint8 mask"},
+    {.name = "tail_narrow/bcast_col", .op = "tail_narrow", .file = "tests/data/kernels/tail_narrow.py",
+     .kernel = "tail_bcast_col", .outputs = {"C"}, .rtol = 0, .atol = 0,
+     .pto_gap = "with a run-time extent", .golden = golden_tail_narrow,
+     .shape = "column of a 5x3 f32 into [4, 1], to 5x20"},
 
     // ... and a float32 transpose through float16 (a value cast: subnormals round, ties to even)
     {.name = "transpose_via_f16/subnormal", .op = "transpose_via_f16",

@@ -21,12 +21,15 @@
 //   float16 / float32 destination (upstream's tail_broadcast): the valid rows
 //   (or columns) carry along the broadcast axis, narrowed by the box of the
 //   destination's last UB -> GM copy (upstream's output hints).
+// - compare of float16 / float32 tail tiles into a packed uint8 mask and
+//   select with such a mask (upstream's tail_compare / tail_select).
 // A rewritten op becomes `for r in [0, rows): op on row r's first cols
 // elements` under `if rows > 0 and cols > 0`, so that every target runs it.
-// Not modelled, each with a warning at the op: compare / select of a tail
-// tile (upstream also rewrites some of those), T.Parallel loops that touch
-// one (upstream lowers them to vector ops first), and an operand laid out
-// other than as the tile's rows.
+// A tail compare's mask and a tail broadcast's [M, 1] source get one 32-byte
+// block a row (slot_rows), as upstream's memory planning gives them.
+// Not modelled, each with a warning at the op: other compares / selects of a
+// tail tile, T.Parallel loops that touch one (upstream lowers them to vector
+// ops first), and an operand laid out other than as the tile's rows.
 // Requires: physical scopes, upstream's program order (dev_order); T.Parallel
 // not lowered yet. Ensures: no op of the kernel reads or writes outside the
 // valid rectangles upstream's pass would give it.
@@ -41,6 +44,7 @@
 typedef struct {
     bool tracked;    // the buffer has a record (a full one has tail = false)
     bool tail;       // not provably the whole tile
+    bool packed;     // a tail compare's packed mask (rows, cols: its data's)
     tl_expr_t *rows; // valid rows and columns (run-time expressions)
     tl_expr_t *cols;
     int64_t prow, pcol; // the tile: the buffer's last two dimensions
@@ -54,7 +58,8 @@ typedef struct {
     bool *in_scope; // by var id: loop and let variables defined here
     bool *ranged;   // by var id: lo/hi known
     int64_t *lo, *hi;
-    int loops; // loop variables made so far (for their names)
+    int64_t *width; // by buffer id: the last dimension as written (0: not slotted)
+    int loops;      // loop variables made so far (for their names)
 } tm_t;
 
 // --- what is known about index expressions ------------------------------------------
@@ -117,6 +122,47 @@ static tl_expr_t *clipped(tm_t *t, tl_expr_t *start, tl_expr_t *ext, tl_expr_t *
     return tl_ir_select(k, tl_ir_bin(k, TL_BIN_GE, rest, ext, loc), ext, part, loc);
 }
 
+// The last dimension of a buffer as the kernel wrote it (slot_rows may have
+// widened it since).
+static int64_t logical_width(const tm_t *t, const tl_buffer_t *b)
+{
+    return t->width[b->id] ? t->width[b->id] : b->shape[b->ndim - 1];
+}
+
+// Upstream's AscendMemoryPlanning reserves one 32-byte UB block a row for the
+// packed mask of a tail compare and for the [rows, 1] source of a tail
+// broadcast (CalculateBufferSize), and its helpers and DataCopyPad put row r
+// at block r: the buffer's rows become 32 bytes apart. Here the buffer's last
+// dimension grows to 32 bytes (its regions keep their extents), so every
+// target lays its rows out so. False when b is not a 2-D buffer of rows
+// narrower than a block that no view shares; `apply` false only asks.
+static bool slot_rows(tm_t *t, tl_buffer_t *b, bool apply)
+{
+    int64_t blk = 32 / tl_dtype_size(b->dtype);
+    if (b->ndim != 2 || b->view_of || b->int4) return false;
+    if (t->width[b->id] || b->shape[1] >= blk) return !!t->width[b->id] || b->shape[1] == blk;
+    for (int i = 0; i < t->k->buffers.len; i++)
+        if (((const tl_buffer_t *)t->k->buffers.items[i])->view_of == b) return false;
+    if (apply) {
+        t->width[b->id] = b->shape[1];
+        b->shape[1] = blk;
+    }
+    return true;
+}
+
+// Regions written as a whole slotted buffer now name a part of it.
+static void unwhole(void *arg, tl_stmt_t *s)
+{
+    const tm_t *t = arg;
+    if (s->kind != TL_ST_OP) return;
+    for (int i = 0; i < s->op.nargs; i++) {
+        tl_region_t *r = &s->op.args[i].region;
+        if (s->op.args[i].kind == TL_ARG_REGION && t->width[r->buf->id] &&
+            r->form == TL_REGION_WHOLE)
+            r->form = TL_REGION_SLICE;
+    }
+}
+
 // The valid box of a copy's GM region in a UB buffer's tile: upstream's
 // validRow / validCol of copy_gm_to_ub and copy_ub_to_gm.
 static tmask_t box_of(tm_t *t, const tl_region_t *gm_in, const tl_region_t *ubr, tl_loc_t loc)
@@ -148,7 +194,7 @@ static tmask_t box_of(tm_t *t, const tl_region_t *gm_in, const tl_region_t *ubr,
     } else {
         m.rows = tl_ir_int(t->k, 1, TL_I32, loc);
     }
-    m.pcol = ub->shape[ub->ndim - 1];
+    m.pcol = logical_width(t, ub);
     m.prow = ub->ndim > 1 ? ub->shape[ub->ndim - 2] : 1;
     m.tail = !is_const(m.rows, m.prow) || !is_const(m.cols, m.pcol);
     return m;
@@ -499,7 +545,10 @@ static bool rewrite_broadcast(tm_t *t, tl_stmt_t *s, const tmask_t *out, const t
     o->op.args[0].kind = TL_ARG_REGION;
     if (!row_of(k, dst, out, r, m.cols, &o->op.args[0].region)) return false;
     int64_t blk = 32 / tl_dtype_size(src->buf->dtype), pitch = (in->pcol + blk - 1) / blk * blk;
-    if (rows_axis) {
+    if (rows_axis && src->ndim == 2 && slot_rows(t, src->buf, true)) { // row r's first element
+        tl_expr_t *idx[2] = {tl_ir_bin(k, TL_BIN_ADD, src->start[0], r, s->loc), src->start[1]};
+        o->op.args[1] = (tl_arg_t){.kind = TL_ARG_SCALAR, .scalar = tl_ir_load(k, src->buf, 2, idx, s->loc)};
+    } else if (rows_axis) {
         tl_expr_t *off = tl_ir_bin(k, TL_BIN_MUL, r, tl_ir_int(k, pitch, r->dtype, s->loc), s->loc);
         o->op.args[1] = (tl_arg_t){.kind = TL_ARG_SCALAR, .scalar = element(k, src, off, s->loc)};
     } else {
@@ -567,6 +616,131 @@ static void broadcast(tm_t *t, tl_stmt_t *s)
     t->state[dst->buf->id] = out;
 }
 
+// Row r of a tail compare's packed mask: its first ceil(cols / 8) bytes, in
+// the row's 32-byte block (slot_rows).
+static tl_region_t mask_row(tl_kernel_t *k, const tl_region_t *in, tl_expr_t *r, tl_expr_t *cols)
+{
+    tl_region_t out = *in;
+    tl_loc_t loc = in->loc;
+    out.form = TL_REGION_SLICE;
+    out.start[0] = tl_ir_bin(k, TL_BIN_ADD, in->start[0], r, loc);
+    out.extent[0] = tl_ir_int(k, 1, TL_I32, loc);
+    tl_expr_t *seven = tl_ir_int(k, 7, cols->dtype, loc), *eight = tl_ir_int(k, 8, cols->dtype, loc);
+    out.extent[1] = tl_ir_bin(k, TL_BIN_DIV, tl_ir_bin(k, TL_BIN_ADD, cols, seven, loc), eight, loc);
+    return out;
+}
+
+// Whether a compare / select of a tile of m's width runs as one vector
+// repeat a row (upstream's CompareWidthSupported) on a float16 / float32 tile.
+static bool cmp_sel_ok(const tm_t *t, const tmask_t *m, tl_dtype_t d)
+{
+    return (d == TL_F16 || d == TL_F32) && m->pcol * tl_dtype_size(d) <= 256 && m->pcol % 8 == 0 &&
+           in_scope(t, m->rows) && in_scope(t, m->cols);
+}
+
+// A scalar operand upstream takes as an immediate (not a buffer element nor a
+// bare variable: its pointer forms).
+static bool immediate(const tl_arg_t *a)
+{
+    return a->kind == TL_ARG_SCALAR && a->scalar->kind != TL_EX_LOAD && a->scalar->kind != TL_EX_VAR;
+}
+
+// compare / select row by row over m: the data operands' rows (regs[i] for
+// i < nreg, the mask operand at mask_arg), the other operands as they are.
+static bool rewrite_packed(tm_t *t, tl_stmt_t *s, const tmask_t *m, int mask_arg)
+{
+    tl_kernel_t *k = t->k;
+    tl_expr_t *r;
+    tl_stmt_t *loop = row_loop(t, s, 0, m, &r);
+    tl_stmt_t *o = leaf(k, s, TL_ST_OP);
+    o->op = s->op;
+    o->op.args = tl_arena_alloc(k->arena, sizeof(tl_arg_t) * (size_t)s->op.nargs);
+    for (int i = 0; i < s->op.nargs; i++) {
+        tl_arg_t *a = &o->op.args[i];
+        *a = s->op.args[i];
+        if (a->kind != TL_ARG_REGION) continue;
+        if (i == mask_arg)
+            a->region = mask_row(k, &s->op.args[i].region, r, m->cols);
+        else if (!row_of(k, &s->op.args[i].region, m, r, m->cols, &a->region))
+            return false;
+    }
+    tl_ir_seq_push(k, loop->for_.body, o);
+    guard(t, s, m, loop);
+    return true;
+}
+
+// T.tile.compare (upstream's RewriteCompare): of one tail tile with another of
+// the same tile or an immediate, float16 / float32 rows of at most one vector
+// repeat, into a uint8 mask of ceil(width / 8) bytes a row. It becomes
+// tail_compare: row r's valid columns' bits (those past them 0) in row r's
+// 32-byte block of the mask.
+static void compare(tm_t *t, tl_stmt_t *s)
+{
+    const tl_op_t *op = &s->op;
+    tl_buffer_t *mask = op->args[0].region.buf;
+    tmask_t a = get(t, &op->args[1]), m = a;
+    t->state[mask->id] = untracked;
+    if (op->args[2].kind == TL_ARG_REGION) {
+        tmask_t b = get(t, &op->args[2]);
+        if (!a.tracked || !b.tracked || a.prow != b.prow || a.pcol != b.pcol ||
+            op->args[2].region.buf->dtype != op->args[1].region.buf->dtype)
+            return;
+        m = meet(t, a, b, s->loc);
+    } else if (!immediate(&op->args[2])) {
+        return;
+    }
+    const tl_region_t *mr = &op->args[0].region;
+    int64_t rows, cols;
+    if (!rewritable(t, &m, tl_region_numel(&op->args[1].region), op->args[1].region.buf->dtype) ||
+        !cmp_sel_ok(t, &m, op->args[1].region.buf->dtype) || mask->dtype != TL_U8 ||
+        !extents2(mr, &rows, &cols) || rows != m.prow || cols < (m.pcol + 7) / 8 ||
+        !slot_rows(t, mask, false))
+        return;
+    if (!rewrite_packed(t, s, &m, 0)) {
+        not_modelled(t, s, "a compare of a tail tile whose operands are not the tile's rows");
+        return;
+    }
+    slot_rows(t, mask, true);
+    m.packed = true;
+    t->state[mask->id] = m;
+}
+
+// T.tile.select (upstream's RewriteSelect) with a tail compare's mask, in
+// VSEL_TENSOR_TENSOR_MODE of two tiles of its tile or VSEL_TENSOR_SCALAR_MODE
+// with a scalar: tail_select over the mask's rectangle (met with the data
+// operands').
+static void select_op(tm_t *t, tl_stmt_t *s)
+{
+    const tl_op_t *op = &s->op;
+    tl_buffer_t *dst = op->args[0].region.buf;
+    tmask_t pk = get(t, &op->args[1]);
+    t->state[dst->id] = untracked;
+    bool tensor = op->sel == TL_SEL_TENSOR_TENSOR;
+    if (!pk.packed || op->sel == TL_SEL_CMPMASK_SPR || (op->args[3].kind == TL_ARG_REGION) != tensor ||
+        (!tensor && op->args[3].scalar->kind == TL_EX_VAR))
+        return;
+    tmask_t m = pk, d = get(t, &op->args[2]);
+    m.packed = false;
+    if (d.tracked) m = meet(t, m, d, s->loc);
+    m.tail = true;
+    if (tensor) {
+        tmask_t b = get(t, &op->args[3]);
+        if (!b.tracked || b.prow != m.prow || b.pcol != m.pcol) return;
+        m = meet(t, m, b, s->loc);
+        m.tail = true;
+    }
+    tl_dtype_t dt = dst->dtype;
+    if (op_count(op, 4) != m.prow * m.pcol || !cmp_sel_ok(t, &m, dt) ||
+        op->args[2].region.buf->dtype != dt ||
+        (tensor && op->args[3].region.buf->dtype != dt))
+        return;
+    if (!rewrite_packed(t, s, &m, 1)) {
+        not_modelled(t, s, "a select of a tail tile whose operands are not the tile's rows");
+        return;
+    }
+    t->state[dst->id] = m;
+}
+
 static bool any_tail(const tm_t *t, const tl_op_t *op)
 {
     for (int i = 0; i < op->nargs; i++)
@@ -618,8 +792,12 @@ static void visit_op(tm_t *t, tl_stmt_t *s)
     case TL_OP_BROADCAST: broadcast(t, s); return;
     case TL_OP_COMPARE:
     case TL_OP_SELECT:
-        if (any_tail(t, op)) not_modelled(t, s, tl_op_info(c)->spelling);
-        t->state[op->args[0].region.buf->id] = untracked;
+        if (c == TL_OP_COMPARE)
+            compare(t, s);
+        else
+            select_op(t, s);
+        if (s->kind == TL_ST_OP && s->op.code == c && any_tail(t, op))
+            not_modelled(t, s, tl_op_info(c)->spelling);
         return;
     default: return; // upstream leaves the records as they are
     }
@@ -701,8 +879,9 @@ tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     t.ranged = calloc(nv, 1);
     t.lo = calloc(nv, sizeof *t.lo);
     t.hi = calloc(nv, sizeof *t.hi);
+    t.width = calloc(nb, sizeof *t.width);
     tl_status_t st = TL_OK;
-    if (!t.state || !t.hint || !t.in_scope || !t.ranged || !t.lo || !t.hi) {
+    if (!t.state || !t.hint || !t.in_scope || !t.ranged || !t.lo || !t.hi || !t.width) {
         st = tl_diag_fail(ctx->diag, TL_ERR_NOMEM, "out of memory");
     } else {
         int64_t g;
@@ -716,6 +895,7 @@ tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         }
         tl_rewrite_walk(k->body, collect_hint, &t);
         visit(&t, k->body);
+        tl_rewrite_walk(k->body, unwhole, &t);
     }
     free(t.state);
     free(t.hint);
@@ -723,5 +903,6 @@ tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
     free(t.ranged);
     free(t.lo);
     free(t.hi);
+    free(t.width);
     return st;
 }

@@ -42,6 +42,8 @@ tl_status_t pk_compile(pk_t *p, const pk_spec_t *s, const pk_pass_fn *passes)
                          : tl_front_compile_source(&p->arena, "k.py", s->src, &fo, &p->d, &p->k);
     tl_pass_ctx_t ctx = {.diag = &p->d, .verify = true};
     if (st == TL_OK) st = tl_pass_scope_infer(p->k, &ctx);
+    // upstream's tail-block scheme is part of what a kernel with TL_ASCEND_TAIL_MASK means
+    if (st == TL_OK) st = tl_pass_tail_mask(p->k, &ctx);
     for (int i = 0; passes && passes[i] && st == TL_OK; i++) {
         st = passes[i](p->k, &ctx);
         if (st == TL_OK) st = tl_ir_verify(p->k, &p->d);
