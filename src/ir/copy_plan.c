@@ -233,8 +233,8 @@ static bool ub_rows(const side_t *v, int i, bool into, tl_copy_plan_t *p, char *
                             "the device moves them as one burst only when the box is their "
                             "whole width (here %" PRId64 " of %" PRId64 " elements) and the GM "
                             "rows follow one another (here %" PRId64 " elements apart); else "
-                            "it %s each row %s a 32-byte boundary of the UB buffer. Pad the "
-                            "tile's rows to 32 bytes",
+                            "it %s each row %s a 32-byte boundary. Pad the tile's rows to 32 "
+                            "bytes",
                             cols * sz < BLOCK ? "Unsupported strided sub-32B copy: " : "",
                             v->name, width * sz, cols, width, gs, into ? "puts" : "reads",
                             into ? "at" : "from");
