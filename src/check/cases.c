@@ -459,6 +459,51 @@ static tl_status_t golden_npuir_atomic(const tl_check_case_t *c, tl_check_io_t *
     return st;
 }
 
+// tests/data/kernels/npuir_expert.py: C = 3 (A x B) (integer inputs: exact).
+static tl_status_t golden_npuir_expert(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *o = tl_check_expected(io, "C", d), *ta = tl_check_tensor(io, "A");
+    tl_status_t st = !a || !b ? TL_ERR_NOMEM : !o || !ta ? missing(d, "npuir_expert needs A and C") : TL_OK;
+    int64_t m = st == TL_OK ? o->shape[0] : 0, n = st == TL_OK ? o->shape[1] : 0;
+    int64_t k = st == TL_OK ? ta->shape[1] : 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t q = 0; q < k; q++) acc += (double)a[i * k + q] * b[q * n + j];
+            tl_tensor_set_flat(o, (size_t)(i * n + j), 3 * acc);
+        }
+    floats_free(&fs);
+    return st;
+}
+
+// tests/data/kernels/npuir_sized.py: MX = row max of X[:, :N/2], SM = row sums of |X|,
+// H = X[:, :16] as float16 and 0 after.
+static tl_status_t golden_npuir_sized(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *x = floats(&fs, io, "X");
+    tl_tensor_t *mx = tl_check_expected(io, "MX", d), *sm = tl_check_expected(io, "SM", d);
+    tl_tensor_t *h = tl_check_expected(io, "H", d);
+    tl_status_t st = !x ? TL_ERR_NOMEM : !mx || !sm || !h ? missing(d, "npuir_sized's outputs") : TL_OK;
+    int64_t m = st == TL_OK ? h->shape[0] : 0, n = st == TL_OK ? h->shape[1] : 0;
+    for (int64_t r = 0; r < m; r++) {
+        float top = x[r * n], s = 0;
+        for (int64_t j = 0; j < n; j++) {
+            if (j < n / 2) top = fmaxf(top, x[r * n + j]);
+            s += fabsf(x[r * n + j]);
+            tl_tensor_set_flat(h, (size_t)(r * n + j), j < 16 ? x[r * n + j] : 0.0f);
+        }
+        tl_tensor_set_flat(mx, (size_t)r, top);
+        tl_tensor_set_flat(sm, (size_t)r, s);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/npuir_broadcast.py: C = B[1, :] / ((A + B[0, :]) - B[:, 3]).
 static tl_status_t golden_npuir_broadcast(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -1568,6 +1613,14 @@ static const tl_check_case_t cases[] = {
      .fills = {"X=int:-40:40", "Y0=int:-40:40"}, .outputs = {"Y", "Z"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_atomic,
      .shape = "N=100 in blocks of 32 f32: size= tails, atomic_add / atomic_addx4"},
+    {.name = "npuir_expert/f16", .op = "npuir_expert", .file = "tests/data/kernels/npuir_expert.py",
+     .fills = {"A=int:-4:4", "B=int:-4:4"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
+     .pto_gap = "npuir's copy rule", .golden = golden_npuir_expert,
+     .shape = "32x32x32 f16: T.Scope Cube/Vector, T.rs, sync_block_set/wait, halves by sub-block"},
+    {.name = "npuir_sized/f32", .op = "npuir_sized", .file = "tests/data/kernels/npuir_sized.py",
+     .fills = {"X=int:-40:40"}, .outputs = {"MX", "SM", "H"}, .rtol = 0, .atol = 0,
+     .pto_gap = "npuir's copy rule", .golden = golden_npuir_sized,
+     .shape = "8x64 f32: size= of reduce_max and vcast, T.reduce abssum"},
     {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",
      .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_broadcast,

@@ -234,6 +234,14 @@ static tl_value_t *b_print(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none(); // driver output is not produced at compile time
 }
 
+// eval(text): driver code (`dtype=eval("torch." + dtype)`); tilec does not run Python text,
+// so the value is opaque (an error where a kernel needs it), and the driver goes on.
+static tl_value_t *b_eval(tl_eval_t *ev, tl_call_t *c)
+{
+    (void)c;
+    return tl_value_opaque(ev->arena, "eval(...)");
+}
+
 static tl_value_t *make_seq(tl_eval_t *ev, tl_call_t *c, tl_value_kind_t kind)
 {
     tl_value_t *v = tl_call_arg(c, 0, NULL);
@@ -606,6 +614,7 @@ void tl_front_install_builtins(tl_eval_t *ev)
     tl_front_def(ev, b, "repr", b_repr);
     tl_front_def(ev, b, "round", b_round);
     tl_front_def(ev, b, "print", b_print);
+    tl_front_def(ev, b, "eval", b_eval);
     tl_front_def(ev, b, "list", b_list);
     tl_front_def(ev, b, "tuple", b_tuple);
     tl_front_def(ev, b, "set", b_set);

@@ -88,9 +88,12 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T);
 // _require form reports that `fname` needs one.
 bool tl_front_npuir(tl_eval_t *ev);
 bool tl_front_npuir_require(tl_eval_t *ev, tl_loc_t loc, const char *fname);
-// An npuir kernel runs its vector code once per block (bishengir's AIV kernel: one vector
-// core; its MIX kernel: modelled as C:V = 1:1): k->threads = 1 unless T.Kernel gave it.
+// An npuir kernel without T.Scope runs its vector code once per block (bishengir's AIV
+// kernel: one vector core; a developer-mode MIX kernel: modelled as C:V = 1:1):
+// k->threads = 1 unless T.Kernel gave it; expert (T.Scope) kernels keep 1:2.
 void tl_front_npuir_kernel(tl_kernel_t *k);
+// An npuir expert kernel: one with T.Scope (bishengir's separate AIC and AIV functions).
+bool tl_front_npuir_expert(const tl_kernel_t *k);
 // npuir's implicit broadcast of a binary op (T.vadd(a[:, :], b[0, :], c[:, :])): the op
 // once per row of its 2-D destination, a (1, N) operand's row repeated, a second operand
 // of (M, 1) read as a scalar per row; *done when it emitted them (then `s` is dropped).
@@ -110,6 +113,9 @@ typedef struct {
 // An npuir T.copy's own parameters (src, dst, coalesced_width, size): size= read into *size
 // and the last two removed from the call; false after an error.
 bool tl_front_npuir_copy_args(tl_eval_t *ev, tl_call_t *c, tl_npuir_size_t *size);
+// npuir's reduce_sum / reduce_max / reduce_min(buffer, out, dim=-1, size=None, clear=True):
+// size= read into *size and removed from the call (clear= keeps its place after dim).
+bool tl_front_npuir_reduce_args(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_npuir_size_t *size);
 // The operand region npuir's _to_region makes: a slice keeps its extents; a whole buffer
 // (from its origin) or a point (from its indices) takes size= (else its shape / unit extents).
 void tl_front_npuir_extent(tl_eval_t *ev, tl_region_t *r, const tl_npuir_size_t *size, tl_loc_t loc);

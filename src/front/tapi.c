@@ -620,9 +620,73 @@ static tl_value_t *emit_sync(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind, t
     return tl_value_none();
 }
 
+// npuir's T.rs(pipe): `with T.rs("PIPE_MTE2"):` names the pipe its set_flag / wait_flag /
+// sync_block_set / sync_block_wait belong to (customize_npuir.py ResourceSpecialize).
+static tl_value_t *t_rs(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"resource", NULL};
+    if (!tl_call_check(ev, c, "T.rs", 1, 1, kws) || !tl_front_npuir_require(ev, c->loc, "T.rs")) return NULL;
+    tl_pipe_t p;
+    if (!pipe_arg(ev, c, 0, "resource", &p)) return NULL;
+    if (p == TL_PIPE_ALL) return tl_eval_fail(ev, aloc(c, 0, "resource"), "T.rs names one pipe, not PIPE_ALL");
+    tl_value_t *f = frame(ev, TL_FRAME_RS);
+    f->frame.pipe = p;
+    return f;
+}
+
+// The pipe of the enclosing T.rs for an npuir sync; TL_PIPE_NONE after an error.
+static tl_pipe_t rs_pipe(tl_eval_t *ev, tl_call_t *c, const char *fname)
+{
+    if (ev->rs_pipe == TL_PIPE_NONE)
+        tl_eval_fail(ev, c->loc, "%s in an npuir kernel belongs to a pipe: write it inside `with T.rs(\"PIPE_...\"):`",
+                     fname);
+    return ev->rs_pipe;
+}
+
+// npuir's set_flag(other, event_id) / wait_flag(other, event_id) inside T.rs(pipe):
+// pipe -> other / other -> pipe.
+static tl_value_t *npuir_flag(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind)
+{
+    static const char *kws[] = {"other", "event_id", NULL};
+    const char *fname = kind == TL_SYNC_SET_FLAG ? "T.set_flag" : "T.wait_flag";
+    if (!tl_call_check(ev, c, fname, 1, 2, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
+    tl_pipe_t me = rs_pipe(ev, c, fname), other;
+    if (me == TL_PIPE_NONE || !pipe_arg(ev, c, 0, "other", &other)) return NULL;
+    tl_value_t *id = arg(c, 1, "event_id");
+    if (!id) id = tl_value_int(ev->arena, 0);
+    bool set = kind == TL_SYNC_SET_FLAG;
+    return emit_sync(ev, c, kind, set ? me : other, set ? other : me, id, aloc(c, 1, "event_id"), 0);
+}
+
+// npuir's sync_block_set(id) / sync_block_wait(id) inside T.rs(pipe): the cube / vector
+// cores' flag of the block (mode 2), set by that pipe.
+static tl_value_t *t_sync_block(tl_eval_t *ev, tl_call_t *c, bool set)
+{
+    static const char *kws[] = {"id", NULL};
+    const char *fname = set ? "T.sync_block_set" : "T.sync_block_wait";
+    if (!tl_call_check(ev, c, fname, 1, 1, kws) || !tl_front_npuir_require(ev, c->loc, fname) ||
+        !tl_trace_require(ev, c->loc, fname))
+        return NULL;
+    tl_pipe_t me = rs_pipe(ev, c, fname);
+    if (me == TL_PIPE_NONE) return NULL;
+    return emit_sync(ev, c, set ? TL_SYNC_SET_CROSS : TL_SYNC_WAIT_CROSS, set ? me : TL_PIPE_NONE, TL_PIPE_NONE,
+                     arg(c, 0, "id"), aloc(c, 0, "id"), set ? 2 : 0);
+}
+
+static tl_value_t *t_sync_block_set(tl_eval_t *ev, tl_call_t *c)
+{
+    return t_sync_block(ev, c, true);
+}
+
+static tl_value_t *t_sync_block_wait(tl_eval_t *ev, tl_call_t *c)
+{
+    return t_sync_block(ev, c, false);
+}
+
 static tl_value_t *flag(tl_eval_t *ev, tl_call_t *c, tl_sync_kind_t kind)
 {
     static const char *kws[] = {"src", "dst", "event_id", NULL};
+    if (tl_front_npuir(ev)) return npuir_flag(ev, c, kind);
     const char *fname = tl_sync_name(kind);
     if (!tl_call_check(ev, c, fname, 3, 3, kws) || !tl_trace_require(ev, c->loc, fname)) return NULL;
     tl_pipe_t src, dst;
@@ -888,6 +952,10 @@ void tl_front_install_lang(tl_eval_t *ev)
     tl_front_def(ev, T, "barrier_all", t_barrier_all);
     tl_front_def(ev, T, "sync_all", t_sync_all);
     tl_front_def(ev, T, "set_cross_flag", t_set_cross_flag);
+    tl_front_def(ev, T, "rs", t_rs);
+    tl_front_def(ev, T, "ResourceSpecialize", t_rs);
+    tl_front_def(ev, T, "sync_block_set", t_sync_block_set);
+    tl_front_def(ev, T, "sync_block_wait", t_sync_block_wait);
     tl_front_def(ev, T, "wait_cross_flag", t_wait_cross_flag);
     tl_front_def(ev, T, "prim_func", t_prim_func);
     tl_front_def(ev, T, "macro", t_macro);

@@ -162,18 +162,22 @@ static tl_value_t *n_clear(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none();
 }
 
+static bool read_size(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc, const char *fname, tl_npuir_size_t *out);
+static bool const_extents(const tl_region_t *r, int64_t *ext);
+static tl_region_t row_of(tl_eval_t *ev, const tl_region_t *src, int64_t r, tl_loc_t loc);
+static bool sized(tl_eval_t *ev, tl_call_t *c, int pos, const char *kw, const char *fname,
+                  const tl_npuir_size_t *size, tl_arg_t *out);
+
 // T.vcast(src, dst, size=None, round_mode="rint").
 static tl_value_t *n_vcast(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"src", "dst", "size", "round_mode", NULL};
     if (!begin(ev, c, "T.vcast", 2, 4, kws)) return NULL;
-    tl_value_t *size = tl_call_arg(c, 2, "size"), *mode = tl_call_arg(c, 3, "round_mode");
-    if (size && size->kind != TL_V_NONE)
-        return tl_eval_fail(ev, tl_call_arg_loc(c, 2, "size"),
-                            "T.vcast's size= (an extent other than the operands') is not supported by tilec; "
-                            "pass regions of that extent instead");
+    tl_value_t *mode = tl_call_arg(c, 3, "round_mode");
+    tl_npuir_size_t size;
+    if (!read_size(ev, tl_call_arg(c, 2, "size"), tl_call_arg_loc(c, 2, "size"), "T.vcast", &size)) return NULL;
     tl_arg_t src, dst;
-    if (!arg(ev, c, 1, "dst", true, "T.vcast", &dst) || !arg(ev, c, 0, "src", true, "T.vcast", &src)) return NULL;
+    if (!sized(ev, c, 1, "dst", "T.vcast", &size, &dst) || !sized(ev, c, 0, "src", "T.vcast", &size, &src)) return NULL;
     tl_round_t round = TL_CAST_RINT;
     if (mode && mode->kind != TL_V_NONE) {
         tl_loc_t loc = tl_call_arg_loc(c, 3, "round_mode");
@@ -190,12 +194,33 @@ static tl_value_t *n_vcast(tl_eval_t *ev, tl_call_t *c)
     // cast takes CAST_NONE there and npuir's default "rint" means just that
     tl_dtype_t dt = dst.region.buf->dtype, st = src.region.buf->dtype;
     if (!tl_cast_on_ascend(dt, st, round, NULL) && tl_cast_on_ascend(dt, st, TL_CAST_NONE, NULL)) round = TL_CAST_NONE;
-    tl_stmt_t *s = new_op(ev, TL_OP_CAST, c->loc, 2);
-    s->op.args[0] = dst;
-    s->op.args[1] = src;
-    s->op.nargs = 2;
-    s->op.round = round;
-    tl_trace_emit(ev, s);
+    // a 2-D region narrower than its buffer's rows (size=[m, n] of a wider tile: a strided
+    // memref for bishengir) is cast row by row: tilec's vector ops take contiguous regions
+    int64_t rows = 1;
+    bool by_row = false;
+    for (int i = 0; i < 2; i++) {
+        const tl_region_t *r = i ? &src.region : &dst.region;
+        int64_t e[TL_MAX_DIMS];
+        if (r->ndim == 2 && r->form != TL_REGION_WHOLE && const_extents(r, e) && e[0] > 1 &&
+            e[1] < r->buf->shape[1]) {
+            by_row = true;
+            rows = e[0];
+        }
+    }
+    if (by_row && rows > 4096)
+        return tl_eval_fail(ev, c->loc, "T.vcast of a strided region: at most 4,096 rows in tilec");
+    for (int64_t r = 0; r < (by_row ? rows : 1); r++) {
+        tl_stmt_t *s = new_op(ev, TL_OP_CAST, c->loc, 2);
+        s->op.args[0] = dst;
+        s->op.args[1] = src;
+        if (by_row) {
+            s->op.args[0].region = row_of(ev, &dst.region, r, c->loc);
+            s->op.args[1].region = row_of(ev, &src.region, r, c->loc);
+        }
+        s->op.nargs = 2;
+        s->op.round = round;
+        tl_trace_emit(ev, s);
+    }
     return tl_value_none();
 }
 
@@ -257,8 +282,12 @@ static bool const_extents(const tl_region_t *r, int64_t *ext)
 static tl_region_t row_of(tl_eval_t *ev, const tl_region_t *src, int64_t r, tl_loc_t loc)
 {
     tl_region_t x = *src;
+    if (x.form == TL_REGION_WHOLE) {
+        tl_npuir_size_t none = {0};
+        tl_front_npuir_extent(ev, &x, &none, loc);
+    }
     x.form = TL_REGION_SLICE;
-    x.start[0] = tl_ir_bin(ev->kernel, TL_BIN_ADD, src->start[0], tl_ir_int(ev->kernel, r, TL_I32, loc), loc);
+    x.start[0] = tl_ir_bin(ev->kernel, TL_BIN_ADD, x.start[0], tl_ir_int(ev->kernel, r, TL_I32, loc), loc);
     x.extent[0] = tl_ir_int(ev->kernel, 1, TL_I32, loc);
     return x;
 }
@@ -564,12 +593,36 @@ static tl_value_t *n_store_fixpipe(tl_eval_t *ev, tl_call_t *c)
     return nz_copy(ev, c, "T.store_fixpipe", true);
 }
 
-// One vector core per block: an AIV kernel's vector code, and a MIX kernel's (cube code
-// too: bishengir's MIX function, whose vector part tilec runs once, not on both cores of
-// the block's 1:2 group writing the same bytes).
+// Whether a statement tree has an explicit T.Scope (npuir's expert mode).
+static bool has_scope(const tl_stmt_t *s)
+{
+    if (!s) return false;
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++)
+            if (has_scope(s->seq.items[i])) return true;
+        return false;
+    case TL_ST_FOR: return has_scope(s->for_.body);
+    case TL_ST_WHILE: return has_scope(s->while_.body);
+    case TL_ST_IF: return has_scope(s->if_.then_) || has_scope(s->if_.else_);
+    case TL_ST_SCOPE: return true;
+    default: return false;
+    }
+}
+
+// One vector core per block for a kernel without T.Scope: an AIV kernel's vector code, and
+// a developer-mode MIX kernel's (tilec runs its vector part once, not on both cores of the
+// block's 1:2 group writing the same bytes). Expert kernels (T.Scope("Cube") /
+// T.Scope("Vector"), bishengir's separate AIC and AIV functions) keep both vector cores:
+// they split their rows by the sub-block index and pair their flags with both.
 void tl_front_npuir_kernel(tl_kernel_t *k)
 {
-    if (k->threads == 0) k->threads = 1;
+    if (k->threads == 0 && !has_scope(k->body)) k->threads = 1;
+}
+
+bool tl_front_npuir_expert(const tl_kernel_t *k)
+{
+    return has_scope(k->body);
 }
 
 // T.vcmp / T.vselect: npuir's element-wise forms on bool tensors, traced as loops
@@ -701,6 +754,83 @@ static tl_value_t *n_missing(tl_eval_t *ev, tl_call_t *c)
     return tl_eval_fail(ev, c->loc, "%s", self && self->kind == TL_V_STR ? self->str.s : "not supported");
 }
 
+// --- reductions ------------------------------------------------------------------------------------
+
+bool tl_front_npuir_reduce_args(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_npuir_size_t *size)
+{
+    static const char *kws[] = {"buffer", "out", "dim", "size", "clear", NULL};
+    if (!tl_call_check(ev, c, fname, 2, 5, kws)) return false;
+    if (!read_size(ev, tl_call_arg(c, 3, "size"), tl_call_arg_loc(c, 3, "size"), fname, size)) return false;
+    if (c->nargs > 3) { // drop the positional size: clear follows dim
+        for (int i = 3; i + 1 < c->nargs; i++) {
+            c->args[i] = c->args[i + 1];
+            if (c->arg_locs) c->arg_locs[i] = c->arg_locs[i + 1];
+        }
+        c->nargs--;
+    }
+    int m = 0;
+    for (int i = 0; i < c->nkw; i++) {
+        if (!strcmp(c->kw_names[i], "size")) continue;
+        c->kw_names[m] = c->kw_names[i];
+        c->kw_values[m] = c->kw_values[i];
+        if (c->kw_locs) c->kw_locs[m] = c->kw_locs[i];
+        m++;
+    }
+    c->nkw = m;
+    return true;
+}
+
+// T.reduce / T.npuir_reduce(src, dst, dims, reduce_mode, size=None, clear=True): the modes
+// sum, max, min, abssum, absmax over one axis, as npuir's reduce_<mode>(src, dst, dim, size,
+// clear) (customize_npuir.py builds those from it).
+static tl_value_t *n_reduce(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", "dims", "reduce_mode", "size", "clear", NULL};
+    if (!begin(ev, c, "T.reduce", 4, 6, kws)) return NULL;
+    tl_loc_t dl = tl_call_arg_loc(c, 2, "dims"), ml = tl_call_arg_loc(c, 3, "reduce_mode");
+    tl_value_t *dims = tl_call_arg(c, 2, "dims");
+    if (dims->kind == TL_V_LIST || dims->kind == TL_V_TUPLE) {
+        if (dims->seq.n != 1)
+            return tl_eval_fail(ev, dl, "T.reduce over %d axes is not supported by tilec (one axis: dims=[d])",
+                                dims->seq.n);
+        dims = dims->seq.items[0];
+    }
+    const char *mode = tl_value_to_cstr(ev, tl_call_arg(c, 3, "reduce_mode"), ml, "reduce_mode");
+    if (!mode) return NULL;
+    static const char *modes[] = {"sum", "max", "min", "abssum", "absmax"};
+    int mi = -1;
+    for (int i = 0; i < (int)TL_ARRAY_LEN(modes); i++)
+        if (!strcmp(modes[i], mode)) mi = i;
+    if (mi < 0)
+        return tl_eval_fail(ev, ml, "T.reduce reduce_mode \"%s\" is not supported by tilec (sum, max, min, abssum, "
+                                    "absmax are)", mode);
+    tl_value_t *size = tl_call_arg(c, 4, "size"), *clear = tl_call_arg(c, 5, "clear");
+    if (mi >= 3 && size && size->kind != TL_V_NONE)
+        return tl_eval_fail(ev, tl_call_arg_loc(c, 4, "size"), "T.reduce size= with reduce_mode \"%s\" is not "
+                                                               "supported by tilec", mode);
+    tl_value_t *fn = tl_value_module_get(ev->lang ? ev->lang : c->self, tl_arena_printf(ev->arena, "reduce_%s", mode));
+    if (!fn) return tl_eval_fail(ev, c->loc, "T.reduce: no reduce_%s", mode);
+    tl_call_t r = *c;
+    r.nargs = 3;
+    r.args = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * 3);
+    r.arg_locs = tl_arena_alloc(ev->arena, sizeof(tl_loc_t) * 3);
+    r.args[0] = tl_call_arg(c, 0, "src"), r.arg_locs[0] = tl_call_arg_loc(c, 0, "src");
+    r.args[1] = tl_call_arg(c, 1, "dst"), r.arg_locs[1] = tl_call_arg_loc(c, 1, "dst");
+    r.args[2] = dims, r.arg_locs[2] = dl;
+    r.nkw = 0;
+    r.kw_names = tl_arena_alloc(ev->arena, sizeof(char *) * 2);
+    r.kw_values = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * 2);
+    r.kw_locs = tl_arena_alloc(ev->arena, sizeof(tl_loc_t) * 2);
+    if (size && size->kind != TL_V_NONE) {
+        r.kw_names[r.nkw] = "size", r.kw_values[r.nkw] = size, r.kw_locs[r.nkw++] = tl_call_arg_loc(c, 4, "size");
+    }
+    if (clear && mi != 3) {
+        r.kw_names[r.nkw] = "clear", r.kw_values[r.nkw] = clear, r.kw_locs[r.nkw++] = tl_call_arg_loc(c, 5, "clear");
+    }
+    r.self = NULL;
+    return tl_eval_call(ev, fn, &r);
+}
+
 void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
 {
     tl_front_def(ev, T, "clear", n_clear);
@@ -713,6 +843,7 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
     tl_front_def(ev, T, "vcmp", n_vcmp);
     tl_front_def(ev, T, "vselect", n_vselect);
     tl_front_def(ev, T, "atomic_add", n_atomic_add);
+    tl_front_def(ev, T, "reduce", n_reduce);
     tl_front_def(ev, T, "atomic_addx4", n_atomic_addx4);
     tl_front_def(ev, T, "load_nd2nz", n_load_nd2nz);
     tl_front_def(ev, T, "store_nz2nd", n_store_nz2nd);
@@ -758,7 +889,7 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T)
         {"clamp", "vclamp"}, {"relu", "vrelu"},       {"sigmoid", "vsigmoid"}, {"select", "vselect"},
         {"cmp", "vcmp"},     {"sqrt", "vsqrt"},       {"rsqrt", "vrsqrt"},     {"abs", "vabs"},
         {"rec", "vrec"},     {"not", "vnot"},         {"vcos", "vcos"},        {"vsin", "vsin"},
-        {"verf", "verf"},    {"vtanh", "vtanh"},      {"bitcast", "vbitcast"}, {"load_nd2nz", "load_nd2nz"}, {"dot", "gemm"}, {"atomic_add", "atomic_add"},
+        {"verf", "verf"},    {"vtanh", "vtanh"},      {"bitcast", "vbitcast"}, {"load_nd2nz", "load_nd2nz"}, {"dot", "gemm"}, {"atomic_add", "atomic_add"}, {"reduce", "reduce"},
         {"store_nz2nd", "store_nz2nd"}, {"store_fixpipe", "store_fixpipe"}, {"interleave", "interleave"},
         {"deinterleave", "deinterleave"}, {"concat", "concat"}, {"pad", "pad"}, {"flip", "flip"},
         {"arange", "arange"}, {"reshape", "reshape"}, {"atomic_addx4", "atomic_addx4"},
@@ -767,7 +898,7 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T)
         tl_value_t *v = tl_value_module_get(T, same[i][1]);
         if (v) tl_value_module_set(ev->arena, T, tl_arena_printf(ev->arena, "npuir_%s", same[i][0]), v);
     }
-    static const char *own[] = {"reduce", "cumsum", "gather", "transpose", "print"};
+    static const char *own[] = {"cumsum", "gather", "transpose", "print"};
     for (size_t i = 0; i < TL_ARRAY_LEN(own); i++) {
         const char *name = tl_arena_printf(ev->arena, "npuir_%s", own[i]);
         tl_value_module_set(ev->arena, T, name,
@@ -780,3 +911,4 @@ void tl_front_install_npuir_names(tl_eval_t *ev, tl_value_t *T)
                                                                           name))));
     }
 }
+

@@ -755,6 +755,8 @@ static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
     // reduce_abssum(buffer, out, dim) and reduce_absmax(buffer, out, dim, clear)
     // never had a scratch operand nor real_shape (upstream's reduce.py)
     bool abs_op = code == TL_OP_REDUCE_ABSSUM || code == TL_OP_REDUCE_ABSMAX;
+    tl_npuir_size_t size = {0}; // npuir's reduce_sum / max / min(buffer, out, dim, size, clear)
+    if (!abs_op && !dst_first && tl_front_npuir(ev) && !tl_front_npuir_reduce_args(ev, c, fname, &size)) return NULL;
     if (!abs_op && (dst_first || (c->nargs >= 3 && is_tile_operand(c->args[2])) || tl_call_arg(c, -1, "tmp")))
         reduce_drop_tmp(ev, c, dst_first);
     static const char *kws[] = {"buffer", "out", "dim", "clear", "real_shape", NULL};
@@ -775,12 +777,12 @@ static tl_value_t *op_reduce(tl_eval_t *ev, tl_call_t *c)
     if (d && !tl_value_to_int(ev, d, tl_call_arg_loc(c, 2, "dim"), "dim", &dim)) return NULL;
     if (!tile_axis(ev, fname, s->op.args[0].region.ndim, dim, tl_call_arg_loc(c, 2, "dim"), &s->op.dim))
         return NULL;
-    // npuir's 4th parameter is size= (an extent override), not clear / real_shape
-    if (tl_front_npuir(ev) && c->nargs >= 4)
-        return tl_eval_fail(ev, c->arg_locs[3],
-                            "%s in an npuir kernel: its 4th parameter is npuir's size= (an extent override), "
-                            "which tilec does not support; pass regions of that extent, and clear= by keyword",
-                            fname);
+    if (size.n) { // the extents of both from size=, the reduced one 1 in the output's
+        int ax = (int)(dim < 0 ? dim + s->op.args[0].region.ndim : dim), j = size.n - s->op.args[0].region.ndim + ax;
+        tl_front_npuir_extent(ev, &s->op.args[0].region, &size, c->loc);
+        if (j >= 0 && j < size.n) size.e[j] = tl_ir_int(ev->kernel, 1, TL_I32, c->loc);
+        tl_front_npuir_extent(ev, &s->op.args[1].region, &size, c->loc);
+    }
     // `clear` and `real_shape` may also come positionally, in either order.
     for (int i = 3; i < c->nargs; i++) {
         tl_value_t *v = c->args[i];

@@ -264,14 +264,20 @@ bool tl_front_apply_jit(tl_eval_t *ev, tl_kernel_t *k, tl_value_t *out_idx,
         k->config.target = tl_arena_strdup(ev->arena, t);
     }
     // npuir: its compiler (bishengir) places every intra- and cross-core synchronisation
-    // and splits cube from vector code itself, whatever the pass configs say.
+    // and splits cube from vector code itself, whatever the pass configs say; an expert
+    // kernel (T.Scope("Cube") / T.Scope("Vector"): separate AIC and AIV functions) is split
+    // already and pairs its cores with its own sync_block_set / sync_block_wait.
     if (k->config.target && !strcmp(k->config.target, "npuir")) {
+        bool expert = tl_front_npuir_expert(k);
         if (pass_configs && pass_configs->kind == TL_V_DICT &&
-            (!k->config.auto_sync || !k->config.auto_cv_combine || !k->config.auto_cv_sync))
+            (!k->config.auto_sync || (!expert && (!k->config.auto_cv_combine || !k->config.auto_cv_sync))))
             tl_diag_note(ev->diag, pc_loc,
-                         "target \"npuir\": its compiler inserts all synchronisation itself; tilec's "
-                         "automatic sync (TL_ASCEND_AUTO_SYNC, _AUTO_CV_COMBINE, _AUTO_CV_SYNC) stays on");
-        k->config.auto_sync = k->config.auto_cv_combine = k->config.auto_cv_sync = true;
+                         expert ? "target \"npuir\": its compiler inserts the synchronisation within a core itself; "
+                                  "tilec's automatic sync (TL_ASCEND_AUTO_SYNC) stays on"
+                                : "target \"npuir\": its compiler inserts all synchronisation itself; tilec's "
+                                  "automatic sync (TL_ASCEND_AUTO_SYNC, _AUTO_CV_COMBINE, _AUTO_CV_SYNC) stays on");
+        k->config.auto_sync = true;
+        k->config.auto_cv_combine = k->config.auto_cv_sync = !expert;
         tl_front_npuir_kernel(k);
     }
     if (k->config.auto_cv_sync && !k->config.auto_cv_combine)

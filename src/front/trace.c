@@ -802,6 +802,13 @@ tl_flow_t tl_trace_with(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, i
         }
         return tl_trace_if_frame(ev, fr, n, item, ev->if_frame,
                                  ctx->frame.frame == TL_FRAME_THEN ? 1 : 2);
+    case TL_FRAME_RS: {
+        tl_pipe_t saved = ev->rs_pipe;
+        ev->rs_pipe = ctx->frame.pipe;
+        tl_flow_t f = with_rest(ev, fr, n, item);
+        ev->rs_pipe = saved;
+        return f;
+    }
     case TL_FRAME_NULL: return with_rest(ev, fr, n, item);
     }
     return TL_FLOW_ERROR;

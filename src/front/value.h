@@ -73,6 +73,7 @@ typedef enum {
     TL_FRAME_IF,
     TL_FRAME_THEN,
     TL_FRAME_ELSE,
+    TL_FRAME_RS, // npuir's T.rs(pipe): the pipe of the syncs inside
     TL_FRAME_NULL
 } tl_frame_kind_t;
 
@@ -160,6 +161,7 @@ struct tl_value {
             tl_value_t *result; // T.Kernel: the grid (EXPR); T.If: the condition
             tl_side_t side;     // T.Scope
             int threads;        // T.Kernel(..., threads=k)
+            tl_pipe_t pipe;     // T.rs
         } frame;
         struct {
             tl_kernel_t *kernel;      // NULL until traced
