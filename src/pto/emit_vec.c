@@ -681,7 +681,8 @@ void pto_emit_vec(pto_emit_t *e, const tl_stmt_t *s)
     default:
         if (pto_bin_of(s->op.code))
             binary(e, s); // add .. min, bitwise_and, bitwise_or
-        else if (!pto_emit_vec_more(e, s) && !pto_emit_repeat(e, s) && !pto_emit_sort(e, s))
+        else if (!pto_emit_vec_more(e, s) && !pto_emit_repeat(e, s) && !pto_emit_sort(e, s) &&
+                 !pto_emit_scan(e, s))
             pto_unsupported(e, s->loc, "%s", tl_op_info(s->op.code)->spelling);
         break;
     }

@@ -114,6 +114,8 @@ bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s);
 // emit_sort.c: sort, merge_sort, gather_mask, arith_progression; false when s
 // is none of them.
 bool pto_emit_sort(pto_emit_t *e, const tl_stmt_t *s);
+// emit_scan.c: T.cumsum (a chain of TADDs); false when s is not one.
+bool pto_emit_scan(pto_emit_t *e, const tl_stmt_t *s);
 
 // --- emit_copy.c, emit_vec.c, emit_cube.c
 // ----------------------------------------------------------
