@@ -316,6 +316,18 @@ static void check_int4(verifier_t *v, const tl_stmt_t *st)
                  "(convert with T.tile.cast float16 <-> int4)",
                  (b0->int4 ? b0 : b1)->name, tl_dtype_name((b0->int4 ? b1 : b0)->dtype),
                  (b0->int4 ? b1 : b0)->name);
+        else if (s0 == TL_SCOPE_L1 && (s1 == TL_SCOPE_L0A || s1 == TL_SCOPE_L0B))
+            // upstream's copy_l1_to_l0a/l0b (tl_templates/ascend/common.h, catlass
+            // layouts of T) size the fractals by sizeof(int4b_t) == 1 (32 elements a
+            // C0 block, s4 packs 64), and AscendC's s4 L1 -> L0B LoadData ignores
+            // the transpose flag (tilelang-ascend PR #1731, which fixes only
+            // gemm_v0's own loads): no int4 L1 -> L0 copy of upstream's is right
+            fail(v, arg_loc(a1, st->loc),
+                 "T.copy of int4 from L1 to %s is not supported: upstream's copy_l1_to_l0a/l0b "
+                 "size the fractals by sizeof(int4b_t) (32 elements a 32-byte block; s4 packs 64) "
+                 "and AscendC's s4 L0B load ignores the transpose (tilelang-ascend #1731 fixes "
+                 "only T.gemm_v0's loads); use T.gemm_v0 on the int4 L1 tiles",
+                 tl_scope_name(s1));
         else if (!path)
             fail(v, arg_loc(a1, st->loc),
                  "T.copy of int4 from %s to %s is not supported: int4 moves GM -> UB, GM -> L1, "
