@@ -400,6 +400,49 @@ def _engram_bwd_golden(eps, clamp):
     return golden
 
 
+# ------------------------------------------------------------------ npuir branch deepseek_v4
+
+
+def _npuir_act_quant_golden(x):
+    """example_act_quant_kernel.py's act_quant_torch: per-row scale max|x| (at least 1e-4) / 127,
+    y = round(clamp(x / scale, -127, 127)) as int8; S is [M, 1]."""
+    g = _act_quant_golden(x)
+    return {"Y": g["Y"], "S": g["S"].reshape(-1, 1)}
+
+
+def _fp8_like(rng, shape):
+    """_gen_fp8_e4m3_like_tensor: randn * 96 clamped to +-448, rounded to float8_e4m3fn (3 mantissa
+    bits, nearest even; subnormals below 2^-6 in steps of 2^-9), held as float16."""
+    x = np.clip(_randn(rng, shape) * np.float32(96.0), -448.0, 448.0).astype(np.float64)
+    e = np.floor(np.log2(np.maximum(np.abs(x), 2.0 ** -6)))
+    step = 2.0 ** (e - 3)
+    return _f16((np.round(x / step) * step).astype(np.float32))
+
+
+def _npuir_fp8_gemm_inputs(m, n, k):
+    def make(rng):
+        a, b = _fp8_like(rng, (m, k)), _fp8_like(rng, (n, k))
+        sa = (_rand(rng, (m, k // 128)) * np.float32(0.2) + np.float32(0.9)).astype(np.float32)
+        sb = (_rand(rng, (n // 128, k // 128)) * np.float32(0.2) + np.float32(0.9)).astype(np.float32)
+        return {"A": (a, "float16"), "B": (b, "float16"), "scales_a": (sa, "float32"), "scales_b": (sb, "float32")}
+    return make
+
+
+def _npuir_fp8_gemm_golden(out_dtype):
+    """fp8_gemm_torch_ref: per 128-wide K group, A_g @ B_g^T (float32) times scales_a[:, g] and
+    scales_b[n // 128, g], summed; cast to the output type."""
+    def golden(x):
+        a, b = x["A"].astype(np.float64), x["B"].astype(np.float64)
+        sa, sb = x["scales_a"].astype(np.float64), x["scales_b"].astype(np.float64)
+        out = np.zeros((a.shape[0], b.shape[0]))
+        for g in range(sa.shape[1]):
+            part = a[:, g * 128:(g + 1) * 128] @ b[:, g * 128:(g + 1) * 128].T * sa[:, g:g + 1]
+            out += part * np.repeat(sb[:, g], 128)[None, :]
+        out = out.astype(np.float32)
+        return {"C": _bf16(out) if out_dtype == "bfloat16" else _f16(out) if out_dtype == "float16" else out}
+    return golden
+
+
 # ------------------------------------------------------------------ lightning_indexer
 
 
@@ -888,6 +931,19 @@ def _cases():
                     note="not bit-exact by design: the kernel casts float32 to float16 by value (copy_ub_to_ub "
                          "= Cast CAST_RINT), so values below 2^-14 round to float16 subnormals (122 of 33M at "
                          "seed 42); the file checks float32 at 1e-6 for that reason, bfloat16 with torch.equal"))
+    # The npuir branch's deepseek_v4 files (run with --tla pointing at an archive of that branch's
+    # examples/, docs/upstream.md): their own tests' shapes and tolerances.
+    out.append(dict(name="npuir act_quant", root="tla", file=v4 + "example_act_quant_kernel.py", kernel=None,
+                    args=dict(N=32, inplace=False), seed=888, shape="M=64 N=32 bf16 -> int8 (npuir)",
+                    inputs=_act_quant_inputs(64, 32), golden=_npuir_act_quant_golden,
+                    tol={"Y": (0.0, 1.0), "S": (1e-3, 1e-3)}, light=True))
+    for m, odt in ((96, "float32"), (128, "bfloat16")):
+        n = 128 if m == 96 else 256
+        out.append(dict(name=f"npuir fp8_gemm {odt}", root="tla", file=v4 + "example_fp8_gemm_kernel.py",
+                        kernel=None, args=dict(N=n, K=256, out_dtype=odt), seed=0,
+                        shape=f"M={m} N={n} K=256 fp8-like fp16 -> {odt} (npuir)",
+                        inputs=_npuir_fp8_gemm_inputs(m, n, 256), golden=_npuir_fp8_gemm_golden(odt),
+                        tol={"*": (2e-2, 2e-2) if odt != "float32" else (1e-2, 1e-2)}, light=True))
     # engram (upstream's npuir dialect: target="npuir", T.clear, T.v*): run_test's shapes; its
     # check is calc_diff < 1e-2 on every output.
     eg = v4 + "engram/"

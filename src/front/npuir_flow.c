@@ -19,7 +19,8 @@
 // The workspace pass then routes UB -> L1 and L0C -> UB through GM, cv_split and the
 // automatic sync passes place the cores' hand-offs. Also: a fragment the vector cores
 // compute on lives in UB (npuir's fragments are not accumulators only), a shared
-// buffer used only as an accumulator in L0C.
+// buffer used only as an accumulator in L0C; a copy from UB into GM between element types
+// casts the source first (as bishengir does).
 #include "front/front.h"
 
 #include <stdlib.h>
@@ -221,6 +222,40 @@ static tl_stmt_t *rewrite_gemm(flow_t *f, tl_stmt_t *g)
     return seq;
 }
 
+// An npuir copy from the vector side into GM between element types: bishengir casts the
+// whole source tensor first (hivm vcast, RINT) and copies the cast (codegen_npuir_dev.cc
+// CreateCastIfTypeMismatch): a UB twin of the destination's type, cast whole, then copied.
+static tl_stmt_t *rewrite_copy(flow_t *f, tl_stmt_t *s)
+{
+    tl_op_t *op = &s->op;
+    if (op->code != TL_OP_COPY || !op->exact || op->nargs != 2) return s;
+    tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
+    if (src->buf->scope != TL_SCOPE_UB || dst->buf->scope != TL_SCOPE_GM || src->buf->dtype == dst->buf->dtype)
+        return s;
+    tl_buffer_t *b = src->buf;
+    const char *name = tl_trace_unique_name(f->ev, tl_arena_printf(f->ev->arena, "%s_%s", b->name,
+                                                                   tl_dtype_name(dst->buf->dtype)));
+    tl_buffer_t *t = tl_ir_buffer(f->k, name, TL_SCOPE_UB, dst->buf->dtype, b->ndim, b->shape, b->loc);
+    tl_stmt_t *seq = tl_ir_seq(f->k, s->loc);
+    tl_stmt_t *cast = op_stmt(f, TL_OP_CAST, s->loc, 2);
+    tl_region_t whole = *src;
+    whole.form = TL_REGION_WHOLE;
+    for (int d = 0; d < whole.ndim; d++) {
+        whole.start[d] = tl_ir_int(f->k, 0, TL_I32, s->loc);
+        whole.extent[d] = tl_ir_int(f->k, b->shape[d], TL_I32, s->loc);
+    }
+    cast->op.args[0] = region_arg(&whole, t);
+    cast->op.args[1] = region_arg(&whole, b);
+    tl_round_t r = TL_CAST_RINT;
+    if (!tl_cast_on_ascend(t->dtype, b->dtype, r, NULL) && tl_cast_on_ascend(t->dtype, b->dtype, TL_CAST_NONE, NULL))
+        r = TL_CAST_NONE;
+    cast->op.round = r;
+    tl_ir_seq_push(f->k, seq, cast);
+    src->buf = t;
+    tl_ir_seq_push(f->k, seq, s);
+    return seq;
+}
+
 static void rewrite(flow_t *f, tl_stmt_t **sp)
 {
     tl_stmt_t *s = *sp;
@@ -238,6 +273,7 @@ static void rewrite(flow_t *f, tl_stmt_t **sp)
     case TL_ST_SCOPE: rewrite(f, &s->scope.body); break;
     case TL_ST_OP:
         if (tl_op_info(s->op.code)->cls == TL_OPC_GEMM) *sp = rewrite_gemm(f, s);
+        else *sp = rewrite_copy(f, s);
         break;
     default: break;
     }
@@ -250,19 +286,16 @@ void tl_front_npuir_flow(tl_eval_t *ev, tl_kernel_t *k)
                 calloc((size_t)n + 1, sizeof(tl_buffer_t *)), calloc((size_t)n + 1, sizeof(tl_buffer_t *))};
     if (f.use && f.l1 && f.l0c && f.tmp_ub) {
         scan(&f, k->body);
-        bool any = false;
         for (int i = 0; i < n; i++) {
             tl_buffer_t *b = k->buffers.items[i];
             unsigned u = f.use[b->id];
             if (!is_dev(b)) continue;
-            if ((u & U_VEC) || ((u & U_AB) && (u & U_C))) {
+            if ((u & U_VEC) || ((u & U_AB) && (u & U_C)))
                 b->scope = TL_SCOPE_UB; // the vector side holds the value
-                any = any || (u & (U_AB | U_C));
-            } else if ((u & U_C) && b->scope == TL_SCOPE_SHARED) {
+            else if ((u & U_C) && b->scope == TL_SCOPE_SHARED)
                 b->scope = TL_SCOPE_FRAGMENT; // an accumulator only: L0C
-            }
         }
-        if (any) rewrite(&f, &k->body);
+        rewrite(&f, &k->body);
     }
     free(f.use);
     free(f.l1);
