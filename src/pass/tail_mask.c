@@ -150,6 +150,28 @@ static bool slot_rows(tm_t *t, tl_buffer_t *b, bool apply)
     return true;
 }
 
+// A GM -> UB copy into a slotted broadcast source from a GM tensor one
+// element wide: its rows are contiguous in GM, and upstream's helpers with the
+// compact-rows rule (common.h at f554c1d; #1777's narrow rows) move them as
+// one compact burst, while tail_broadcast reads 32-byte rows.
+static void compact_note(void *arg, tl_stmt_t *s)
+{
+    tm_t *t = arg;
+    if (s->kind != TL_ST_OP || s->op.code != TL_OP_COPY) return;
+    const tl_region_t *src = &s->op.args[0].region, *dst = &s->op.args[1].region;
+    const tl_buffer_t *g = src->buf;
+    if (g->scope != TL_SCOPE_GM || dst->buf->scope != TL_SCOPE_UB || !t->width[dst->buf->id] ||
+        dst->buf->dtype == TL_U8 || g->ndim < 2 || !is_const(g->gm_shape[g->ndim - 1], 1))
+        return;
+    tl_diag_warning(t->diag, s->loc,
+                    "TL_ASCEND_TAIL_MASK: '%s' is a tail broadcast's source, which upstream gives "
+                    "32 bytes a row; the rows copied into it are contiguous in GM ('%s' is one "
+                    "element wide), and upstream's compact-rows copy (common.h at f554c1d, "
+                    "#1777) would move them as one burst, which its tail_broadcast reads at 32 "
+                    "bytes a row; tilec puts each row in its 32-byte block",
+                    dst->buf->name, g->name);
+}
+
 // Regions written as a whole slotted buffer now name a part of it.
 static void unwhole(void *arg, tl_stmt_t *s)
 {
@@ -896,6 +918,7 @@ tl_status_t tl_pass_tail_mask(tl_kernel_t *k, tl_pass_ctx_t *ctx)
         tl_rewrite_walk(k->body, collect_hint, &t);
         visit(&t, k->body);
         tl_rewrite_walk(k->body, unwhole, &t);
+        tl_rewrite_walk(k->body, compact_note, &t);
     }
     free(t.state);
     free(t.hint);
