@@ -217,25 +217,11 @@ static tl_status_t broadcast(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         (st = tl_tileop_span(ctx, call, sv, -1, &s)) != TL_OK)
         return st;
     int axis = call->op->dim;
-    if (sn == 1 && dn == 2) {
-        if (axis == 0 || (axis < 0 && de[1] == se[0]))
-            se[1] = se[0], se[0] = 1, axis = 0;
-        else if (axis == 1 || (axis < 0 && de[0] == se[0]))
-            se[1] = 1, axis = 1;
-        else
-            goto mismatch;
-        sn = 2;
-    }
-    if (sn != dn) goto mismatch;
-    if (axis < 0 && dn == 2) axis = se[0] == 1 && de[0] != 1 ? 0 : se[1] == 1 && de[1] != 1 ? 1 : 0;
-    if (axis < 0) axis = 0;
-    if (dn == 1 && axis != 0) goto mismatch;
-    if (dn == 2 && axis > 1) goto mismatch;
-    if (se[axis] == 1) {
-        if (dn == 2 && se[1 - axis] != de[1 - axis]) goto mismatch;
-    } else if (se[0] != de[0] || (dn == 2 && se[1] != de[1])) {
-        goto mismatch;
-    }
+    if (!tl_broadcast_fit(de, dn, se, &sn, &axis))
+        return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "cannot broadcast '%s' %s to '%s' %s%s",
+                              sv->name, tl_tileop_dims(a, sizeof a, se, sn), dv->name,
+                              tl_tileop_dims(b, sizeof b, de, dn),
+                              call->op->dim >= 0 ? " along the given axis" : "");
     int sz = tl_dtype_size(dv->dtype);
     int64_t rows = dn == 2 ? de[0] : 1, cols = de[dn - 1];
     if (se[axis] != 1 || (dn == 1 && se[0] == de[0])) {
@@ -248,11 +234,6 @@ static tl_status_t broadcast(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         for (int64_t i = 0; i < rows; i++) replicate(d.p + i * cols * sz, s.p + i * sz, cols, sz);
     }
     return TL_OK;
-mismatch:
-    return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "cannot broadcast '%s' %s to '%s' %s%s",
-                          sv->name, tl_tileop_dims(a, sizeof a, se, sn), dv->name,
-                          tl_tileop_dims(b, sizeof b, de, dn),
-                          call->op->dim >= 0 ? " along the given axis" : "");
 }
 
 static tl_status_t row_expand(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)

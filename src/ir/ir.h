@@ -557,6 +557,10 @@ static inline int tl_ir_height(const tl_expr_t *e)
     return e ? e->height : 0;
 }
 bool tl_ir_is_const_int(const tl_expr_t *e, int64_t *out);
+// T.tile.broadcast's shape rule (exec and the compile-time check): dst extents de[dn]
+// and src extents se[*sn] (1-D or 2-D), axis -1 (inferred), 0 or 1. On success se/sn
+// are the source's extents as broadcast (2-D when dst is) and *axis the axis used.
+bool tl_broadcast_fit(const int64_t *de, int dn, int64_t *se, int *sn, int *axis);
 
 // --- analysis (simplify.c) ------------------------------------------------------------------
 enum { TL_LINEAR_MAX_TERMS = 8 };

@@ -10,6 +10,7 @@
 #include "ir/ir.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,6 +376,67 @@ static void check_int4(verifier_t *v, const tl_stmt_t *st)
          info->spelling ? info->spelling : info->name, b ? b->name : "?");
 }
 
+bool tl_broadcast_fit(const int64_t *de, int dn, int64_t *se, int *sn, int *axis)
+{
+    int ax = *axis;
+    if (*sn == 1 && dn == 2) {
+        if (ax == 0 || (ax < 0 && de[1] == se[0]))
+            se[1] = se[0], se[0] = 1, ax = 0;
+        else if (ax == 1 || (ax < 0 && de[0] == se[0]))
+            se[1] = 1, ax = 1;
+        else
+            return false;
+        *sn = 2;
+    }
+    if (*sn != dn) return false;
+    if (ax < 0 && dn == 2) ax = se[0] == 1 && de[0] != 1 ? 0 : se[1] == 1 && de[1] != 1 ? 1 : 0;
+    if (ax < 0) ax = 0;
+    if ((dn == 1 && ax != 0) || (dn == 2 && ax > 1)) return false;
+    if (se[ax] == 1) {
+        if (dn == 2 && se[1 - ax] != de[1 - ax]) return false;
+    } else if (se[0] != de[0] || (dn == 2 && se[1] != de[1])) {
+        return false;
+    }
+    *axis = ax;
+    return true;
+}
+
+// A region's extents as T.tile.broadcast sees them (the last two; the leading ones
+// must be 1): false when one is not a constant or a leading one is not 1.
+static bool bcast_extents(const tl_region_t *r, int64_t *e, int *n)
+{
+    int64_t x;
+    for (int d = 0; d + 2 < r->ndim; d++)
+        if (!tl_ir_is_const_int(r->extent[d], &x) || x != 1) return false;
+    *n = TL_MIN(r->ndim, 2);
+    for (int i = 0; i < *n; i++)
+        if (!tl_ir_is_const_int(r->extent[r->ndim - *n + i], &e[i])) return false;
+    return true;
+}
+
+// T.tile.broadcast(dst, src, axis): one dtype and shapes that broadcast, checked when
+// compiling (upstream rejects both before running: tile_broadcast_dtype_coverage's
+// negative tests; the executors check again at run time).
+static void check_broadcast(verifier_t *v, const tl_stmt_t *st, const tl_region_t *d, const tl_region_t *s)
+{
+    if (d->buf->dtype != s->buf->dtype) {
+        fail(v, st->loc, "T.tile.broadcast: operands need the same dtype: '%s' is %s, '%s' is %s", d->buf->name,
+             tl_dtype_name(d->buf->dtype), s->buf->name, tl_dtype_name(s->buf->dtype));
+        return;
+    }
+    int64_t de[2], se[2], se0[2];
+    int dn, sn, axis = st->op.dim;
+    if (!bcast_extents(d, de, &dn) || !bcast_extents(s, se, &sn)) return;
+    se0[0] = se[0], se0[1] = se[1];
+    int sn0 = sn;
+    if (tl_broadcast_fit(de, dn, se, &sn, &axis)) return;
+    char a[64], b[64];
+    snprintf(a, sizeof a, sn0 == 2 ? "[%lld, %lld]" : "[%lld]", (long long)se0[0], (long long)se0[1]);
+    snprintf(b, sizeof b, dn == 2 ? "[%lld, %lld]" : "[%lld]", (long long)de[0], (long long)de[1]);
+    fail(v, st->loc, "T.tile.broadcast: cannot broadcast '%s' %s to '%s' %s%s", s->buf->name, a, d->buf->name, b,
+         st->op.dim >= 0 ? " along the given axis" : "");
+}
+
 static void check_op(verifier_t *v, const tl_stmt_t *st)
 {
     const tl_op_t *op = &st->op;
@@ -415,6 +477,7 @@ static void check_op(verifier_t *v, const tl_stmt_t *st)
     if (op->code == TL_OP_ARITH_PROGRESSION && r0) check_progression(v, st, r0->buf->dtype);
     if (op->code == TL_OP_POW && r0) check_pow(v, st, r0->buf->dtype);
     if (op->code == TL_OP_CREATEVECINDEX && r0) check_vecindex(v, st, r0->buf->dtype);
+    if (op->code == TL_OP_BROADCAST && r0 && r1) check_broadcast(v, st, r0, r1);
     // T.tile.gather(dst, src, offsets, base): dst and src of one dtype (upstream
     // rejects the pair at compile time, tile_gather_dtype_coverage)
     if (op->code == TL_OP_GATHER && r0 && r1 && r0->buf->dtype != r1->buf->dtype)
