@@ -231,3 +231,22 @@ void tl_access_stmt(const tl_stmt_t *s, tl_access_fn fn, void *arg)
     default: break;
     }
 }
+
+void tl_access_tree(const tl_stmt_t *s, const tl_stmt_t *skip, tl_access_fn fn, void *arg)
+{
+    if (!s || s == skip) return;
+    tl_access_stmt(s, fn, arg);
+    switch (s->kind) {
+    case TL_ST_SEQ:
+        for (int i = 0; i < s->seq.n; i++) tl_access_tree(s->seq.items[i], skip, fn, arg);
+        break;
+    case TL_ST_FOR: tl_access_tree(s->for_.body, skip, fn, arg); break;
+    case TL_ST_WHILE: tl_access_tree(s->while_.body, skip, fn, arg); break;
+    case TL_ST_IF:
+        tl_access_tree(s->if_.then_, skip, fn, arg);
+        tl_access_tree(s->if_.else_, skip, fn, arg);
+        break;
+    case TL_ST_SCOPE: tl_access_tree(s->scope.body, skip, fn, arg); break;
+    default: break;
+    }
+}

@@ -45,6 +45,9 @@ typedef void (*tl_access_fn)(void *arg, const tl_access_t *a);
 // a compound statement only its own expressions (loop bounds, conditions), not
 // its body.
 void tl_access_stmt(const tl_stmt_t *s, tl_access_fn fn, void *arg);
+// The accesses of s and of every statement inside it, except the subtree
+// `skip` (NULL: none).
+void tl_access_tree(const tl_stmt_t *s, const tl_stmt_t *skip, tl_access_fn fn, void *arg);
 // The scalar loads in e (and in the indices of those loads).
 void tl_access_expr(const tl_expr_t *e, tl_access_fn fn, void *arg);
 // Whether region r covers every element of its (on-chip) buffer.

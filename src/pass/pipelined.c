@@ -113,31 +113,11 @@ static void probe_fn(void *arg, const tl_access_t *a)
     if (a->buf == q->b) q->mode |= a->mode;
 }
 
-// Calls fn on every access of the tree s (without the subtree `skip`).
-static void walk_accesses(const tl_stmt_t *s, const tl_stmt_t *skip, tl_access_fn fn, void *arg)
-{
-    if (!s || s == skip) return;
-    tl_access_stmt(s, fn, arg);
-    switch (s->kind) {
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) walk_accesses(s->seq.items[i], skip, fn, arg);
-        break;
-    case TL_ST_FOR: walk_accesses(s->for_.body, skip, fn, arg); break;
-    case TL_ST_WHILE: walk_accesses(s->while_.body, skip, fn, arg); break;
-    case TL_ST_IF:
-        walk_accesses(s->if_.then_, skip, fn, arg);
-        walk_accesses(s->if_.else_, skip, fn, arg);
-        break;
-    case TL_ST_SCOPE: walk_accesses(s->scope.body, skip, fn, arg); break;
-    default: break;
-    }
-}
-
 // How the tree s (without `skip`) accesses b.
 static unsigned accesses(const tl_stmt_t *s, const tl_stmt_t *skip, const tl_buffer_t *b)
 {
     probe_t q = {b, 0};
-    walk_accesses(s, skip, probe_fn, &q);
+    tl_access_tree(s, skip, probe_fn, &q);
     return q.mode;
 }
 
@@ -694,7 +674,7 @@ static bool runs_of(pipe_t *p, int *run, int *nruns, char *why, size_t whylen)
     for (int i = 0; i < p->n; i++) {
         syncs_t y = {0};
         side[i] = 0;
-        walk_accesses(p->items[i], NULL, side_fn, &side[i]);
+        tl_access_tree(p->items[i], NULL, side_fn, &side[i]);
         sync_only[i] = p->items[i]->kind == TL_ST_SYNC;
         collect_syncs(&y, p->items[i], 0);
         side[i] |= y.side & TL_SIDE_BOTH;

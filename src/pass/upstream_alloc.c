@@ -86,26 +86,6 @@ static void mark_fn(void *arg, const tl_access_t *a)
     m->mark[root(a->buf)->id] |= m->bit;
 }
 
-// Calls fn on every access of s and the statements inside it, except `skip`.
-static void each_access(const tl_stmt_t *s, const tl_stmt_t *skip, tl_access_fn fn, void *arg)
-{
-    if (!s || s == skip) return;
-    tl_access_stmt(s, fn, arg);
-    switch (s->kind) {
-    case TL_ST_SEQ:
-        for (int i = 0; i < s->seq.n; i++) each_access(s->seq.items[i], skip, fn, arg);
-        break;
-    case TL_ST_FOR: each_access(s->for_.body, skip, fn, arg); break;
-    case TL_ST_WHILE: each_access(s->while_.body, skip, fn, arg); break;
-    case TL_ST_IF:
-        each_access(s->if_.then_, skip, fn, arg);
-        each_access(s->if_.else_, skip, fn, arg);
-        break;
-    case TL_ST_SCOPE: each_access(s->scope.body, skip, fn, arg); break;
-    default: break;
-    }
-}
-
 // A buffer of the loop: on chip and used only inside it (upstream allocates
 // it in the loop's body).
 static bool own(const ua_t *u, const tl_buffer_t *b)
@@ -246,7 +226,7 @@ static void read_fn(void *arg, const tl_access_t *a)
 static bool run_exposes(const ua_t *u, const tl_buffer_t *b, int first, int last)
 {
     reads_t w = {b, u->items, first, last, false};
-    for (int i = first; i <= last && !w.found; i++) each_access(u->items[i], NULL, read_fn, &w);
+    for (int i = first; i <= last && !w.found; i++) tl_access_tree(u->items[i], NULL, read_fn, &w);
     return w.found;
 }
 
@@ -276,7 +256,7 @@ static void uses_fn(void *arg, const tl_access_t *a)
 static bool item_uses(const tl_stmt_t *s, const tl_buffer_t *b)
 {
     uses_t w = {b, false};
-    each_access(s, NULL, uses_fn, &w);
+    tl_access_tree(s, NULL, uses_fn, &w);
     return w.hit;
 }
 
@@ -289,10 +269,10 @@ static bool cross_core(ua_t *u, int s)
     bool gm_write = false;
     for (int i = 0; i < u->n; i++) {
         side[i] = 0;
-        each_access(u->items[i], NULL, side_fn, &side[i]);
+        tl_access_tree(u->items[i], NULL, side_fn, &side[i]);
         if (!side[i] && i) side[i] = side[i - 1];
         seen |= side[i];
-        each_access(u->items[i], NULL, gm_write_fn, &gm_write);
+        tl_access_tree(u->items[i], NULL, gm_write_fn, &gm_write);
     }
     if (seen != TL_SIDE_BOTH || !gm_write) return false;
     for (int i = u->n - 2; i >= 0; i--)
@@ -358,7 +338,7 @@ static void mode_fn(void *arg, const tl_access_t *a)
 static unsigned item_mode(const tl_stmt_t *s, const tl_buffer_t *b)
 {
     modes_t w = {b, 0};
-    each_access(s, NULL, mode_fn, &w);
+    tl_access_tree(s, NULL, mode_fn, &w);
     return w.mode;
 }
 
@@ -389,7 +369,7 @@ static void intra_core(ua_t *u, int s)
         order[i] = stage[i] = -1;
         if (copy[i]) {
             writes_t w = {u, i, &last_use[i]};
-            each_access(u->items[i], NULL, copy_write_fn, &w);
+            tl_access_tree(u->items[i], NULL, copy_write_fn, &w);
         }
     }
     int next = 0;
@@ -462,8 +442,8 @@ static void check_loop(ua_t *u, tl_stmt_t *l)
     int s = l->for_.num_stages;
     if (s < 1) return;
     memset(u->in, 0, (size_t)k->buffers.len + 1);
-    each_access(l->for_.body, NULL, mark_fn, &(mark_t){u->in, 1});
-    each_access(k->body, l, mark_fn, &(mark_t){u->in, 2});
+    tl_access_tree(l->for_.body, NULL, mark_fn, &(mark_t){u->in, 1});
+    tl_access_tree(k->body, l, mark_fn, &(mark_t){u->in, 2});
     for (int id = 0; id < k->buffers.len; id++) u->versions[id] = 1;
     u->loop = l;
     u->n = 0;
