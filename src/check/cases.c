@@ -480,7 +480,7 @@ static tl_status_t golden_npuir_expert(const tl_check_case_t *c, tl_check_io_t *
 }
 
 // tests/data/kernels/npuir_sized.py: MX = row max of X[:, :N/2], SM = row sums of |X|,
-// H = X[:, :16] as float16 and 0 after, XB = X as bfloat16.
+// H = X[:, :16] as float16 and 0 after, XB = X as bfloat16, XH = X as float16.
 static tl_status_t golden_npuir_sized(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
     (void)c;
@@ -488,7 +488,8 @@ static tl_status_t golden_npuir_sized(const tl_check_case_t *c, tl_check_io_t *i
     float *x = floats(&fs, io, "X");
     tl_tensor_t *mx = tl_check_expected(io, "MX", d), *sm = tl_check_expected(io, "SM", d);
     tl_tensor_t *h = tl_check_expected(io, "H", d), *xb = tl_check_expected(io, "XB", d);
-    tl_status_t st = !x ? TL_ERR_NOMEM : !mx || !sm || !h || !xb ? missing(d, "npuir_sized's outputs") : TL_OK;
+    tl_tensor_t *xh = tl_check_expected(io, "XH", d);
+    tl_status_t st = !x ? TL_ERR_NOMEM : !mx || !sm || !h || !xb || !xh ? missing(d, "npuir_sized's outputs") : TL_OK;
     int64_t m = st == TL_OK ? h->shape[0] : 0, n = st == TL_OK ? h->shape[1] : 0;
     for (int64_t r = 0; r < m; r++) {
         float top = x[r * n], s = 0;
@@ -497,6 +498,7 @@ static tl_status_t golden_npuir_sized(const tl_check_case_t *c, tl_check_io_t *i
             s += fabsf(x[r * n + j]);
             tl_tensor_set_flat(h, (size_t)(r * n + j), j < 16 ? x[r * n + j] : 0.0f);
             tl_tensor_set_flat(xb, (size_t)(r * n + j), x[r * n + j]);
+            tl_tensor_set_flat(xh, (size_t)(r * n + j), x[r * n + j]);
         }
         tl_tensor_set_flat(mx, (size_t)r, top);
         tl_tensor_set_flat(sm, (size_t)r, s);
@@ -1619,9 +1621,9 @@ static const tl_check_case_t cases[] = {
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_expert,
      .shape = "32x32x32 f16: T.Scope Cube/Vector, T.rs, sync_block_set/wait, halves by sub-block"},
     {.name = "npuir_sized/f32", .op = "npuir_sized", .file = "tests/data/kernels/npuir_sized.py",
-     .fills = {"X=int:-40:40"}, .outputs = {"MX", "SM", "H", "XB"}, .rtol = 0, .atol = 0,
+     .fills = {"X=int:-40:40"}, .outputs = {"MX", "SM", "H", "XB", "XH"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_sized,
-     .shape = "8x64 f32: size= of reduce_max and vcast, T.reduce abssum, a casting copy out"},
+     .shape = "8x64 f32: size= of reduce_max and vcast, T.reduce abssum, casting copies in and out"},
     {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",
      .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_broadcast,

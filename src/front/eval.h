@@ -61,6 +61,8 @@ struct tl_eval {
     int jit_depth;          // factories instantiated inside each other
     tl_value_t *trace_target; // the target= of the jit whose kernel is being traced (or NULL)
     tl_pipe_t rs_pipe;        // npuir: the pipe of the enclosing `with T.rs(...)` (TL_PIPE_NONE)
+    tl_vec_t jit_calls;       // while loading: pairs (factory def node, its first call) of jits
+                              // a builder returned and the driver called (program(block_m))
     tl_value_t *first_instantiated; // the first kernel tl_front_instantiate made since reset
     tl_value_t *first_traced;       // the first @T.prim_func traced since reset
     tl_value_t *pass_context;       // config of the open `with tvm.transform.PassContext(...)`

@@ -222,16 +222,38 @@ static tl_stmt_t *rewrite_gemm(flow_t *f, tl_stmt_t *g)
     return seq;
 }
 
-// An npuir copy from the vector side into GM between element types: bishengir casts the
-// whole source tensor first (hivm vcast, RINT) and copies the cast (codegen_npuir_dev.cc
-// CreateCastIfTypeMismatch): a UB twin of the destination's type, cast whole, then copied.
+// An npuir copy between GM and UB of different element types: bishengir casts the source
+// tensor (hivm vcast, RINT; codegen_npuir_dev.cc CreateCastIfTypeMismatch). UB -> GM: the
+// whole tile is cast into a UB twin of the destination's type, which is copied; GM -> UB:
+// the region is loaded into a UB twin of the source's type and cast into the destination.
 static tl_stmt_t *rewrite_copy(flow_t *f, tl_stmt_t *s)
 {
     tl_op_t *op = &s->op;
     if (op->code != TL_OP_COPY || !op->exact || op->nargs != 2) return s;
     tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
-    if (src->buf->scope != TL_SCOPE_UB || dst->buf->scope != TL_SCOPE_GM || src->buf->dtype == dst->buf->dtype)
-        return s;
+    if (src->buf->dtype == dst->buf->dtype) return s;
+    if (src->buf->scope == TL_SCOPE_GM && dst->buf->scope == TL_SCOPE_UB) {
+        // GM -> UB: the loaded tensor is cast into the destination (a UB tile of the
+        // source's type in the destination's shape, then a cast of the region)
+        tl_buffer_t *b = dst->buf;
+        const char *name = tl_trace_unique_name(f->ev, tl_arena_printf(f->ev->arena, "%s_%s", b->name,
+                                                                       tl_dtype_name(src->buf->dtype)));
+        tl_buffer_t *t = tl_ir_buffer(f->k, name, TL_SCOPE_UB, src->buf->dtype, b->ndim, b->shape, b->loc);
+        tl_stmt_t *seq = tl_ir_seq(f->k, s->loc);
+        tl_region_t dr = *dst;
+        dst->buf = t;
+        tl_ir_seq_push(f->k, seq, s);
+        tl_stmt_t *cast = op_stmt(f, TL_OP_CAST, s->loc, 2);
+        cast->op.args[0] = region_arg(&dr, b);
+        cast->op.args[1] = region_arg(&dr, t);
+        tl_round_t r = TL_CAST_RINT;
+        if (!tl_cast_on_ascend(b->dtype, t->dtype, r, NULL) && tl_cast_on_ascend(b->dtype, t->dtype, TL_CAST_NONE, NULL))
+            r = TL_CAST_NONE;
+        cast->op.round = r;
+        tl_ir_seq_push(f->k, seq, cast);
+        return seq;
+    }
+    if (src->buf->scope != TL_SCOPE_UB || dst->buf->scope != TL_SCOPE_GM) return s;
     tl_buffer_t *b = src->buf;
     const char *name = tl_trace_unique_name(f->ev, tl_arena_printf(f->ev->arena, "%s_%s", b->name,
                                                                    tl_dtype_name(dst->buf->dtype)));

@@ -295,8 +295,11 @@ tl_value_t *tl_front_instantiate(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call
         kv = jit->jit.compiled;
     } else {
         const tl_ast_node_t *def = jit->jit.factory->func.def;
-        // No call (a factory returned another factory): its defaults, as a call
-        // located at its definition.
+        // No call (a factory returned another factory): the arguments the file's driver
+        // called that factory with (`program = builder(M, N); program(block_m)`), else its
+        // defaults, as a call located at its definition.
+        for (int i = 0; !call && i + 1 < ev->jit_calls.len; i += 2)
+            if (ev->jit_calls.items[i] == (void *)def) call = ev->jit_calls.items[i + 1];
         tl_call_t none = {.loc = def->loc};
         if (ev->jit_depth >= 16)
             return tl_eval_fail(ev, def->loc, "factories returning factories nest too deeply");
@@ -341,6 +344,15 @@ tl_value_t *tl_front_call_jit(tl_eval_t *ev, tl_value_t *jit, tl_call_t *call)
 {
     if (ev->deferring) {
         if (!jit->jit.first_call) jit->jit.first_call = tl_call_copy(ev, call);
+        // the factory's first call, for the jit a later call of its builder makes
+        const tl_value_t *fac = jit->jit.factory;
+        bool known = false;
+        for (int i = 0; fac && fac->kind == TL_V_FUNC && i + 1 < ev->jit_calls.len; i += 2)
+            known = known || ev->jit_calls.items[i] == (void *)fac->func.def;
+        if (fac && fac->kind == TL_V_FUNC && !known) {
+            tl_vec_push(ev->arena, &ev->jit_calls, (void *)fac->func.def);
+            tl_vec_push(ev->arena, &ev->jit_calls, jit->jit.first_call);
+        }
         // tilelang.jit(out_idx=..., pass_configs=...)(builder)(args) in a test: -k on the
         // builder takes these settings and arguments (as tilelang.compile's)
         tl_value_t *b = jit->jit.factory;

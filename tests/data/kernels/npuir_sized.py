@@ -3,13 +3,14 @@
 #        buffer's extents from size=, the output's with the reduced axis 1);
 #   SM = row sums of |X| (T.reduce(x, sm, dims=[1], reduce_mode="abssum"));
 #   H  = X's first 16 columns cast to float16 (T.vcast(x, h, size=[M, 16])), the rest 0;
-#   XB = X as bfloat16 by T.copy(x, XB) from a float32 UB tile (npuir casts the source first).
+#   XB = X as bfloat16 by T.copy(x, XB) from a float32 UB tile (npuir casts the source first);
+#   XH = X through a float16 UB tile: T.copy(X, x16) casts what it loads.
 # Integer inputs: exact.
 import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit(out_idx=[1, 2, 3, 4], target="npuir")
+@tilelang.jit(out_idx=[1, 2, 3, 4, 5], target="npuir")
 def npuir_sized(M=8, N=64):
     @T.prim_func
     def main(
@@ -18,6 +19,7 @@ def npuir_sized(M=8, N=64):
         SM: T.Tensor((M, 1), "float32"),
         H: T.Tensor((M, N), "float16"),
         XB: T.Tensor((M, N), "bfloat16"),
+        XH: T.Tensor((M, N), "float16"),
     ):
         with T.Kernel(1, is_npu=True) as (cid, _):
             x = T.alloc_ub((M, N), "float32")
@@ -25,6 +27,9 @@ def npuir_sized(M=8, N=64):
             sm = T.alloc_ub((M, 1), "float32")
             h = T.alloc_ub((M, N), "float16")
             T.copy(X, x)
+            x16 = T.alloc_ub((M, N), "float16")
+            T.copy(X, x16)
+            T.copy(x16, XH)
             T.clear(h)
             T.vcast(x, h, size=[M, 16])
             T.copy(h, H)
