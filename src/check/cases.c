@@ -1658,7 +1658,7 @@ static const tl_check_case_t cases[] = {
     // ... and T.tile.bilinear_interpolation (deprecated upstream: a compile warning per call)
     {.name = "bilinear/f16", .op = "bilinear", .file = "tests/data/kernels/bilinear.py",
      .fills = {"X=uniform:-4:4", "O=int:0:31", "W=uniform:-2:2"}, .outputs = {"D1", "D2"}, .rtol = 0,
-     .atol = 0, .pto_gap = "T.tile.bilinear_interpolation", .golden = golden_bilinear,
+     .atol = 0, .golden = golden_bilinear,
      .shape = "X 512 f16, 2 x 2 repeats, repeat_mode False (mask 128) and True (mask 72)"},
     // ... T.reduce_abssum / reduce_absmax (of |x|) and T.cumsum
     {.name = "abs_reduce/sum_rows", .op = "abs_reduce", .file = "tests/data/cli/abs_reduce.py",

@@ -261,6 +261,93 @@ static void gatherb(pto_emit_t *e, const tl_stmt_t *s)
     pto_line(e, "pto::TGATHERB(tl_d, tl_a, tl_o);");
 }
 
+// bilinear_interpolation(dst, src0, src0_offset, src1, mask, h_repeat,
+// repeat_mode, dst_blk_stride, v_r_offset, v_repeat) (exec/tileop_bilinear.c),
+// float16, all scalars constants: the N = h_repeat * v_repeat repeats'
+// blocks gathered into a scratch X [N, 128] (TGATHERB), the weights broadcast
+// into a scratch W of the same shape (TROWEXPAND of a column of src1: one value
+// per repeat, or with repeat_mode one per block), X = X * W (TMUL, rounded
+// products); each vertical repeat's first row accumulates its next rows on the
+// first mask lanes in order (TADD over all vertical repeats at once: rows
+// h_repeat * 128 apart); then each of its blocks into dst (TADDS of 0) at
+// i * v_r_offset + j * dst_blk_stride * 16, in block order.
+static void bilinear(pto_emit_t *e, const tl_stmt_t *s)
+{
+    pto_view_t d, a, o, w;
+    int64_t mask, h, mode, blk, voff, v;
+    if (!pto_ub_view(e, s, 0, &d) || !pto_ub_view(e, s, 1, &a) || !pto_ub_view(e, s, 2, &o) ||
+        !pto_ub_view(e, s, 3, &w) || !const_arg(e, s, 4, "mask", 1, 128, &mask) ||
+        !const_arg(e, s, 5, "h_repeat", 1, 255, &h) ||
+        !const_arg(e, s, 6, "repeat_mode", 0, 1, &mode) ||
+        !const_arg(e, s, 7, "dst_blk_stride", 0, 65535, &blk) ||
+        !const_arg(e, s, 8, "v_r_offset", 128, 65534, &voff) ||
+        !const_arg(e, s, 9, "v_repeat", 1, 255, &v))
+        return;
+    int64_t n = h * v, at;
+    if (n > 255 || voff % 16 || !pto_view_contiguous(&o) || !pto_view_contiguous(&w) ||
+        d.buf->dtype != TL_F16 || a.buf->dtype != TL_F16 || w.buf->dtype != TL_F16 ||
+        o.buf->dtype != TL_U32) {
+        pto_unsupported(e, s->loc,
+                        "T.tile.bilinear_interpolation other than of float16 with contiguous "
+                        "offsets and weights, h_repeat * v_repeat <= 255 and v_r_offset a "
+                        "multiple of 16");
+        return;
+    }
+    // src0 from its origin to the end of its buffer (the offsets may reach that far)
+    const tl_region_t *r = region_arg(s, 1);
+    int64_t start = 0, total = tl_buffer_bytes(a.buf), c;
+    for (int i = 0, stride = 1; i < r->ndim; i++, stride = 1) {
+        for (int j = i + 1; j < r->ndim; j++) stride *= (int)a.buf->shape[j];
+        if (!tl_ir_is_const_int(r->start[i], &c)) {
+            pto_unsupported(e, s->loc, "T.tile.bilinear_interpolation from a run-time src0 start");
+            return;
+        }
+        start += c * stride;
+    }
+    total = (total - start * 2) / 32 * 32;
+    if (!pto_scratch(e, s, 2 * n * 256, &at)) return;
+    const char *x = pto_fmt(e, "%" PRId64, at), *wt = pto_fmt(e, "%" PRId64, at + n * 256);
+    pto_line(e, "{");
+    e->indent++;
+    tile_at(e, "tl_x", TL_F16, n, 128, n, 128, x);
+    tile_at(e, "tl_a", TL_F16, 1, total / 2, 1, total / 2, a.addr);
+    tile_at(e, "tl_o", TL_U32, n, 8, n, 8, o.addr);
+    pto_line(e, "pto::TGATHERB(tl_x, tl_a, tl_o);");
+    int64_t rows = mode ? 8 * n : n; // one weight per row of W
+    col_at(e, "tl_c", TL_F16, rows, w.addr);
+    tile_at(e, "tl_w", TL_F16, rows, 128 / (rows / n), rows, 128 / (rows / n), wt);
+    pto_line(e, "pto::TROWEXPAND(tl_w, tl_c);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    tile_at(e, "tl_xf", TL_F16, 1, 128 * n, 1, 128 * n, x);
+    tile_at(e, "tl_wf", TL_F16, 1, 128 * n, 1, 128 * n, wt);
+    pto_line(e, "pto::TMUL(tl_xf, tl_xf, tl_wf);");
+    pto_line(e, "pipe_barrier(PIPE_V);");
+    e->indent--;
+    pto_line(e, "}");
+    for (int64_t k = 1; k < h; k++) { // vertical repeat i's row i * h accumulates row i * h + k
+        pto_line(e, "{");
+        e->indent++;
+        tile_at(e, "tl_s", TL_F16, v, h * 128, v, mask, x);
+        tile_at(e, "tl_t", TL_F16, v, h * 128, v, mask, pto_fmt(e, "%" PRId64, at + k * 256));
+        pto_line(e, "pto::TADD(tl_s, tl_t, tl_s);");
+        e->indent--;
+        pto_line(e, "}");
+        pto_line(e, "pipe_barrier(PIPE_V);");
+    }
+    for (int64_t j = 0; j * 16 < mask; j++) { // block j of every vertical repeat, in order
+        int64_t lanes = TL_MIN(16, mask - 16 * j);
+        pto_line(e, "{");
+        e->indent++;
+        tile_at(e, "tl_s", TL_F16, v, h * 128, v, lanes, pto_fmt(e, "%" PRId64, at + j * 32));
+        tile_at(e, "tl_d", TL_F16, v, voff, v, lanes,
+                pto_fmt(e, "%s + %" PRId64, d.addr, j * blk * 32));
+        pto_line(e, "pto::TADDS(tl_d, tl_s, (half)0.0f);");
+        e->indent--;
+        pto_line(e, "}");
+        if (blk == 0) pto_line(e, "pipe_barrier(PIPE_V);"); // the blocks overwrite each other
+    }
+}
+
 // --- block_reduce_* and wholereduce* ---------------------------------------------------------
 // The reference (exec/tileop_repeat.c): a repeat reads 8 blocks of 32 bytes,
 // block b at (r * srcRepStride + b * srcBlkStride) blocks, its lanes the
@@ -496,6 +583,7 @@ bool pto_emit_repeat(pto_emit_t *e, const tl_stmt_t *s)
     case TL_OP_WHOLE_REDUCE_MAX:
     case TL_OP_WHOLE_REDUCE_MIN: repeat_reduce(e, s); return true;
     case TL_OP_REDUCE_SUM_X: reduce_sum_count(e, s); return true;
+    case TL_OP_BILINEAR: bilinear(e, s); return true;
     default: return false;
     }
 }
