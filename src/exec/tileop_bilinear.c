@@ -164,16 +164,7 @@ tl_status_t tl_tileop_bilinear_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call
         return st;
     tl_tileop_bilinear_ranges(call, 0, true, first, count);
     if ((st = tl_tileop_span(ctx, call, dv, first[0] + count[0], &d))) return st;
-    int64_t total = to_end(sv) * 2;
-    for (int64_t k = 0; k < 8 * p.n; k++) {
-        uint32_t b;
-        memcpy(&b, o.p + 4 * k, 4);
-        if (b % 32 || (int64_t)b + 32 > total)
-            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                                  "offset %u (element %lld of '%s') is not a 32-byte block of '%s' "
-                                  "(%lld bytes from its start)",
-                                  b, (long long)k, ov->name, sv->name, (long long)total);
-    }
+    if ((st = tl_tileop_block_offsets(ctx, call, o.p, 8 * p.n, ov, sv, to_end(sv) * 2))) return st;
     float acc[LANES], x[LANES], wt[8];
     for (int64_t i = 0; i < p.v; i++) {
         for (int64_t r = 0; r < p.h; r++) {

@@ -108,6 +108,11 @@ tl_status_t tl_tileop_cumsum_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_sort_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_repeat_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
 tl_status_t tl_tileop_bilinear_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call);
+// gatherb's and bilinear_interpolation's check of n uint32 byte offsets (operand
+// ov's, at `offsets`): each a 32-byte block inside the total bytes of sv from its origin.
+tl_status_t tl_tileop_block_offsets(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                                    const uint8_t *offsets, int64_t n, const tl_view_t *ov,
+                                    const tl_view_t *sv, int64_t total);
 tl_status_t tl_tileop_deq_scale_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call); // tileop.c
 
 #endif

@@ -257,6 +257,22 @@ static tl_status_t sort32_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     return TL_OK;
 }
 
+tl_status_t tl_tileop_block_offsets(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                                    const uint8_t *offsets, int64_t n, const tl_view_t *ov,
+                                    const tl_view_t *sv, int64_t total)
+{
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t b;
+        memcpy(&b, offsets + 4 * k, 4);
+        if (b % 32 || (int64_t)b + 32 > total)
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
+                                  "offset %u (element %lld of '%s') is not a 32-byte block of '%s' "
+                                  "(%lld bytes from its start)",
+                                  b, (long long)k, ov->name, sv->name, (long long)total);
+    }
+    return TL_OK;
+}
+
 static tl_status_t gatherb_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     const tl_view_t *dv, *sv, *ov;
@@ -286,16 +302,9 @@ static tl_status_t gatherb_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
     int64_t total = 1; // src0's bytes from its origin to the end of its buffer
     for (int k = 0; k < sv->ndim; k++) total *= sv->shape[k];
     total = (total - tl_view_offset(sv)) * tl_dtype_size(sv->dtype);
-    if ((st = tl_tileop_span(ctx, call, sv, 0, &s))) return st;
-    for (int64_t k = 0; k < 8 * repeat; k++) {
-        uint32_t b;
-        memcpy(&b, o.p + 4 * k, 4);
-        if (b % 32 || (int64_t)b + 32 > total)
-            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME,
-                                  "offset %u (element %lld of '%s') is not a 32-byte block of '%s' "
-                                  "(%lld bytes from its start)",
-                                  b, (long long)k, ov->name, sv->name, (long long)total);
-    }
+    if ((st = tl_tileop_span(ctx, call, sv, 0, &s)) ||
+        (st = tl_tileop_block_offsets(ctx, call, o.p, 8 * repeat, ov, sv, total)))
+        return st;
     for (int64_t k = 0; k < 8 * repeat; k++) {
         uint32_t b;
         memcpy(&b, o.p + 4 * k, 4);

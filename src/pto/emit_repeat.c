@@ -221,6 +221,26 @@ static void sort32(pto_emit_t *e, const tl_stmt_t *s)
 // gatherb(dst, src0, offset, repeat, dst_blk_stride, dst_rep_stride): block j
 // of repeat i from src0's byte offset[8 i + j] to dst block i * rep + j * blk
 // (blk 0 is 1): rows of eight blocks, rep blocks apart (blk 1 only).
+// The whole 32-byte blocks of src0 (operand 1, view a) from its origin to the
+// end of its buffer: the byte offsets of gatherb and bilinear_interpolation may
+// reach that far (a run-time origin: an error).
+static bool src0_bytes(pto_emit_t *e, const tl_stmt_t *s, const pto_view_t *a, int64_t *total)
+{
+    const tl_region_t *r = region_arg(s, 1);
+    int64_t start = 0, c;
+    for (int i = 0, stride = 1; i < r->ndim; i++, stride = 1) {
+        for (int j = i + 1; j < r->ndim; j++) stride *= (int)a->buf->shape[j];
+        if (!tl_ir_is_const_int(r->start[i], &c)) {
+            pto_unsupported(e, s->loc, "%s from a run-time src0 start",
+                            tl_op_info(s->op.code)->spelling);
+            return false;
+        }
+        start += c * stride;
+    }
+    *total = (tl_buffer_bytes(a->buf) - start * tl_dtype_size(a->buf->dtype)) / 32 * 32;
+    return true;
+}
+
 static void gatherb(pto_emit_t *e, const tl_stmt_t *s)
 {
     pto_view_t d, a, o;
@@ -243,18 +263,8 @@ static void gatherb(pto_emit_t *e, const tl_stmt_t *s)
     }
     if (repeat == 0) return;
     int64_t size = tl_dtype_size(t), per = 32 / size;
-    // src0 from its origin to the end of its buffer (the offsets may reach that far)
-    const tl_region_t *r = region_arg(s, 1);
-    int64_t start = 0, total = tl_buffer_bytes(a.buf), c;
-    for (int i = 0, stride = 1; i < r->ndim; i++, stride = 1) {
-        for (int j = i + 1; j < r->ndim; j++) stride *= (int)a.buf->shape[j];
-        if (!tl_ir_is_const_int(r->start[i], &c)) {
-            pto_unsupported(e, s->loc, "T.tile.gatherb from a run-time src0 start");
-            return;
-        }
-        start += c * stride;
-    }
-    total = (total - start * size) / 32 * 32;
+    int64_t total;
+    if (!src0_bytes(e, s, &a, &total)) return;
     tile_at(e, "tl_d", t, repeat, rep * per, repeat, 8 * per, d.addr);
     tile_at(e, "tl_a", t, 1, total / size, 1, total / size, a.addr);
     tile_at(e, "tl_o", TL_U32, repeat, 8, repeat, 8, o.addr);
@@ -293,18 +303,8 @@ static void bilinear(pto_emit_t *e, const tl_stmt_t *s)
                         "multiple of 16");
         return;
     }
-    // src0 from its origin to the end of its buffer (the offsets may reach that far)
-    const tl_region_t *r = region_arg(s, 1);
-    int64_t start = 0, total = tl_buffer_bytes(a.buf), c;
-    for (int i = 0, stride = 1; i < r->ndim; i++, stride = 1) {
-        for (int j = i + 1; j < r->ndim; j++) stride *= (int)a.buf->shape[j];
-        if (!tl_ir_is_const_int(r->start[i], &c)) {
-            pto_unsupported(e, s->loc, "T.tile.bilinear_interpolation from a run-time src0 start");
-            return;
-        }
-        start += c * stride;
-    }
-    total = (total - start * 2) / 32 * 32;
+    int64_t total;
+    if (!src0_bytes(e, s, &a, &total)) return;
     if (!pto_scratch(e, s, 2 * n * 256, &at)) return;
     const char *x = pto_fmt(e, "%" PRId64, at), *wt = pto_fmt(e, "%" PRId64, at + n * 256);
     pto_line(e, "{");
