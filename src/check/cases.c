@@ -507,6 +507,27 @@ static tl_status_t golden_npuir_sized(const tl_check_case_t *c, tl_check_io_t *i
     return st;
 }
 
+// tests/data/kernels/npuir_reshape.py: R = A x B as (1, M, N), G[i, j] = 3 + i + 4 j.
+static tl_status_t golden_npuir_reshape(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *b = floats(&fs, io, "B");
+    tl_tensor_t *r = tl_check_expected(io, "R", d), *g = tl_check_expected(io, "G", d), *ta = tl_check_tensor(io, "A");
+    tl_status_t st = !a || !b ? TL_ERR_NOMEM : !r || !g || !ta ? missing(d, "npuir_reshape's outputs") : TL_OK;
+    int64_t m = st == TL_OK ? r->shape[1] : 0, n = st == TL_OK ? r->shape[2] : 0, k = st == TL_OK ? ta->shape[1] : 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t q = 0; q < k; q++) acc += (double)a[i * k + q] * b[q * n + j];
+            tl_tensor_set_flat(r, (size_t)(i * n + j), acc);
+        }
+    for (int64_t i = 0; st == TL_OK && i < g->shape[0]; i++)
+        for (int64_t j = 0; j < g->shape[1]; j++) tl_tensor_set_flat(g, (size_t)(i * g->shape[1] + j), (double)(3 + i + 4 * j));
+    floats_free(&fs);
+    return st;
+}
+
 // tests/data/kernels/npuir_broadcast.py: C = B[1, :] / ((A + B[0, :]) - B[:, 3]).
 static tl_status_t golden_npuir_broadcast(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -1624,6 +1645,10 @@ static const tl_check_case_t cases[] = {
      .fills = {"X=int:-40:40"}, .outputs = {"MX", "SM", "H", "XB", "XH"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_sized,
      .shape = "8x64 f32: size= of reduce_max and vcast, T.reduce abssum, casting copies in and out"},
+    {.name = "npuir_reshape/f16", .op = "npuir_reshape", .file = "tests/data/kernels/npuir_reshape.py",
+     .fills = {"A=int:-4:4", "B=int:-4:4"}, .outputs = {"R", "G"}, .rtol = 0, .atol = 0,
+     .pto_gap = "npuir's copy rule", .golden = golden_npuir_reshape,
+     .shape = "16x32x16 f16: a GEMM accumulator reshaped into a vector tile, arange int32"},
     {.name = "npuir_broadcast/f32", .op = "npuir_broadcast", .file = "tests/data/kernels/npuir_broadcast.py",
      .fills = {"A=int:100:140", "B=int:1:8"}, .outputs = {"C"}, .rtol = 0, .atol = 0,
      .pto_gap = "npuir's copy rule", .golden = golden_npuir_broadcast,

@@ -78,6 +78,14 @@ static void use_op(flow_t *f, const tl_op_t *op)
         else if (cls == TL_OPC_VEC || cls == TL_OPC_REDUCE) *u |= U_VEC;
     }
     if (op->init) use_expr(f, op->init);
+    // a copy between two vector-side tiles (UB or npuir tensors: T.reshape's, UB -> UB)
+    // keeps both on the vector side
+    if (cls == TL_OPC_COPY && op->nargs == 2 && op->args[0].kind == TL_ARG_REGION && op->args[1].kind == TL_ARG_REGION) {
+        const tl_buffer_t *a = op->args[0].region.buf, *b = op->args[1].region.buf;
+        bool va = a->scope == TL_SCOPE_UB || a->scope == TL_SCOPE_SHARED || a->scope == TL_SCOPE_FRAGMENT;
+        bool vb = b->scope == TL_SCOPE_UB || b->scope == TL_SCOPE_SHARED || b->scope == TL_SCOPE_FRAGMENT;
+        if (va && vb) f->use[a->id] |= U_VEC, f->use[b->id] |= U_VEC;
+    }
 }
 
 static void scan(flow_t *f, const tl_stmt_t *s)
@@ -226,53 +234,52 @@ static tl_stmt_t *rewrite_gemm(flow_t *f, tl_stmt_t *g)
 // tensor (hivm vcast, RINT; codegen_npuir_dev.cc CreateCastIfTypeMismatch). UB -> GM: the
 // whole tile is cast into a UB twin of the destination's type, which is copied; GM -> UB:
 // the region is loaded into a UB twin of the source's type and cast into the destination.
+// A UB tile like b (its shape) of element type t, named after both.
+static tl_buffer_t *ub_like(flow_t *f, const tl_buffer_t *b, tl_dtype_t t)
+{
+    const char *name = tl_trace_unique_name(f->ev, tl_arena_printf(f->ev->arena, "%s_%s", b->name, tl_dtype_name(t)));
+    return tl_ir_buffer(f->k, name, TL_SCOPE_UB, t, b->ndim, b->shape, b->loc);
+}
+
+// cast(region r of `from` -> the same region of `to`): RINT, or CAST_NONE where Ascend's cast
+// between the two types takes only that (no rounding choice)
+static tl_stmt_t *cast_to(flow_t *f, const tl_region_t *r, tl_buffer_t *from, tl_buffer_t *to, tl_loc_t loc)
+{
+    tl_stmt_t *cast = op_stmt(f, TL_OP_CAST, loc, 2);
+    cast->op.args[0] = region_arg(r, to);
+    cast->op.args[1] = region_arg(r, from);
+    if (!tl_cast_on_ascend(to->dtype, from->dtype, TL_CAST_RINT, NULL) &&
+        tl_cast_on_ascend(to->dtype, from->dtype, TL_CAST_NONE, NULL))
+        cast->op.round = TL_CAST_NONE;
+    return cast;
+}
+
 static tl_stmt_t *rewrite_copy(flow_t *f, tl_stmt_t *s)
 {
     tl_op_t *op = &s->op;
     if (op->code != TL_OP_COPY || !op->exact || op->nargs != 2) return s;
     tl_region_t *src = &op->args[0].region, *dst = &op->args[1].region;
-    if (src->buf->dtype == dst->buf->dtype) return s;
-    if (src->buf->scope == TL_SCOPE_GM && dst->buf->scope == TL_SCOPE_UB) {
-        // GM -> UB: the loaded tensor is cast into the destination (a UB tile of the
-        // source's type in the destination's shape, then a cast of the region)
-        tl_buffer_t *b = dst->buf;
-        const char *name = tl_trace_unique_name(f->ev, tl_arena_printf(f->ev->arena, "%s_%s", b->name,
-                                                                       tl_dtype_name(src->buf->dtype)));
-        tl_buffer_t *t = tl_ir_buffer(f->k, name, TL_SCOPE_UB, src->buf->dtype, b->ndim, b->shape, b->loc);
-        tl_stmt_t *seq = tl_ir_seq(f->k, s->loc);
+    bool load = src->buf->scope == TL_SCOPE_GM && dst->buf->scope == TL_SCOPE_UB;
+    bool store = src->buf->scope == TL_SCOPE_UB && dst->buf->scope == TL_SCOPE_GM;
+    if (src->buf->dtype == dst->buf->dtype || !(load || store)) return s;
+    tl_stmt_t *seq = tl_ir_seq(f->k, s->loc);
+    if (load) { // the region loaded into a tile of the source's type, then cast into dst
+        tl_buffer_t *b = dst->buf, *t = ub_like(f, b, src->buf->dtype);
         tl_region_t dr = *dst;
         dst->buf = t;
         tl_ir_seq_push(f->k, seq, s);
-        tl_stmt_t *cast = op_stmt(f, TL_OP_CAST, s->loc, 2);
-        cast->op.args[0] = region_arg(&dr, b);
-        cast->op.args[1] = region_arg(&dr, t);
-        tl_round_t r = TL_CAST_RINT;
-        if (!tl_cast_on_ascend(b->dtype, t->dtype, r, NULL) && tl_cast_on_ascend(b->dtype, t->dtype, TL_CAST_NONE, NULL))
-            r = TL_CAST_NONE;
-        cast->op.round = r;
-        tl_ir_seq_push(f->k, seq, cast);
+        tl_ir_seq_push(f->k, seq, cast_to(f, &dr, t, b, s->loc));
         return seq;
     }
-    if (src->buf->scope != TL_SCOPE_UB || dst->buf->scope != TL_SCOPE_GM) return s;
-    tl_buffer_t *b = src->buf;
-    const char *name = tl_trace_unique_name(f->ev, tl_arena_printf(f->ev->arena, "%s_%s", b->name,
-                                                                   tl_dtype_name(dst->buf->dtype)));
-    tl_buffer_t *t = tl_ir_buffer(f->k, name, TL_SCOPE_UB, dst->buf->dtype, b->ndim, b->shape, b->loc);
-    tl_stmt_t *seq = tl_ir_seq(f->k, s->loc);
-    tl_stmt_t *cast = op_stmt(f, TL_OP_CAST, s->loc, 2);
+    // the whole source tile cast into a tile of the destination's type, which is copied
+    tl_buffer_t *b = src->buf, *t = ub_like(f, b, dst->buf->dtype);
     tl_region_t whole = *src;
-    whole.form = TL_REGION_WHOLE;
     for (int d = 0; d < whole.ndim; d++) {
         whole.start[d] = tl_ir_int(f->k, 0, TL_I32, s->loc);
         whole.extent[d] = tl_ir_int(f->k, b->shape[d], TL_I32, s->loc);
     }
-    cast->op.args[0] = region_arg(&whole, t);
-    cast->op.args[1] = region_arg(&whole, b);
-    tl_round_t r = TL_CAST_RINT;
-    if (!tl_cast_on_ascend(t->dtype, b->dtype, r, NULL) && tl_cast_on_ascend(t->dtype, b->dtype, TL_CAST_NONE, NULL))
-        r = TL_CAST_NONE;
-    cast->op.round = r;
-    tl_ir_seq_push(f->k, seq, cast);
+    whole.form = TL_REGION_WHOLE;
+    tl_ir_seq_push(f->k, seq, cast_to(f, &whole, b, t, s->loc));
     src->buf = t;
     tl_ir_seq_push(f->k, seq, s);
     return seq;

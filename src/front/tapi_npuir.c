@@ -754,6 +754,68 @@ static tl_value_t *n_missing(tl_eval_t *ev, tl_call_t *c)
     return tl_eval_fail(ev, c->loc, "%s", self && self->kind == TL_V_STR ? self->str.s : "not supported");
 }
 
+// T.reshape(src, dst): dst takes src's elements in row-major order (bishengir's
+// tensor.reshape); tilec copies them, for shapes that agree without their unit dimensions.
+static tl_value_t *n_reshape(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"src", "dst", NULL};
+    if (!begin(ev, c, "T.reshape", 2, 2, kws)) return NULL;
+    tl_stmt_t *s = new_op(ev, TL_OP_COPY, c->loc, 2);
+    if (!arg(ev, c, 0, "src", true, "T.reshape", &s->op.args[0]) ||
+        !arg(ev, c, 1, "dst", true, "T.reshape", &s->op.args[1]))
+        return NULL;
+    s->op.nargs = 2;
+    s->op.exact = true;
+    const tl_buffer_t *a = s->op.args[0].region.buf, *b = s->op.args[1].region.buf;
+    if (a == b) return tl_value_none(); // a buffer into itself: nothing moves
+    if (a->dtype != b->dtype)
+        return tl_eval_fail(ev, c->loc, "T.reshape: '%s' is %s, '%s' %s (a reshape keeps the element type)", a->name,
+                            tl_dtype_name(a->dtype), b->name, tl_dtype_name(b->dtype));
+    if (tl_region_numel(&s->op.args[0].region) != tl_region_numel(&s->op.args[1].region))
+        return tl_eval_fail(ev, c->loc, "T.reshape: '%s' and '%s' hold different numbers of elements", a->name,
+                            b->name);
+    int64_t ea[TL_MAX_DIMS], eb[TL_MAX_DIMS];
+    int na = squeezed(&s->op.args[0].region, ea), nb = squeezed(&s->op.args[1].region, eb);
+    bool same = na == nb;
+    for (int i = 0; same && i < na; i++) same = ea[i] == eb[i];
+    if (!same)
+        return tl_eval_fail(ev, c->loc, "T.reshape between shapes that differ in more than unit dimensions "
+                                        "('%s' to '%s') is not supported by tilec", a->name, b->name);
+    tl_trace_emit(ev, s);
+    return tl_value_none();
+}
+
+// T.arange(dst, strides, offset=0): dst[i0, i1, ...] = offset + i0 * strides[0] + i1 * strides[1]
+// + ... (npuir_arange), traced as loops over dst's elements.
+static tl_value_t *n_arange(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *kws[] = {"dst", "strides", "offset", NULL};
+    if (!begin(ev, c, "T.arange", 2, 3, kws)) return NULL;
+    elems_t x = {.n = 1};
+    if (!arg(ev, c, 0, "dst", true, "T.arange", &x.a[0])) return NULL;
+    tl_loc_t sl = tl_call_arg_loc(c, 1, "strides");
+    int n;
+    tl_value_t **st = tl_value_items(ev, tl_call_arg(c, 1, "strides"), sl, "T.arange strides", &n);
+    if (!st) return NULL;
+    const tl_region_t *dst = &x.a[0].region;
+    if (n != dst->ndim)
+        return tl_eval_fail(ev, sl, "T.arange needs one stride per dimension of '%s' (%d), got %d", dst->buf->name,
+                            dst->ndim, n);
+    tl_expr_t **iv;
+    tl_stmt_t *body, *outer = elem_loops(ev, "T.arange", &x, c->loc, &iv, &body);
+    if (!outer) return NULL;
+    tl_kernel_t *k = ev->kernel;
+    tl_value_t *off = tl_call_arg(c, 2, "offset");
+    tl_expr_t *v = off ? tl_value_to_expr(ev, off, tl_call_arg_loc(c, 2, "offset"), TL_I32) : tl_ir_int(k, 0, TL_I32, c->loc);
+    if (!v) return NULL;
+    for (int d = 0; d < n; d++) {
+        tl_expr_t *sd = tl_value_to_expr(ev, st[d], sl, TL_I32);
+        if (!sd) return NULL;
+        v = tl_ir_bin(k, TL_BIN_ADD, v, tl_ir_bin(k, TL_BIN_MUL, iv[d], sd, c->loc), c->loc);
+    }
+    return store_elems(ev, outer, body, dst, iv, v, c->loc);
+}
+
 // --- reductions ------------------------------------------------------------------------------------
 
 bool tl_front_npuir_reduce_args(tl_eval_t *ev, tl_call_t *c, const char *fname, tl_npuir_size_t *size)
@@ -844,6 +906,8 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
     tl_front_def(ev, T, "vselect", n_vselect);
     tl_front_def(ev, T, "atomic_add", n_atomic_add);
     tl_front_def(ev, T, "reduce", n_reduce);
+    tl_front_def(ev, T, "reshape", n_reshape);
+    tl_front_def(ev, T, "arange", n_arange);
     tl_front_def(ev, T, "atomic_addx4", n_atomic_addx4);
     tl_front_def(ev, T, "load_nd2nz", n_load_nd2nz);
     tl_front_def(ev, T, "store_nz2nd", n_store_nz2nd);
@@ -861,8 +925,6 @@ void tl_front_install_npuir(tl_eval_t *ev, tl_value_t *T)
         {"concat", "tilec has no concat op"},
         {"pad", "tilec has no pad op"},
         {"flip", "tilec has no flip op"},
-        {"arange", "tilec has no arange op (T.tile.arith_progression is Ascend C's)"},
-        {"reshape", "tilec has no reshape view"},
     };
     for (size_t i = 0; i < TL_ARRAY_LEN(missing); i++)
         tl_value_module_set(
