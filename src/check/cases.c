@@ -802,6 +802,53 @@ static tl_status_t golden_bilinear(const tl_check_case_t *c, tl_check_io_t *io, 
     return st;
 }
 
+// tests/data/kernels/reduce_sum_mask_x.py: ReduceSum's high-dimension form on
+// A2/A3, float32 additions (H's small integers sum exactly in float16): the
+// repeats' tree sums (mask lanes from element r * stride), summed as trees of
+// up to `lanes` of them, and those as one more tree.
+static float tree_f32(float *v, int n)
+{
+    for (; n > 1; n = (n + 1) / 2) {
+        for (int k = 0; k < n / 2; k++) v[k] = v[2 * k] + v[2 * k + 1];
+        if (n % 2) v[n / 2] = v[n - 1];
+    }
+    return v[0];
+}
+
+static float masked_sum(const float *x, int mask, int repeats, int stride, int lanes)
+{
+    float sums[128], v[128];
+    for (int r = 0; r < repeats; r++) {
+        memcpy(v, x + r * stride, sizeof *v * (size_t)mask);
+        sums[r] = tree_f32(v, mask);
+    }
+    int n = 0;
+    for (int at = 0; at < repeats; at += lanes, n++)
+        sums[n] = tree_f32(sums + at, repeats - at < lanes ? repeats - at : lanes);
+    return tree_f32(sums, n);
+}
+
+static tl_status_t golden_reduce_sum_mask_x(const tl_check_case_t *c, tl_check_io_t *io,
+                                            tl_diag_t *d)
+{
+    (void)c;
+    floats_t fs = {0};
+    float *a = floats(&fs, io, "A"), *h = floats(&fs, io, "H");
+    tl_tensor_t *s = tl_check_expected(io, "S", d), *sh = tl_check_expected(io, "SH", d);
+    tl_status_t st = !a || !h    ? TL_ERR_NOMEM
+                     : !s || !sh ? missing(d, "reduce_sum_mask_x's outputs")
+                                 : TL_OK;
+    for (size_t i = 0; st == TL_OK && i < 16; i++) {
+        float v = i == 0   ? masked_sum(a, 50, 4, 64, 64)
+                  : i == 8 ? masked_sum(a, 64, 70, 8, 64)
+                           : -1;
+        tl_tensor_set_flat(s, i, v);
+        tl_tensor_set_flat(sh, i, i == 0 ? masked_sum(h, 100, 3, 128, 128) : -1.0);
+    }
+    floats_free(&fs);
+    return st;
+}
+
 // Whether the case was given the factory argument `arg` (exactly).
 static bool has_arg(const tl_check_case_t *c, const char *arg)
 {
@@ -1680,6 +1727,12 @@ static const tl_check_case_t cases[] = {
     {.name = "reduce_sum_x/tree", .op = "reduce_sum_x", .file = "tests/data/kernels/reduce_sum_x.py",
      .fills = {"A=uniform:-1:1", "H=int:-4:4"}, .outputs = {"S", "SH"}, .rtol = 0, .atol = 0,
      .golden = golden_reduce_sum_x, .shape = "200 and 130 f32 (the repeats' order), 300 f16"},
+    // ... and T.tile.reduce_sum_mask_experiment (ReduceSum's high-dimension form)
+    {.name = "reduce_sum_mask_x/tree", .op = "reduce_sum_mask_x",
+     .file = "tests/data/kernels/reduce_sum_mask_x.py", .fills = {"A=uniform:-1:1", "H=int:-4:4"},
+     .outputs = {"S", "SH"}, .rtol = 0, .atol = 0, .pto_gap = "T.tile.reduce_sum_mask_experiment",
+     .golden = golden_reduce_sum_mask_x,
+     .shape = "f32: 4 x 50 lanes, 70 overlapping repeats of 64; f16: 3 x 100 lanes"},
     // ... and T.tile.bilinear_interpolation (deprecated upstream: a compile warning per call)
     {.name = "bilinear/f16", .op = "bilinear", .file = "tests/data/kernels/bilinear.py",
      .fills = {"X=uniform:-4:4", "O=int:0:31", "W=uniform:-2:2"}, .outputs = {"D1", "D2"}, .rtol = 0,

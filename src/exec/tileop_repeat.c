@@ -31,6 +31,13 @@
 // sums add in order (each addition rounded to the dtype), the result in dst[0]
 // only (asc-devkit's dav_c220 ReduceSumImpl stores the accumulator there); the
 // tmp arena is not used; count 0 is a no-op.
+// reduce_sum_mask_experiment(dst, src, mask, repeatTime, srcRepStride) is its
+// high-dimension form (ReduceSum(dst, src, tmp, mask, repeatTime, srcRepStride),
+// "mode two" on A2/A3, dav_c220's ReduceSumImpl): repeat r (its 8 blocks back to
+// back from block r * srcRepStride) sums its first mask lanes as a tree; those
+// repeatTime sums are summed as trees of 256 bytes each, and those (when more
+// than one) as one more tree, into dst[0]. The library keeps the partial sums in
+// tmp (tilec does not write it); repeatTime 0 is a no-op.
 //
 // Also two repeat-form instructions of the same family:
 // - sort32(dst, src0, src1) (Sort32.md; upstream's repeat is src0's elements /
@@ -147,8 +154,15 @@ int tl_tileop_repeat_ranges(const tl_opcall_t *call, int i, bool write, int64_t 
         return other_ranges(call, i, write, first, count);
     if (call->op->code == TL_OP_BILINEAR)
         return tl_tileop_bilinear_ranges(call, i, write, first, count);
-    if (call->op->code == TL_OP_REDUCE_SUM_X) { // dst[0] from src[0 .. count)
+    if (call->op->code == TL_OP_REDUCE_SUM_X || call->op->code == TL_OP_REDUCE_SUM_MASK_X) {
+        // dst[0] from src[0 .. count), or from the masked repeats
         int64_t n = tl_tileop_scalar_int(&call->args[2].scalar);
+        if (call->op->code == TL_OP_REDUCE_SUM_MASK_X) {
+            int64_t r = tl_tileop_scalar_int(&call->args[3].scalar);
+            int64_t rep = tl_tileop_scalar_int(&call->args[4].scalar);
+            int per = 32 / tl_dtype_size(call->args[1].view.dtype);
+            n = r > 0 && n > 0 ? (r - 1) * rep * per + n : 0;
+        }
         first[0] = 0;
         if (n <= 0 || i > 1 || (i == 0) != write) return 0;
         count[0] = i == 0 ? 1 : n;
@@ -338,6 +352,45 @@ static tl_status_t reduce_sum_count_run(tl_tileop_ctx_t *ctx, const tl_opcall_t 
     return TL_OK;
 }
 
+// reduce_sum_mask_experiment: tree sums of the repeats, of 256-byte groups of
+// those, then of those groups' sums.
+static tl_status_t reduce_sum_mask_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call,
+                                       const tl_view_t *dv, const tl_view_t *sv)
+{
+    int size = tl_dtype_size(sv->dtype), lanes = 256 / size, per = 32 / size;
+    static const char *names[] = {"mask", "repeatTime", "srcRepStride"};
+    const int64_t max[] = {lanes, INT32_MAX, 65535};
+    int64_t arg[3];
+    tl_status_t st;
+    for (int i = 0; i < 3; i++) {
+        tl_scalar_t sc;
+        if ((st = tl_tileop_scalar(ctx, call, 2 + i, &sc))) return st;
+        if (sc.is_float || sc.i < (i == 0) || sc.i > max[i])
+            return tl_tileop_fail(ctx, call, TL_ERR_RUNTIME, "%s must be an integer in %d..%lld",
+                                  names[i], i == 0, (long long)max[i]);
+        arg[i] = sc.i;
+    }
+    int64_t first[2], count[2];
+    if (!tl_tileop_repeat_ranges(call, 1, false, first, count)) return TL_OK; // repeatTime 0
+    tl_span_t src, dst;
+    if ((st = tl_tileop_span(ctx, call, sv, count[0], &src)) ||
+        (st = tl_tileop_span(ctx, call, dv, 1, &dst)))
+        return st;
+    float *sums = malloc((size_t)arg[1] * sizeof *sums), v[128];
+    if (!sums) return tl_tileop_fail(ctx, call, TL_ERR_NOMEM, "out of memory");
+    for (int64_t r = 0; r < arg[1]; r++) {
+        tl_tileop_load_f32(sv->dtype, src.p + r * arg[2] * per * size, arg[0], v);
+        sums[r] = tree_sum(sv->dtype, v, arg[0]);
+    }
+    int64_t n = 0;
+    for (int64_t at = 0; at < arg[1]; at += lanes, n++)
+        sums[n] = tree_sum(sv->dtype, sums + at, TL_MIN(lanes, arg[1] - at));
+    float x = tree_sum(sv->dtype, sums, n);
+    tl_tileop_store_f32(dv->dtype, dst.p, 1, &x);
+    free(sums);
+    return TL_OK;
+}
+
 tl_status_t tl_tileop_repeat_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
 {
     if (call->op->code == TL_OP_SORT32) return sort32_run(ctx, call);
@@ -351,6 +404,7 @@ tl_status_t tl_tileop_repeat_run(tl_tileop_ctx_t *ctx, const tl_opcall_t *call)
         return tl_tileop_fail(ctx, call, TL_ERR_UNSUPPORTED,
                               "takes float16 or float32 (A2/A3), got %s", tl_dtype_name(sv->dtype));
     if (call->op->code == TL_OP_REDUCE_SUM_X) return reduce_sum_count_run(ctx, call, dv, sv);
+    if (call->op->code == TL_OP_REDUCE_SUM_MASK_X) return reduce_sum_mask_run(ctx, call, dv, sv);
     static const char *names[] = {
         "", "", "mask", "repeat", "dstRepStride", "srcBlkStride", "srcRepStride"};
     bool block = call->op->code <= TL_OP_BLOCK_REDUCE_MIN;

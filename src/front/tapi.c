@@ -981,7 +981,6 @@ void tl_front_install_lang(tl_eval_t *ev)
                                          "abs_experiment",
                                          "mins_experiment",
                                          "sum_experiment",
-                                         "reduce_sum_mask_experiment",
                                          "gathermask_experiment",
                                          "datacachecleanandinvalid_experiment"};
     for (size_t i = 0; i < TL_ARRAY_LEN(missing_t); i++)

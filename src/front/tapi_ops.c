@@ -217,7 +217,7 @@ static bool takes_tmp(tl_opcode_t op)
     case TL_OP_SELECT: case TL_OP_SIGMOID: case TL_OP_GATHER: case TL_OP_SIN: case TL_OP_COS:
     case TL_OP_POW: case TL_OP_XOR: case TL_OP_CLAMP_MAX: case TL_OP_CLAMP_MIN: case TL_OP_CLAMP:
     case TL_OP_ROUND: case TL_OP_BROADCAST: case TL_OP_REDUCE_SUM_X: case TL_OP_BILINEAR:
-        return true;
+    case TL_OP_REDUCE_SUM_MASK_X: return true;
     default: return false;
     }
 }

@@ -176,13 +176,15 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
         return true;
     }
     case TL_OP_REDUCE_SUM_X: // AscendC::ReduceSum of count elements into dst[0]
+    case TL_OP_REDUCE_SUM_MASK_X:
         if ((t != TL_F32 && t != TL_F16) || src->buf->dtype != t) {
             tl_eval_fail(ev, loc,
-                         "T.tile.reduce_sum_experiment sums float16 or float32 into a destination of "
-                         "the same dtype (AscendC::ReduceSum on A2/A3), got %s from %s",
-                         dt(dst), dt(src));
+                         "T.tile.%s sums float16 or float32 into a destination of the same dtype "
+                         "(AscendC::ReduceSum on A2/A3), got %s from %s",
+                         name, dt(dst), dt(src));
             return false;
         }
+        if (op->code == TL_OP_REDUCE_SUM_MASK_X) return true;
         if (konst(&op->args[2], &v) && (v < 0 || (sn >= 0 && v > sn))) {
             tl_eval_fail(ev, loc,
                          "T.tile.reduce_sum_experiment count %" PRId64 " is outside 0..%" PRId64

@@ -74,6 +74,7 @@ static bool writes_region(const tl_op_t *op, const tl_region_t *dst)
     case TL_OP_WHOLE_REDUCE_MAX:
     case TL_OP_WHOLE_REDUCE_MIN:
     case TL_OP_REDUCE_SUM_X:
+    case TL_OP_REDUCE_SUM_MASK_X:
     case TL_OP_BILINEAR: return false;
     case TL_OP_COPY: {
         // GM sources fill the rest of the region (the pad value: upstream's

@@ -227,6 +227,9 @@
     /* AscendC's ReduceSum of count elements (tensor-front form) into dst[0] */                    \
     X(TL_OP_REDUCE_SUM_X, "reduce_sum_experiment", "wrs", VEC, V, VREDUCE, NONE,                   \
       tl_tileop_repeat_run, bind, "T.tile.reduce_sum_experiment :dst :src :count")                 \
+    X(TL_OP_REDUCE_SUM_MASK_X, "reduce_sum_mask_experiment", "wrsss", VEC, V, VREDUCE, NONE,       \
+      tl_tileop_repeat_run, bind,                                                                  \
+      "T.tile.reduce_sum_mask_experiment :dst :src :mask :repeatTime :srcRepStride")               \
     /* AscendC's BilinearInterpolation (deprecated upstream; exec/tileop_bilinear.c) */            \
     X(TL_OP_BILINEAR, "bilinear_interpolation", "wrrrssssss", VEC, V, VGATHERB, NONE,              \
       tl_tileop_bilinear_run, bind,                                                                \

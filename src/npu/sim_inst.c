@@ -259,7 +259,8 @@ static bool slow_reduction(const tl_opcall_t *call)
     case TL_OP_WHOLE_REDUCE_SUM:
     case TL_OP_WHOLE_REDUCE_MAX:
     case TL_OP_WHOLE_REDUCE_MIN:
-    case TL_OP_REDUCE_SUM_X: return true;
+    case TL_OP_REDUCE_SUM_X:
+    case TL_OP_REDUCE_SUM_MASK_X: return true;
     case TL_OP_BLOCK_REDUCE_SUM:
     case TL_OP_BLOCK_REDUCE_MAX:
     case TL_OP_BLOCK_REDUCE_MIN:
