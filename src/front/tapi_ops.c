@@ -222,6 +222,18 @@ static bool takes_tmp(tl_opcode_t op)
     }
 }
 
+// The ops upstream's ascend_tile.py wraps in @deprecated() (a DeprecationWarning,
+// "will be removed in future versions", at each call; the kernel still builds).
+static bool deprecated_upstream(tl_opcode_t op)
+{
+    switch (op) {
+    case TL_OP_BILINEAR: case TL_OP_WHOLE_REDUCE_SUM: case TL_OP_WHOLE_REDUCE_MAX:
+    case TL_OP_WHOLE_REDUCE_MIN: case TL_OP_BLOCK_REDUCE_SUM: case TL_OP_BLOCK_REDUCE_MAX:
+    case TL_OP_BLOCK_REDUCE_MIN: return true;
+    default: return false;
+    }
+}
+
 // The generic binder (`bind` in ops.h): arguments by position or by the
 // parameter names of the op's api column.
 static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
@@ -356,6 +368,11 @@ static tl_value_t *op_bind(tl_eval_t *ev, tl_call_t *c)
     if (op->code >= TL_OP_SIZED_FIRST && op->code <= TL_OP_SIZED_LAST &&
         !tl_front_check_sort_op(ev, op, c->loc))
         return NULL;
+    if (deprecated_upstream(op->code))
+        tl_diag_warning(ev->diag, c->loc,
+                        "%s is deprecated upstream (tilelang/language/ascend_tile.py's @deprecated(): "
+                        "a DeprecationWarning, 'will be removed in future versions')",
+                        fname);
     tl_trace_emit(ev, s);
     return tl_value_none();
 }

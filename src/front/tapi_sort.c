@@ -204,9 +204,6 @@ bool tl_front_check_sort_op(tl_eval_t *ev, const tl_op_t *op, tl_loc_t loc)
                 dt(dst), dt(src), dt(w), dt(off));
             return false;
         }
-        tl_diag_warning(ev->diag, loc,
-                        "T.tile.bilinear_interpolation is deprecated upstream (ascend_tile.py's "
-                        "@deprecated: a DeprecationWarning, 'will be removed in future versions')");
         return true;
     }
     case TL_OP_INIT_SORT_BUF:
