@@ -354,6 +354,33 @@ static tl_value_t *m_dict_update(tl_eval_t *ev, tl_call_t *c)
     return tl_value_none();
 }
 
+// int.bit_length() / int.bit_count(): bits of |i| up to its highest set bit, and
+// the set bits of |i| (a bool is an int: True is 1).
+static uint64_t int_magnitude(const tl_value_t *v)
+{
+    int64_t i = v->kind == TL_V_BOOL ? v->b : v->i;
+    return i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+}
+
+static tl_value_t *m_int_bit_length(tl_eval_t *ev, tl_call_t *c)
+{
+    uint64_t m = int_magnitude(self_of(c));
+    int n = 0;
+    while (m) {
+        n++;
+        m >>= 1;
+    }
+    return tl_value_int(ev->arena, n);
+}
+
+static tl_value_t *m_int_bit_count(tl_eval_t *ev, tl_call_t *c)
+{
+    uint64_t m = int_magnitude(self_of(c));
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return tl_value_int(ev->arena, n);
+}
+
 typedef struct {
     tl_value_kind_t kind;
     const char *name;
@@ -387,6 +414,10 @@ static const method_t methods[] = {
     {TL_V_DICT, "update", m_dict_update},
     {TL_V_DICT, "setdefault", m_dict_setdefault},
     {TL_V_DICT, "pop", m_dict_pop},
+    {TL_V_INT, "bit_length", m_int_bit_length},
+    {TL_V_BOOL, "bit_length", m_int_bit_length},
+    {TL_V_INT, "bit_count", m_int_bit_count},
+    {TL_V_BOOL, "bit_count", m_int_bit_count},
 };
 
 // Edit distance, capped (names are short).

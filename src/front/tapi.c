@@ -423,7 +423,14 @@ static tl_value_t *t_kernel(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *f = frame(ev, TL_FRAME_KERNEL);
     f->frame.result = ir(ev, grid);
     tl_value_t *th = arg(c, -1, "threads");
-    if (th && th->kind != TL_V_NONE) {
+    // npuir: T.Kernel(n, threads=t) without is_npu is TVM's GPU launch frame; npuir's code
+    // generators bind only blockIdx (codegen_npuir*.cc), so threadIdx and t are dropped and
+    // each block runs its body once, as an npuir kernel without T.Scope does.
+    if (th && th->kind != TL_V_NONE && tl_front_npuir(ev)) {
+        int64_t t;
+        if (!tl_value_to_int(ev, th, aloc(c, -1, "threads"), "threads", &t)) return NULL;
+        if (t <= 0) return tl_eval_fail(ev, aloc(c, -1, "threads"), "T.Kernel(threads=%lld) must be positive", (long long)t);
+    } else if (th && th->kind != TL_V_NONE) {
         int64_t t;
         if (!tl_value_to_int(ev, th, aloc(c, -1, "threads"), "threads", &t)) return NULL;
         if (t != 1 && t != 2)
@@ -435,7 +442,7 @@ static tl_value_t *t_kernel(tl_eval_t *ev, tl_call_t *c)
     tl_value_t *npu = arg(c, -1, "is_npu");
     bool is_npu = true;
     if (npu && !tl_value_to_flag(ev, npu, aloc(c, -1, "is_npu"), "is_npu", &is_npu)) return NULL;
-    if (!is_npu) return tl_eval_fail(ev, aloc(c, -1, "is_npu"), "tilec compiles Ascend kernels: T.Kernel needs is_npu=True");
+    if (!is_npu && !tl_front_npuir(ev)) return tl_eval_fail(ev, aloc(c, -1, "is_npu"), "tilec compiles Ascend kernels: T.Kernel needs is_npu=True");
     return f;
 }
 
@@ -507,7 +514,9 @@ static tl_value_t *t_parallel(tl_eval_t *ev, tl_call_t *c)
 {
     static const char *kws[] = {"coalesced_width", NULL};
     if (!tl_call_check(ev, c, "T.Parallel", 1, TL_MAX_DIMS, kws)) return NULL;
-    if (c->nargs > 2)
+    // npuir vectorizes a nest of any depth element by element (npu_loop_vectorize.cc);
+    // the ascend branch takes 1-D and 2-D only.
+    if (c->nargs > 2 && !tl_front_npuir(ev))
         return tl_eval_fail(ev, aloc(c, 2, NULL), "T.Parallel with %d dimensions is not supported (1 or 2; "
                                         "nest a T.serial loop outside instead)", c->nargs);
     tl_value_t *r = tl_value_new(ev->arena, TL_V_RANGE);

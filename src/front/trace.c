@@ -532,7 +532,9 @@ tl_flow_t tl_trace_for(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n, tl
         tl_var_t *var = tl_ir_var(k, tl_trace_unique_name(ev, name), TL_I32, TL_VAR_LOOP, targets[d]->loc);
         tl_stmt_t *loop = tl_ir_stmt(k, TL_ST_FOR, n->loc);
         loop->for_.var = var;
-        loop->for_.loop = range->range.loop;
+        // T.Parallel with more than two extents (npuir: an N-D element-wise nest): the
+        // outer extents are serial loops around a 2-D parallel nest, the same elements.
+        loop->for_.loop = range->range.loop == TL_LOOP_PARALLEL && d < ndim - 2 ? TL_LOOP_SERIAL : range->range.loop;
         loop->for_.num_stages = range->range.num_stages;
         loop->for_.cross_interval = range->range.cross_interval;
         tl_expr_t *iv = tl_ir_varref(k, var, targets[d]->loc);
