@@ -16,16 +16,21 @@
 
 #include <stdlib.h>
 
-TEST(upstream_check_own_argument_classes)
+// scripts/ are run with /usr/bin/python3: without it the test is skipped.
+static bool have_python(tl_test_t *t)
 {
     char *out = NULL;
     char *probe[] = {"/usr/bin/python3", "-c", "pass", NULL};
-    if (tl_test_run(probe, &out) != 0) {
-        free(out);
-        tl_test_skip(t, "needs /usr/bin/python3 (scripts/ are run with it)");
-        return;
-    }
+    int rc = tl_test_run(probe, &out);
     free(out);
+    if (rc != 0) tl_test_skip(t, "needs /usr/bin/python3 (scripts/ are run with it)");
+    return rc == 0;
+}
+
+TEST(upstream_check_own_argument_classes)
+{
+    if (!have_python(t)) return;
+    char *out = NULL;
     const char *list = tl_test_tmp("scan.list");
     char *argv[] = {"/usr/bin/python3", "scripts/upstream_check.py", "tests/data/scan", "--tilec",
                     (char *)tl_test_tilec(), "-j", "1", "--sim", "--sim-timeout", "120", "--list",
@@ -48,14 +53,8 @@ TEST(upstream_check_own_argument_classes)
 // as tilelang.jit(...)(builder)(grid) is recorded with that grid.
 TEST(upstream_harness_core_num)
 {
+    if (!have_python(t)) return;
     char *out = NULL;
-    char *probe[] = {"/usr/bin/python3", "-c", "pass", NULL};
-    if (tl_test_run(probe, &out) != 0) {
-        free(out);
-        tl_test_skip(t, "needs /usr/bin/python3 (scripts/ are run with it)");
-        return;
-    }
-    free(out);
     char *argv[] = {"/usr/bin/python3", "scripts/upstream_harness.py", "tests/data/scan/core_num.py", NULL};
     CHECK_EQ(tl_test_run(argv, &out), 0);
     CHECK_CONTAINS(out, "\"kernel\": \"_fill_kernel\", \"args\": {\"grid\": 20, \"dtype\": \"float16\"}");
