@@ -292,6 +292,22 @@ static tl_region_t row_of(tl_eval_t *ev, const tl_region_t *src, int64_t r, tl_l
     return x;
 }
 
+// Row idx[0..n-1] of a region (the leading n axes fixed, extent 1 each).
+static tl_region_t row_at(tl_eval_t *ev, const tl_region_t *src, int n, const int64_t *idx, tl_loc_t loc)
+{
+    tl_region_t x = *src;
+    if (x.form == TL_REGION_WHOLE) {
+        tl_npuir_size_t none = {0};
+        tl_front_npuir_extent(ev, &x, &none, loc);
+    }
+    x.form = TL_REGION_SLICE;
+    for (int d = 0; d < n; d++) {
+        x.start[d] = tl_ir_bin(ev->kernel, TL_BIN_ADD, x.start[d], tl_ir_int(ev->kernel, idx[d], TL_I32, loc), loc);
+        x.extent[d] = tl_ir_int(ev->kernel, 1, TL_I32, loc);
+    }
+    return x;
+}
+
 bool tl_front_npuir_broadcast(tl_eval_t *ev, tl_stmt_t *s, const char *fname, bool *done)
 {
     tl_op_t *op = &s->op;
@@ -313,33 +329,42 @@ bool tl_front_npuir_broadcast(tl_eval_t *ev, tl_stmt_t *s, const char *fname, bo
         }
     }
     if (!differ) return true;
-    // (1, N) operands repeat over the rows; src1 of (M, 1) (or 1 x 1) is a scalar per row
+    // (1, N) operands repeat over the rows; src1 of (M, 1) (or 1 x 1) is a scalar per row.
+    // A 3-D region (npuir's N-D broadcast: hc_split_sinkhorn's (M, H, 1) and (M, 1, W) over
+    // (M, H, W)) is the same over each of its rows (i, j, :).
+    int nd = dst->ndim, last = nd - 1;
     bool column = false;
     for (int i = 0; i < 2; i++)
-        if (src[i] && dst->ndim == 2 && se[i][1] != de[1]) column = column || i == 1;
-    bool ok = dst->ndim == 2 && !(src[0] && se[0][1] != de[1]) && de[0] <= 4096;
+        if (src[i] && (nd == 2 || nd == 3) && se[i][last] != de[last]) column = column || i == 1;
+    int64_t nrows = nd == 3 ? de[0] * de[1] : de[0];
+    bool ok = (nd == 2 || nd == 3) && !(src[0] && se[0][last] != de[last]) && nrows <= 4096;
     if (!ok) {
         tl_eval_fail(ev, s->loc,
-                     "%s: npuir's implicit broadcast is supported by tilec for 2-D regions only: a (1, N) operand "
-                     "over the rows, or a second operand of (M, 1) over the columns (at most 4,096 rows)",
+                     "%s: npuir's implicit broadcast is supported by tilec for 2-D and 3-D regions only: operands "
+                     "of extent 1 repeat over the leading axes, a second operand of extent 1 in the last axis over it "
+                     "(at most 4,096 rows)",
                      fname);
         return false;
     }
-    for (int64_t r = 0; r < de[0]; r++) {
+    for (int64_t r = 0; r < nrows; r++) {
+        int64_t idx[2] = {nd == 3 ? r / de[1] : r, nd == 3 ? r % de[1] : 0};
         tl_stmt_t *x = tl_ir_stmt(ev->kernel, TL_ST_OP, s->loc);
         x->op = *op;
         x->op.args = tl_arena_alloc(ev->arena, sizeof(tl_arg_t) * 3);
         x->op.args[0] = op->args[0];
-        x->op.args[0].region = row_of(ev, dst, r, s->loc);
+        x->op.args[0].region = row_at(ev, dst, nd - 1, idx, s->loc);
         for (int i = 0; i < 2; i++) {
             tl_arg_t *a = &x->op.args[1 + i];
             *a = op->args[1 + i];
             if (!src[i]) continue;
-            int64_t rr = se[i][0] == 1 ? 0 : r;
-            a->region = row_of(ev, src[i], rr, s->loc);
+            int64_t si[2];
+            for (int d = 0; d < nd - 1; d++) si[d] = se[i][d] == 1 ? 0 : idx[d];
+            a->region = row_at(ev, src[i], nd - 1, si, s->loc);
             if (i == 1 && column) {
-                tl_expr_t *idx[2] = {a->region.start[0], src[i]->start[1]};
-                *a = scalar_arg(tl_ir_load(ev->kernel, src[i]->buf, 2, idx, s->loc));
+                tl_expr_t *at[3];
+                for (int d = 0; d < nd - 1; d++) at[d] = a->region.start[d];
+                at[last] = src[i]->start[last];
+                *a = scalar_arg(tl_ir_load(ev->kernel, src[i]->buf, nd, at, s->loc));
             }
         }
         tl_trace_emit(ev, x);
