@@ -360,29 +360,52 @@ static tl_value_t *b_reversed(tl_eval_t *ev, tl_call_t *c)
     return l;
 }
 
+// Sorts list l in place as Python's list.sort(key=, reverse=) does: stable (equal keys keep
+// their order, reverse=True too); key (a callable or None) is called once per item.
+bool tl_eval_sort_list(tl_eval_t *ev, tl_value_t *l, tl_value_t *key, tl_value_t *reverse, tl_loc_t loc)
+{
+    int n = l->seq.n;
+    bool rev = false;
+    if (reverse && reverse->kind != TL_V_NONE) {
+        if (reverse->kind != TL_V_BOOL && reverse->kind != TL_V_INT) {
+            tl_eval_fail(ev, loc, "sort(): reverse must be a bool known at compile time");
+            return false;
+        }
+        rev = reverse->kind == TL_V_BOOL ? reverse->b : reverse->i != 0;
+    }
+    tl_value_t **keys = tl_arena_alloc(ev->arena, sizeof(tl_value_t *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        keys[i] = l->seq.items[i];
+        if (key && key->kind != TL_V_NONE) {
+            tl_call_t kc = {.nargs = 1, .args = &l->seq.items[i], .loc = loc};
+            if (!(keys[i] = tl_eval_call(ev, key, &kc))) return false;
+        }
+    }
+    for (int i = 1; i < n; i++) // insertion sort: lists are tiny, and it is stable
+        for (int j = i; j > 0; j--) {
+            tl_value_t *lt = rev ? tl_eval_binop(ev, TL_BIN_LT, keys[j - 1], keys[j], loc)
+                                 : tl_eval_binop(ev, TL_BIN_LT, keys[j], keys[j - 1], loc);
+            if (!lt) return false;
+            if (lt->kind != TL_V_BOOL) {
+                tl_eval_fail(ev, loc, "sorting needs values known at compile time, got %s", tl_value_type_name(lt));
+                return false;
+            }
+            if (!lt->b) break;
+            tl_value_t *t = l->seq.items[j], *tk = keys[j];
+            l->seq.items[j] = l->seq.items[j - 1];
+            keys[j] = keys[j - 1];
+            l->seq.items[j - 1] = t;
+            keys[j - 1] = tk;
+        }
+    return true;
+}
+
 static tl_value_t *b_sorted(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *v = need(ev, c, 0, "sorted");
     tl_value_t *l = v ? tl_eval_iterate(ev, v, c->loc) : NULL;
     if (!l) return NULL;
-    for (int i = 1; i < l->seq.n; i++) // insertion sort: lists are tiny
-        for (int j = i; j > 0; j--) {
-            tl_value_t *lt = tl_eval_binop(ev, TL_BIN_LT, l->seq.items[j], l->seq.items[j - 1], c->loc);
-            if (!lt) return NULL;
-            if (lt->kind != TL_V_BOOL)
-                return tl_eval_fail(ev, c->loc,
-                                    "sorted() needs values known at compile time, got %s",
-                                    tl_value_type_name(lt));
-            if (!lt->b) break;
-            tl_value_t *t = l->seq.items[j];
-            l->seq.items[j] = l->seq.items[j - 1];
-            l->seq.items[j - 1] = t;
-        }
-    tl_value_t *rev = tl_call_arg(c, -1, "reverse");
-    if (rev && rev->kind == TL_V_BOOL && rev->b) {
-        tl_call_t rc = {.nargs = 1, .args = &l, .loc = c->loc};
-        return b_reversed(ev, &rc);
-    }
+    if (!tl_eval_sort_list(ev, l, tl_call_arg(c, -1, "key"), tl_call_arg(c, -1, "reverse"), c->loc)) return NULL;
     return l;
 }
 

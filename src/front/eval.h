@@ -76,6 +76,7 @@ struct tl_eval {
     const char *dropped_why;
     tl_loc_t dropped_at, dropped_stmt;
     bool dropped_branch; // ... or it is a driver `if` tilec took neither branch of
+    tl_loc_t unmodelled_at; // where the last "tilec does not model" warning pointed (once each)
     // Python's `random` module: a splitmix64 state, seeded 0 at each compile (pymods.c).
     uint64_t py_random;
     // Names an IR loop or branch rebound, reverted to their earlier value after its
@@ -213,6 +214,11 @@ tl_flow_t tl_exec_stmt(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_node_t *n);
 tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body);
 // Materialises a Python iterable (list, tuple, str, dict keys, Python range) as a list.
 tl_value_t *tl_eval_iterate(tl_eval_t *ev, tl_value_t *v, tl_loc_t loc);
+// Starts the error for a Python method of str/list/tuple/dict tilec does not model;
+// driver code that stops on one warns (eval_stmt.c, front.c) instead of staying silent.
+#define TL_EVAL_UNMODELLED "tilec does not model"
+// Python's list.sort(key=, reverse=) on list l, in place (stable); false with an error.
+bool tl_eval_sort_list(tl_eval_t *ev, tl_value_t *l, tl_value_t *key, tl_value_t *reverse, tl_loc_t loc);
 int tl_eval_pyop_of_ast(int ast_binop);
 
 // TVMScript's comparisons, and / or / not and truth in traced frames (eval_tvm.c).

@@ -258,6 +258,67 @@ static tl_value_t *m_list_pop(tl_eval_t *ev, tl_call_t *c)
     return v;
 }
 
+static tl_value_t *m_list_sort(tl_eval_t *ev, tl_call_t *c)
+{
+    static const char *const kws[] = {"key", "reverse", NULL};
+    if (!tl_call_check(ev, c, "list.sort", 0, 0, kws)) return NULL;
+    if (!tl_eval_sort_list(ev, self_of(c), tl_call_arg(c, -1, "key"), tl_call_arg(c, -1, "reverse"), c->loc))
+        return NULL;
+    return tl_value_none();
+}
+
+static tl_value_t *m_list_insert(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "list.insert", 2, 2, NULL)) return NULL;
+    tl_value_t *l = self_of(c);
+    int64_t i;
+    if (!tl_value_to_int(ev, c->args[0], c->loc, "the insert index", &i)) return NULL;
+    if (i < 0) i += l->seq.n;
+    i = i < 0 ? 0 : i > l->seq.n ? l->seq.n : i; // clamped, as Python does
+    tl_value_list_append(ev->arena, l, c->args[1]);
+    memmove(l->seq.items + i + 1, l->seq.items + i, sizeof(tl_value_t *) * (size_t)(l->seq.n - 1 - i));
+    l->seq.items[i] = c->args[1];
+    return tl_value_none();
+}
+
+static tl_value_t *m_list_remove(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "list.remove", 1, 1, NULL)) return NULL;
+    tl_value_t *l = self_of(c);
+    for (int i = 0; i < l->seq.n; i++)
+        if (tl_value_equal(l->seq.items[i], c->args[0])) {
+            memmove(l->seq.items + i, l->seq.items + i + 1, sizeof(tl_value_t *) * (size_t)(l->seq.n - i - 1));
+            l->seq.n--;
+            return tl_value_none();
+        }
+    return tl_eval_fail(ev, c->loc, "list.remove(x): x not in list");
+}
+
+static tl_value_t *m_list_reverse(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "list.reverse", 0, 0, NULL)) return NULL;
+    tl_value_t *l = self_of(c);
+    for (int i = 0, j = l->seq.n - 1; i < j; i++, j--) {
+        tl_value_t *t = l->seq.items[i];
+        l->seq.items[i] = l->seq.items[j];
+        l->seq.items[j] = t;
+    }
+    return tl_value_none();
+}
+
+static tl_value_t *m_list_copy(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "list.copy", 0, 0, NULL)) return NULL;
+    return tl_value_list(ev->arena, self_of(c)->seq.n, self_of(c)->seq.items);
+}
+
+static tl_value_t *m_list_clear(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "list.clear", 0, 0, NULL)) return NULL;
+    self_of(c)->seq.n = 0;
+    return tl_value_none();
+}
+
 static tl_value_t *m_seq_index(tl_eval_t *ev, tl_call_t *c)
 {
     tl_value_t *l = self_of(c), *x = tl_call_arg(c, 0, NULL);
@@ -311,6 +372,32 @@ static tl_value_t *m_dict_setdefault(tl_eval_t *ev, tl_call_t *c)
     v = d ? d : tl_value_none();
     tl_value_dict_set(ev->arena, self_of(c), k, v);
     return v;
+}
+
+// d.popitem(): the last (key, value) pair, removed (an error on an empty dict).
+static tl_value_t *m_dict_popitem(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "dict.popitem", 0, 0, NULL)) return NULL;
+    tl_value_t *d = self_of(c);
+    if (d->dict.n == 0) return tl_eval_fail(ev, c->loc, "popitem(): dictionary is empty");
+    d->dict.n--;
+    tl_value_t *kv[2] = {d->dict.keys[d->dict.n], d->dict.values[d->dict.n]};
+    return tl_value_tuple(ev->arena, 2, kv);
+}
+
+static tl_value_t *m_dict_copy(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "dict.copy", 0, 0, NULL)) return NULL;
+    tl_value_t *d = self_of(c), *out = tl_value_dict(ev->arena);
+    for (int i = 0; i < d->dict.n; i++) tl_value_dict_set(ev->arena, out, d->dict.keys[i], d->dict.values[i]);
+    return out;
+}
+
+static tl_value_t *m_dict_clear(tl_eval_t *ev, tl_call_t *c)
+{
+    if (!tl_call_check(ev, c, "dict.clear", 0, 0, NULL)) return NULL;
+    self_of(c)->dict.n = 0;
+    return tl_value_none();
 }
 
 static tl_value_t *dict_view(tl_eval_t *ev, tl_call_t *c, int which)
@@ -403,6 +490,12 @@ static const method_t methods[] = {
     {TL_V_LIST, "append", m_list_append},
     {TL_V_LIST, "extend", m_list_extend},
     {TL_V_LIST, "pop", m_list_pop},
+    {TL_V_LIST, "sort", m_list_sort},
+    {TL_V_LIST, "insert", m_list_insert},
+    {TL_V_LIST, "remove", m_list_remove},
+    {TL_V_LIST, "reverse", m_list_reverse},
+    {TL_V_LIST, "copy", m_list_copy},
+    {TL_V_LIST, "clear", m_list_clear},
     {TL_V_LIST, "index", m_seq_index},
     {TL_V_TUPLE, "index", m_seq_index},
     {TL_V_LIST, "count", m_seq_count},
@@ -418,6 +511,9 @@ static const method_t methods[] = {
     {TL_V_BOOL, "bit_length", m_int_bit_length},
     {TL_V_INT, "bit_count", m_int_bit_count},
     {TL_V_BOOL, "bit_count", m_int_bit_count},
+    {TL_V_DICT, "popitem", m_dict_popitem},
+    {TL_V_DICT, "copy", m_dict_copy},
+    {TL_V_DICT, "clear", m_dict_clear},
 };
 
 // Edit distance, capped (names are short).
@@ -492,6 +588,29 @@ static int property_kind(const tl_value_t *v)
         if (!strcmp(id, "cached_property")) return 2;
     }
     return 0;
+}
+
+// Python's own methods of str, list, tuple and dict: one tilec does not model is an
+// error that names it (not "no attribute", which would be wrong about Python).
+static bool python_method(tl_value_kind_t kind, const char *name)
+{
+    static const char *const str_methods =
+        " capitalize casefold center count encode endswith expandtabs find format format_map index isalnum"
+        " isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper"
+        " join ljust lower lstrip maketrans partition removeprefix removesuffix replace rfind rindex rjust"
+        " rpartition rsplit rstrip split splitlines startswith strip swapcase title translate upper zfill ";
+    static const char *const list_methods = " append clear copy count extend index insert pop remove reverse sort ";
+    static const char *const dict_methods = " clear copy fromkeys get items keys pop popitem setdefault update values ";
+    const char *set = kind == TL_V_STR    ? str_methods
+                      : kind == TL_V_LIST  ? list_methods
+                      : kind == TL_V_DICT  ? dict_methods
+                      : kind == TL_V_TUPLE ? " count index "
+                                           : NULL;
+    size_t n = strlen(name);
+    if (!set || !n || strchr(name, ' ')) return false;
+    for (const char *p = strstr(set, name); p; p = strstr(p + 1, name))
+        if (p[-1] == ' ' && p[n] == ' ') return true;
+    return false;
 }
 
 tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl_loc_t loc)
@@ -600,5 +719,7 @@ tl_value_t *tl_eval_getattr(tl_eval_t *ev, tl_value_t *obj, const char *name, tl
     case TL_V_ERROR: return tl_eval_fail(ev, loc, "%s", obj->error.message);
     default: break;
     }
+    if (python_method(obj->kind, name))
+        return tl_eval_fail(ev, loc, "%s %s.%s()", TL_EVAL_UNMODELLED, tl_value_type_name(obj), name);
     return tl_eval_fail(ev, loc, "'%s' object has no attribute '%s'", tl_value_type_name(obj), name);
 }

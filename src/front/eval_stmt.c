@@ -770,6 +770,8 @@ tl_flow_t tl_exec_body(tl_eval_t *ev, tl_frame_t *fr, const tl_ast_list_t *body)
         const char *why = tl_eval_error_since(ev, m);
         tl_eval_rollback(ev, m);
         tl_eval_note_dropped(ev, why, where, n->loc);
+        if (!strncmp(why, TL_EVAL_UNMODELLED " ", strlen(TL_EVAL_UNMODELLED) + 1))
+            tl_diag_warning(ev->diag, where, "%s: this driver statement did not run", why);
         tl_vec_t names = {0};
         bound_names(ev, n, &names);
         for (int k = 0; k < names.len; k++) {

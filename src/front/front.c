@@ -300,14 +300,23 @@ static void call_test(tl_eval_t *ev, tl_value_t *fn, tl_value_t *self)
     tl_diag_mark_t m = tl_eval_mark(ev);
     bool saved_set = ev->err_loc_set;
     ev->err_loc_set = false;
+    const char *why = NULL;
+    tl_loc_t at = fn->func.def->loc;
     if (!tl_eval_call(ev, fn, &c) && ev->diag->nerrors > m.nerrors) {
         const char *t = tl_buf_cstr(&ev->diag->text) + m.text_len, *e = strstr(t, "error: ");
-        const char *why = e ? tl_arena_strndup(ev->arena, e + 7, strcspn(e + 7, "\n")) : "an error";
-        tl_eval_note_dropped(ev, why, ev->err_loc_set ? ev->err_loc : fn->func.def->loc,
-                             fn->func.def->loc);
+        why = e ? tl_arena_strndup(ev->arena, e + 7, strcspn(e + 7, "\n")) : "an error";
+        if (ev->err_loc_set) at = ev->err_loc;
+        tl_eval_note_dropped(ev, why, at, fn->func.def->loc);
     }
     ev->err_loc_set = saved_set;
     tl_eval_rollback(ev, m);
+    // A Python method tilec does not model stopped the test (a kernel it would have
+    // compiled later gets no settings): say so, once per place.
+    if (why && !strncmp(why, TL_EVAL_UNMODELLED " ", strlen(TL_EVAL_UNMODELLED) + 1) &&
+        (at.src != ev->unmodelled_at.src || at.line != ev->unmodelled_at.line || at.col != ev->unmodelled_at.col)) {
+        ev->unmodelled_at = at;
+        tl_diag_warning(ev->diag, at, "%s: test '%s' stopped here", why, fn->func.def->def.name);
+    }
 }
 
 // Runs the file's test functions (test_* at top level and in test classes)
