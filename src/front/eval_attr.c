@@ -198,6 +198,44 @@ static tl_value_t *m_str_split(tl_eval_t *ev, tl_call_t *c)
     return out;
 }
 
+// s.find(sub) / s.count(sub): the first index of sub (-1 if absent) / its non-overlapping count.
+static tl_value_t *str_search(tl_eval_t *ev, tl_call_t *c, bool count)
+{
+    tl_value_t *s = self_of(c), *sub = tl_call_arg(c, 0, NULL);
+    if (!sub || sub->kind != TL_V_STR || c->nargs != 1)
+        return tl_eval_fail(ev, c->loc, "%s() takes one string argument here", count ? "count" : "find");
+    int64_t n = 0;
+    for (size_t i = 0; i + sub->str.len <= s->str.len;) {
+        if (memcmp(s->str.s + i, sub->str.s, sub->str.len)) {
+            i++;
+            continue;
+        }
+        if (!count) return tl_value_int(ev->arena, (int64_t)i);
+        n++;
+        i += sub->str.len ? sub->str.len : 1;
+    }
+    if (count && !sub->str.len) n = (int64_t)s->str.len + 1;
+    return tl_value_int(ev->arena, count ? n : -1);
+}
+
+static tl_value_t *m_str_find(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_search(ev, c, false);
+}
+
+static tl_value_t *m_str_count(tl_eval_t *ev, tl_call_t *c)
+{
+    return str_search(ev, c, true);
+}
+
+static tl_value_t *m_str_capitalize(tl_eval_t *ev, tl_call_t *c)
+{
+    tl_value_t *s = self_of(c);
+    char *p = tl_arena_strndup(ev->arena, s->str.s, s->str.len);
+    for (size_t i = 0; i < s->str.len; i++) p[i] = (char)(i ? tolower((unsigned char)p[i]) : toupper((unsigned char)p[i]));
+    return tl_value_strn(ev->arena, p, s->str.len);
+}
+
 static tl_value_t *str_strip(tl_eval_t *ev, tl_call_t *c, bool left, bool right)
 {
     tl_value_t *s = self_of(c), *chars = tl_call_arg(c, 0, NULL);
@@ -487,6 +525,9 @@ static const method_t methods[] = {
     {TL_V_STR, "strip", m_str_strip},
     {TL_V_STR, "lstrip", m_str_lstrip},
     {TL_V_STR, "rstrip", m_str_rstrip},
+    {TL_V_STR, "find", m_str_find},
+    {TL_V_STR, "count", m_str_count},
+    {TL_V_STR, "capitalize", m_str_capitalize},
     {TL_V_LIST, "append", m_list_append},
     {TL_V_LIST, "extend", m_list_extend},
     {TL_V_LIST, "pop", m_list_pop},

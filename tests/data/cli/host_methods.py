@@ -18,6 +18,8 @@ L2 = L.copy()
 L2.reverse()  # [16, 8]; L stays [8, 16]
 k, v = {"x": 4, "y": 2}.copy().popitem()  # ("y", 2)
 SIZE = L2[0] * v + L2[1] + L[0]  # 48
+NAME = "tile" + "aba".count("a") * "x" + str("abab".find("ba")) + "mUL".capitalize()  # "tilexx1Mul"
+SCALED = {"tilexx1Mul": 24}[NAME]
 tag = "7".zfill(3)  # not modelled: a warning, the driver goes on
 
 
@@ -38,6 +40,10 @@ def first_kernel():
 
 def size_kernel():
     return copy_kernel(SIZE)
+
+
+def named_kernel():
+    return copy_kernel(SCALED)
 
 
 def titled_kernel():
