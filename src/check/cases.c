@@ -459,6 +459,19 @@ static tl_status_t golden_npuir_atomic(const tl_check_case_t *c, tl_check_io_t *
     return st;
 }
 
+// o's first m x n elements = scale (a x b), a m x k and b k x n row-major, summed in
+// double and rounded once (the npuir goldens' integer inputs make it exact).
+static void store_matmul(tl_tensor_t *o, const float *a, const float *b, int64_t m, int64_t n, int64_t k,
+                         double scale)
+{
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t q = 0; q < k; q++) acc += (double)a[i * k + q] * b[q * n + j];
+            tl_tensor_set_flat(o, (size_t)(i * n + j), scale * acc);
+        }
+}
+
 // tests/data/kernels/npuir_expert.py: C = 3 (A x B) (integer inputs: exact).
 static tl_status_t golden_npuir_expert(const tl_check_case_t *c, tl_check_io_t *io, tl_diag_t *d)
 {
@@ -469,12 +482,7 @@ static tl_status_t golden_npuir_expert(const tl_check_case_t *c, tl_check_io_t *
     tl_status_t st = !a || !b ? TL_ERR_NOMEM : !o || !ta ? missing(d, "npuir_expert needs A and C") : TL_OK;
     int64_t m = st == TL_OK ? o->shape[0] : 0, n = st == TL_OK ? o->shape[1] : 0;
     int64_t k = st == TL_OK ? ta->shape[1] : 0;
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double acc = 0;
-            for (int64_t q = 0; q < k; q++) acc += (double)a[i * k + q] * b[q * n + j];
-            tl_tensor_set_flat(o, (size_t)(i * n + j), 3 * acc);
-        }
+    store_matmul(o, a, b, m, n, k, 3);
     floats_free(&fs);
     return st;
 }
@@ -516,12 +524,7 @@ static tl_status_t golden_npuir_reshape(const tl_check_case_t *c, tl_check_io_t 
     tl_tensor_t *r = tl_check_expected(io, "R", d), *g = tl_check_expected(io, "G", d), *ta = tl_check_tensor(io, "A");
     tl_status_t st = !a || !b ? TL_ERR_NOMEM : !r || !g || !ta ? missing(d, "npuir_reshape's outputs") : TL_OK;
     int64_t m = st == TL_OK ? r->shape[1] : 0, n = st == TL_OK ? r->shape[2] : 0, k = st == TL_OK ? ta->shape[1] : 0;
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double acc = 0;
-            for (int64_t q = 0; q < k; q++) acc += (double)a[i * k + q] * b[q * n + j];
-            tl_tensor_set_flat(r, (size_t)(i * n + j), acc);
-        }
+    store_matmul(r, a, b, m, n, k, 1);
     for (int64_t i = 0; st == TL_OK && i < g->shape[0]; i++)
         for (int64_t j = 0; j < g->shape[1]; j++) tl_tensor_set_flat(g, (size_t)(i * g->shape[1] + j), (double)(3 + i + 4 * j));
     floats_free(&fs);
